@@ -1,0 +1,57 @@
+import type {
+  V1DaemonSet,
+  V1Deployment,
+  V1Job,
+  V1Node,
+  V1Pod,
+  V1PodDisruptionBudget,
+  V1ReplicaSet,
+  V1ReplicationController,
+  V1Service,
+  V1StatefulSet,
+} from '@kubernetes/client-node';
+
+/** The kinds a snapshot can hold, in the order `kubectl get` lists them in the README's command. */
+export const SNAPSHOT_KINDS = [
+  'Node',
+  'Pod',
+  'PodDisruptionBudget',
+  'ReplicaSet',
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicationController',
+  'Job',
+  'Service',
+] as const;
+export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
+
+export type SnapshotSource =
+  | { readonly type: 'live'; readonly context: string; readonly server: string }
+  | { readonly type: 'file'; readonly path: string }
+  | { readonly type: 'embedded'; readonly name: string };
+
+/**
+ * A typed, immutable picture of the cluster. Objects keep the API's own shape (the JSON that
+ * `kubectl get -o json` prints, typed with client-node's models); timestamps may be strings (file) or
+ * Dates (live), so code only tests them for presence or converts them with `toEpochSeconds`.
+ *
+ * `kinds` lists the kinds that were actually read. A kind that is absent was not loaded (so the plan
+ * degrades with a caveat), which is different from a kind that was loaded and has no objects.
+ */
+export interface Snapshot {
+  readonly source: SnapshotSource;
+  readonly kinds: ReadonlySet<SnapshotKind>;
+  readonly nodes: readonly V1Node[];
+  readonly pods: readonly V1Pod[];
+  readonly pdbs: readonly V1PodDisruptionBudget[];
+  readonly replicaSets: readonly V1ReplicaSet[];
+  readonly deployments: readonly V1Deployment[];
+  readonly statefulSets: readonly V1StatefulSet[];
+  readonly daemonSets: readonly V1DaemonSet[];
+  readonly replicationControllers: readonly V1ReplicationController[];
+  readonly jobs: readonly V1Job[];
+  readonly services: readonly V1Service[];
+  /** Problems met while loading that did not stop it (unknown kinds skipped, forbidden lists...). */
+  readonly warnings: readonly string[];
+}
