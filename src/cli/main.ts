@@ -1,0 +1,56 @@
+import { Command, CommanderError } from 'commander';
+import { CliError, ExitCode } from './exit-codes.js';
+import { registerCommands } from './commands/index.js';
+
+/**
+ * Builds the command tree. Each command lives in its own module under commands/ and only wires
+ * flags to the layers below (kube → snapshot → plan → drain → ui); it decides nothing about pods.
+ */
+export function buildProgram(): Command {
+  const program = new Command('kubectl maint')
+    .description('Take Kubernetes nodes out of service safely: plan a drain before doing it, then drive it.')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerCommands(program);
+  program.addHelpText(
+    'after',
+    `
+Exit codes:
+  0    plan: verdict clear or slow; drain: done
+  1    error (cluster unreachable, forbidden, unknown node, malformed snapshot, drain failed or timed out)
+  2    usage error (unknown flag, missing argument)
+  3    plan: verdict blocked
+  130  interrupted`,
+  );
+  return program;
+}
+
+/** Runs the CLI and returns the exit code. Errors become one line on stderr, never a stack trace. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok;
+  } catch (err) {
+    return reportError(err);
+  }
+}
+
+function reportError(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // commander already printed its message; help and version are not errors.
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      return ExitCode.Ok;
+    }
+    return ExitCode.Usage;
+  }
+  if (err instanceof CliError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`error: ${message.split('\n')[0]}\n`);
+  if (process.env.KUBECTL_MAINT_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
+  return ExitCode.Error;
+}

@@ -1,0 +1,65 @@
+/**
+ * What the drain engine tells its listeners. Every view (Ink, text lines, `-o json` event lines) is a
+ * function of this stream; the engine never formats output itself.
+ */
+
+export type PodDrainState =
+  | { readonly phase: 'queued' }
+  | { readonly phase: 'evicting'; readonly attempt: number }
+  | {
+      readonly phase: 'waiting-for-budget';
+      readonly pdb: string;
+      /** The API's two 429s: the budget's status not yet observed by the disruption controller, or the budget used up. */
+      readonly why: 'budget-exhausted' | 'status-not-observed' | 'unknown';
+      readonly disruptionsAllowed: number;
+      readonly currentHealthy: number;
+      readonly desiredHealthy: number;
+      readonly attempts: number;
+      /** Epoch milliseconds when the pod started waiting. */
+      readonly sinceMs: number;
+    }
+  | { readonly phase: 'retrying'; readonly attempts: number; readonly error: string; readonly nextAttemptMs: number }
+  | {
+      readonly phase: 'terminating';
+      /** Epoch milliseconds when the grace period runs out (deletionTimestamp), if known. */
+      readonly deadlineMs: number | null;
+    }
+  | { readonly phase: 'gone'; readonly how: 'evicted' | 'deleted' | 'already-gone' }
+  | { readonly phase: 'skipped'; readonly reason: string }
+  | { readonly phase: 'failed'; readonly error: string };
+
+export interface PodRef {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly node: string;
+}
+
+export type DrainEvent =
+  | {
+      readonly type: 'started';
+      readonly atMs: number;
+      readonly nodes: readonly string[];
+      readonly pods: readonly PodRef[];
+      readonly dryRun: 'none' | 'client' | 'server';
+    }
+  | {
+      readonly type: 'cordoned';
+      readonly atMs: number;
+      readonly node: string;
+      readonly already: boolean;
+      readonly dryRun: boolean;
+    }
+  | { readonly type: 'pod'; readonly atMs: number; readonly pod: PodRef; readonly state: PodDrainState }
+  | { readonly type: 'warning'; readonly atMs: number; readonly message: string }
+  | {
+      readonly type: 'finished';
+      readonly atMs: number;
+      /** drained: every pod gone; timeout: --timeout ran out; interrupted: Ctrl-C; failed: some pods failed; dry-run. */
+      readonly result: 'drained' | 'timeout' | 'interrupted' | 'failed' | 'dry-run';
+      readonly gone: readonly PodRef[];
+      readonly remaining: readonly PodRef[];
+      readonly failed: ReadonlyArray<{ readonly pod: PodRef; readonly error: string }>;
+      /** The state the cluster is left in, in words (e.g. "node k8s-node-1 cordoned; 2 pods still on it"). */
+      readonly clusterState: string;
+    };
