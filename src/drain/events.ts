@@ -26,7 +26,19 @@ export type PodDrainState =
     }
   | { readonly phase: 'gone'; readonly how: 'evicted' | 'deleted' | 'already-gone' }
   | { readonly phase: 'skipped'; readonly reason: string }
-  | { readonly phase: 'failed'; readonly error: string };
+  | { readonly phase: 'failed'; readonly error: string }
+  | {
+      /**
+       * Dry runs only, final. --dry-run=server: whether the API server admits the eviction now (each pod is judged
+       * against the unspent budget: a server dry run does not spend it). --dry-run=client: admitted, nothing checked.
+       */
+      readonly phase: 'dry-run';
+      readonly admitted: boolean;
+      /** Why, in words: "eviction admitted", "PodDisruptionBudget hello needs 4 healthy pods, has 4"… */
+      readonly reason: string;
+      /** The budget that refused it, if any. */
+      readonly pdb: string | null;
+    };
 
 export interface PodRef {
   readonly namespace: string;
@@ -59,6 +71,8 @@ export type DrainEvent =
       readonly result: 'drained' | 'timeout' | 'interrupted' | 'failed' | 'dry-run';
       readonly gone: readonly PodRef[];
       readonly remaining: readonly PodRef[];
+      /** Evicted (or deleted) but not yet confirmed gone: a subset of `remaining`. */
+      readonly terminating: readonly PodRef[];
       readonly failed: ReadonlyArray<{ readonly pod: PodRef; readonly error: string }>;
       /** The state the cluster is left in, in words (e.g. "node k8s-node-1 cordoned; 2 pods still on it"). */
       readonly clusterState: string;
