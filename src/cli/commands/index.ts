@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as registerVersion } from './version.js';
 
 /**
  * One line per command; each module exports `register(program)`. Kept in one place so the command
@@ -6,4 +7,5 @@ import type { Command } from 'commander';
  */
 export function registerCommands(program: Command): void {
   void program;
+  registerVersion(program);
 }
