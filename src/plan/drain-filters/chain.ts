@@ -1,0 +1,49 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import type { DrainAction } from '../types.js';
+import { daemonSetFilter } from './daemon-set.js';
+import { localStorageFilter } from './local-storage.js';
+import { mirrorPodFilter } from './mirror-pod.js';
+import { skipDeletedFilter } from './skip-deleted.js';
+import { okay, type FilterContext, type PodDeleteStatus } from './status.js';
+import { unreplicatedFilter } from './unreplicated.js';
+
+type PodFilter = (pod: V1Pod, ctx: FilterContext) => PodDeleteStatus;
+
+/** kubectl's order (makeFilters). Order is behaviour: the last status wins, earlier warnings are lost. */
+const FILTERS: ReadonlyArray<readonly [name: string, filter: PodFilter]> = [
+  ['skipDeletedFilter', skipDeletedFilter],
+  ['daemonSetFilter', daemonSetFilter],
+  ['mirrorPodFilter', mirrorPodFilter],
+  ['localStorageFilter', localStorageFilter],
+  ['unreplicatedFilter', unreplicatedFilter],
+];
+
+/** What kubectl drain does with one pod, and which filter said so. */
+export interface FilterVerdict {
+  readonly action: DrainAction;
+  /** kubectl's message; empty for a plain eviction. */
+  readonly reason: string;
+  /** The filter whose status is final; empty for a plain eviction. */
+  readonly filter: string;
+}
+
+/**
+ * Runs the chain as kubectl's filterPods does: stop at the first filter that keeps the pod, otherwise
+ * the last filter's status stands. `disableEviction` turns evictions into deletes (--disable-eviction).
+ */
+export function filterPod(pod: V1Pod, ctx: FilterContext, disableEviction = false): FilterVerdict {
+  let status = okay();
+  let decidedBy = '';
+  for (const [name, filter] of FILTERS) {
+    status = filter(pod, ctx);
+    decidedBy = status.kind === 'okay' ? '' : name;
+    if (!status.delete) break;
+  }
+  return { action: actionOf(status, disableEviction), reason: status.message, filter: decidedBy };
+}
+
+function actionOf(status: PodDeleteStatus, disableEviction: boolean): DrainAction {
+  if (status.kind === 'error') return 'refuse';
+  if (!status.delete) return 'skip';
+  return disableEviction ? 'delete' : 'evict';
+}

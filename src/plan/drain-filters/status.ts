@@ -1,0 +1,31 @@
+import type { PlanOptions } from '../types.js';
+import type { ClusterIndex } from '../../snapshot/cluster-index.js';
+
+/**
+ * kubectl's PodDeleteStatus (pkg/drain/filters.go): whether the pod is deleted, and why. `okay` with an
+ * empty message is the plain case; `skip` leaves the pod alone silently, `warning` is printed, `error`
+ * stops the whole node from being drained.
+ */
+export interface PodDeleteStatus {
+  readonly delete: boolean;
+  readonly kind: 'okay' | 'skip' | 'warning' | 'error';
+  readonly message: string;
+}
+
+export const okay = (): PodDeleteStatus => ({ delete: true, kind: 'okay', message: '' });
+export const skip = (message: string): PodDeleteStatus => ({ delete: false, kind: 'skip', message });
+export const warning = (deleted: boolean, message: string): PodDeleteStatus => ({
+  delete: deleted,
+  kind: 'warning',
+  message,
+});
+export const error = (message: string): PodDeleteStatus => ({ delete: false, kind: 'error', message });
+
+/** What the filters read besides the pod: the drain flags, "now", and the snapshot (for DaemonSet lookups). */
+export interface FilterContext {
+  readonly options: Pick<
+    PlanOptions,
+    'ignoreDaemonSets' | 'deleteEmptyDirData' | 'force' | 'skipWaitForDeleteTimeoutSeconds' | 'nowEpochSeconds'
+  >;
+  readonly index: ClusterIndex;
+}
