@@ -1,0 +1,244 @@
+import type { BudgetPlan, DrainPlan, PodPlan, Verdict } from '../plan/types.js';
+import { formatSeconds, listNames, plural, qualified } from './format.js';
+import type { Tone } from './theme.js';
+
+/**
+ * The plan cut into what the views show, in the order an operator reads it. Text and Ink views both
+ * render these, so the two never disagree on grouping or wording.
+ */
+
+export type PodGroupKey = 'refused' | 'blocked' | 'waits' | 'immediate' | 'deleted' | 'skipped';
+
+export interface PodGroup {
+  readonly key: PodGroupKey;
+  readonly title: string;
+  readonly tone: Tone;
+  readonly pods: readonly PodPlan[];
+}
+
+/**
+ * Refused pods come first even though they are not evictions: kubectl stops before evicting anything
+ * when one pod is refused, so they decide the drain. Then blocked, waits and immediate evictions, then the
+ * pods the drain deletes or leaves alone.
+ */
+const GROUP_ORDER: readonly { key: PodGroupKey; title: string; tone: Tone; test: (p: PodPlan) => boolean }[] = [
+  { key: 'refused', title: 'Refused: kubectl stops the drain', tone: 'bad', test: (p) => p.action === 'refuse' },
+  { key: 'blocked', title: 'Blocked: eviction never admitted', tone: 'bad', test: (p) => p.outcome === 'blocked' },
+  { key: 'waits', title: 'Waits for a budget', tone: 'warn', test: (p) => p.outcome === 'waits' },
+  { key: 'immediate', title: 'Evicted at once', tone: 'ok', test: (p) => p.outcome === 'immediate' },
+  { key: 'deleted', title: 'Deleted without eviction', tone: 'warn', test: (p) => p.action === 'delete' },
+  { key: 'skipped', title: 'Left on the node', tone: 'muted', test: (p) => p.action === 'skip' },
+];
+
+/** Non-empty groups, in reading order. An evicted pod with no outcome yet is counted as immediate. */
+export function podGroups(plan: DrainPlan): PodGroup[] {
+  const placed = new Set<PodPlan>();
+  const groups: PodGroup[] = [];
+  for (const group of GROUP_ORDER) {
+    const pods = plan.pods.filter((p) => !placed.has(p) && group.test(p));
+    pods.forEach((p) => placed.add(p));
+    if (pods.length > 0) groups.push({ key: group.key, title: group.title, tone: group.tone, pods });
+  }
+  const rest = plan.pods.filter((p) => !placed.has(p));
+  if (rest.length > 0) {
+    const immediate = groups.find((g) => g.key === 'immediate');
+    if (immediate) groups[groups.indexOf(immediate)] = { ...immediate, pods: [...immediate.pods, ...rest] };
+    else groups.push({ key: 'immediate', title: 'Evicted at once', tone: 'ok', pods: rest });
+  }
+  return groups;
+}
+
+/** The one line that opens every plan view. */
+export function verdictHeadline(plan: DrainPlan): string {
+  const nodes = plan.nodes.join(', ');
+  const headlines: Record<Verdict, string> = {
+    clear: `CLEAR: every pod can leave ${nodes} now`,
+    slow: `SLOW: draining ${nodes} waits for disruption budgets`,
+    blocked: `BLOCKED: draining ${nodes} cannot finish`,
+  };
+  return headlines[plan.verdict];
+}
+
+/** Why a pod lands where it does, in one line: the outcome's reason, else kubectl's filter reason. */
+export function podWhy(pod: PodPlan): string {
+  return pod.outcomeReason || pod.reason;
+}
+
+/** "demo/hello (1 allowed)" for each budget guarding the pod. */
+export function podBudgets(pod: PodPlan): string {
+  return pod.pdbs.map((b) => `${qualified(b)} (${b.disruptionsAllowed} allowed)`).join(', ');
+}
+
+export interface ReasonGroup {
+  readonly reason: string;
+  readonly pods: readonly string[];
+}
+
+/**
+ * Pods sharing a reason on one line, as kubectl's PodDeleteList prints "<message>: ns/a, ns/b". Used for
+ * skipped and refused pods, where the reason matters more than each pod.
+ */
+export function groupByReason(pods: readonly PodPlan[]): ReasonGroup[] {
+  const byReason = new Map<string, string[]>();
+  for (const pod of pods) {
+    const reason = podWhy(pod) || 'no reason given';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), qualified(pod)]);
+  }
+  return [...byReason].map(([reason, names]) => ({ reason, pods: names }));
+}
+
+/** What the drain does with the pod, in a few words. */
+export function drainFate(pod: PodPlan): string {
+  switch (pod.action) {
+    case 'skip':
+      return 'left on the node';
+    case 'delete':
+      return 'deleted';
+    case 'refuse':
+      return 'refused';
+    case 'evict':
+      if (pod.outcome === 'blocked') return 'blocked';
+      if (pod.outcome === 'waits') return pod.wave === null ? 'evicted after a wait' : `evicted in wave ${pod.wave}`;
+      return 'evicted at once';
+  }
+}
+
+/** What a NoExecute taint does to the pod: at once, after its tolerationSeconds, or never. */
+export function taintFate(afterSeconds: number | null): string {
+  if (afterSeconds === null) return 'never deleted';
+  if (afterSeconds <= 0) return 'deleted at once';
+  return `deleted after ${formatSeconds(afterSeconds)}`;
+}
+
+export interface BudgetLine {
+  readonly name: string;
+  readonly allowed: string;
+  readonly healthy: string;
+  readonly drained: string;
+  readonly waves: string;
+  readonly tone: Tone;
+  /** Why this budget stands out (never allows, stale status), or empty. */
+  readonly note: string;
+}
+
+/** One budget as the views show it: allowed now, healthy against desired, and the waves it imposes. */
+export function budgetLine(budget: BudgetPlan): BudgetLine {
+  const notes: string[] = [];
+  if (budget.neverAllows) notes.push(budget.neverAllows);
+  if (budget.stale) notes.push('status not yet observed by the disruption controller: evictions refused until it is');
+  const tone: Tone = budget.neverAllows ? 'bad' : budget.disruptionsAllowed === 0 || budget.stale ? 'warn' : 'ok';
+  return {
+    name: qualified(budget),
+    allowed: String(budget.disruptionsAllowed),
+    healthy: `${budget.currentHealthy}/${budget.desiredHealthy}`,
+    drained: plural(budget.drainedPods.length, 'pod'),
+    waves: budget.neverAllows
+      ? 'never'
+      : budget.waves <= 1
+        ? `${budget.waves} wave`
+        : `${budget.waves} waves of ${budget.perWave}`,
+    tone,
+    note: notes.join('; '),
+  };
+}
+
+export interface ReplacementLine {
+  readonly pod: string;
+  readonly tone: Tone;
+  /** "k8s-node-2", or the scheduler's FailedScheduling message. */
+  readonly placement: string;
+  readonly rejected: readonly { readonly node: string; readonly reasons: string }[];
+}
+
+/** Pods the drain removes that something recreates, with where the replacement would go. */
+export function replacementLines(plan: DrainPlan): ReplacementLine[] {
+  return plan.pods
+    .filter((p) => p.action === 'evict' || p.action === 'delete')
+    .flatMap((pod) => {
+      const r = pod.replacement;
+      if (r === null) return [];
+      const placement = r.schedulable ? (r.placedOn ?? r.nodes.join(', ')) : r.message;
+      return [
+        {
+          pod: qualified(pod),
+          tone: r.schedulable ? ('ok' as const) : ('bad' as const),
+          placement,
+          rejected: r.rejected.map((n) => ({ node: n.node, reasons: n.reasons.join('; ') })),
+        },
+      ];
+    });
+}
+
+/** Pods the drain removes that nothing recreates: they are gone for good. */
+export function unreplacedPods(plan: DrainPlan): string[] {
+  return plan.pods
+    .filter((p) => (p.action === 'evict' || p.action === 'delete') && p.replacement === null)
+    .map(qualified);
+}
+
+export interface FateComparison {
+  readonly taint: string;
+  readonly drain: string;
+  readonly tone: Tone;
+  readonly pods: readonly string[];
+}
+
+/**
+ * Drain and NoExecute taint side by side, grouped by (what the taint does, what the drain does) so a node
+ * of fifty pods stays a handful of rows. Red where the taint deletes a pod the drain would hold back.
+ */
+export function noExecuteComparison(plan: DrainPlan): FateComparison[] {
+  const rows = new Map<string, { taint: string; drain: string; tone: Tone; pods: string[]; order: number }>();
+  for (const pod of plan.pods) {
+    const taint = taintFate(pod.noExecute.afterSeconds);
+    const drain = drainFate(pod);
+    const heldBackByDrain = pod.action === 'skip' || pod.action === 'refuse' || pod.outcome !== 'immediate';
+    const tone: Tone = pod.noExecute.afterSeconds === null ? 'muted' : heldBackByDrain ? 'bad' : 'ok';
+    const key = `${taint}\u0000${drain}`;
+    const order = pod.noExecute.afterSeconds ?? Number.MAX_SAFE_INTEGER;
+    const row = rows.get(key) ?? { taint, drain, tone, pods: [], order };
+    row.pods.push(qualified(pod));
+    rows.set(key, row);
+  }
+  return [...rows.values()]
+    .sort((a, b) => a.order - b.order)
+    .map(({ taint, drain, tone, pods }) => ({ taint, drain, tone, pods }));
+}
+
+/** "demo/hello: 2 pods deleted while 0 disruptions are allowed". */
+export function budgetBreaches(plan: DrainPlan): string[] {
+  return plan.noExecute.budgetsBroken.map(
+    (b) =>
+      `${qualified(b)}: ${plural(b.pods.length, 'pod')} deleted while ${plural(b.disruptionsAllowed, 'disruption')} ${
+        b.disruptionsAllowed === 1 ? 'is' : 'are'
+      } allowed (${listNames(b.pods)})`,
+  );
+}
+
+/** A group's rows: skipped and refused pods grouped by kubectl's reason, evictions one row per pod. */
+export function podGroupRows(group: PodGroup): string[][] {
+  if (group.key === 'skipped' || group.key === 'refused') {
+    return groupByReason(group.pods).map((r) => [`${r.reason}:`, listNames(r.pods, 6)]);
+  }
+  return group.pods.map((pod) => {
+    const wave = pod.outcome === 'waits' && pod.wave !== null ? [`wave ${pod.wave}`] : [];
+    return [qualified(pod), ...wave, podBudgets(pod) || 'no budget', podWhy(pod)];
+  });
+}
+
+export const BUDGET_HEADER = ['NAME', 'ALLOWED', 'HEALTHY/DESIRED', 'ON DRAINED NODES', 'WAVES'];
+
+export function budgetRow(b: BudgetLine): string[] {
+  return [b.name, b.allowed, b.healthy, b.drained, b.waves];
+}
+
+export const COMPARISON_HEADER = ['TAINT', 'DRAIN', 'PODS'];
+
+export function comparisonRow(c: FateComparison): string[] {
+  return [c.taint, c.drain, listNames(c.pods)];
+}
+
+/** A replacement's placement in a few words: "-> k8s-node-2" or the scheduler's message. */
+export function placementText(line: ReplacementLine): string {
+  return line.tone === 'ok' ? `-> ${line.placement}` : `unschedulable: ${line.placement}`;
+}
