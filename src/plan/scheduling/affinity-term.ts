@@ -1,0 +1,62 @@
+import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/client-node';
+import { matchesLabelSelector } from '../../snapshot/label-selector.js';
+
+/**
+ * A required pod (anti-)affinity term, resolved like `fwk.AffinityTerm` (kube-scheduler v1.37): the
+ * namespaces it looks in, its label selector, its topology key.
+ *
+ * Namespaces: the listed ones; the owning pod's own namespace when neither `namespaces` nor
+ * `namespaceSelector` is set; every namespace for `namespaceSelector: {}`. A namespaceSelector with
+ * requirements needs namespace labels, which a snapshot does not hold: it is taken to select the
+ * owning pod's namespace, and `approximated` says so for the plan's caveats.
+ */
+export interface AffinityTerm {
+  readonly topologyKey: string;
+  /** null: the field was unset, which selects no pod. */
+  readonly selector: V1LabelSelector | null;
+  readonly namespaces: ReadonlySet<string>;
+  readonly allNamespaces: boolean;
+  readonly approximated: boolean;
+}
+
+export function requiredAffinityTerms(pod: V1Pod): AffinityTerm[] {
+  const terms = pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+  return terms.map((t) => affinityTerm(pod, t));
+}
+
+export function requiredAntiAffinityTerms(pod: V1Pod): AffinityTerm[] {
+  const terms = pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+  return terms.map((t) => affinityTerm(pod, t));
+}
+
+/**
+ * matchLabelKeys/mismatchLabelKeys are not merged here: since 1.33 (GA) the API server merges them into
+ * labelSelector when it admits the pod, and the 1.37 scheduler reads labelSelector only.
+ */
+function affinityTerm(pod: V1Pod, term: V1PodAffinityTerm): AffinityTerm {
+  const own = pod.metadata?.namespace ?? 'default';
+  const listed = term.namespaces ?? [];
+  const nsSelector = term.namespaceSelector;
+  const allNamespaces = nsSelector != null && isEmptySelector(nsSelector);
+  const approximated = nsSelector != null && !allNamespaces;
+  const namespaces = new Set(listed);
+  if ((listed.length === 0 && nsSelector == null) || approximated) namespaces.add(own);
+  return {
+    topologyKey: term.topologyKey,
+    selector: term.labelSelector ?? null,
+    namespaces,
+    allNamespaces,
+    approximated,
+  };
+}
+
+/** `AffinityTerm.Matches`: the pod is in one of the term's namespaces and its labels match the selector. */
+export function termMatches(term: AffinityTerm, namespace: string, labels: Readonly<Record<string, string>>): boolean {
+  if (!term.allNamespaces && !term.namespaces.has(namespace)) return false;
+  return term.selector !== null && matchesLabelSelector(labels, term.selector);
+}
+
+/** A selector with no requirement at all: `labels.Everything()` once parsed. */
+export function isEmptySelector(selector: V1LabelSelector): boolean {
+  return Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0;
+}

@@ -1,0 +1,44 @@
+import type { V1LabelSelector } from '@kubernetes/client-node';
+import type { NodeInfo } from './node-info.js';
+import type { PodInfo } from './pod-info.js';
+
+/**
+ * The two rejection codes of the scheduler framework (k8s.io/kube-scheduler/framework): `Unschedulable`
+ * means preemption might help on that node, `UnschedulableAndUnresolvable` that it cannot.
+ */
+export type StatusCode = 'Unschedulable' | 'UnschedulableAndUnresolvable';
+
+/** A filter's verdict on one node; reasons are the scheduler's own words ("node(s) …", "Insufficient cpu"). */
+export interface Rejection {
+  readonly code: StatusCode;
+  readonly reasons: readonly string[];
+}
+
+/** null: the node passes this filter (the framework's nil Status). */
+export type FilterResult = Rejection | null;
+
+export const unschedulable = (...reasons: string[]): Rejection => ({ code: 'Unschedulable', reasons });
+export const unresolvable = (...reasons: string[]): Rejection => ({ code: 'UnschedulableAndUnresolvable', reasons });
+
+/** A pod the scheduler's cache holds on a node: bound, and not Succeeded or Failed. */
+export interface AssignedPod {
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly node: NodeInfo;
+  /** deletionTimestamp set, or evicted by this simulation. */
+  readonly terminating: boolean;
+}
+
+/** What the PreFilter steps read from the cluster: built once per simulation, updated by each placement. */
+export interface ClusterState {
+  readonly nodeInfos: readonly NodeInfo[];
+  nodeInfo(name: string): NodeInfo | undefined;
+  /** Assigned pods of a namespace whose labels match a selector (placed replacements included). */
+  podsMatching(namespace: string, selector: V1LabelSelector): readonly AssignedPod[];
+  /** Every namespace that has pods, for affinity terms with `namespaceSelector: {}`. */
+  namespaces(): Iterable<string>;
+  /** Assigned pods with required pod anti-affinity, terminating ones included (they still count). */
+  podsWithRequiredAntiAffinity(): readonly { readonly pod: PodInfo; readonly node: NodeInfo }[];
+  /** Records an approximation the plan should mention (for instance a namespaceSelector it could not resolve). */
+  caveat(text: string): void;
+}

@@ -1,0 +1,131 @@
+import { type AffinityTerm, termMatches } from './affinity-term.js';
+import { type AssignedPod, type ClusterState, type FilterResult, unresolvable, unschedulable } from './framework.js';
+import type { NodeInfo } from './node-info.js';
+import type { PodInfo } from './pod-info.js';
+
+/** InterPodAffinity (pkg/scheduler/framework/plugins/interpodaffinity, v1.37). */
+export const AFFINITY_REASON = "node(s) didn't match pod affinity rules";
+export const ANTI_AFFINITY_REASON = "node(s) didn't match pod anti-affinity rules";
+export const EXISTING_ANTI_AFFINITY_REASON = "node(s) didn't satisfy existing pods anti-affinity rules";
+
+const NAMESPACE_SELECTOR_CAVEAT =
+  'pod (anti-)affinity namespaceSelector: namespace labels are not in the snapshot, so a namespaceSelector ' +
+  "with requirements was taken to select the owning pod's namespace only";
+
+/** Matching pods per topology pair "key\0value". */
+type PairCounts = Map<string, number>;
+const pair = (key: string, value: string) => `${key}\u0000${value}`;
+
+/** PreFilter's result (`preFilterState`, without the alpha InterPodAffinityHostnameFastPath). */
+export interface AffinityState {
+  readonly affinityTerms: readonly AffinityTerm[];
+  readonly antiAffinityTerms: readonly AffinityTerm[];
+  /** Per topology pair, pods matching ALL of the pod's required affinity terms. */
+  readonly affinityCounts: PairCounts;
+  /** Per topology pair, pods matching one of the pod's required anti-affinity terms (once per term). */
+  readonly antiAffinityCounts: PairCounts;
+  /** Per topology pair, existing pods whose required anti-affinity matches the incoming pod. */
+  readonly existingAntiAffinityCounts: PairCounts;
+  /** The first-pod exception: the pod matches all its own affinity terms. */
+  readonly matchesOwnAffinity: boolean;
+}
+
+/**
+ * Counts once per placement, from the label index rather than a scan of every pod. Every assigned pod
+ * counts, terminating ones included (the scheduler keeps them until they are gone): an evicted sibling
+ * still blocks its domain for required anti-affinity while it terminates.
+ */
+export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): AffinityState {
+  const affinityTerms = pod.requiredAffinityTerms;
+  const antiAffinityTerms = pod.requiredAntiAffinityTerms;
+  if ([...affinityTerms, ...antiAffinityTerms].some((t) => t.approximated)) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
+
+  const existingAntiAffinityCounts: PairCounts = new Map();
+  for (const { pod: existing, node } of cluster.podsWithRequiredAntiAffinity()) {
+    for (const term of existing.requiredAntiAffinityTerms) {
+      if (!termMatches(term, pod.namespace, pod.labels)) continue;
+      if (term.approximated) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
+      count(existingAntiAffinityCounts, node, term.topologyKey);
+    }
+  }
+
+  const affinityCounts: PairCounts = new Map();
+  if (affinityTerms.length > 0) {
+    const matchingAll = podsMatchingTerm(affinityTerms[0]!, cluster).filter((p) =>
+      affinityTerms.every((t) => termMatches(t, p.namespace, p.labels)),
+    );
+    for (const p of matchingAll) for (const t of affinityTerms) count(affinityCounts, p.node, t.topologyKey);
+  }
+
+  const antiAffinityCounts: PairCounts = new Map();
+  for (const term of antiAffinityTerms) {
+    for (const p of podsMatchingTerm(term, cluster)) count(antiAffinityCounts, p.node, term.topologyKey);
+  }
+
+  const matchesOwnAffinity =
+    affinityTerms.length > 0 && affinityTerms.every((t) => termMatches(t, pod.namespace, pod.labels));
+  return {
+    affinityTerms,
+    antiAffinityTerms,
+    affinityCounts,
+    antiAffinityCounts,
+    existingAntiAffinityCounts,
+    matchesOwnAffinity,
+  };
+}
+
+function podsMatchingTerm(term: AffinityTerm, cluster: ClusterState): AssignedPod[] {
+  if (term.selector === null) return [];
+  const namespaces = term.allNamespaces ? cluster.namespaces() : term.namespaces;
+  const out: AssignedPod[] = [];
+  for (const ns of namespaces) out.push(...cluster.podsMatching(ns, term.selector));
+  return out;
+}
+
+/** Pods on nodes without the key add nothing. */
+function count(counts: PairCounts, node: NodeInfo, topologyKey: string): void {
+  const value = node.labels[topologyKey];
+  if (value === undefined) return;
+  const key = pair(topologyKey, value);
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/**
+ * `Filter`, in upstream's order:
+ * 1. required affinity: the node has every term's key and each term has a matching pod in the node's
+ *    domain; or no pod anywhere matches and the pod matches its own terms (the first pod of a group);
+ * 2. required anti-affinity: no term has a matching pod in the node's domain (terms whose key the node
+ *    lacks impose nothing);
+ * 3. existing pods' required anti-affinity: no topology pair of the node is claimed against this pod.
+ */
+export function interPodAffinity(state: AffinityState, node: NodeInfo): FilterResult {
+  if (!satisfiesAffinity(state, node)) return unresolvable(AFFINITY_REASON);
+  if (conflictsWithAntiAffinity(state, node)) return unschedulable(ANTI_AFFINITY_REASON);
+  if (conflictsWithExistingAntiAffinity(state, node)) return unschedulable(EXISTING_ANTI_AFFINITY_REASON);
+  return null;
+}
+
+function satisfiesAffinity(state: AffinityState, node: NodeInfo): boolean {
+  let podsExist = true;
+  for (const term of state.affinityTerms) {
+    const value = node.labels[term.topologyKey];
+    if (value === undefined) return false;
+    if ((state.affinityCounts.get(pair(term.topologyKey, value)) ?? 0) <= 0) podsExist = false;
+  }
+  return podsExist || (state.affinityCounts.size === 0 && state.matchesOwnAffinity);
+}
+
+function conflictsWithAntiAffinity(state: AffinityState, node: NodeInfo): boolean {
+  if (state.antiAffinityCounts.size === 0) return false;
+  return state.antiAffinityTerms.some((term) => {
+    const value = node.labels[term.topologyKey];
+    return value !== undefined && (state.antiAffinityCounts.get(pair(term.topologyKey, value)) ?? 0) > 0;
+  });
+}
+
+function conflictsWithExistingAntiAffinity(state: AffinityState, node: NodeInfo): boolean {
+  if (state.existingAntiAffinityCounts.size === 0) return false;
+  return Object.entries(node.labels).some(
+    ([key, value]) => (state.existingAntiAffinityCounts.get(pair(key, value)) ?? 0) > 0,
+  );
+}

@@ -1,0 +1,46 @@
+import { type FilterResult, type Rejection } from './framework.js';
+import type { NodeInfo } from './node-info.js';
+import type { PodInfo } from './pod-info.js';
+
+/** NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go, v1.37). */
+export const TOO_MANY_PODS_REASON = 'Too many pods';
+export const insufficientReason = (resource: string) => `Insufficient ${resource}`;
+
+const NATIVE = ['cpu', 'memory', 'ephemeral-storage'];
+
+/**
+ * Scalar resources the filter checks besides cpu, memory and ephemeral-storage: hugepages-* and
+ * extended resources (a domain-qualified name such as nvidia.com/gpu), as `IsScalarResourceName`.
+ */
+const isScalarResource = (name: string) => name.startsWith('hugepages-') || name.includes('/');
+
+/**
+ * `fitsRequest`: one more pod must stay within allocatable `pods`; each resource the pod requests (> 0)
+ * must fit in allocatable minus what the node's pods already request (terminating pods included, and
+ * replacements placed earlier in the simulation). A pod that requests nothing only needs a pod slot.
+ * Several reasons can come back at once. The code is UnschedulableAndUnresolvable when a request exceeds
+ * the node's whole allocatable, since evicting pods cannot help then.
+ */
+export function nodeResourcesFit(pod: PodInfo, node: NodeInfo): FilterResult {
+  const reasons: string[] = [];
+  let unresolvable = false;
+  if (node.podCount + 1 > (node.allocatable['pods'] ?? 0)) reasons.push(TOO_MANY_PODS_REASON);
+  for (const name of checkedResources(pod)) {
+    const requested = pod.requests[name]!;
+    const allocatable = node.allocatable[name] ?? 0;
+    if (requested > allocatable - (node.requested[name] ?? 0)) {
+      reasons.push(insufficientReason(name));
+      unresolvable ||= requested > allocatable;
+    }
+  }
+  if (reasons.length === 0) return null;
+  const rejection: Rejection = { code: unresolvable ? 'UnschedulableAndUnresolvable' : 'Unschedulable', reasons };
+  return rejection;
+}
+
+/** The requested (> 0) resources the filter checks, in fit.go's order: cpu, memory, ephemeral-storage, scalars. */
+function checkedResources(pod: PodInfo): string[] {
+  const requested = (name: string) => (pod.requests[name] ?? 0) > 0;
+  const scalars = Object.keys(pod.requests).filter(isScalarResource).sort();
+  return [...NATIVE, ...scalars].filter(requested);
+}

@@ -1,0 +1,39 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import { type AffinityTerm, requiredAffinityTerms, requiredAntiAffinityTerms } from './affinity-term.js';
+import { type HostPort, hostPortsOf } from './node-ports.js';
+import { podRequests, type Resources } from './pod-requests.js';
+
+/** A pod with what the filters read worked out once (the scheduler's `PodInfo`). */
+export interface PodInfo {
+  readonly pod: V1Pod;
+  readonly uid: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly priority: number;
+  readonly requests: Resources;
+  readonly hostPorts: readonly HostPort[];
+  readonly requiredAffinityTerms: readonly AffinityTerm[];
+  readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
+}
+
+/** `useStatus`: count requests as for a pod already on a node (status resources, see podRequests). */
+export function podInfo(pod: V1Pod, useStatus = false): PodInfo {
+  return {
+    pod,
+    uid: pod.metadata?.uid ?? '',
+    name: pod.metadata?.name ?? '',
+    namespace: pod.metadata?.namespace ?? 'default',
+    labels: pod.metadata?.labels ?? {},
+    priority: pod.spec?.priority ?? 0,
+    requests: podRequests(pod, useStatus),
+    hostPorts: hostPortsOf(pod),
+    requiredAffinityTerms: requiredAffinityTerms(pod),
+    requiredAntiAffinityTerms: requiredAntiAffinityTerms(pod),
+  };
+}
+
+/** Succeeded and Failed pods are not in the scheduler's cache (its informer filters them out). */
+export const isTerminalPod = (pod: V1Pod) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+
+export const hasDeletionTimestamp = (pod: V1Pod) => pod.metadata?.deletionTimestamp != null;

@@ -1,0 +1,85 @@
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { resourceAmount } from './quantity.js';
+
+/** Amounts by resource name: cpu in millicores, memory and the rest in units (component-helpers' units). */
+export type Resources = Readonly<Record<string, number>>;
+type MutableResources = Record<string, number>;
+
+/** Pod-level `spec.resources.requests` may set these (PodLevelResources, beta and on since 1.34). */
+const isPodLevelResource = (name: string) => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
+
+/**
+ * The pod's effective request, as `resourcehelper.PodRequests` computes it for the scheduler (v1.37):
+ * - regular containers summed, plus every restartable init container (sidecar), which keeps running;
+ * - the init phase: each ordinary init container plus the sidecars started before it, each sidecar
+ *   with the sidecars up to and including it; per resource the larger of the two wins;
+ * - pod-level requests (cpu, memory, hugepages-*) replace the container aggregate for that resource;
+ * - `spec.overhead` (RuntimeClass) is added on top.
+ * With `useStatus`, a container counts at the largest of its spec request and the requests in its
+ * status (allocated and actuated), as InPlacePodVerticalScaling (GA 1.35) makes the scheduler do for
+ * pods already on a node.
+ */
+export function podRequests(pod: V1Pod, useStatus = false): Resources {
+  const spec = pod.spec;
+  if (!spec) return {};
+  const requestsOf = (c: V1Container) => containerRequests(pod, c, useStatus);
+  const total: MutableResources = {};
+  for (const c of spec.containers ?? []) addInto(total, requestsOf(c));
+
+  const sidecars: MutableResources = {};
+  const initPeak: MutableResources = {};
+  for (const c of spec.initContainers ?? []) {
+    if (c.restartPolicy === 'Always') {
+      addInto(total, requestsOf(c));
+      addInto(sidecars, requestsOf(c));
+      maxInto(initPeak, sidecars);
+    } else {
+      maxInto(initPeak, sum(requestsOf(c), sidecars));
+    }
+  }
+  maxInto(total, initPeak);
+
+  for (const [name, quantity] of Object.entries(spec.resources?.requests ?? {})) {
+    if (isPodLevelResource(name)) total[name] = resourceAmount(name, quantity);
+  }
+  for (const [name, quantity] of Object.entries(spec.overhead ?? {})) {
+    total[name] = (total[name] ?? 0) + resourceAmount(name, quantity);
+  }
+  return total;
+}
+
+function containerRequests(pod: V1Pod, container: V1Container, useStatus: boolean): Resources {
+  const own = toResources(container.resources?.requests);
+  if (!useStatus) return own;
+  const status = pod.status?.initContainerStatuses
+    ?.concat(pod.status?.containerStatuses ?? [])
+    .find((s) => s.name === container.name);
+  if (!status) return own;
+  const result: MutableResources = { ...own };
+  maxInto(result, toResources(status.allocatedResources));
+  maxInto(result, toResources(status.resources?.requests));
+  return result;
+}
+
+/** A `{name: quantity}` map from the API (`requests`, `allocatable`, `overhead`) in scheduler units. */
+export function toResources(list: Readonly<Record<string, string | number>> | undefined): Resources {
+  const out: MutableResources = {};
+  for (const [name, quantity] of Object.entries(list ?? {})) out[name] = resourceAmount(name, quantity);
+  return out;
+}
+
+export function addInto(target: MutableResources, add: Resources): void {
+  for (const [name, amount] of Object.entries(add)) target[name] = (target[name] ?? 0) + amount;
+}
+
+function maxInto(target: MutableResources, other: Resources): void {
+  for (const [name, amount] of Object.entries(other)) {
+    if (!(name in target) || amount > target[name]!) target[name] = amount;
+  }
+}
+
+function sum(a: Resources, b: Resources): MutableResources {
+  const out: MutableResources = { ...a };
+  addInto(out, b);
+  return out;
+}

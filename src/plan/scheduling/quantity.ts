@@ -1,0 +1,63 @@
+/**
+ * Resource quantities ("100m", "64Mi", "3377252Ki", "1.5", "2e3") as the scheduler counts them: cpu in
+ * millicores (`MilliValue`), everything else in whole units (`Value`), both rounded UP like apimachinery's
+ * resource.Quantity. plan/ may not load client-node at run time, so this is a small exact parser: the
+ * arithmetic is done on BigInt so that "0.1" cpu is 100m, not 101m after a float round-up.
+ */
+
+const BINARY_SUFFIX: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const DECIMAL_SUFFIX: Readonly<Record<string, number>> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
+
+const QUANTITY = /^([+-]?)(\d*)(?:\.(\d*))?(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$/;
+
+const cache = new Map<string, number | null>();
+
+/**
+ * The quantity scaled by 10^`scaleExponent` and rounded up (0 for milli-units, 3 for millicores).
+ * Returns null when the text is not a quantity, so callers can ignore a malformed entry as the API
+ * server would have refused it.
+ */
+export function scaledQuantity(text: string | number, scaleExponent: 0 | 3): number | null {
+  const key = `${scaleExponent}:${text}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = parse(String(text).trim(), scaleExponent);
+  cache.set(key, value);
+  return value;
+}
+
+/** cpu in millicores, anything else in units, as `Resource.Add` counts them. */
+export function resourceAmount(resource: string, text: string | number): number {
+  return scaledQuantity(text, resource === 'cpu' ? 3 : 0) ?? 0;
+}
+
+function parse(text: string, scaleExponent: number): number | null {
+  const m = QUANTITY.exec(text);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return null;
+  const [, sign, whole, fraction = '', exponent, suffix = ''] = m;
+  let mantissa = BigInt(`${whole}${fraction}` || '0');
+  let power10 = scaleExponent - fraction.length;
+  let power2 = 0;
+  if (exponent !== undefined) power10 += Number(exponent.slice(1));
+  else if (suffix in BINARY_SUFFIX) power2 = BINARY_SUFFIX[suffix]!;
+  else power10 += DECIMAL_SUFFIX[suffix]!;
+  if (power2 > 0) mantissa *= 2n ** BigInt(power2);
+  let result: bigint;
+  if (power10 >= 0) result = mantissa * 10n ** BigInt(power10);
+  else {
+    const divisor = 10n ** BigInt(-power10);
+    result = (mantissa + divisor - 1n) / divisor;
+  }
+  return sign === '-' ? -Number(result) : Number(result);
+}

@@ -1,0 +1,56 @@
+import type { ClusterState, FilterResult, Rejection } from './framework.js';
+import { interPodAffinity, interPodAffinityPreFilter, type AffinityState } from './inter-pod-affinity.js';
+import { nodeAffinity, type NodeMatcher, requiredNodeAffinity } from './node-affinity.js';
+import type { NodeInfo } from './node-info.js';
+import { nodePorts } from './node-ports.js';
+import { nodeResourcesFit } from './node-resources-fit.js';
+import { nodeUnschedulable } from './node-unschedulable.js';
+import type { PodInfo } from './pod-info.js';
+import { taintToleration } from './taint-toleration.js';
+import { type SpreadState, topologySpread, topologySpreadPreFilter } from './topology-spread.js';
+
+/** What PreFilter worked out once per placement; every Filter only reads it (the framework's CycleState). */
+export interface CycleState {
+  readonly nodeAffinity: NodeMatcher;
+  readonly spread: SpreadState;
+  readonly podAffinity: AffinityState;
+}
+
+export interface FilterPlugin {
+  readonly name: string;
+  readonly filter: (pod: PodInfo, node: NodeInfo, state: CycleState) => FilterResult;
+}
+
+/**
+ * The modelled filters in the default profile's order (pkg/scheduler/apis/config/v1/default_plugins.go,
+ * v1.37). NodeName always passes for a replacement (it has no nodeName); the volume, DRA and
+ * NodeDeclaredFeatures filters are not modelled (see UNMODELLED_SCHEDULER_RULES). The order matters: a
+ * node is reported under the first filter that rejects it, as in the FailedScheduling event.
+ */
+export const FILTER_PLUGINS: readonly FilterPlugin[] = [
+  { name: 'NodeUnschedulable', filter: (pod, node) => nodeUnschedulable(pod, node) },
+  { name: 'TaintToleration', filter: (pod, node) => taintToleration(pod, node) },
+  { name: 'NodeAffinity', filter: (_pod, node, state) => nodeAffinity(state.nodeAffinity, node) },
+  { name: 'NodePorts', filter: (pod, node) => nodePorts(pod, node) },
+  { name: 'NodeResourcesFit', filter: (pod, node) => nodeResourcesFit(pod, node) },
+  { name: 'PodTopologySpread', filter: (_pod, node, state) => topologySpread(state.spread, node) },
+  { name: 'InterPodAffinity', filter: (_pod, node, state) => interPodAffinity(state.podAffinity, node) },
+];
+
+export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
+  const affinity = requiredNodeAffinity(pod.pod);
+  return {
+    nodeAffinity: affinity,
+    spread: topologySpreadPreFilter(pod, affinity, cluster),
+    podAffinity: interPodAffinityPreFilter(pod, cluster),
+  };
+}
+
+/** Runs the filters in order and stops at the first rejection (`RunFilterPlugins`). */
+export function runFilters(pod: PodInfo, node: NodeInfo, state: CycleState): Rejection | null {
+  for (const plugin of FILTER_PLUGINS) {
+    const rejection = plugin.filter(pod, node, state);
+    if (rejection) return rejection;
+  }
+  return null;
+}

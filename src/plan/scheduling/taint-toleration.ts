@@ -1,0 +1,16 @@
+import { type FilterResult, unresolvable } from './framework.js';
+import type { NodeInfo } from './node-info.js';
+import type { PodInfo } from './pod-info.js';
+import { untoleratedDoNotScheduleTaint } from './tolerations.js';
+
+/**
+ * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration, v1.37). Since 1.35 the message no
+ * longer names the taint ("node(s) had untolerated taint {key: value}" before); the key is logged at V(4).
+ */
+export const TAINT_TOLERATION_REASON = 'node(s) had untolerated taint(s)';
+
+/** Every NoSchedule and NoExecute taint of the node must be tolerated; PreferNoSchedule only lowers the score. */
+export function taintToleration(pod: PodInfo, node: NodeInfo): FilterResult {
+  const taint = untoleratedDoNotScheduleTaint(node.taints, pod.pod.spec?.tolerations ?? []);
+  return taint ? unresolvable(TAINT_TOLERATION_REASON) : null;
+}
