@@ -1,0 +1,222 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import { MULTIPLE_BUDGETS_MESSAGE, unhealthyPodBypassesBudget, type BudgetFacts } from './budgets.js';
+import { isPodReady, isTerminal, isTerminating } from './pod-facts.js';
+import type { EvictOutcome, ReplacementPlan } from './types.js';
+
+/** The part of the scheduling simulation the waves drive (SchedulingSimulation has this shape). */
+export interface ReplacementPlacer {
+  evict(pod: V1Pod): void;
+  place(pod: V1Pod): ReplacementPlan;
+}
+
+/** A pod the filters let through (evict or delete), with what the waves need to know about it. */
+export interface EvictionCandidate {
+  readonly pod: V1Pod;
+  /** `namespace/name`. */
+  readonly key: string;
+  readonly budgets: readonly BudgetFacts[];
+  /** A controller puts a replacement back after the eviction. */
+  readonly recreates: boolean;
+}
+
+export interface ScheduledEviction {
+  readonly outcome: EvictOutcome;
+  /** 1-based round in which the API admits the eviction; null when never. */
+  readonly wave: number | null;
+  readonly reason: string;
+  readonly replacement: ReplacementPlan | null;
+}
+
+export interface BudgetWaves {
+  /** Candidates this budget selects, as namespace/name. */
+  readonly drainedPods: readonly string[];
+  /** The most of them admitted in one round. */
+  readonly perWave: number;
+  /** How many rounds admit at least one of them. */
+  readonly waves: number;
+}
+
+export interface EvictionSchedule {
+  readonly pods: ReadonlyMap<string, ScheduledEviction>;
+  readonly budgets: ReadonlyMap<string, BudgetWaves>;
+}
+
+/**
+ * Plays the drain out in rounds, the way the API answers kubectl's all-at-once, retry-every-5s evictions:
+ * in each round every waiting pod is tried; pods that bypass budgets or whose budget still has room are
+ * admitted (a healthy pod spends one disruption), then their replacements are placed. Before the next
+ * round the disruption controller recounts: replacements that found a node are taken as Ready and give
+ * the disruption back. Pods still waiting when a round changes nothing are blocked, not slow.
+ *
+ * `candidates` must be in the plan's order (node, namespace, name): within a round, earlier pods win
+ * the budget's room (in reality a race).
+ */
+export function scheduleEvictions(
+  candidates: readonly EvictionCandidate[],
+  placer: ReplacementPlacer,
+  deleteInsteadOfEvict: boolean,
+): EvictionSchedule {
+  const budgets = new Map<string, BudgetState>();
+  for (const c of candidates) {
+    for (const b of c.budgets) {
+      const state = budgets.get(b.key) ?? new BudgetState(b);
+      state.drainedPods.push(c.key);
+      budgets.set(b.key, state);
+    }
+  }
+  const pods = new Map<string, ScheduledEviction>();
+
+  let waiting = [...candidates];
+  for (let round = 1; waiting.length > 0 && round <= candidates.length + 2; round++) {
+    const admitted: Array<{ c: EvictionCandidate; reason: string }> = [];
+    const stillWaiting: EvictionCandidate[] = [];
+    for (const c of waiting) {
+      const verdict = decide(c, round, budgets, deleteInsteadOfEvict);
+      if (verdict.kind === 'admit') admitted.push({ c, reason: verdict.reason });
+      else if (verdict.kind === 'never') pods.set(c.key, blocked(verdict.reason));
+      else stillWaiting.push(c);
+    }
+    waiting = stillWaiting;
+    for (const { c } of admitted) placer.evict(c.pod);
+    for (const { c, reason } of admitted) {
+      const replacement = needsReplacement(c) ? placer.place(c.pod) : null;
+      pods.set(c.key, { outcome: round === 1 ? 'immediate' : 'waits', wave: round, reason, replacement });
+      for (const b of c.budgets) budgets.get(b.key)!.recordEviction(c, round, replacement);
+    }
+    let changed = admitted.length > 0;
+    for (const state of budgets.values()) changed = state.settle() || changed;
+    if (!changed) break;
+  }
+  for (const c of waiting) pods.set(c.key, blocked(budgets.get(c.budgets[0]!.key)!.whyBlocked()));
+
+  return { pods, budgets: new Map([...budgets].map(([key, state]) => [key, state.waves()])) };
+}
+
+type Decision = { kind: 'admit'; reason: string } | { kind: 'wait' } | { kind: 'never'; reason: string };
+
+/** One eviction attempt against the API's rules (eviction.go): bypasses first, then the single budget. */
+function decide(
+  c: EvictionCandidate,
+  round: number,
+  budgets: ReadonlyMap<string, BudgetState>,
+  deleteInsteadOfEvict: boolean,
+): Decision {
+  const bypass = budgetBypass(c.pod, deleteInsteadOfEvict);
+  if (bypass) return { kind: 'admit', reason: bypass };
+  if (c.budgets.length === 0) return { kind: 'admit', reason: 'no PodDisruptionBudget selects it' };
+  if (c.budgets.length > 1) {
+    const names = c.budgets.map((b) => b.key).join(', ');
+    return { kind: 'never', reason: `the API answers 500 "${MULTIPLE_BUDGETS_MESSAGE}" (${names})` };
+  }
+  return budgets.get(c.budgets[0]!.key)!.tryEvict(c.pod, round);
+}
+
+/** canIgnorePDB, plus --disable-eviction: pods deleted without asking any budget. */
+function budgetBypass(pod: V1Pod, deleteInsteadOfEvict: boolean): string | null {
+  const phase = pod.status?.phase;
+  if (deleteInsteadOfEvict) return 'deleted (--disable-eviction): budgets are not consulted';
+  if (isTerminal(pod)) return `finished (${phase}): the API deletes it without consulting budgets`;
+  if (isTerminating(pod)) return 'already terminating: the API deletes it without consulting budgets';
+  if (phase === 'Pending') return 'Pending: the API deletes it without consulting budgets';
+  return null;
+}
+
+/** Finished pods are not replaced; a terminating pod's replacement already exists. */
+function needsReplacement(c: EvictionCandidate): boolean {
+  return c.recreates && !isTerminal(c.pod) && !isTerminating(c.pod);
+}
+
+const blocked = (reason: string): ScheduledEviction => ({ outcome: 'blocked', wave: null, reason, replacement: null });
+
+/** One budget as the rounds go: healthy pods, the disruptions it allows, and what it admitted. */
+class BudgetState {
+  private current: number;
+  private allowance: number;
+  private stale: boolean;
+  private readyNextRound = 0;
+  private readonly admittedByRound = new Map<number, number>();
+  /** Evicted pods that give nothing back: no replacement, or one that cannot be scheduled. */
+  private readonly lost: string[] = [];
+  /** Candidates this budget selects, in plan order. */
+  readonly drainedPods: string[] = [];
+
+  constructor(private readonly facts: BudgetFacts) {
+    this.current = facts.currentHealthy;
+    this.allowance = facts.disruptionsAllowed;
+    this.stale = facts.stale;
+  }
+
+  tryEvict(pod: V1Pod, round: number): Decision {
+    const { facts } = this;
+    const ready = isPodReady(pod);
+    if (!ready && unhealthyPodBypassesBudget(facts.unhealthyPodEvictionPolicy, this.current, facts.desiredHealthy)) {
+      return { kind: 'admit', reason: this.unhealthyReason() };
+    }
+    if (facts.syncFailed !== null || facts.neverAllows !== null || this.stale || this.allowance <= 0) {
+      return { kind: 'wait' };
+    }
+    this.allowance -= 1;
+    if (ready) this.current -= 1;
+    return { kind: 'admit', reason: this.admittedReason(round) };
+  }
+
+  recordEviction(c: EvictionCandidate, round: number, replacement: ReplacementPlan | null): void {
+    this.admittedByRound.set(round, (this.admittedByRound.get(round) ?? 0) + 1);
+    if (replacement?.schedulable) this.readyNextRound += 1;
+    else if (needsReplacement(c))
+      this.lost.push(`the replacement of ${c.key} cannot be scheduled (${replacement?.message})`);
+    else if (!c.recreates) this.lost.push(`${c.key} is not recreated`);
+  }
+
+  /**
+   * The disruption controller's next sync: replacements that found a node count as healthy, the status
+   * catches up with the spec, and disruptionsAllowed is recomputed. Returns whether anything changed.
+   */
+  settle(): boolean {
+    const before = [this.current, this.allowance, this.stale].join();
+    this.current += this.readyNextRound;
+    this.readyNextRound = 0;
+    this.stale = false;
+    this.allowance = this.facts.expectedPods > 0 ? Math.max(0, this.current - this.facts.desiredHealthy) : 0;
+    return before !== [this.current, this.allowance, this.stale].join();
+  }
+
+  whyBlocked(): string {
+    const { facts } = this;
+    if (facts.syncFailed !== null) {
+      return `budget ${facts.key} cannot be computed by the disruption controller (${facts.syncFailed}): the API answers 429 until that is fixed`;
+    }
+    if (facts.neverAllows !== null) return `budget ${facts.key} never allows an eviction: ${facts.neverAllows}`;
+    if (this.lost.length > 0) return `budget ${facts.key} will not free up: ${this.lost.join('; ')}`;
+    return (
+      `budget ${facts.key} allows 0 disruptions (needs ${facts.desiredHealthy} healthy pods, has ${this.current}) ` +
+      'and the drain frees none: it waits for pods elsewhere to become Ready'
+    );
+  }
+
+  waves(): BudgetWaves {
+    const counts = [...this.admittedByRound.values()];
+    return {
+      drainedPods: this.drainedPods,
+      perWave: Math.max(0, ...counts),
+      waves: counts.length,
+    };
+  }
+
+  private unhealthyReason(): string {
+    const { facts } = this;
+    return facts.unhealthyPodEvictionPolicy === 'AlwaysAllow'
+      ? `not Ready, and budget ${facts.key} has unhealthyPodEvictionPolicy AlwaysAllow: it goes without spending a disruption`
+      : `not Ready, and budget ${facts.key} is healthy (${this.current} healthy >= ${facts.desiredHealthy} desired): IfHealthyBudget lets it go`;
+  }
+
+  private admittedReason(round: number): string {
+    const { facts } = this;
+    if (round === 1) return `budget ${facts.key} allows ${facts.disruptionsAllowed} disruption(s) now`;
+    const after =
+      facts.stale && round === 2
+        ? `after the disruption controller catches up (status is stale, observedGeneration ${facts.observedGeneration} < generation ${facts.generation}: the API answers 429 until then)`
+        : 'once earlier replacements are Ready';
+    return `waits for budget ${facts.key}: admitted in wave ${round}, ${after}`;
+  }
+}

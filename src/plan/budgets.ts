@@ -1,0 +1,106 @@
+import type { V1PodDisruptionBudget } from '@kubernetes/client-node';
+
+/** The API server's answer (HTTP 500) when more than one budget selects the pod being evicted. */
+export const MULTIPLE_BUDGETS_MESSAGE =
+  'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.';
+
+export type UnhealthyPodEvictionPolicy = 'IfHealthyBudget' | 'AlwaysAllow';
+
+/** What the eviction API reads from one PodDisruptionBudget, plus what the plan derives from it. */
+export interface BudgetFacts {
+  readonly namespace: string;
+  readonly name: string;
+  /** `namespace/name`. */
+  readonly key: string;
+  readonly disruptionsAllowed: number;
+  readonly currentHealthy: number;
+  readonly desiredHealthy: number;
+  readonly expectedPods: number;
+  readonly generation: number;
+  readonly observedGeneration: number;
+  /** observedGeneration behind generation: the API answers 429 "still being processed" until it catches up. */
+  readonly stale: boolean;
+  /** The DisruptionAllowed=False/SyncFailed condition's message: the controller cannot compute the budget. */
+  readonly syncFailed: string | null;
+  readonly unhealthyPodEvictionPolicy: UnhealthyPodEvictionPolicy;
+  /** Why no eviction can ever be admitted (maxUnavailable 0, minAvailable 100 %…), or null. */
+  readonly neverAllows: string | null;
+}
+
+export function budgetFacts(pdb: V1PodDisruptionBudget): BudgetFacts {
+  const namespace = pdb.metadata?.namespace ?? 'default';
+  const name = pdb.metadata?.name ?? '';
+  const status = pdb.status;
+  const generation = pdb.metadata?.generation ?? 0;
+  const observedGeneration = status?.observedGeneration ?? 0;
+  const syncFailed = status?.conditions?.find((c) => c.type === 'DisruptionAllowed' && c.reason === 'SyncFailed');
+  return {
+    namespace,
+    name,
+    key: `${namespace}/${name}`,
+    disruptionsAllowed: status?.disruptionsAllowed ?? 0,
+    currentHealthy: status?.currentHealthy ?? 0,
+    desiredHealthy: status?.desiredHealthy ?? 0,
+    expectedPods: status?.expectedPods ?? 0,
+    generation,
+    observedGeneration,
+    stale: status === undefined || observedGeneration < generation,
+    syncFailed: syncFailed ? syncFailed.message || 'SyncFailed' : null,
+    unhealthyPodEvictionPolicy:
+      pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' ? 'AlwaysAllow' : 'IfHealthyBudget',
+    neverAllows: neverAllows(pdb),
+  };
+}
+
+/**
+ * Budgets that admit no eviction of a healthy pod however long one waits, from the disruption
+ * controller's arithmetic (getExpectedPodCount): maxUnavailable 0 (int or "0%"), or a minAvailable that
+ * reaches every expected pod, with percentages rounded up as the controller rounds them.
+ */
+export function neverAllows(pdb: V1PodDisruptionBudget): string | null {
+  const spec = pdb.spec ?? {};
+  const expected = pdb.status?.expectedPods ?? 0;
+  if (spec.maxUnavailable !== undefined) {
+    if (scaledValue(spec.maxUnavailable, expected) === undefined) return invalid('maxUnavailable', spec.maxUnavailable);
+    return spec.maxUnavailable === 0 || spec.maxUnavailable === '0%'
+      ? `maxUnavailable is ${spec.maxUnavailable}`
+      : null;
+  }
+  if (spec.minAvailable === undefined) return null;
+  const min = scaledValue(spec.minAvailable, expected);
+  if (min === undefined) return invalid('minAvailable', spec.minAvailable);
+  if (expected <= 0 || min < expected) return null;
+  if (spec.minAvailable === '100%') return 'minAvailable is 100%';
+  if (typeof spec.minAvailable === 'string') {
+    return `minAvailable ${spec.minAvailable} of ${expected} expected pods rounds up to ${min}: every pod must stay healthy`;
+  }
+  return `minAvailable ${min} >= ${expected} expected pod(s): every pod must stay healthy`;
+}
+
+function invalid(field: string, value: string | number): string {
+  return `${field} "${value}" is not an int or a percentage: the disruption controller cannot compute the budget`;
+}
+
+/**
+ * intstr.GetScaledValueFromIntOrPercent with roundUp: an int as is, "p%" as ceil(p × total / 100).
+ * The disruption controller rounds both maxUnavailable and minAvailable percentages up. A string
+ * without "%" is invalid (undefined), as the controller's sync fails on it.
+ */
+export function scaledValue(value: number | string, total: number): number | undefined {
+  if (typeof value === 'number') return value;
+  const m = /^(\d+)%$/.exec(value);
+  return m ? Math.ceil((Number(m[1]) * total) / 100) : undefined;
+}
+
+/**
+ * The eviction API's rule for a pod that is not Ready (eviction.go, Step C): AlwaysAllow lets it go;
+ * IfHealthyBudget (the default) lets it go only while the budget is healthy, currentHealthy >=
+ * desiredHealthy > 0. Either way without spending a disruption. Otherwise it is checked like a healthy pod.
+ */
+export function unhealthyPodBypassesBudget(
+  policy: UnhealthyPodEvictionPolicy,
+  currentHealthy: number,
+  desiredHealthy: number,
+): boolean {
+  return policy === 'AlwaysAllow' || (currentHealthy >= desiredHealthy && desiredHealthy > 0);
+}

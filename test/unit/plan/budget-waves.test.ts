@@ -1,0 +1,273 @@
+import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { scheduleEvictions, type EvictionCandidate, type ReplacementPlacer } from '../../../src/plan/budget-waves.js';
+import { budgetFacts } from '../../../src/plan/budgets.js';
+import { podKey } from '../../../src/plan/pod-facts.js';
+import type { ReplacementPlan } from '../../../src/plan/types.js';
+import { makePdb, makePod } from '../builders.js';
+
+/**
+ * A stand-in for SchedulingSimulation (tests only): the first `room` replacements fit on node "spare",
+ * later ones do not. It records the calls so the tests can check the evict-then-place order per wave.
+ */
+function placerWithRoom(room: number): ReplacementPlacer & { calls: string[] } {
+  const calls: string[] = [];
+  let left = room;
+  return {
+    calls,
+    evict: (pod) => void calls.push(`evict ${pod.metadata?.name}`),
+    place: (pod): ReplacementPlan => {
+      calls.push(`place ${pod.metadata?.name}`);
+      const fits = left-- > 0;
+      return {
+        schedulable: fits,
+        nodes: fits ? ['spare'] : [],
+        placedOn: fits ? 'spare' : null,
+        rejected: fits ? [] : [{ node: 'spare', reasons: ['Too many pods'] }],
+        message: fits ? '' : '0/1 nodes are available: 1 Too many pods.',
+      };
+    },
+  };
+}
+
+const web = (name: string) =>
+  makePod().name(name).ns('shop').node('n1').label('app', 'web').owner('ReplicaSet', 'web-1');
+const budget = () => makePdb().name('web').ns('shop').selector({ app: 'web' });
+/** maxUnavailable 1 over 4 healthy pods: one disruption at a time. */
+const oneAtATime = () =>
+  budget().maxUnavailable(1).status({ disruptionsAllowed: 1, currentHealthy: 4, desiredHealthy: 3, expectedPods: 4 });
+
+function candidates(pods: V1Pod[], pdbs: V1PodDisruptionBudget[], recreates = true): EvictionCandidate[] {
+  const facts = pdbs.map(budgetFacts);
+  return pods.map((pod) => ({ pod, key: podKey(pod), budgets: facts, recreates }));
+}
+
+const summary = (schedule: ReturnType<typeof scheduleEvictions>) =>
+  Object.fromEntries(
+    [...schedule.pods].map(([key, s]) => [key, { outcome: s.outcome, wave: s.wave, reason: s.reason }]),
+  );
+
+describe('scheduleEvictions', () => {
+  it('a budget allowing one disruption lets the pods go one per wave, evicting then placing in each wave', () => {
+    const placer = placerWithRoom(10);
+    const schedule = scheduleEvictions(
+      candidates([web('a').obj(), web('b').obj()], [oneAtATime().obj()]),
+      placer,
+      false,
+    );
+    expect(summary(schedule)).toEqual({
+      'shop/a': { outcome: 'immediate', wave: 1, reason: 'budget shop/web allows 1 disruption(s) now' },
+      'shop/b': {
+        outcome: 'waits',
+        wave: 2,
+        reason: 'waits for budget shop/web: admitted in wave 2, once earlier replacements are Ready',
+      },
+    });
+    expect(placer.calls).toEqual(['evict a', 'place a', 'evict b', 'place b']);
+    expect(schedule.budgets.get('shop/web')).toEqual({ drainedPods: ['shop/a', 'shop/b'], perWave: 1, waves: 2 });
+    expect(schedule.pods.get('shop/a')?.replacement?.placedOn).toBe('spare');
+  });
+
+  it('a budget with room for every pod lets them all go in wave 1', () => {
+    const pdb = budget()
+      .maxUnavailable(2)
+      .status({ disruptionsAllowed: 2, currentHealthy: 4, desiredHealthy: 2, expectedPods: 4 });
+    const placer = placerWithRoom(10);
+    const schedule = scheduleEvictions(candidates([web('a').obj(), web('b').obj()], [pdb.obj()]), placer, false);
+    expect([...schedule.pods.values()].map((s) => s.wave)).toEqual([1, 1]);
+    expect(placer.calls).toEqual(['evict a', 'evict b', 'place a', 'place b']);
+    expect(schedule.budgets.get('shop/web')).toEqual({ drainedPods: ['shop/a', 'shop/b'], perWave: 2, waves: 1 });
+  });
+
+  it('is blocked, not slow, when the replacement of an earlier pod of the budget cannot be scheduled', () => {
+    const schedule = scheduleEvictions(
+      candidates([web('a').obj(), web('b').obj()], [oneAtATime().obj()]),
+      placerWithRoom(0),
+      false,
+    );
+    expect(summary(schedule)['shop/b']).toEqual({
+      outcome: 'blocked',
+      wave: null,
+      reason:
+        'budget shop/web will not free up: the replacement of shop/a cannot be scheduled (0/1 nodes are available: 1 Too many pods.)',
+    });
+  });
+
+  it('is blocked when an earlier pod of the budget is not recreated (a bare pod under --force)', () => {
+    const schedule = scheduleEvictions(
+      candidates([web('a').obj(), web('b').obj()], [oneAtATime().obj()], false),
+      placerWithRoom(10),
+      false,
+    );
+    expect(summary(schedule)['shop/b']?.reason).toBe('budget shop/web will not free up: shop/a is not recreated');
+    expect(schedule.pods.get('shop/a')?.replacement).toBeNull();
+  });
+
+  it('a budget with maxUnavailable 0 blocks every healthy pod', () => {
+    const pdb = budget()
+      .maxUnavailable(0)
+      .status({ disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 });
+    const schedule = scheduleEvictions(candidates([web('a').obj()], [pdb.obj()]), placerWithRoom(10), false);
+    expect(summary(schedule)['shop/a']).toEqual({
+      outcome: 'blocked',
+      wave: null,
+      reason: 'budget shop/web never allows an eviction: maxUnavailable is 0',
+    });
+  });
+
+  it('a pod selected by two budgets is blocked: the API answers 500', () => {
+    const other = makePdb().name('all').ns('shop').selector({}).maxUnavailable(1);
+    const pdbs = [
+      oneAtATime().obj(),
+      other.status({ disruptionsAllowed: 1, currentHealthy: 4, desiredHealthy: 3, expectedPods: 4 }).obj(),
+    ];
+    const placer = placerWithRoom(10);
+    const schedule = scheduleEvictions(candidates([web('a').obj()], pdbs), placer, false);
+    expect(summary(schedule)['shop/a']).toEqual({
+      outcome: 'blocked',
+      wave: null,
+      reason:
+        'the API answers 500 "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support." (shop/web, shop/all)',
+    });
+    expect(placer.calls).toEqual([]);
+  });
+
+  it('a stale budget admits nothing until the disruption controller catches up', () => {
+    const pdb = oneAtATime()
+      .generation(2)
+      .status({ disruptionsAllowed: 1, currentHealthy: 4, desiredHealthy: 3, expectedPods: 4, observedGeneration: 1 });
+    const schedule = scheduleEvictions(candidates([web('a').obj()], [pdb.obj()]), placerWithRoom(10), false);
+    expect(summary(schedule)['shop/a']).toEqual({
+      outcome: 'waits',
+      wave: 2,
+      reason:
+        'waits for budget shop/web: admitted in wave 2, after the disruption controller catches up (status is stale, observedGeneration 1 < generation 2: the API answers 429 until then)',
+    });
+  });
+
+  it('a budget the disruption controller cannot compute (SyncFailed) blocks its pods', () => {
+    const pdb = oneAtATime().obj();
+    pdb.status!.conditions = [
+      {
+        type: 'DisruptionAllowed',
+        status: 'False',
+        reason: 'SyncFailed',
+        message: 'found no controllers for pod "a"',
+        lastTransitionTime: new Date(0),
+      },
+    ];
+    const schedule = scheduleEvictions(candidates([web('a').obj()], [pdb]), placerWithRoom(10), false);
+    expect(summary(schedule)['shop/a']?.reason).toBe(
+      'budget shop/web cannot be computed by the disruption controller (found no controllers for pod "a"): the API answers 429 until that is fixed',
+    );
+  });
+
+  it('a budget short of healthy pods elsewhere blocks the drain until they become Ready', () => {
+    const pdb = budget()
+      .maxUnavailable(1)
+      .status({ disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 3, expectedPods: 4 });
+    const schedule = scheduleEvictions(candidates([web('a').obj()], [pdb.obj()]), placerWithRoom(10), false);
+    expect(summary(schedule)['shop/a']?.reason).toBe(
+      'budget shop/web allows 0 disruptions (needs 3 healthy pods, has 2) and the drain frees none: it waits for pods elsewhere to become Ready',
+    );
+  });
+
+  describe('pods that are not Ready', () => {
+    const exhausted = { disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 3, expectedPods: 4 };
+    const short = { disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 3, expectedPods: 4 };
+    const cases = [
+      {
+        name: 'AlwaysAllow lets an unready pod go at once although the budget allows 0',
+        pdb: budget().maxUnavailable(1).unhealthyPodEvictionPolicy('AlwaysAllow').status(short),
+        expected: {
+          outcome: 'immediate',
+          wave: 1,
+          reason:
+            'not Ready, and budget shop/web has unhealthyPodEvictionPolicy AlwaysAllow: it goes without spending a disruption',
+        },
+      },
+      {
+        name: 'IfHealthyBudget lets an unready pod go while the budget is healthy',
+        pdb: budget().maxUnavailable(1).status(exhausted),
+        expected: {
+          outcome: 'immediate',
+          wave: 1,
+          reason: 'not Ready, and budget shop/web is healthy (3 healthy >= 3 desired): IfHealthyBudget lets it go',
+        },
+      },
+      {
+        name: 'IfHealthyBudget holds an unready pod while the budget is short',
+        pdb: budget().maxUnavailable(1).status(short),
+        expected: {
+          outcome: 'blocked',
+          wave: null,
+          reason:
+            'budget shop/web allows 0 disruptions (needs 3 healthy pods, has 2) and the drain frees none: it waits for pods elsewhere to become Ready',
+        },
+      },
+    ];
+    it.each(cases)('$name', ({ pdb, expected }) => {
+      const schedule = scheduleEvictions(
+        candidates([web('a').ready(false).obj()], [pdb.obj()]),
+        placerWithRoom(10),
+        false,
+      );
+      expect(summary(schedule)['shop/a']).toEqual(expected);
+    });
+  });
+
+  describe('pods the API deletes without consulting budgets', () => {
+    const zero = () =>
+      budget()
+        .maxUnavailable(0)
+        .status({ disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2 })
+        .obj();
+    const cases = [
+      {
+        name: 'An already-terminating pod is evicted again at once, and its replacement already exists',
+        pod: web('a').deleting(1_700_000_000).obj(),
+        reason: 'already terminating: the API deletes it without consulting budgets',
+        placed: false,
+      },
+      {
+        name: 'A finished pod is deleted at once and not replaced',
+        pod: web('a').phase('Failed').obj(),
+        reason: 'finished (Failed): the API deletes it without consulting budgets',
+        placed: false,
+      },
+      {
+        name: 'A Pending pod is deleted at once and replaced',
+        pod: web('a').phase('Pending').ready(false).obj(),
+        reason: 'Pending: the API deletes it without consulting budgets',
+        placed: true,
+      },
+    ];
+    it.each(cases)('$name', ({ pod, reason, placed }) => {
+      const placer = placerWithRoom(10);
+      const schedule = scheduleEvictions(candidates([pod], [zero()]), placer, false);
+      expect(summary(schedule)['shop/a']).toEqual({ outcome: 'immediate', wave: 1, reason });
+      expect(placer.calls).toEqual(placed ? ['evict a', 'place a'] : ['evict a']);
+    });
+
+    it('With --disable-eviction every pod is deleted at once, budgets or not', () => {
+      const schedule = scheduleEvictions(
+        candidates([web('a').obj(), web('b').obj()], [zero()]),
+        placerWithRoom(10),
+        true,
+      );
+      expect([...schedule.pods.values()].map((s) => [s.outcome, s.wave, s.reason])).toEqual([
+        ['immediate', 1, 'deleted (--disable-eviction): budgets are not consulted'],
+        ['immediate', 1, 'deleted (--disable-eviction): budgets are not consulted'],
+      ]);
+    });
+  });
+
+  it('a pod no budget selects goes at once', () => {
+    const schedule = scheduleEvictions(candidates([web('a').obj()], []), placerWithRoom(10), false);
+    expect(summary(schedule)['shop/a']).toEqual({
+      outcome: 'immediate',
+      wave: 1,
+      reason: 'no PodDisruptionBudget selects it',
+    });
+  });
+});
