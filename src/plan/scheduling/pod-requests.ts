@@ -51,9 +51,8 @@ export function podRequests(pod: V1Pod, useStatus = false): Resources {
 function containerRequests(pod: V1Pod, container: V1Container, useStatus: boolean): Resources {
   const own = toResources(container.resources?.requests);
   if (!useStatus) return own;
-  const status = pod.status?.initContainerStatuses
-    ?.concat(pod.status?.containerStatuses ?? [])
-    .find((s) => s.name === container.name);
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const status = statuses.find((s) => s.name === container.name);
   if (!status) return own;
   const result: MutableResources = { ...own };
   maxInto(result, toResources(status.allocatedResources));

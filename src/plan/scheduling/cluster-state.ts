@@ -1,0 +1,108 @@
+import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import type { ClusterIndex } from '../../snapshot/cluster-index.js';
+import { matchesLabelSelector } from '../../snapshot/label-selector.js';
+import type { AssignedPod, ClusterState } from './framework.js';
+import { NodeInfo } from './node-info.js';
+import { hostPortsOf } from './node-ports.js';
+import { hasDeletionTimestamp, isTerminalPod, type PodInfo, podInfo } from './pod-info.js';
+import { podRequests } from './pod-requests.js';
+
+export interface Placed {
+  readonly pod: PodInfo;
+  readonly node: NodeInfo;
+}
+
+/**
+ * The scheduler's view of the cluster during a drain (its cache and snapshot): one NodeInfo per node,
+ * built once from the snapshot with the drained nodes cordoned; pods marked terminating as they are
+ * evicted; replacements committed as they are placed. Pod queries go through the snapshot's label index.
+ */
+export class SimulatedCluster implements ClusterState {
+  readonly nodeInfos: readonly NodeInfo[];
+  private readonly index: ClusterIndex;
+  private readonly nodesByName = new Map<string, NodeInfo>();
+  private readonly evicted = new Set<string>();
+  private readonly replacements: Placed[] = [];
+  private readonly antiAffinityPods: Placed[] = [];
+  private readonly namespaceNames = new Set<string>();
+  private readonly caveatTexts = new Set<string>();
+
+  constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
+    this.index = index;
+    this.nodeInfos = index.nodes.map((node) => new NodeInfo(node, drainedNodes.has(node.metadata?.name ?? '')));
+    for (const node of this.nodeInfos) this.nodesByName.set(node.name, node);
+    for (const pod of index.snapshot.pods) {
+      this.namespaceNames.add(pod.metadata?.namespace ?? 'default');
+      this.addExistingPod(pod);
+    }
+  }
+
+  get caveats(): readonly string[] {
+    return [...this.caveatTexts];
+  }
+
+  get placedCount(): number {
+    return this.replacements.length;
+  }
+
+  nodeInfo(name: string): NodeInfo | undefined {
+    return this.nodesByName.get(name);
+  }
+
+  namespaces(): Iterable<string> {
+    return this.namespaceNames;
+  }
+
+  podsWithRequiredAntiAffinity(): readonly Placed[] {
+    return this.antiAffinityPods;
+  }
+
+  caveat(text: string): void {
+    this.caveatTexts.add(text);
+  }
+
+  /** The pod is terminating from now on. */
+  evict(uid: string): void {
+    this.evicted.add(uid);
+  }
+
+  /** A placed replacement holds its room from now on: requests, ports, pod slot, affinity and spread counts. */
+  commit(pod: PodInfo, node: NodeInfo): void {
+    node.addPod(pod);
+    this.replacements.push({ pod, node });
+    if (pod.requiredAntiAffinityTerms.length > 0) this.antiAffinityPods.push({ pod, node });
+  }
+
+  podsMatching(namespace: string, selector: V1LabelSelector): AssignedPod[] {
+    const out: AssignedPod[] = [];
+    for (const pod of this.index.podsMatching(namespace, selector)) {
+      const node = this.assignedNode(pod);
+      if (!node) continue;
+      const terminating = hasDeletionTimestamp(pod) || this.evicted.has(pod.metadata?.uid ?? '');
+      out.push({ namespace, labels: pod.metadata?.labels ?? {}, node, terminating });
+    }
+    for (const { pod, node } of this.replacements) {
+      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) {
+        out.push({ namespace, labels: pod.labels, node, terminating: false });
+      }
+    }
+    return out;
+  }
+
+  /** An assigned pod of the snapshot counts on its node: requests (status-aware), ports, one pod slot. */
+  private addExistingPod(pod: V1Pod): void {
+    const node = this.assignedNode(pod);
+    if (!node) return;
+    node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod), priority: pod.spec?.priority ?? 0 });
+    if (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) {
+      this.antiAffinityPods.push({ pod: podInfo(pod, true), node });
+    }
+  }
+
+  /** The node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node). */
+  private assignedNode(pod: V1Pod): NodeInfo | undefined {
+    const nodeName = pod.spec?.nodeName;
+    if (!nodeName || isTerminalPod(pod)) return undefined;
+    return this.nodesByName.get(nodeName);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Runs one plugin the way the simulation does: PreFilter over a cluster built from fixtures, then the
+ * plugin's Filter on one node. Keeps the plugin tests about the rule, not the plumbing.
+ */
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-state.js';
+import type { FilterResult } from '../../../../src/plan/scheduling/framework.js';
+import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
+import { FILTER_PLUGINS, preFilter } from '../../../../src/plan/scheduling/registry.js';
+import { makeIndex } from '../../builders.js';
+
+export interface Scene {
+  readonly nodes: readonly V1Node[];
+  readonly pods?: readonly V1Pod[];
+  readonly drained?: readonly string[];
+  /** Pods the simulation marks as evicted (terminating) before the placement. */
+  readonly evicted?: readonly V1Pod[];
+}
+
+export function clusterOf(scene: Scene): SimulatedCluster {
+  const cluster = new SimulatedCluster(
+    makeIndex({ nodes: scene.nodes, pods: scene.pods ?? [] }),
+    new Set(scene.drained ?? []),
+  );
+  for (const pod of scene.evicted ?? []) cluster.evict(pod.metadata!.uid!);
+  return cluster;
+}
+
+/** The verdict of the named plugin (e.g. 'TaintToleration') for `incoming` on `nodeName`. */
+export function runPlugin(plugin: string, scene: Scene, incoming: V1Pod, nodeName: string): FilterResult {
+  const cluster = clusterOf(scene);
+  const pod = podInfo(incoming);
+  const state = preFilter(pod, cluster);
+  const node = cluster.nodeInfo(nodeName);
+  const filter = FILTER_PLUGINS.find((p) => p.name === plugin)?.filter;
+  if (!node || !filter) throw new Error(`no node ${nodeName} or plugin ${plugin}`);
+  return filter(pod, node, state);
+}
