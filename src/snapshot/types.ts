@@ -26,6 +26,9 @@ export const SNAPSHOT_KINDS = [
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
 
+/** Without nodes and pods there is nothing to plan; every other kind only sharpens the plan. */
+export const REQUIRED_KINDS: readonly SnapshotKind[] = ['Node', 'Pod'];
+
 export type SnapshotSource =
   | { readonly type: 'live'; readonly context: string; readonly server: string }
   | { readonly type: 'file'; readonly path: string }

@@ -1,0 +1,155 @@
+import { resolveCredentials, type KubeClient } from './client.js';
+import { KubeError, classifyKubeError, type KubeCall } from './errors.js';
+
+/** The kinds this module can list across the cluster, each with the resource name RBAC knows it by. */
+export type ListableKind =
+  | 'Node'
+  | 'Pod'
+  | 'PodDisruptionBudget'
+  | 'ReplicaSet'
+  | 'Deployment'
+  | 'StatefulSet'
+  | 'DaemonSet'
+  | 'ReplicationController'
+  | 'Job'
+  | 'Service';
+
+/** kubectl's --chunk-size default. */
+export const DEFAULT_CHUNK_SIZE = 500;
+
+export interface PageRequest {
+  readonly limit?: number;
+  readonly _continue?: string;
+}
+
+export interface ListPage<T> {
+  readonly items: T[];
+  readonly metadata?: { readonly _continue?: string | undefined } | undefined;
+}
+
+interface KindReader {
+  /** Plural resource with its group, as RBAC and kubectl name it. */
+  readonly resource: string;
+  readonly list: (client: KubeClient, page: PageRequest) => Promise<ListPage<object>>;
+}
+
+const READERS: Readonly<Record<ListableKind, KindReader>> = {
+  Node: { resource: 'nodes', list: (c, p) => c.core.listNode(p) },
+  Pod: { resource: 'pods', list: (c, p) => c.core.listPodForAllNamespaces(p) },
+  PodDisruptionBudget: {
+    resource: 'poddisruptionbudgets.policy',
+    list: (c, p) => c.policy.listPodDisruptionBudgetForAllNamespaces(p),
+  },
+  ReplicaSet: { resource: 'replicasets.apps', list: (c, p) => c.apps.listReplicaSetForAllNamespaces(p) },
+  Deployment: { resource: 'deployments.apps', list: (c, p) => c.apps.listDeploymentForAllNamespaces(p) },
+  StatefulSet: { resource: 'statefulsets.apps', list: (c, p) => c.apps.listStatefulSetForAllNamespaces(p) },
+  DaemonSet: { resource: 'daemonsets.apps', list: (c, p) => c.apps.listDaemonSetForAllNamespaces(p) },
+  ReplicationController: {
+    resource: 'replicationcontrollers',
+    list: (c, p) => c.core.listReplicationControllerForAllNamespaces(p),
+  },
+  Job: { resource: 'jobs.batch', list: (c, p) => c.batch.listJobForAllNamespaces(p) },
+  Service: { resource: 'services', list: (c, p) => c.core.listServiceForAllNamespaces(p) },
+};
+
+export function resourceOf(kind: ListableKind): string {
+  return READERS[kind].resource;
+}
+
+export interface ReadOptions {
+  readonly kinds: readonly ListableKind[];
+  /** Kinds whose failure aborts the read; any other kind that is forbidden or not served becomes a warning. */
+  readonly required: readonly ListableKind[];
+  /** Objects per page; 0 lists in one request. */
+  readonly chunkSize?: number | undefined;
+}
+
+export interface ClusterRead {
+  /** Only the kinds that were read; a kind that could not be read is absent (and explained in warnings). */
+  readonly objects: ReadonlyMap<ListableKind, readonly object[]>;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Lists the requested kinds across all namespaces. Credentials are resolved once and nodes are read
+ * first, so a cluster that is down, or credentials that are wrong, fail with one error rather than ten;
+ * the other kinds are then read in parallel.
+ */
+export async function readCluster(client: KubeClient, options: ReadOptions): Promise<ClusterRead> {
+  await resolveCredentials(client.target);
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const objects = new Map<ListableKind, readonly object[]>();
+  const warnings: string[] = [];
+  const readOne = async (kind: ListableKind) => {
+    try {
+      objects.set(kind, await listKind(client, kind, chunkSize));
+    } catch (err) {
+      const error = err instanceof KubeError ? err : classifyKubeError(err, client.target);
+      const optional = !options.required.includes(kind);
+      if (!optional || (error.kind !== 'forbidden' && error.kind !== 'not-found')) throw error;
+      warnings.push(`${error.message} (${kind} objects not loaded)`);
+    }
+  };
+  const [first, ...rest] = options.kinds;
+  if (first) await readOne(first);
+  await Promise.all(rest.map(readOne));
+  const ordered = new Map(options.kinds.filter((k) => objects.has(k)).map((k) => [k, objects.get(k)!] as const));
+  return { objects: ordered, warnings };
+}
+
+/** Every object of one kind, page by page, with the fields the plan never reads stripped as they arrive. */
+export async function listKind(
+  client: KubeClient,
+  kind: ListableKind,
+  chunkSize = DEFAULT_CHUNK_SIZE,
+): Promise<object[]> {
+  const reader = READERS[kind];
+  const call: KubeCall = { verb: 'list', resource: reader.resource };
+  try {
+    return await listAllPages((page) => reader.list(client, page), chunkSize, stripUnusedFields);
+  } catch (err) {
+    throw classifyKubeError(err, client.target, call);
+  }
+}
+
+/**
+ * Follows `continue` tokens until the list is complete. When a token expires mid-way (410), starts over
+ * with one unpaginated request, as client-go's pager does (FullListIfExpired).
+ */
+export async function listAllPages<T>(
+  fetchPage: (page: PageRequest) => Promise<ListPage<T>>,
+  chunkSize: number,
+  each: (item: T) => T = (item) => item,
+): Promise<T[]> {
+  const items: T[] = [];
+  let token: string | undefined;
+  do {
+    let page: ListPage<T>;
+    try {
+      page = await fetchPage(chunkSize > 0 ? { limit: chunkSize, ...(token ? { _continue: token } : {}) } : {});
+    } catch (err) {
+      if (token === undefined || classifyKubeError(err, undefined).kind !== 'expired') throw err;
+      const full = await fetchPage({});
+      return full.items.map(each);
+    }
+    for (const item of page.items) items.push(each(item));
+    token = chunkSize > 0 ? page.metadata?._continue || undefined : undefined;
+  } while (token);
+  return items;
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * managedFields and kubectl's last-applied annotation are often most of an object's size and nothing
+ * in the plan reads them (kubectl get hides managedFields too).
+ */
+export function stripUnusedFields<T>(object: T): T {
+  const metadata = (object as { metadata?: { managedFields?: unknown; annotations?: Record<string, string> } })
+    .metadata;
+  if (metadata) {
+    delete metadata.managedFields;
+    if (metadata.annotations && LAST_APPLIED in metadata.annotations) delete metadata.annotations[LAST_APPLIED];
+  }
+  return object;
+}

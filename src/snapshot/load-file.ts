@@ -1,0 +1,181 @@
+import { readFile } from 'node:fs/promises';
+import { parseAllDocuments } from 'yaml';
+import { assembleSnapshot } from './assemble.js';
+import { REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
+
+/** The command whose output `--snapshot` reads; quoted in every error so the fix is one copy-paste away. */
+export const SNAPSHOT_COMMAND =
+  'kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services -A -o json';
+
+/** A snapshot file that cannot be used; the message is one line and names the file. */
+export class SnapshotLoadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotLoadError';
+  }
+}
+
+/**
+ * Reads `--snapshot FILE`: the JSON `kubectl get … -o json` prints (a `List` of mixed kinds), the same as
+ * YAML, a multi-document YAML stream, a plain array of objects, or typed lists (`PodList`…) as the API
+ * serves them.
+ *
+ * Which kinds count as loaded: a `kubectl get` of several kinds prints one List in which a kind with no
+ * objects leaves no trace, so it cannot be told apart from a kind that was not asked for. The rule is
+ * therefore: a kind is loaded when at least one object of it is present, or when the file holds a typed
+ * list of that kind (`PodDisruptionBudgetList`, even empty). Nodes and pods are required. A kind that is
+ * missing only makes the plan add a caveat; it never fails the load.
+ */
+export async function loadSnapshotFile(path: string): Promise<Snapshot> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new SnapshotLoadError(`cannot read snapshot "${path}": ${describeReadError(err)}`);
+  }
+  return snapshotFromText(text, { type: 'file', path }, `snapshot "${path}"`);
+}
+
+/** Parses and validates snapshot text. `label` names the source in errors (`snapshot "x.json"`). */
+export function snapshotFromText(text: string, source: SnapshotSource, label: string): Snapshot {
+  return snapshotFromDocuments(parseDocuments(text, label), source, label);
+}
+
+/** Validates already parsed documents (the embedded examples come in this way). */
+export function snapshotFromDocuments(documents: readonly unknown[], source: SnapshotSource, label: string): Snapshot {
+  const collected = new ObjectCollector(label);
+  documents.forEach((doc, i) => collected.addDocument(doc, documents.length > 1 ? `document ${i + 1}: ` : ''));
+  for (const kind of REQUIRED_KINDS) {
+    if (!collected.objects.has(kind)) {
+      throw new SnapshotLoadError(
+        `cannot read ${label}: it has no ${kind} objects (make one with: ${SNAPSHOT_COMMAND})`,
+      );
+    }
+  }
+  return assembleSnapshot(source, collected.orderedObjects(), collected.warnings());
+}
+
+function parseDocuments(text: string, label: string): unknown[] {
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '') throw new SnapshotLoadError(`cannot read ${label}: the file is empty`);
+  if (/^\s*[[{]/.test(body)) return [parseJson(body, label)];
+  const documents = parseAllDocuments(body);
+  const list = Array.isArray(documents) ? documents : [documents];
+  const values: unknown[] = [];
+  for (const doc of list) {
+    const [error] = doc.errors;
+    if (error) {
+      const at = error.linePos?.[0];
+      const where = at ? ` at line ${at.line}, column ${at.col}` : '';
+      const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+      throw new SnapshotLoadError(`cannot read ${label}: not valid JSON or YAML${where}: ${reason}`);
+    }
+    const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+    if (value !== null && value !== undefined) values.push(value);
+  }
+  if (values.length === 0) throw new SnapshotLoadError(`cannot read ${label}: the file holds no objects`);
+  return values;
+}
+
+function parseJson(text: string, label: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const position = /at position (\d+)/.exec(reason);
+    const where = position ? lineAndColumn(text, Number(position[1])) : '';
+    const what = reason.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '');
+    throw new SnapshotLoadError(`cannot read ${label}: not valid JSON${where}: ${what}`);
+  }
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return ` at line ${line}, column ${column}`;
+}
+
+function describeReadError(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'EACCES':
+      return 'permission denied';
+    default:
+      return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'unreadable';
+  }
+}
+
+const KNOWN_KINDS: ReadonlySet<string> = new Set(SNAPSHOT_KINDS);
+
+function isSnapshotKind(kind: string): kind is SnapshotKind {
+  return KNOWN_KINDS.has(kind);
+}
+
+/** Sorts documents' objects by kind, validating each, and remembers what it skipped. */
+class ObjectCollector {
+  readonly objects = new Map<SnapshotKind, object[]>();
+  private readonly skipped = new Map<string, number>();
+
+  constructor(private readonly label: string) {}
+
+  addDocument(doc: unknown, prefix: string): void {
+    if (Array.isArray(doc)) {
+      doc.forEach((item, i) => this.addItem(item, `${prefix}[${i}]`, undefined));
+      return;
+    }
+    if (!isObject(doc)) return this.fail(`${prefix}not a List`);
+    const kind = doc.kind;
+    if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(doc.items)) {
+      // A typed list (PodList) omits kind on its items and says, even when empty, that the kind was read.
+      const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
+      if (itemKind && isSnapshotKind(itemKind) && !this.objects.has(itemKind)) this.objects.set(itemKind, []);
+      doc.items.forEach((item: unknown, i: number) => this.addItem(item, `${prefix}items[${i}]`, itemKind));
+      return;
+    }
+    if (typeof kind === 'string' && kind !== '')
+      return this.addItem(doc, prefix.replace(/: $/, '') || 'the object', undefined);
+    this.fail(`${prefix}not a List`);
+  }
+
+  private addItem(item: unknown, where: string, impliedKind: string | undefined): void {
+    if (!isObject(item)) return this.fail(`${where} is not an object`);
+    const kind = typeof item.kind === 'string' && item.kind !== '' ? item.kind : impliedKind;
+    if (!kind) return this.fail(`${where} has no kind`);
+    if (kind.endsWith('List') && Array.isArray(item.items)) return this.addDocument(item, `${where}: `);
+    if (!isSnapshotKind(kind)) {
+      this.skipped.set(kind, (this.skipped.get(kind) ?? 0) + 1);
+      return;
+    }
+    const metadata = item.metadata;
+    if (!isObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') {
+      return this.fail(`${where} (${kind}) has no metadata.name`);
+    }
+    const list = this.objects.get(kind);
+    const object = item.kind === kind ? item : { ...item, kind };
+    if (list) list.push(object);
+    else this.objects.set(kind, [object]);
+  }
+
+  orderedObjects(): Map<SnapshotKind, readonly object[]> {
+    return new Map(SNAPSHOT_KINDS.filter((k) => this.objects.has(k)).map((k) => [k, this.objects.get(k)!] as const));
+  }
+
+  warnings(): string[] {
+    if (this.skipped.size === 0) return [];
+    const kinds = [...this.skipped].map(([kind, count]) => `${kind} (${count})`).join(', ');
+    return [`${this.label}: ignored objects of kinds the plan does not use: ${kinds}`];
+  }
+
+  private fail(problem: string): never {
+    const hint = problem.endsWith('not a List') ? ` (make one with: ${SNAPSHOT_COMMAND})` : '';
+    throw new SnapshotLoadError(`cannot read ${this.label}: ${problem}${hint}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,24 @@
+import type { KubeClient } from '../kube/client.js';
+import { readCluster } from '../kube/reads.js';
+import { assembleSnapshot } from './assemble.js';
+import { REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot } from './types.js';
+
+export interface LiveSnapshotOptions {
+  /** Objects per list request (kubectl's --chunk-size); 0 = no paging. */
+  readonly chunkSize?: number | undefined;
+}
+
+/**
+ * Reads the cluster into a Snapshot: nodes first, then every other kind in parallel. A kind the user may
+ * not list (403) or the server does not serve (404) is left out with a warning, so the plan can say what
+ * it could not check; nodes and pods are required.
+ */
+export async function loadLiveSnapshot(client: KubeClient, options: LiveSnapshotOptions = {}): Promise<Snapshot> {
+  const read = await readCluster(client, {
+    kinds: SNAPSHOT_KINDS,
+    required: REQUIRED_KINDS,
+    chunkSize: options.chunkSize,
+  });
+  const { context, server } = client.target;
+  return assembleSnapshot({ type: 'live', context, server }, read.objects, read.warnings);
+}

@@ -1,0 +1,315 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeApi } from '../../../src/kube/client.js';
+import type { KubeTarget } from '../../../src/kube/config.js';
+import { classifyKubeError, KubeError, type KubeCall, type KubeTargetInfo } from '../../../src/kube/errors.js';
+
+const target: KubeTargetInfo = {
+  context: 'lab-alice',
+  user: 'alice',
+  server: 'https://127.0.0.1:6443',
+  requestTimeoutMs: 0,
+};
+const listPods: KubeCall = { verb: 'list', resource: 'pods' };
+
+/** The Status body the API server sends, as client-node 2.x hands it over: a JSON string. */
+function statusBody(code: number, reason: string, message: string): string {
+  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+}
+
+interface StatusCase {
+  name: string;
+  code: number;
+  body: unknown;
+  call?: KubeCall;
+  kind: KubeError['kind'];
+  message: string;
+}
+
+describe('classifyKubeError: answers from the API server', () => {
+  const cases: StatusCase[] = [
+    {
+      name: 'an RBAC denial at the cluster scope names the user, verb and resource',
+      code: 403,
+      body: statusBody(
+        403,
+        'Forbidden',
+        'pods is forbidden: User "alice" cannot list resource "pods" in API group "" at the cluster scope',
+      ),
+      call: listPods,
+      kind: 'forbidden',
+      message: 'forbidden: user "alice" cannot list pods at the cluster scope',
+    },
+    {
+      name: 'an RBAC denial on a grouped resource uses kubectl resource.group form',
+      code: 403,
+      body: statusBody(
+        403,
+        'Forbidden',
+        'poddisruptionbudgets.policy is forbidden: User "alice" cannot list resource "poddisruptionbudgets" in API group "policy" at the cluster scope',
+      ),
+      kind: 'forbidden',
+      message: 'forbidden: user "alice" cannot list poddisruptionbudgets.policy at the cluster scope',
+    },
+    {
+      name: 'an RBAC denial in a namespace names the namespace',
+      code: 403,
+      body: statusBody(
+        403,
+        'Forbidden',
+        'pods "hello-1" is forbidden: User "system:serviceaccount:ops:drainer" cannot create resource "pods/eviction" in API group "" in the namespace "demo"',
+      ),
+      kind: 'forbidden',
+      message: 'forbidden: user "system:serviceaccount:ops:drainer" cannot create pods/eviction in namespace "demo"',
+    },
+    {
+      name: 'a 403 that is not RBAC (admission) keeps the server message',
+      code: 403,
+      body: statusBody(
+        403,
+        'Forbidden',
+        'pods "x" is forbidden: unable to create new content in namespace demo because it is being terminated',
+      ),
+      kind: 'forbidden',
+      message:
+        'forbidden: pods "x" is forbidden: unable to create new content in namespace demo because it is being terminated',
+    },
+    {
+      name: 'a 403 without a body falls back to what the call was doing',
+      code: 403,
+      body: undefined,
+      call: listPods,
+      kind: 'forbidden',
+      message: 'forbidden: user "alice" cannot list pods at the cluster scope',
+    },
+    {
+      name: 'a 401 (client-node passes no body) points at the credentials of the context',
+      code: 401,
+      body: undefined,
+      kind: 'unauthorized',
+      message: 'unauthorized: check your credentials for context "lab-alice" (user "alice")',
+    },
+    {
+      name: 'a 404 keeps the server message',
+      code: 404,
+      body: statusBody(404, 'NotFound', 'the server could not find the requested resource'),
+      kind: 'not-found',
+      message: 'not found: the server could not find the requested resource',
+    },
+    {
+      name: 'a 410 on a continue token is "expired", so the pager can start over',
+      code: 410,
+      body: statusBody(
+        410,
+        'Expired',
+        'The provided continue parameter is too old to display a consistent list result.',
+      ),
+      kind: 'expired',
+      message: 'expired: The provided continue parameter is too old to display a consistent list result.',
+    },
+    {
+      name: 'a 429 keeps the budget message the eviction API sends',
+      code: 429,
+      body: statusBody(429, 'TooManyRequests', "Cannot evict pod as it would violate the pod's disruption budget."),
+      kind: 'too-many-requests',
+      message: "too many requests: Cannot evict pod as it would violate the pod's disruption budget.",
+    },
+    {
+      name: 'a 500 names the server, the call and the status code',
+      code: 500,
+      body: statusBody(500, 'InternalError', 'etcdserver: request timed out\nmore detail'),
+      call: listPods,
+      kind: 'server',
+      message:
+        'the server at https://127.0.0.1:6443 could not list pods at the cluster scope: etcdserver: request timed out (HTTP 500)',
+    },
+    {
+      name: 'a body that is not JSON is used as the message, first line only',
+      code: 502,
+      body: 'Bad Gateway\n<html>…</html>',
+      kind: 'server',
+      message: 'the server at https://127.0.0.1:6443 failed the request: Bad Gateway (HTTP 502)',
+    },
+  ];
+
+  it.each(cases)('$name', ({ code, body, call, kind, message }) => {
+    const error = classifyKubeError(new ApiException(code, 'Unknown API Status Code!', body, {}), target, call);
+    expect(error).toBeInstanceOf(KubeError);
+    expect({ kind: error.kind, status: error.status, message: error.message }).toEqual({ kind, status: code, message });
+  });
+});
+
+/** A kubeconfig target pointing at `server`, with the CA given (or none). */
+function targetFor(server: string, options: { caData?: string; requestTimeoutMs?: number } = {}): KubeTarget {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server, skipTLSVerify: false, ...(options.caData ? { caData: options.caData } : {}) }],
+    users: [{ name: 'u', token: 'token' }],
+    contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+    currentContext: 'ctx',
+  });
+  return {
+    kubeConfig,
+    context: 'ctx',
+    cluster: 'c',
+    user: 'u',
+    server,
+    namespace: 'default',
+    requestTimeoutMs: options.requestTimeoutMs ?? 0,
+    files: [],
+  };
+}
+
+/** Makes a real request with client-node and classifies what it throws. */
+async function failureOf(t: KubeTarget): Promise<KubeError> {
+  try {
+    await makeApi(t, CoreV1Api).listNode();
+  } catch (err) {
+    return classifyKubeError(err, t, { verb: 'list', resource: 'nodes' });
+  }
+  throw new Error('the request unexpectedly succeeded');
+}
+
+function listen<S extends net.Server>(server: S): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
+}
+
+describe('classifyKubeError: failures before any answer (real sockets on loopback)', () => {
+  const servers: net.Server[] = [];
+  let workDir = '';
+  afterAll(() => {
+    for (const s of servers) s.close();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('a closed port is "connection refused"', async () => {
+    const probe = net.createServer();
+    const port = await listen(probe);
+    await new Promise((resolve) => probe.close(resolve));
+    const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'unreachable',
+      message: `cannot reach the cluster at https://127.0.0.1:${port}: connection refused`,
+    });
+  });
+
+  it('a server that never answers hits --request-timeout', async () => {
+    const silent = net.createServer(() => {});
+    servers.push(silent);
+    const port = await listen(silent);
+    const error = await failureOf(targetFor(`https://127.0.0.1:${port}`, { requestTimeoutMs: 300 }));
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'timeout',
+      message: `cannot reach the cluster at https://127.0.0.1:${port}: no answer within 300ms (--request-timeout)`,
+    });
+  });
+
+  it('an https:// address served in plain HTTP is a TLS failure that says so', async () => {
+    const plain = http.createServer((_req, res) => res.end('{}'));
+    servers.push(plain);
+    const port = await listen(plain);
+    const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'tls',
+      message: `TLS handshake with https://127.0.0.1:${port} failed: the server did not answer in TLS (is the server address http:// rather than https://?)`,
+    });
+  });
+
+  describe('with a server certificate from a CA the kubeconfig does not name', () => {
+    let port = 0;
+    beforeAll(async () => {
+      workDir = mkdtempSync(path.join(tmpdir(), 'maint-tls-'));
+      const key = path.join(workDir, 'key.pem');
+      const cert = path.join(workDir, 'cert.pem');
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-sha256',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+        ],
+        { stdio: 'ignore' },
+      );
+      const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [] }));
+      });
+      servers.push(server);
+      port = await listen(server);
+    });
+
+    it('is "certificate signed by unknown authority", and verification is never skipped silently', async () => {
+      const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind: 'tls',
+        message: `TLS handshake with https://127.0.0.1:${port} failed: certificate signed by unknown authority (check certificate-authority-data in the kubeconfig)`,
+      });
+    });
+
+    it('succeeds once the kubeconfig names that CA', async () => {
+      const caData = readFileSync(path.join(workDir, 'cert.pem')).toString('base64');
+      const list = await makeApi(targetFor(`https://127.0.0.1:${port}`, { caData }), CoreV1Api).listNode();
+      expect(list.items).toEqual([]);
+    });
+  });
+});
+
+describe('classifyKubeError: local failures', () => {
+  it('a missing exec credential plugin names the command', () => {
+    const spawnError = Object.assign(new Error('spawn kubelogin ENOENT'), {
+      code: 'ENOENT',
+      syscall: 'spawn kubelogin',
+    });
+    const error = classifyKubeError(spawnError, { ...target, execCommand: 'kubelogin' });
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'unauthorized',
+      message:
+        'cannot get credentials for user "alice": command "kubelogin" not found (check users[].exec in the kubeconfig)',
+    });
+  });
+
+  it('an exec plugin that fails reports the first line of its stderr', () => {
+    const error = classifyKubeError(new Error('error: token expired, run login\nmore'), {
+      ...target,
+      execCommand: 'kubelogin',
+    });
+    expect(error.message).toBe(
+      'cannot get credentials for user "alice" from "kubelogin": error: token expired, run login',
+    );
+  });
+
+  it('a KubeError passes through unchanged', () => {
+    const original = new KubeError('config', 'no kubeconfig: set KUBECONFIG or --kubeconfig');
+    expect(classifyKubeError(original, target)).toBe(original);
+  });
+
+  it('anything else becomes one line naming the server and the call', () => {
+    const error = classifyKubeError(new RangeError('weird\nstack'), target, listPods);
+    expect({ kind: error.kind, message: error.message }).toEqual({
+      kind: 'unknown',
+      message: 'request to https://127.0.0.1:6443 failed (list pods): weird',
+    });
+  });
+});

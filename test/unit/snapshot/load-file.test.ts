@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot } from '../../../src/snapshot/embedded.js';
+import { loadSnapshotFile, SNAPSHOT_COMMAND, SnapshotLoadError } from '../../../src/snapshot/load-file.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'maint-snapshot-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let fileCount = 0;
+function file(content: string, ext = 'json'): string {
+  const name = path.join(dir, `s${++fileCount}.${ext}`);
+  writeFileSync(name, content);
+  return name;
+}
+
+const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name } });
+const pod = (name: string, nodeName = 'n1') => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'demo' },
+  spec: { nodeName, containers: [{ name: 'c', image: 'x' }] },
+});
+const pdb = (name: string) => ({
+  apiVersion: 'policy/v1',
+  kind: 'PodDisruptionBudget',
+  metadata: { name, namespace: 'demo' },
+});
+/** What `kubectl get nodes,pods,… -A -o json` prints. */
+const list = (...items: unknown[]) => ({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items });
+
+async function loadError(name: string): Promise<string> {
+  try {
+    await loadSnapshotFile(name);
+  } catch (err) {
+    expect(err).toBeInstanceOf(SnapshotLoadError);
+    return (err as Error).message;
+  }
+  throw new Error('the snapshot unexpectedly loaded');
+}
+
+describe('loadSnapshotFile: accepted shapes', () => {
+  it('a kubectl List of mixed kinds, JSON', async () => {
+    const name = file(JSON.stringify(list(node('n1'), node('n2'), pod('a'), pod('b', 'n2'), pdb('web'))));
+    const s = await loadSnapshotFile(name);
+    expect(s.source).toEqual({ type: 'file', path: name });
+    expect([...s.kinds]).toEqual(['Node', 'Pod', 'PodDisruptionBudget']);
+    expect([s.nodes.length, s.pods.length, s.pdbs.length]).toEqual([2, 2, 1]);
+    expect(s.pods[1]?.spec?.nodeName).toBe('n2');
+    expect(s.warnings).toEqual([]);
+  });
+
+  it('the same List as YAML', async () => {
+    const s = await loadSnapshotFile(file(stringify(list(node('n1'), pod('a'))), 'yaml'));
+    expect([s.nodes.length, s.pods.length]).toEqual([1, 1]);
+  });
+
+  it('a multi-document YAML stream of objects and lists', async () => {
+    const yaml = [stringify(node('n1')), stringify(list(pod('a'), pod('b'))), stringify(pdb('web'))].join('---\n');
+    const s = await loadSnapshotFile(file(yaml, 'yaml'));
+    expect([s.nodes.length, s.pods.length, s.pdbs.length]).toEqual([1, 2, 1]);
+  });
+
+  it('a plain JSON array of objects', async () => {
+    const s = await loadSnapshotFile(file(JSON.stringify([node('n1'), pod('a')])));
+    expect([...s.kinds]).toEqual(['Node', 'Pod']);
+  });
+
+  it('a typed list (as the API serves it) gives its items their kind, and counts as loaded even when empty', async () => {
+    const yaml = [
+      stringify({ kind: 'NodeList', apiVersion: 'v1', items: [{ metadata: { name: 'n1' } }] }),
+      stringify({ kind: 'PodList', apiVersion: 'v1', items: [{ metadata: { name: 'a', namespace: 'demo' } }] }),
+      stringify({ kind: 'PodDisruptionBudgetList', apiVersion: 'policy/v1', items: [] }),
+    ].join('---\n');
+    const s = await loadSnapshotFile(file(yaml, 'yaml'));
+    expect([...s.kinds]).toEqual(['Node', 'Pod', 'PodDisruptionBudget']);
+    expect(s.nodes[0]).toMatchObject({ kind: 'Node', metadata: { name: 'n1' } });
+    expect(s.pdbs).toEqual([]);
+  });
+
+  it('a kind with no object in a mixed List is not loaded: the plan gets a caveat, the load does not fail', async () => {
+    const s = await loadSnapshotFile(file(JSON.stringify(list(node('n1'), pod('a')))));
+    expect(s.kinds.has('PodDisruptionBudget')).toBe(false);
+    expect(s.kinds.has('ReplicaSet')).toBe(false);
+  });
+
+  it('kinds the plan does not use are skipped with one warning that counts them', async () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } };
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } };
+    const name = file(JSON.stringify(list(node('n1'), pod('a'), cm, cm, ns)));
+    const s = await loadSnapshotFile(name);
+    expect(s.warnings).toEqual([
+      `snapshot "${name}": ignored objects of kinds the plan does not use: ConfigMap (2), Namespace (1)`,
+    ]);
+  });
+});
+
+describe('loadSnapshotFile: one-line errors that name the file and the problem', () => {
+  it('a missing file', async () => {
+    const name = path.join(dir, 'missing.json');
+    expect(await loadError(name)).toBe(`cannot read snapshot "${name}": no such file`);
+  });
+
+  it('an empty file', async () => {
+    const name = file('  \n');
+    expect(await loadError(name)).toBe(`cannot read snapshot "${name}": the file is empty`);
+  });
+
+  it('broken JSON gives the line and column', async () => {
+    const name = file('{\n  "kind": "List",\n  "items": [\n    {"kind": "Node",}\n  ]\n}\n');
+    expect(await loadError(name)).toMatch(
+      new RegExp(`^cannot read snapshot "${name}": not valid JSON at line 4, column 21: .+$`),
+    );
+  });
+
+  it('broken YAML gives the line', async () => {
+    const name = file('kind: List\nitems:\n  - kind: Node\n    metadata: {name: n1\n', 'yaml');
+    const message = await loadError(name);
+    expect(message).toMatch(
+      new RegExp(`^cannot read snapshot "${name}": not valid JSON or YAML at line \\d+, column \\d+: .+$`),
+    );
+    expect(message).not.toContain('\n');
+  });
+
+  it('a document that is not a List says how to make one', async () => {
+    const name = file(JSON.stringify({ apiVersion: 'v1', clusters: [] }));
+    expect(await loadError(name)).toBe(
+      `cannot read snapshot "${name}": not a List (make one with: ${SNAPSHOT_COMMAND})`,
+    );
+  });
+
+  it('an item without a kind is named by its position', async () => {
+    const name = file(JSON.stringify(list(node('n1'), { metadata: { name: 'x' } })));
+    expect(await loadError(name)).toBe(`cannot read snapshot "${name}": items[1] has no kind`);
+  });
+
+  it('an item that is not an object is named by its position', async () => {
+    const name = file(JSON.stringify(list(node('n1'), 'pod-a')));
+    expect(await loadError(name)).toBe(`cannot read snapshot "${name}": items[1] is not an object`);
+  });
+
+  it('an object without a name', async () => {
+    const name = file(JSON.stringify(list(node('n1'), { kind: 'Pod', metadata: {} })));
+    expect(await loadError(name)).toBe(`cannot read snapshot "${name}": items[1] (Pod) has no metadata.name`);
+  });
+
+  it('in a multi-document stream the document is named too', async () => {
+    const name = file(`${stringify(node('n1'))}---\n${stringify(list(pod('a'), { metadata: { name: 'b' } }))}`, 'yaml');
+    expect(await loadError(name)).toBe(`cannot read snapshot "${name}": document 2: items[1] has no kind`);
+  });
+
+  it.each(['Node', 'Pod'])('a snapshot with no %s objects cannot be planned', async (kind) => {
+    const items = kind === 'Node' ? [pod('a')] : [node('n1')];
+    const name = file(JSON.stringify(list(...items)));
+    expect(await loadError(name)).toBe(
+      `cannot read snapshot "${name}": it has no ${kind} objects (make one with: ${SNAPSHOT_COMMAND})`,
+    );
+  });
+});
+
+describe('loadEmbeddedSnapshot', () => {
+  it.each(EMBEDDED_SNAPSHOT_NAMES)('the bundled "%s" example loads with the hello scenario\'s three nodes', (name) => {
+    const s = loadEmbeddedSnapshot(name);
+    expect(s.source).toEqual({ type: 'embedded', name });
+    expect(s.nodes.map((n) => n.metadata?.name).sort()).toEqual(['k8s-master-1', 'k8s-node-1', 'k8s-node-2']);
+    expect(s.pods.filter((p) => p.metadata?.namespace === 'demo')).toHaveLength(4);
+    expect(s.kinds.has('PodDisruptionBudget')).toBe(true);
+  });
+});
