@@ -1,0 +1,143 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { archiveName, parseTarget } from '../../scripts/release/targets.js';
+import { goPlatform } from '../../src/version.js';
+
+// The path a user takes: krew installs the release archive (here offline, from the rendered manifest
+// and a local archive), kubectl finds the plugin on PATH, and the single executable runs without a
+// Node.js of its own. The executable is built for this machine's platform only; `npm run release`
+// builds them all.
+
+const REPO = resolve(import.meta.dirname, '../..');
+const VERSION = `v${(JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version}`;
+const TARGET = parseTarget(goPlatform(process.platform, process.arch));
+
+let work: string;
+let krewRoot: string;
+let krewBin: string;
+let manifest: string;
+let env: NodeJS.ProcessEnv;
+let kubectl: string;
+let install: SpawnSyncReturns<string>;
+
+function run(command: string, args: readonly string[], runEnv: NodeJS.ProcessEnv = env): SpawnSyncReturns<string> {
+  return spawnSync(command, args, { cwd: REPO, env: runEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Runs a setup step that must succeed and returns its stdout. */
+function setup(command: string, args: readonly string[], runEnv: NodeJS.ProcessEnv = process.env): string {
+  const result = run(command, args, runEnv);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stderr}`);
+  return result.stdout;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'kubectl-maint-krew-'));
+  // The lab's own kubectl, never the machine's (/usr/bin/kubectl may be another version or absent).
+  kubectl = setup('bash', ['-c', 'eval "$(npm run --silent lab -- env)" && command -v kubectl']).trim();
+  krewBin =
+    setup('bash', [join(REPO, 'scripts/lab/build-krew.sh')])
+      .trim()
+      .split('\n')
+      .pop() ?? '';
+
+  const out = join(work, 'release');
+  setup(process.execPath, [
+    'scripts/release/release.ts',
+    '--version',
+    VERSION,
+    '--platforms',
+    TARGET.os + '/' + TARGET.arch,
+    '--out',
+    out,
+  ]);
+  // krew's validator takes the plugin name from the file name.
+  manifest = join(work, 'maint.yaml');
+  copyFileSync(join(out, 'plugin.yaml'), manifest);
+
+  // A PATH holding only what the test means kubectl to find: krew's bin dir, kubectl, and krew itself
+  // as the kubectl-krew plugin. HOME is empty, so no ~/.krew or ~/.kube leaks in.
+  krewRoot = join(work, 'krew');
+  const tools = join(work, 'tools');
+  mkdirSync(tools);
+  symlinkSync(kubectl, join(tools, 'kubectl'));
+  symlinkSync(join(krewBin, 'krew'), join(tools, 'kubectl-krew'));
+  env = { HOME: join(work, 'home'), KREW_ROOT: krewRoot, KREW_NO_UPGRADE_CHECK: '1', PATH: `${krewRoot}/bin:${tools}` };
+  install = run('kubectl', [
+    'krew',
+    'install',
+    `--manifest=${manifest}`,
+    `--archive=${join(out, archiveName(VERSION, TARGET))}`,
+  ]);
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe(`installing kubectl maint ${VERSION} (${TARGET.os}/${TARGET.arch}) with krew, offline`, () => {
+  it('uses the lab kubectl, not the one on the machine', () => {
+    expect(kubectl).not.toBe('/usr/bin/kubectl');
+    expect(existsSync(kubectl)).toBe(true);
+  });
+
+  it('the rendered manifest passes krew’s own validator (structure, selectors, no overlap)', () => {
+    const result = run(join(krewBin, 'validate-krew-manifest'), ['-manifest', manifest, '-skip-install']);
+    expect(result.stderr).toContain('structural validation OK');
+    expect(result.status).toBe(0);
+  });
+
+  it('krew installs the archive and links kubectl-maint into KREW_ROOT/bin', () => {
+    expect(install.stderr + install.stdout).toContain('Installed plugin: maint');
+    expect(install.status).toBe(0);
+    expect(existsSync(join(krewRoot, 'bin', 'kubectl-maint'))).toBe(true);
+  });
+
+  it('krew extracts a LICENSE from the archive, which krew-index requires of every plugin', () => {
+    const installed = join(krewRoot, 'store', 'maint', VERSION);
+    expect(readdirSync(installed).sort()).toEqual(['LICENSE', 'THIRD_PARTY_LICENSES', 'kubectl-maint'].sort());
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toContain('Apache License');
+  });
+
+  it('kubectl plugin list finds kubectl-maint through PATH', () => {
+    const result = run('kubectl', ['plugin', 'list']);
+    expect(result.stdout).toContain(join(krewRoot, 'bin', 'kubectl-maint'));
+    expect(result.status).toBe(0);
+  });
+
+  it('kubectl maint version reports the release stamp from the single executable', () => {
+    const result = run('kubectl', ['maint', 'version', '-o', 'json']);
+    expect(result.status, result.stderr).toBe(0);
+    const head = setup('git', ['rev-parse', 'HEAD']).trim();
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      kind: 'Version',
+      version: VERSION,
+      build: 'release',
+      commit: expect.stringMatching(new RegExp(`^${head}(-dirty)?$`)),
+      buildDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      node: process.version,
+      platform: `${TARGET.os}/${TARGET.arch}`,
+      singleExecutable: true,
+    });
+  });
+
+  it('kubectl maint plan prints a DrainPlan for the bundled example snapshot, without a cluster', () => {
+    const snapshot = join(REPO, 'examples/hello.json');
+    const result = run('kubectl', ['maint', 'plan', 'k8s-node-1', '--snapshot', snapshot, '-o', 'json']);
+    expect(result.status, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout) as { kind: string; apiVersion: string };
+    expect(plan).toMatchObject({ kind: 'DrainPlan', apiVersion: 'maint.kubectl.io/v1alpha1' });
+  });
+});
