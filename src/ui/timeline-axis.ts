@@ -37,13 +37,16 @@ export function drawTimelineAxis(marks: readonly AxisMark[], width: number): str
   const axisWidth = Math.max(width, (columns.at(-1) ?? 0) + 2);
   const axis = Array.from<unknown, string>({ length: axisWidth }, (_, i) => (i === axisWidth - 1 ? ARROW : LINE));
   columns.forEach((c) => (axis[c] = MARK));
-  const labels = placeLabels(marks.map((m, i) => ({ column: columns[i] ?? 0, text: m.text })));
+  // A label that would run past the arrow ends under its mark instead of starting there.
+  const labels = placeLabels(
+    marks.map((m, i) => ({ column: Math.max(0, Math.min(columns[i] ?? 0, axisWidth - m.text.length)), text: m.text })),
+  );
   return [axis.join(''), ...labels];
 }
 
 /**
  * Greedy rows: each label goes on the first row where it starts at least one space after the previous
- * label's end; a label never starts left of its mark.
+ * label's end.
  */
 export function placeLabels(labels: readonly { column: number; text: string }[]): string[] {
   const rows: string[] = [];

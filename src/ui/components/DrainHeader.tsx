@@ -1,0 +1,44 @@
+import { Box, Text } from 'ink';
+import type { DrainCounts } from '../drain-progress.js';
+import { formatClock } from '../format.js';
+import { ProgressBar } from './ProgressBar.js';
+import { Tone } from './Tone.js';
+
+export interface DrainHeaderProps {
+  nodes: readonly string[];
+  dryRun: 'none' | 'client' | 'server';
+  elapsedMs: number;
+  wavesLeft: number;
+  counts: DrainCounts;
+}
+
+/**
+ * Draining k8s-node-1 · 0:42 · about 2 waves left
+ * [██████░░░░░░] 4/8 · 1 waiting for a budget · 1 terminating · 2 queued
+ */
+export function DrainHeader({ nodes, dryRun, elapsedMs, wavesLeft, counts }: DrainHeaderProps) {
+  const busy = [
+    counts.evicting > 0 && `${counts.evicting} evicting`,
+    counts.waiting > 0 && `${counts.waiting} waiting for a budget`,
+    counts.terminating > 0 && `${counts.terminating} terminating`,
+    counts.queued > 0 && `${counts.queued} queued`,
+    counts.failed > 0 && `${counts.failed} failed`,
+  ].filter((s): s is string => typeof s === 'string');
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>Draining {nodes.join(', ')}</Text>
+        {dryRun !== 'none' && <Tone tone="warn"> ({dryRun} dry run)</Tone>}
+        <Tone tone="muted">
+          {' · '}
+          {formatClock(elapsedMs)}
+          {wavesLeft > 0 && ` · about ${wavesLeft} ${wavesLeft === 1 ? 'wave' : 'waves'} left`}
+        </Tone>
+      </Text>
+      <Text>
+        <ProgressBar done={counts.done} total={counts.total} />
+        {busy.length > 0 && <Tone tone="muted"> · {busy.join(' · ')}</Tone>}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,39 @@
+import { Text } from 'ink';
+import type { DrainLogEntry } from '../drain-progress.js';
+import { finishedPodText, PHASE_TONES } from '../drain-wording.js';
+import { formatClock } from '../format.js';
+import type { Tone as ToneName } from '../theme.js';
+import { Tone } from './Tone.js';
+
+/** One line of the log above the live area: when (since the start), a mark, what happened. */
+export function DrainLogLine({ entry, startedAtMs }: { entry: DrainLogEntry; startedAtMs: number }) {
+  const [tone, mark, text] = describe(entry);
+  return (
+    <Text>
+      <Tone tone="muted">{formatClock(entry.atMs - startedAtMs).padStart(5)} </Tone>
+      <Tone tone={tone}>{mark}</Tone> {text}
+    </Text>
+  );
+}
+
+function describe(entry: DrainLogEntry): [ToneName, string, string] {
+  switch (entry.kind) {
+    case 'cordoned':
+      return [
+        'ok',
+        '✓',
+        `node/${entry.node} ${entry.already ? 'already cordoned' : 'cordoned'}${entry.dryRun ? ' (dry run)' : ''}`,
+      ];
+    case 'warning':
+      return ['warn', '!', entry.message];
+    case 'pod': {
+      const tone = PHASE_TONES[entry.state.phase];
+      const failed = entry.state.phase === 'failed' || (entry.state.phase === 'dry-run' && !entry.state.admitted);
+      return [
+        failed ? 'bad' : tone,
+        failed ? '✗' : tone === 'muted' ? '-' : '✓',
+        finishedPodText(entry.pod, entry.state),
+      ];
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
+import type { DrainProgress } from './drain-progress.js';
+import { renderDrainSummaryText, summarizeDrain } from './drain-summary.js';
+import { budgetWaitText, dryRunVerdict, evictionErrorPrefix, goneVerb } from './drain-wording.js';
+import { formatMs, qualified } from './format.js';
+
+/**
+ * Drain output without a terminal: one line per event, worded like kubectl drain. Results (cordoned,
+ * evicting, evicted, drained) go to stdout; waits, retries, errors and the final summary to stderr, as
+ * kubectl splits Out and ErrOut.
+ *
+ *   node/k8s-node-1 cordoned
+ *   evicting pod demo/hello-abc
+ *   pod demo/hello-def waiting for PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0 (attempt 4, 12s)
+ *   pod/hello-abc evicted
+ *   node/k8s-node-1 drained
+ */
+export interface DrainLine {
+  readonly stream: 'stdout' | 'stderr';
+  readonly text: string;
+}
+
+/**
+ * The lines for `event`, given the progress before it (for the dry-run mode, the nodes and each pod's
+ * previous state). Returns no line for events kubectl stays silent on (started, terminating).
+ */
+export function drainEventLines(before: DrainProgress, event: DrainEvent): DrainLine[] {
+  const suffix = dryRunSuffix(before.dryRun);
+  switch (event.type) {
+    case 'started':
+      return [];
+    case 'cordoned':
+      return [
+        out(
+          `node/${event.node} ${event.already ? 'already cordoned' : 'cordoned'}${dryRunSuffix(event.dryRun ? before.dryRun : 'none')}`,
+        ),
+      ];
+    case 'warning':
+      return [err(`Warning: ${event.message}`)];
+    case 'pod':
+      return podLines(before, event.pod, event.state, event.atMs, suffix);
+    case 'finished':
+      return finishedLines(before, event, suffix);
+  }
+}
+
+function podLines(before: DrainProgress, pod: PodRef, state: PodDrainState, atMs: number, suffix: string): DrainLine[] {
+  const previous = before.pods.find((p) => p.pod.uid === pod.uid)?.state.phase;
+  switch (state.phase) {
+    case 'queued':
+    case 'terminating':
+      return [];
+    case 'evicting':
+      // kubectl repeats this line on every retry; the wait lines already count attempts, so print it once.
+      return previous === undefined || previous === 'queued' ? [out(`evicting pod ${qualified(pod)}${suffix}`)] : [];
+    case 'waiting-for-budget':
+      return [
+        err(
+          `pod ${qualified(pod)} waiting for ${budgetWaitText(pod, state)} (attempt ${state.attempts}, ${formatMs(atMs - state.sinceMs)})`,
+        ),
+      ];
+    case 'retrying':
+      return [
+        err(`${evictionErrorPrefix(pod)} (will retry after ${formatMs(state.nextAttemptMs - atMs)}): ${state.error}`),
+      ];
+    case 'gone':
+      return [out(`pod/${pod.name} ${goneVerb(state.how)}${suffix}`)];
+    case 'skipped':
+      return [out(`pod/${pod.name} skipped: ${state.reason}`)];
+    case 'failed':
+      return [err(`${evictionErrorPrefix(pod)}: ${state.error}`)];
+    case 'dry-run':
+      return [(state.admitted ? out : err)(`pod/${pod.name} ${dryRunVerdict(state)}${suffix}`)];
+  }
+}
+
+/** `node/X drained` for each node left with no pod to move; the summary of what happened, always. */
+function finishedLines(
+  before: DrainProgress,
+  event: Extract<DrainEvent, { type: 'finished' }>,
+  suffix: string,
+): DrainLine[] {
+  const pending = new Set([...event.remaining, ...event.failed.map((f) => f.pod)].map((p) => p.node));
+  const nodes = before.nodes.map((node) =>
+    pending.has(node)
+      ? err(`error: unable to drain node "${node}": ${event.result === 'timeout' ? 'timed out' : event.result}`)
+      : out(`node/${node} drained${suffix}`),
+  );
+  const summary = renderDrainSummaryText(summarizeDrain({ ...before, finished: event }, event));
+  return [...nodes, ...summary.split('\n').map(err)];
+}
+
+function dryRunSuffix(mode: DrainProgress['dryRun']): string {
+  if (mode === 'client') return ' (dry run)';
+  if (mode === 'server') return ' (server dry run)';
+  return '';
+}
+
+function out(text: string): DrainLine {
+  return { stream: 'stdout', text };
+}
+
+function err(text: string): DrainLine {
+  return { stream: 'stderr', text };
+}

@@ -1,0 +1,265 @@
+import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
+import type { DrainPlan } from '../plan/types.js';
+import { qualified, qualifiedPdb } from './format.js';
+
+/**
+ * Everything the drain views show, as a pure fold over the engine's events: `reduceDrainEvents(state, e)`.
+ * Views (Ink, text lines, summary) are functions of this value and of "now"; nothing here reads a clock.
+ */
+
+export type FinishedEvent = Extract<DrainEvent, { type: 'finished' }>;
+type Finished = Extract<PodDrainState, { phase: 'gone' | 'skipped' | 'failed' | 'dry-run' }>;
+
+export interface PodProgress {
+  readonly pod: PodRef;
+  readonly state: PodDrainState;
+  /** When the pod entered its current phase (epoch ms); for a budget wait, when the wait began. */
+  readonly phaseSinceMs: number;
+  /** The budget this pod last waited for (namespace/name), kept after the wait ends, for the wave estimate. */
+  readonly pdb: string | null;
+}
+
+/** Lines for the log above the live area; append-only, so Ink's <Static> prints each exactly once. */
+export type DrainLogEntry =
+  | {
+      readonly id: string;
+      readonly kind: 'cordoned';
+      readonly atMs: number;
+      readonly node: string;
+      readonly already: boolean;
+      readonly dryRun: boolean;
+    }
+  | { readonly id: string; readonly kind: 'pod'; readonly atMs: number; readonly pod: PodRef; readonly state: Finished }
+  | { readonly id: string; readonly kind: 'warning'; readonly atMs: number; readonly message: string };
+
+export interface BudgetProgress {
+  /** namespace/name */
+  readonly pdb: string;
+  readonly disruptionsAllowed: number;
+  readonly currentHealthy: number;
+  readonly desiredHealthy: number;
+  /** The most disruptions this budget was seen to allow: an estimate of how many pods leave per wave. */
+  readonly maxAllowedSeen: number;
+}
+
+export interface DrainCounts {
+  readonly total: number;
+  readonly queued: number;
+  /** Eviction requested or being retried after an error. */
+  readonly evicting: number;
+  readonly waiting: number;
+  readonly terminating: number;
+  readonly gone: number;
+  readonly skipped: number;
+  readonly failed: number;
+  /** Dry runs: judged by the API server (or, client side, assumed) and left in place. */
+  readonly dryRun: number;
+  /** gone + skipped + failed + dryRun: pods the drain is done with. */
+  readonly done: number;
+}
+
+export interface DrainProgress {
+  readonly nodes: readonly string[];
+  readonly dryRun: 'none' | 'client' | 'server';
+  readonly startedAtMs: number | null;
+  readonly lastEventAtMs: number | null;
+  /** Time from `started` to the latest event. Views that tick use `elapsedAt(progress, now)`. */
+  readonly elapsedMs: number;
+  /** Every pod, in the order the engine announced them. */
+  readonly pods: readonly PodProgress[];
+  readonly counts: DrainCounts;
+  readonly log: readonly DrainLogEntry[];
+  readonly budgets: readonly BudgetProgress[];
+  /** Estimated rounds of evictions still to come (0 once nothing is pending or the drain finished). */
+  readonly wavesLeft: number;
+  readonly finished: FinishedEvent | null;
+}
+
+/** What the plan knows that the event stream does not: which budget guards each pod, and its wave size. */
+export interface WaveHints {
+  /** namespace/name of a budget → BudgetPlan.perWave. */
+  readonly perWave: ReadonlyMap<string, number>;
+  /** Pod uid → namespace/name of its budget. */
+  readonly podBudget: ReadonlyMap<string, string>;
+}
+
+export interface DrainProgressOptions {
+  /**
+   * From `waveHintsFromPlan`. Without them, a pod is tied to a budget once it waits for it, and a wave is
+   * assumed to be the most disruptions the budget was seen to allow, at least one.
+   */
+  readonly hints?: WaveHints;
+}
+
+export function waveHintsFromPlan(plan: DrainPlan): WaveHints {
+  return {
+    perWave: new Map(plan.budgets.map((b) => [qualified(b), b.perWave])),
+    podBudget: new Map(plan.pods.flatMap((p) => (p.pdbs[0] ? [[p.uid, qualified(p.pdbs[0])] as const] : []))),
+  };
+}
+
+export function initialDrainProgress(): DrainProgress {
+  return {
+    nodes: [],
+    dryRun: 'none',
+    startedAtMs: null,
+    lastEventAtMs: null,
+    elapsedMs: 0,
+    pods: [],
+    counts: countPods([]),
+    log: [],
+    budgets: [],
+    wavesLeft: 0,
+    finished: null,
+  };
+}
+
+export function reduceDrainEvents(
+  state: DrainProgress,
+  event: DrainEvent,
+  options: DrainProgressOptions = {},
+): DrainProgress {
+  const next = applyEvent(state, event);
+  const startedAtMs = next.startedAtMs ?? event.atMs;
+  return {
+    ...next,
+    startedAtMs,
+    lastEventAtMs: event.atMs,
+    elapsedMs: Math.max(0, event.atMs - startedAtMs),
+    counts: countPods(next.pods),
+    wavesLeft: next.finished ? 0 : estimateWavesLeft(next.pods, next.budgets, options.hints),
+  };
+}
+
+/** Elapsed time as of `nowMs` while running, frozen at the `finished` event once done. */
+export function elapsedAt(progress: DrainProgress, nowMs: number): number {
+  if (progress.startedAtMs === null) return 0;
+  const end = progress.finished ? progress.finished.atMs : nowMs;
+  return Math.max(0, end - progress.startedAtMs);
+}
+
+function applyEvent(state: DrainProgress, event: DrainEvent): DrainProgress {
+  switch (event.type) {
+    case 'started':
+      return {
+        ...state,
+        nodes: event.nodes,
+        dryRun: event.dryRun,
+        startedAtMs: event.atMs,
+        pods: event.pods.map((pod) => ({ pod, state: { phase: 'queued' }, phaseSinceMs: event.atMs, pdb: null })),
+      };
+    case 'cordoned':
+      return {
+        ...state,
+        log: [
+          ...state.log,
+          {
+            id: `${state.log.length}`,
+            kind: 'cordoned',
+            atMs: event.atMs,
+            node: event.node,
+            already: event.already,
+            dryRun: event.dryRun,
+          },
+        ],
+      };
+    case 'warning':
+      return {
+        ...state,
+        log: [...state.log, { id: `${state.log.length}`, kind: 'warning', atMs: event.atMs, message: event.message }],
+      };
+    case 'pod':
+      return applyPodState(state, event.pod, event.state, event.atMs);
+    case 'finished':
+      return { ...state, finished: event };
+  }
+}
+
+function applyPodState(state: DrainProgress, pod: PodRef, podState: PodDrainState, atMs: number): DrainProgress {
+  const index = state.pods.findIndex((p) => p.pod.uid === pod.uid);
+  const previous = index === -1 ? undefined : state.pods[index];
+  const pdb =
+    podState.phase === 'waiting-for-budget' ? qualifiedPdb(pod.namespace, podState.pdb) : (previous?.pdb ?? null);
+  const phaseSinceMs =
+    podState.phase === 'waiting-for-budget'
+      ? podState.sinceMs
+      : previous && previous.state.phase === podState.phase
+        ? previous.phaseSinceMs
+        : atMs;
+  const updated: PodProgress = { pod, state: podState, phaseSinceMs, pdb };
+  const pods = index === -1 ? [...state.pods, updated] : state.pods.map((p, i) => (i === index ? updated : p));
+  const log =
+    isFinished(podState) && !(previous && isFinished(previous.state))
+      ? [...state.log, { id: `${state.log.length}`, kind: 'pod' as const, atMs, pod, state: podState }]
+      : state.log;
+  const budgets =
+    podState.phase === 'waiting-for-budget'
+      ? updateBudget(state.budgets, pdb ?? podState.pdb, podState)
+      : state.budgets;
+  return { ...state, pods, log, budgets };
+}
+
+export function isFinished(state: PodDrainState): state is Finished {
+  return state.phase === 'gone' || state.phase === 'skipped' || state.phase === 'failed' || state.phase === 'dry-run';
+}
+
+function updateBudget(
+  budgets: readonly BudgetProgress[],
+  pdb: string,
+  wait: Extract<PodDrainState, { phase: 'waiting-for-budget' }>,
+): BudgetProgress[] {
+  const previous = budgets.find((b) => b.pdb === pdb);
+  const updated: BudgetProgress = {
+    pdb,
+    disruptionsAllowed: wait.disruptionsAllowed,
+    currentHealthy: wait.currentHealthy,
+    desiredHealthy: wait.desiredHealthy,
+    maxAllowedSeen: Math.max(previous?.maxAllowedSeen ?? 0, wait.disruptionsAllowed),
+  };
+  return previous ? budgets.map((b) => (b === previous ? updated : b)) : [...budgets, updated];
+}
+
+function countPods(pods: readonly PodProgress[]): DrainCounts {
+  const count = (...phases: PodDrainState['phase'][]) => pods.filter((p) => phases.includes(p.state.phase)).length;
+  const gone = count('gone');
+  const skipped = count('skipped');
+  const failed = count('failed');
+  const dryRun = count('dry-run');
+  return {
+    total: pods.length,
+    queued: count('queued'),
+    evicting: count('evicting', 'retrying'),
+    waiting: count('waiting-for-budget'),
+    terminating: count('terminating'),
+    gone,
+    skipped,
+    failed,
+    dryRun,
+    done: gone + skipped + failed + dryRun,
+  };
+}
+
+/**
+ * Waves left: for each budget, the pods still to be evicted that wait on it, divided by how many it lets
+ * go at once; pods under no known budget go in one wave. The largest of these, since budgets drain in
+ * parallel. Terminating pods are already on their way and do not count.
+ */
+function estimateWavesLeft(
+  pods: readonly PodProgress[],
+  budgets: readonly BudgetProgress[],
+  hints: WaveHints | undefined,
+): number {
+  const pending = pods.filter((p) => ['queued', 'evicting', 'retrying', 'waiting-for-budget'].includes(p.state.phase));
+  const budgetOf = (p: PodProgress) => p.pdb ?? hints?.podBudget.get(p.pod.uid) ?? null;
+  let waves = pending.some((p) => budgetOf(p) === null) ? 1 : 0;
+  const byBudget = Map.groupBy(
+    pending.filter((p) => budgetOf(p) !== null),
+    (p) => budgetOf(p) ?? '',
+  );
+  for (const [pdb, waiting] of byBudget) {
+    const seen = budgets.find((b) => b.pdb === pdb)?.maxAllowedSeen ?? 0;
+    const size = Math.max(1, hints?.perWave.get(pdb) ?? seen);
+    waves = Math.max(waves, Math.ceil(waiting.length / size));
+  }
+  return waves;
+}

@@ -1,0 +1,86 @@
+import type { PodRef } from '../drain/events.js';
+import { elapsedAt, type DrainLogEntry, type DrainProgress, type FinishedEvent } from './drain-progress.js';
+import { describePodState, goneVerb } from './drain-wording.js';
+import { formatMs, listNames, plural, qualified } from './format.js';
+import type { Tone } from './theme.js';
+
+/**
+ * What a drain did, what remains, and the state the cluster is left in, for the end of every drain view.
+ *
+ *   Interrupted after 1m12s: 1 pod remains on k8s-node-1
+ *     done: 1 evicted, 2 skipped
+ *     remaining: demo/hello-b (waiting for PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0 …)
+ *     left: node k8s-node-1 cordoned; 1 pod still on it
+ *     next: resume with kubectl maint drain k8s-node-1, or undo the cordon with kubectl uncordon k8s-node-1
+ */
+export interface DrainSummary {
+  readonly tone: Tone;
+  readonly headline: string;
+  readonly lines: readonly string[];
+}
+
+export function summarizeDrain(progress: DrainProgress, finished: FinishedEvent): DrainSummary {
+  const nodes = progress.nodes.join(', ') || 'the nodes';
+  const took = formatMs(elapsedAt(progress, finished.atMs));
+  const remain = `${plural(finished.remaining.length, 'pod')} ${finished.remaining.length === 1 ? 'remains' : 'remain'}`;
+  const headlines: Record<FinishedEvent['result'], [Tone, string]> = {
+    drained: ['ok', `Drained ${nodes} in ${took}`],
+    'dry-run': ['ok', `Dry run of ${nodes} done in ${took}: nothing was changed`],
+    timeout: ['bad', `Timed out after ${took}: ${remain} on ${nodes}`],
+    interrupted: ['warn', `Interrupted after ${took}: ${remain} on ${nodes}`],
+    failed: [
+      'bad',
+      `Drain of ${nodes} failed after ${took}: ${plural(finished.failed.length, 'pod')} failed, ${remain}`,
+    ],
+  };
+  const [tone, headline] = headlines[finished.result];
+  const lines = [
+    `done: ${doneCounts(progress)}`,
+    ...(finished.remaining.length > 0
+      ? [`remaining: ${remainingText(progress, finished.remaining, finished.atMs)}`]
+      : []),
+    ...finished.failed.map((f) => `failed: ${qualified(f.pod)}: ${f.error}`),
+    `left: ${finished.clusterState}`,
+    ...nextSteps(progress, finished),
+  ];
+  return { tone, headline, lines };
+}
+
+export function renderDrainSummaryText(summary: DrainSummary): string {
+  return [summary.headline, ...summary.lines.map((l) => `  ${l}`)].join('\n');
+}
+
+/** "4 evicted, 1 deleted, 2 skipped" from the log of finished pods; "nothing" when no pod finished. */
+function doneCounts(progress: DrainProgress): string {
+  const counts = new Map<string, number>();
+  for (const entry of progress.log) {
+    if (entry.kind !== 'pod') continue;
+    const word = doneWord(entry.state);
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const last = (word: string) => (word === 'skipped' || word === 'failed' ? 1 : 0);
+  const sorted = [...counts].sort(([a], [b]) => last(a) - last(b));
+  return sorted.length === 0 ? 'nothing' : sorted.map(([word, n]) => `${n} ${word}`).join(', ');
+}
+
+function doneWord(state: Extract<DrainLogEntry, { kind: 'pod' }>['state']): string {
+  if (state.phase === 'gone') return goneVerb(state.how);
+  if (state.phase === 'dry-run') return state.admitted ? 'admitted (dry run)' : 'refused (dry run)';
+  return state.phase;
+}
+
+/** Remaining pods with what each was last doing, so the operator knows what held the drain. */
+function remainingText(progress: DrainProgress, remaining: readonly PodRef[], atMs: number): string {
+  const described = remaining.map((pod) => {
+    const current = progress.pods.find((p) => p.pod.uid === pod.uid);
+    return current ? `${qualified(pod)} (${describePodState(current, atMs)})` : qualified(pod);
+  });
+  return listNames(described, 5);
+}
+
+/** After a real drain that did not finish, the two ways out: resume, or give the node back. */
+function nextSteps(progress: DrainProgress, finished: FinishedEvent): string[] {
+  if (finished.result === 'drained' || finished.result === 'dry-run' || progress.dryRun !== 'none') return [];
+  const nodes = progress.nodes.join(' ');
+  return [`next: resume with kubectl maint drain ${nodes}, or undo the cordon with kubectl uncordon ${nodes}`];
+}

@@ -1,0 +1,98 @@
+import { render, useInput, useStdin } from 'ink';
+import type { DrainEvent } from '../drain/events.js';
+import { ColorContext } from './color-context.js';
+import { DrainView } from './components/DrainView.js';
+import { initialDrainProgress, reduceDrainEvents, type DrainProgress, type WaveHints } from './drain-progress.js';
+import { colorsEnabled } from './theme.js';
+
+export interface DrainAppProps {
+  progress: DrainProgress;
+  nowMs: number;
+  colors: boolean;
+  maxRows?: number;
+  /** Called on Ctrl-C. The view never exits the process: the CLI stops the engine, which then finishes. */
+  onInterrupt?: (() => void) | undefined;
+}
+
+/**
+ * The drain view plus Ctrl-C. Listening to keys puts stdin in raw mode, where the terminal no longer
+ * turns Ctrl-C into SIGINT; so keys are read only when someone handles the interrupt and raw mode
+ * exists. Otherwise SIGINT reaches the process as usual.
+ */
+export function DrainApp({ progress, nowMs, colors, maxRows, onInterrupt }: DrainAppProps) {
+  const { isRawModeSupported } = useStdin();
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') onInterrupt?.();
+    },
+    { isActive: Boolean(onInterrupt) && isRawModeSupported },
+  );
+  return (
+    <ColorContext.Provider value={colors}>
+      <DrainView progress={progress} nowMs={nowMs} {...(maxRows === undefined ? {} : { maxRows })} />
+    </ColorContext.Provider>
+  );
+}
+
+export interface DrainInkOptions {
+  readonly stdout?: NodeJS.WriteStream;
+  readonly stdin?: NodeJS.ReadStream;
+  readonly colors?: boolean;
+  readonly onInterrupt?: () => void;
+  /** From waveHintsFromPlan(plan), for a better waves-left estimate. */
+  readonly hints?: WaveHints;
+  /** The clock for elapsed and "since" times; Date.now by default. */
+  readonly now?: () => number;
+  /** How often the elapsed time and countdowns refresh between events. */
+  readonly tickMs?: number;
+  readonly maxRows?: number;
+}
+
+export interface DrainInk {
+  onEvent(event: DrainEvent): void;
+  /** Draws the final frame (the summary, once `finished` was seen), leaves it on screen and unmounts. */
+  done(): Promise<void>;
+  /** The progress so far, e.g. for the exit code or a summary elsewhere. */
+  progress(): DrainProgress;
+}
+
+/**
+ * Starts the live drain view. Feed it every engine event through `onEvent`, then await `done()`.
+ * Rendered with exitOnCtrlC off: Ctrl-C goes to `onInterrupt`, never to process.exit.
+ */
+export function startDrainInk(options: DrainInkOptions = {}): DrainInk {
+  const now = options.now ?? Date.now;
+  const colors = options.colors ?? colorsEnabled();
+  let progress = initialDrainProgress();
+  const app = () => (
+    <DrainApp
+      progress={progress}
+      nowMs={now()}
+      colors={colors}
+      onInterrupt={options.onInterrupt}
+      {...(options.maxRows === undefined ? {} : { maxRows: options.maxRows })}
+    />
+  );
+  const instance = render(app(), {
+    stdout: options.stdout ?? process.stdout,
+    stdin: options.stdin ?? process.stdin,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  // Elapsed time and countdowns move between events; unref'd so the view never keeps the process alive.
+  const ticker = setInterval(() => instance.rerender(app()), options.tickMs ?? 1000);
+  ticker.unref();
+  return {
+    onEvent(event) {
+      progress = reduceDrainEvents(progress, event, options.hints ? { hints: options.hints } : {});
+      instance.rerender(app());
+    },
+    async done() {
+      clearInterval(ticker);
+      instance.rerender(app());
+      instance.unmount();
+      await instance.waitUntilExit();
+    },
+    progress: () => progress,
+  };
+}

@@ -1,0 +1,86 @@
+import type { PodDrainState, PodRef } from '../drain/events.js';
+import type { PodProgress } from './drain-progress.js';
+import { formatMs, qualified, qualifiedPdb } from './format.js';
+import type { Tone } from './theme.js';
+
+/** How each drain view words a pod's state, in one place: the Ink rows, the text lines and the summary. */
+
+type BudgetWait = Extract<PodDrainState, { phase: 'waiting-for-budget' }>;
+
+/**
+ * "PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0"; the live rows, short of room, say
+ * "budget" instead of the kind.
+ */
+export function budgetWaitText(pod: PodRef, wait: BudgetWait, noun = 'PodDisruptionBudget'): string {
+  const pdb = `${noun} ${qualifiedPdb(pod.namespace, wait.pdb)}`;
+  if (wait.why === 'status-not-observed') {
+    return `${pdb}: status not yet observed by the disruption controller`;
+  }
+  return `${pdb}: needs ${wait.desiredHealthy} healthy, has ${wait.currentHealthy}, allowed ${wait.disruptionsAllowed}`;
+}
+
+/** "evicted", "deleted", "already gone". */
+export function goneVerb(how: Extract<PodDrainState, { phase: 'gone' }>['how']): string {
+  return how === 'already-gone' ? 'already gone' : how;
+}
+
+/** A pod's state for a live row, as of `nowMs`: what it is doing and for how long. */
+export function describePodState(progress: PodProgress, nowMs: number): string {
+  const state = progress.state;
+  switch (state.phase) {
+    case 'queued':
+      return 'queued';
+    case 'evicting':
+      return state.attempt > 1 ? `evicting (attempt ${state.attempt})` : 'evicting';
+    case 'waiting-for-budget':
+      return `waiting for ${budgetWaitText(progress.pod, state, 'budget')} · attempt ${state.attempts} · ${formatMs(nowMs - state.sinceMs)}`;
+    case 'retrying':
+      return `retrying in ${formatMs(state.nextAttemptMs - nowMs)} (attempt ${state.attempts}): ${state.error}`;
+    case 'terminating':
+      return state.deadlineMs === null
+        ? `terminating for ${formatMs(nowMs - progress.phaseSinceMs)}`
+        : `terminating, ${formatMs(state.deadlineMs - nowMs)} grace left`;
+    case 'gone':
+      return goneVerb(state.how);
+    case 'skipped':
+    case 'failed':
+    case 'dry-run':
+      return describeFinal(state);
+  }
+}
+
+export const PHASE_TONES: Record<PodDrainState['phase'], Tone> = {
+  queued: 'muted',
+  evicting: 'accent',
+  'waiting-for-budget': 'warn',
+  retrying: 'warn',
+  terminating: 'accent',
+  gone: 'ok',
+  skipped: 'muted',
+  failed: 'bad',
+  'dry-run': 'ok',
+};
+
+/** "eviction admitted" or "eviction refused: PodDisruptionBudget hello needs 4 healthy pods, has 4". */
+export function dryRunVerdict(state: Extract<PodDrainState, { phase: 'dry-run' }>): string {
+  return state.admitted ? state.reason || 'eviction admitted' : `eviction refused: ${state.reason}`;
+}
+
+/** kubectl's per-pod error syntax: error when evicting pods/"hello-abc" -n "demo". */
+export function evictionErrorPrefix(pod: PodRef): string {
+  return `error when evicting pods/"${pod.name}" -n "${pod.namespace}"`;
+}
+
+/** A finished pod in the live log: "demo/hello-abc evicted", "demo/x failed: …". */
+export function finishedPodText(
+  pod: PodRef,
+  state: Extract<PodDrainState, { phase: 'gone' | 'skipped' | 'failed' | 'dry-run' }>,
+): string {
+  return `${qualified(pod)} ${state.phase === 'gone' ? goneVerb(state.how) : describeFinal(state)}`;
+}
+
+function describeFinal(state: Extract<PodDrainState, { phase: 'skipped' | 'failed' | 'dry-run' }>): string {
+  if (state.phase === 'skipped') return `skipped: ${state.reason}`;
+  if (state.phase === 'failed') return `failed: ${state.error}`;
+  return dryRunVerdict(state);
+}

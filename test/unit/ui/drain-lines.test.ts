@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import type { DrainEvent } from '../../../src/drain/events.js';
+import { drainEventLines, type DrainLine } from '../../../src/ui/drain-lines.js';
+import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-progress.js';
+import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
+
+/** Every line a stream of events prints, as "stdout: …" / "stderr: …". */
+function linesOf(events: readonly DrainEvent[]): string[] {
+  let progress = initialDrainProgress();
+  const lines: DrainLine[] = [];
+  for (const event of events) {
+    lines.push(...drainEventLines(progress, event));
+    progress = reduceDrainEvents(progress, event);
+  }
+  return lines.map((l) => `${l.stream}: ${l.text}`);
+}
+
+describe('drainEventLines', () => {
+  it('prints a whole drain the way kubectl drain does, waits and summary on stderr', () => {
+    expect(linesOf(helloDrain())).toEqual([
+      'stdout: node/k8s-node-1 cordoned',
+      'stdout: pod/kube-proxy-x1 skipped: DaemonSet-managed',
+      'stdout: evicting pod demo/hello-a',
+      'stdout: evicting pod demo/hello-b',
+      'stderr: pod demo/hello-b waiting for PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0 (attempt 1, 0s)',
+      'stderr: pod demo/hello-b waiting for PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0 (attempt 4, 12s)',
+      'stdout: pod/hello-a evicted',
+      'stdout: pod/hello-b evicted',
+      'stdout: node/k8s-node-1 drained',
+      'stderr: Drained k8s-node-1 in 45s',
+      'stderr:   done: 2 evicted, 1 skipped',
+      'stderr:   left: node k8s-node-1 cordoned; only DaemonSet pods left on it',
+    ]);
+  });
+
+  it.each([
+    { already: false, dryRun: false, mode: 'none' as const, line: 'node/k8s-node-1 cordoned' },
+    { already: true, dryRun: false, mode: 'none' as const, line: 'node/k8s-node-1 already cordoned' },
+    { already: false, dryRun: true, mode: 'client' as const, line: 'node/k8s-node-1 cordoned (dry run)' },
+    { already: false, dryRun: true, mode: 'server' as const, line: 'node/k8s-node-1 cordoned (server dry run)' },
+  ])('cordon reads "$line"', ({ already, dryRun, mode, line }) => {
+    expect(linesOf([started([], mode), cordoned(0, already, dryRun)])).toEqual([`stdout: ${line}`]);
+  });
+
+  it('prints "evicting pod" once per pod, not on every retry', () => {
+    expect(
+      linesOf([
+        started([HELLO_B]),
+        podEvent(HELLO_B, 1, { phase: 'evicting', attempt: 1 }),
+        waiting(HELLO_B, 1, 1),
+        podEvent(HELLO_B, 6, { phase: 'evicting', attempt: 2 }),
+      ]).filter((l) => l.includes('evicting pod')),
+    ).toEqual(['stdout: evicting pod demo/hello-b']);
+  });
+
+  it("words a stale budget as the API server's other 429", () => {
+    const stale = podEvent(HELLO_B, 3, {
+      phase: 'waiting-for-budget',
+      pdb: 'hello',
+      why: 'status-not-observed',
+      disruptionsAllowed: 1,
+      currentHealthy: 4,
+      desiredHealthy: 3,
+      attempts: 2,
+      sinceMs: Date.UTC(2026, 10, 29, 3, 0, 1),
+    });
+    expect(linesOf([started([HELLO_B]), stale])).toEqual([
+      'stderr: pod demo/hello-b waiting for PodDisruptionBudget demo/hello: status not yet observed by the disruption controller (attempt 2, 2s)',
+    ]);
+  });
+
+  it("uses kubectl's error syntax for retries and failures", () => {
+    expect(
+      linesOf([
+        started([HELLO_A]),
+        podEvent(HELLO_A, 1, {
+          phase: 'retrying',
+          attempts: 2,
+          error: 'etcdserver: leader changed',
+          nextAttemptMs: Date.UTC(2026, 10, 29, 3, 0, 6),
+        }),
+        podEvent(HELLO_A, 6, { phase: 'failed', error: 'pods "hello-a" is forbidden' }),
+      ]),
+    ).toEqual([
+      'stderr: error when evicting pods/"hello-a" -n "demo" (will retry after 5s): etcdserver: leader changed',
+      'stderr: error when evicting pods/"hello-a" -n "demo": pods "hello-a" is forbidden',
+    ]);
+  });
+
+  it('reports a server dry run per pod: admitted to stdout, refused to stderr', () => {
+    expect(
+      linesOf([
+        started([HELLO_A, HELLO_B], 'server'),
+        podEvent(HELLO_A, 1, { phase: 'dry-run', admitted: true, reason: 'eviction admitted', pdb: null }),
+        podEvent(HELLO_B, 1, {
+          phase: 'dry-run',
+          admitted: false,
+          reason: 'PodDisruptionBudget hello needs 4 healthy pods, has 4',
+          pdb: 'hello',
+        }),
+      ]),
+    ).toEqual([
+      'stdout: pod/hello-a eviction admitted (server dry run)',
+      'stderr: pod/hello-b eviction refused: PodDisruptionBudget hello needs 4 healthy pods, has 4 (server dry run)',
+    ]);
+  });
+
+  it('does not call a node drained while pods remain on it, and says what to do next', () => {
+    const lines = linesOf([
+      started([HELLO_A, HELLO_B]),
+      waiting(HELLO_B, 1, 1),
+      finished(90, 'interrupted', [HELLO_B]),
+    ]);
+    expect(lines).toContain('stderr: error: unable to drain node "k8s-node-1": interrupted');
+    expect(lines).not.toContain('stdout: node/k8s-node-1 drained');
+    expect(lines).toContain(
+      'stderr:   next: resume with kubectl maint drain k8s-node-1, or undo the cordon with kubectl uncordon k8s-node-1',
+    );
+  });
+
+  it('prints warnings as kubectl does, on stderr', () => {
+    expect(
+      linesOf([{ type: 'warning', atMs: 0, message: 'ignoring DaemonSet-managed Pods: kube-system/kube-proxy-x1' }]),
+    ).toEqual(['stderr: Warning: ignoring DaemonSet-managed Pods: kube-system/kube-proxy-x1']);
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { DrainEvent } from '../../../src/drain/events.js';
+import { initialDrainProgress, reduceDrainEvents, type FinishedEvent } from '../../../src/ui/drain-progress.js';
+import { renderDrainSummaryText, summarizeDrain } from '../../../src/ui/drain-summary.js';
+import { finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
+
+function summaryOf(events: readonly DrainEvent[]) {
+  const progress = events.reduce((s, e) => reduceDrainEvents(s, e), initialDrainProgress());
+  return summarizeDrain(progress, progress.finished as FinishedEvent);
+}
+
+describe('summarizeDrain', () => {
+  it('sums up a finished drain in green: what was done and the state left behind', () => {
+    expect(summaryOf(helloDrain())).toEqual({
+      tone: 'ok',
+      headline: 'Drained k8s-node-1 in 45s',
+      lines: ['done: 2 evicted, 1 skipped', 'left: node k8s-node-1 cordoned; only DaemonSet pods left on it'],
+    });
+  });
+
+  it('after Ctrl-C, says what remains, what each remaining pod was doing, and the ways out', () => {
+    const summary = summaryOf([
+      started([HELLO_A, HELLO_B]),
+      podEvent(HELLO_A, 1, { phase: 'gone', how: 'evicted' }),
+      waiting(HELLO_B, 13, 4),
+      finished(20, 'interrupted', [HELLO_B]),
+    ]);
+    expect(renderDrainSummaryText(summary)).toBe(
+      [
+        'Interrupted after 20s: 1 pod remains on k8s-node-1',
+        '  done: 1 evicted',
+        '  remaining: demo/hello-b (waiting for budget demo/hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · 19s)',
+        '  left: node k8s-node-1 cordoned; 1 pod still on it',
+        '  next: resume with kubectl maint drain k8s-node-1, or undo the cordon with kubectl uncordon k8s-node-1',
+      ].join('\n'),
+    );
+    expect(summary.tone).toBe('warn');
+  });
+
+  it('lists every failed pod with its error, in red', () => {
+    const events = [started([HELLO_A]), podEvent(HELLO_A, 2, { phase: 'failed', error: 'forbidden' })];
+    const failedEvent: DrainEvent = {
+      ...(finished(3, 'failed', []) as FinishedEvent),
+      gone: [],
+      failed: [{ pod: HELLO_A, error: 'forbidden' }],
+    };
+    const summary = summaryOf([...events, failedEvent]);
+    expect(summary.tone).toBe('bad');
+    expect(summary.headline).toBe('Drain of k8s-node-1 failed after 3s: 1 pod failed, 0 pods remain');
+    expect(summary.lines).toContain('failed: demo/hello-a: forbidden');
+  });
+
+  it('suggests no next step after a dry run, which changed nothing', () => {
+    const summary = summaryOf([started([HELLO_A], 'server'), finished(1, 'dry-run', [HELLO_A])]);
+    expect(summary.headline).toBe('Dry run of k8s-node-1 done in 1s: nothing was changed');
+    expect(summary.lines.some((l) => l.startsWith('next:'))).toBe(false);
+  });
+
+  it('says "nothing" was done when no pod finished', () => {
+    expect(summaryOf([started([HELLO_A]), finished(600, 'timeout', [HELLO_A])]).lines[0]).toBe('done: nothing');
+  });
+});

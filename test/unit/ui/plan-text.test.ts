@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { DrainPlan } from '../../../src/plan/types.js';
+import { renderPlanText } from '../../../src/ui/plan-text.js';
+import { blockedPlan, clearPlan, slowPlan } from './plan-fixture.js';
+
+describe('renderPlanText', () => {
+  it('opens with the verdict and its reasons', () => {
+    const lines = renderPlanText(blockedPlan()).split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      'BLOCKED: draining k8s-node-1 cannot finish',
+      '  - demo/hello-a: no node can take its replacement',
+    ]);
+  });
+  it('keeps the sections in reading order: verdict, pods, budgets, replacements, NoExecute, node failure, caveats', () => {
+    const text = renderPlanText(slowPlan());
+    const order = [
+      'SLOW:',
+      'Pods on k8s-node-1 (4)',
+      'Budgets',
+      'Replacements',
+      'Drain compared with a NoExecute taint maintenance:NoExecute',
+      'If k8s-node-1 failed now',
+      'Caveats',
+    ].map((heading) => text.indexOf(`${heading}`));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+  it('names the budget, its wave and why for a pod that waits', () => {
+    expect(renderPlanText(slowPlan())).toContain(
+      '    demo/hello-b   wave 2   demo/hello (1 allowed)   waits for demo/hello: the replacement of demo/hello-a must be Ready first',
+    );
+  });
+  it('puts DaemonSet pods on one line by reason, as kubectl does', () => {
+    expect(renderPlanText(slowPlan())).toContain(
+      '    ignoring DaemonSet-managed Pods:   kube-system/kube-proxy-x1, kube-system/cni-agent-x1',
+    );
+  });
+  it("gives the scheduler's message for a replacement that fits nowhere, and per-node reasons only with details", () => {
+    const plain = renderPlanText(blockedPlan());
+    expect(plain).toContain("demo/hello-a   unschedulable: 0/3 nodes are available: 1 node(s) didn't match");
+    expect(plain).not.toContain('not on k8s-node-2');
+    expect(renderPlanText(blockedPlan(), { details: true })).toContain(
+      "demo/hello-a not on k8s-node-2: node(s) didn't match pod topology spread constraints",
+    );
+  });
+  it('flags budgets the NoExecute taint would break', () => {
+    expect(renderPlanText(slowPlan())).toContain(
+      'demo/hello: 2 pods deleted while 1 disruption is allowed (demo/hello-a, demo/hello-b)',
+    );
+    expect(renderPlanText(clearPlan())).not.toContain('Budgets the taint breaks');
+  });
+  it('says so plainly when there are no pods, and leaves out empty sections', () => {
+    const plan: DrainPlan = { ...clearPlan(), pods: [], budgets: [], caveats: [], verdictReasons: [] };
+    expect(renderPlanText(plan)).toMatchInlineSnapshot(`
+      "CLEAR: every pod can leave k8s-node-1 now
+
+      No pods on k8s-node-1
+
+      If k8s-node-1 failed now (node-monitor-grace-period 50s)
+        0s    node stops reporting
+        50s   marked unreachable, NoExecute taint
+      "
+    `);
+  });
+  it('prints the whole slow plan like this', () => {
+    expect(renderPlanText(slowPlan())).toMatchInlineSnapshot(`
+      "SLOW: draining k8s-node-1 waits for disruption budgets
+        - demo/hello allows 1 disruption at a time: 2 pods leave in 2 waves
+
+      Pods on k8s-node-1 (4)
+        Waits for a budget (1)
+          demo/hello-b   wave 2   demo/hello (1 allowed)   waits for demo/hello: the replacement of demo/hello-a must be Ready first
+        Evicted at once (1)
+          demo/hello-a   demo/hello (1 allowed)   demo/hello allows 1 disruption
+        Left on the node (2)
+          ignoring DaemonSet-managed Pods:   kube-system/kube-proxy-x1, kube-system/cni-agent-x1
+
+      Budgets
+        NAME         ALLOWED   HEALTHY/DESIRED   ON DRAINED NODES   WAVES
+        demo/hello   1         4/3               2 pods             2 waves of 1
+
+      Replacements
+        demo/hello-a   -> k8s-node-2
+        demo/hello-b   -> k8s-node-2
+
+      Drain compared with a NoExecute taint maintenance:NoExecute
+        TAINT             DRAIN               PODS
+        deleted at once   evicted at once     demo/hello-a
+        deleted at once   evicted in wave 2   demo/hello-b
+        never deleted     left on the node    kube-system/kube-proxy-x1, kube-system/cni-agent-x1
+        Budgets the taint breaks:
+          demo/hello: 2 pods deleted while 1 disruption is allowed (demo/hello-a, demo/hello-b)
+
+      If k8s-node-1 failed now (node-monitor-grace-period 50s)
+        0s      node stops reporting
+        50s     marked unreachable, NoExecute taint
+        110s    2 pods deleted: demo/hello-a, demo/hello-b
+        never   2 pods: kube-system/kube-proxy-x1, kube-system/cni-agent-x1
+
+      Caveats
+        - readiness of replacements is assumed, not measured
+      "
+    `);
+  });
+});
