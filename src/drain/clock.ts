@@ -1,0 +1,23 @@
+/** Time, passed in so that the engine's waits can be driven by a fake clock in tests. */
+export interface Clock {
+  now(): number;
+  /** Resolves true after `ms`, or false as soon as `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<boolean>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<boolean>((resolve) => {
+      if (signal?.aborted) return resolve(false);
+      const onAbort = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};

@@ -1,0 +1,369 @@
+import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
+import { BudgetWaiter, budgetKey } from './budget-wait.js';
+import { systemClock, type Clock } from './clock.js';
+import { Slots } from './concurrency.js';
+import type { DrainEvent, PodRef } from './events.js';
+import { classifyEviction } from './eviction-retry.js';
+import {
+  answered,
+  budgetChanged,
+  disappeared,
+  initialMachine,
+  requestSent,
+  waitSkipped,
+  type PodAction,
+  type PodMachine,
+  type PodMachineConfig,
+} from './pod-machine.js';
+import { finishedEvent, type FinishedEvent } from './summary.js';
+import type { DrainTarget, SkippedPod } from './targets.js';
+import { GoneTracker } from './wait-for-gone.js';
+
+export interface DrainRequest {
+  readonly nodes: readonly string[];
+  readonly targets: readonly DrainTarget[];
+  readonly skipped: readonly SkippedPod[];
+  /** --grace-period: seconds, or -1 for each pod's own terminationGracePeriodSeconds. */
+  readonly gracePeriodSeconds: number;
+  /** --timeout in milliseconds, bounding the whole drain; 0 = no limit. */
+  readonly timeoutMs: number;
+  /** --concurrency: pods evicting or terminating at once; 0 = no limit. */
+  readonly concurrency: number;
+  readonly dryRun: 'none' | 'client' | 'server';
+  /** --skip-wait-for-delete-timeout, seconds; 0 = off. */
+  readonly skipWaitForDeleteTimeoutSeconds: number;
+  /** Nodes already unschedulable, as the snapshot saw them (client dry run reports "already cordoned" from it). */
+  readonly alreadyCordoned?: ReadonlySet<string> | undefined;
+  /** Aborting stops the drain: no new eviction is sent, the node stays cordoned, `finished` says what remains. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface DrainDeps {
+  readonly api: DrainApi;
+  readonly emit: (event: DrainEvent) => void;
+  readonly clock?: Clock | undefined;
+  /** Transient failures in a row before a pod fails (default 10: about a minute and a half of retries). */
+  readonly maxFailures?: number | undefined;
+}
+
+/** How long to wait for the watches' first LIST before evicting anyway (the GET fallback covers the rest). */
+const WATCH_READY_MS = 5_000;
+
+/**
+ * Drains: cordon every node, then evict every target through the Eviction API, each pod driven by its
+ * state machine (pod-machine.ts), with bounded concurrency, budget waits woken by the budgets' watch and
+ * completion seen by the nodes' pod watch. Resolves with the `finished` event (also emitted) and never
+ * throws for API errors: they end up in events.
+ */
+export function runDrain(request: DrainRequest, deps: DrainDeps): Promise<FinishedEvent> {
+  return new DrainRun(request, deps).run();
+}
+
+interface PodEntry {
+  readonly target: DrainTarget;
+  readonly config: PodMachineConfig;
+  machine: PodMachine;
+}
+
+class DrainRun {
+  private readonly clock: Clock;
+  private readonly stop = new AbortController();
+  private stoppedBy: 'interrupted' | 'timeout' | null = null;
+  private readonly pods = new Map<string, PodEntry>();
+  private readonly budgets: BudgetWaiter;
+  private readonly gone: GoneTracker;
+  private readonly slots: Slots;
+  private readonly watches: RunningWatch[] = [];
+  private readonly watchedNamespaces = new Set<string>();
+  private cordoned: string[] = [];
+
+  constructor(
+    private readonly request: DrainRequest,
+    private readonly deps: DrainDeps,
+  ) {
+    this.clock = deps.clock ?? systemClock;
+    this.budgets = new BudgetWaiter(this.clock);
+    this.gone = new GoneTracker(this.clock, (ns, name) => deps.api.readPod(ns, name));
+    this.slots = new Slots(request.concurrency);
+    const serverDryRun = request.dryRun === 'server';
+    for (const target of request.targets) {
+      const graceSeconds = request.gracePeriodSeconds >= 0 ? request.gracePeriodSeconds : target.ownGraceSeconds;
+      this.pods.set(target.ref.uid, {
+        target,
+        config: {
+          dryRun: serverDryRun ? 'server' : 'none',
+          method: target.method,
+          graceSeconds,
+          maxFailures: deps.maxFailures ?? 10,
+        },
+        machine: initialMachine().machine,
+      });
+    }
+  }
+
+  async run(): Promise<FinishedEvent> {
+    const { request } = this;
+    const stopTimer = this.armStops();
+    try {
+      this.emit({
+        type: 'started',
+        atMs: this.clock.now(),
+        nodes: request.nodes,
+        pods: request.targets.map((t) => t.ref),
+        dryRun: request.dryRun,
+      });
+      for (const skip of request.skipped) this.emitPod(skip.ref, { phase: 'skipped', reason: skip.reason });
+      for (const entry of this.pods.values()) this.emitPod(entry.target.ref, entry.machine.state);
+      if (request.targets.some((t) => t.method === 'delete')) {
+        this.warn('--disable-eviction: pods are deleted directly, bypassing their PodDisruptionBudgets');
+      }
+      if (request.dryRun === 'server') {
+        this.warn(
+          'server dry run: a dry-run eviction does not spend the budget, so each pod of a budget is judged against ' +
+            'the unspent budget; pods admitted here may still have to wait for their budget in a real drain',
+        );
+      }
+      const cordonError = await this.cordonAll();
+      if (cordonError) return this.finish(cordonError);
+      if (request.dryRun === 'client') {
+        for (const entry of this.pods.values()) {
+          this.update(entry, {
+            ...entry.machine,
+            state: { phase: 'dry-run', admitted: true, reason: 'not checked (client dry run)', pdb: null },
+          });
+        }
+        return this.finish();
+      }
+      if (request.dryRun === 'none') await this.startWatches();
+      await Promise.all([...this.pods.values()].map((entry) => this.drive(entry)));
+      return this.finish();
+    } finally {
+      stopTimer.abort();
+      for (const watch of this.watches) watch.stop();
+    }
+  }
+
+  /** Wires --timeout and the caller's signal to one stop signal; returns a controller that disarms the timer. */
+  private armStops(): AbortController {
+    const disarm = new AbortController();
+    const { signal, timeoutMs } = this.request;
+    const stopWith = (why: 'interrupted' | 'timeout') => {
+      if (this.stop.signal.aborted) return;
+      this.stoppedBy = why;
+      this.stop.abort();
+    };
+    if (signal?.aborted) stopWith('interrupted');
+    signal?.addEventListener('abort', () => stopWith('interrupted'), { once: true, signal: disarm.signal });
+    if (timeoutMs > 0) {
+      void this.clock.sleep(timeoutMs, AbortSignal.any([disarm.signal, this.stop.signal])).then((elapsed) => {
+        if (elapsed) stopWith('timeout');
+      });
+    }
+    return disarm;
+  }
+
+  /** Cordons every node before evicting anything; a node that cannot be cordoned stops the drain. */
+  private async cordonAll(): Promise<string | null> {
+    const { request } = this;
+    for (const node of request.nodes) {
+      if (request.dryRun === 'client') {
+        this.emit({
+          type: 'cordoned',
+          atMs: this.clock.now(),
+          node,
+          already: request.alreadyCordoned?.has(node) ?? false,
+          dryRun: true,
+        });
+        continue;
+      }
+      try {
+        const result = await this.deps.api.cordon(node, request.dryRun === 'server');
+        if (request.dryRun === 'none') this.cordoned.push(node);
+        this.emit({
+          type: 'cordoned',
+          atMs: this.clock.now(),
+          node,
+          already: result.already,
+          dryRun: request.dryRun === 'server',
+        });
+      } catch (err) {
+        return `unable to cordon node "${node}": ${describeError(err)}`;
+      }
+    }
+    return null;
+  }
+
+  /** The pod watch of every node and the budget watch of every namespace with a budget in the plan. */
+  private async startWatches(): Promise<void> {
+    for (const node of this.request.nodes) {
+      this.watches.push(
+        this.deps.api.watchPodsOnNode(node, {
+          onUpsert: (pod) => this.gone.observe(pod),
+          onDelete: (pod) => this.gone.observeDeleted(pod),
+          onError: this.watchFailed(`pods on node ${node}`),
+        }),
+      );
+    }
+    this.budgets.onChange((key, numbers) => {
+      for (const entry of this.pods.values()) {
+        const state = entry.machine.state;
+        if (state.phase === 'waiting-for-budget' && budgetKey(entry.target.ref.namespace, state.pdb) === key) {
+          this.update(entry, budgetChanged(entry.machine, numbers));
+        }
+      }
+    });
+    for (const entry of this.pods.values()) {
+      for (const key of entry.target.pdbs) this.watchBudgets(key.slice(0, key.indexOf('/')));
+    }
+    const ready = Promise.all(this.watches.map((w) => w.ready)).catch(() => undefined);
+    await Promise.race([ready, this.clock.sleep(WATCH_READY_MS, this.stop.signal)]);
+  }
+
+  private watchBudgets(namespace: string): void {
+    if (this.watchedNamespaces.has(namespace)) return;
+    this.watchedNamespaces.add(namespace);
+    this.watches.push(
+      this.deps.api.watchPdbs(namespace, {
+        onUpsert: (pdb) => this.budgets.observe(pdb),
+        onDelete: (pdb) => this.budgets.forget(pdb),
+        onError: this.watchFailed(`PodDisruptionBudgets in namespace ${namespace}`),
+      }),
+    );
+  }
+
+  private watchFailed(what: string) {
+    return (err: unknown, retryInMs: number) =>
+      this.warn(`watch of ${what} failed (${describeError(err)}); restarting in ${retryInMs / 1000}s`);
+  }
+
+  /** Runs one pod's machine until it stops, or until the drain stops. */
+  private async drive(entry: PodEntry): Promise<void> {
+    const ref = entry.target.ref;
+    const goneSignal = this.gone.track(ref);
+    const stopOrGone = AbortSignal.any([this.stop.signal, goneSignal]);
+    let action: PodAction = { do: 'request' };
+    let holdsSlot = false;
+    const release = () => {
+      if (holdsSlot) this.slots.release();
+      holdsSlot = false;
+    };
+    try {
+      while (action.do !== 'stop' && !this.stop.signal.aborted) {
+        if (goneSignal.aborted && entry.machine.state.phase !== 'terminating') {
+          action = this.apply(entry, disappeared(entry.machine, entry.config));
+          continue;
+        }
+        switch (action.do) {
+          case 'request': {
+            if (!holdsSlot) holdsSlot = await this.slots.acquire(stopOrGone);
+            if (!holdsSlot) continue; // stopped, or the pod disappeared while queued
+            action = await this.send(entry);
+            if (action.do !== 'wait-for-gone') release();
+            break;
+          }
+          case 'wait-for-budget': {
+            this.watchBudgets(ref.namespace);
+            const key = budgetKey(ref.namespace, action.pdb);
+            await this.budgets.wait(key, action.fallbackMs, stopOrGone);
+            action = { do: 'request' };
+            break;
+          }
+          case 'sleep':
+            await this.clock.sleep(action.ms, stopOrGone);
+            action = { do: 'request' };
+            break;
+          case 'wait-for-gone': {
+            const how = await this.gone.waitForGone(
+              ref,
+              this.stop.signal,
+              this.request.skipWaitForDeleteTimeoutSeconds,
+            );
+            if (how === 'gone') action = this.apply(entry, disappeared(entry.machine, entry.config));
+            else if (how === 'skip-wait')
+              action = this.apply(entry, waitSkipped(entry.machine, this.request.skipWaitForDeleteTimeoutSeconds));
+            release();
+            break;
+          }
+        }
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** Sends the eviction (or delete) and feeds the classified answer to the machine. */
+  private async send(entry: PodEntry): Promise<PodAction> {
+    const { target, config } = entry;
+    this.update(entry, requestSent(entry.machine));
+    const options = {
+      namespace: target.ref.namespace,
+      name: target.ref.name,
+      uid: target.ref.uid,
+      gracePeriodSeconds: this.request.gracePeriodSeconds >= 0 ? this.request.gracePeriodSeconds : null,
+      dryRun: config.dryRun === 'server',
+    };
+    const outcome =
+      target.method === 'evict' ? await this.deps.api.evict(options) : await this.deps.api.deletePod(options);
+    const step = classifyEviction(outcome, {
+      namespace: target.ref.namespace,
+      name: target.ref.name,
+      verb: target.method === 'evict' ? 'create' : 'delete',
+      resource: target.method === 'evict' ? 'pods/eviction' : 'pods',
+      knownPdbs: target.pdbs.map((key) => key.slice(key.indexOf('/') + 1)),
+    });
+    const numbers =
+      step.kind === 'budget' ? this.budgets.numbers(budgetKey(target.ref.namespace, step.pdb)) : undefined;
+    return this.apply(entry, answered(entry.machine, step, this.clock.now(), config, numbers));
+  }
+
+  private apply(entry: PodEntry, transition: { machine: PodMachine; action: PodAction }): PodAction {
+    this.update(entry, transition.machine);
+    return transition.action;
+  }
+
+  private update(entry: PodEntry, machine: PodMachine): void {
+    const changed = machine.state !== entry.machine.state;
+    entry.machine = machine;
+    if (changed) this.emitPod(entry.target.ref, machine.state);
+  }
+
+  private finish(abortedBeforeEvicting?: string): FinishedEvent {
+    const event = finishedEvent({
+      atMs: this.clock.now(),
+      nodes: this.request.nodes,
+      dryRun: this.request.dryRun,
+      cordoned: this.cordoned,
+      stoppedBy: abortedBeforeEvicting ? null : this.stoppedBy,
+      pods: [...this.pods.values()].map((entry) => ({ ref: entry.target.ref, state: entry.machine.state })),
+      abortedBeforeEvicting,
+    });
+    this.emit(event);
+    return event;
+  }
+
+  private emitPod(pod: PodRef, state: PodMachine['state']): void {
+    this.emit({ type: 'pod', atMs: this.clock.now(), pod, state });
+  }
+
+  private warn(message: string): void {
+    this.emit({ type: 'warning', atMs: this.clock.now(), message });
+  }
+
+  private emit(event: DrainEvent): void {
+    this.deps.emit(event);
+  }
+}
+
+/** One line for an error thrown by a client-node call (the shared classifier's wording when it lands). */
+function describeError(err: unknown): string {
+  const body = (err as { body?: unknown }).body;
+  if (typeof body === 'string') {
+    try {
+      const message = (JSON.parse(body) as { message?: unknown }).message;
+      if (typeof message === 'string') return message;
+    } catch {
+      // not JSON: fall through
+    }
+  }
+  return err instanceof Error ? (err.message.split('\n')[0] ?? String(err)) : String(err);
+}

@@ -1,0 +1,133 @@
+import type { ApiOutcome, ApiStatus } from '../kube/api-outcome.js';
+
+/** Why a budget refused: the API server's two 429s, told apart by their cause. */
+export type BudgetRefusal = 'budget-exhausted' | 'status-not-observed';
+
+/** What to do after one eviction (or delete) request, decided from the API server's answer alone. */
+export type EvictionStep =
+  /** 2xx: the API server admitted it; the pod is being deleted (or would be, in a server dry run). */
+  | { readonly kind: 'admitted' }
+  /** 404, or a UID precondition that no longer matches: the pod we meant no longer exists. */
+  | { readonly kind: 'gone'; readonly detail: string }
+  /** 429 from a PodDisruptionBudget: wait for its status to change, then ask again. */
+  | {
+      readonly kind: 'budget';
+      readonly why: BudgetRefusal;
+      readonly pdb: string;
+      /** From the cause "needs N healthy pods and has M currently" (budget-exhausted only). */
+      readonly desiredHealthy: number | null;
+      readonly currentHealthy: number | null;
+      readonly message: string;
+    }
+  /** Worth asking again after a delay: network error, 5xx, throttling, terminating namespace, conflict. */
+  | { readonly kind: 'retry'; readonly error: string; readonly retryAfterMs: number | null }
+  /** Asking again will not help: forbidden, more than one budget, invalid request. */
+  | { readonly kind: 'fail'; readonly error: string };
+
+export interface EvictionCall {
+  readonly namespace: string;
+  readonly name: string;
+  /** kubectl's words for the request, for error messages: create pods/eviction, or delete pods. */
+  readonly verb: 'create' | 'delete';
+  readonly resource: 'pods/eviction' | 'pods';
+  /** The budgets the plan matched to the pod (names), to name them when the API refuses for having several. */
+  readonly knownPdbs: readonly string[];
+}
+
+// The cause messages of the eviction handler's 429s (pkg/registry/core/pod/storage/eviction.go).
+const EXHAUSTED = /^The disruption budget (\S+) needs (\d+) healthy pods and has (\d+) currently/;
+const NOT_OBSERVED = /^The disruption budget (\S+) is still being processed by the server/;
+const MULTIPLE_PDBS = /more than one PodDisruptionBudget/;
+// The answer to a UID precondition that fails (eviction: "the UID in the precondition (…) does not match the
+// UID in record (…)"; delete: "Precondition failed: UID in precondition: …"): the name now belongs to another pod.
+const UID_MISMATCH = /UID in (the )?precondition/i;
+
+/** Classifies the answer to an eviction or a delete: the whole retry policy, in one place. */
+export function classifyEviction(outcome: ApiOutcome, call: EvictionCall): EvictionStep {
+  if (outcome.kind === 'ok') return { kind: 'admitted' };
+  if (outcome.kind === 'network') {
+    return { kind: 'retry', error: `cannot reach the API server: ${outcome.message}`, retryAfterMs: null };
+  }
+  const { code, status } = outcome;
+  const retryAfterMs = status.retryAfterSeconds === null ? null : status.retryAfterSeconds * 1000;
+  switch (code) {
+    case 404:
+      return { kind: 'gone', detail: 'not found' };
+    case 409:
+      if (UID_MISMATCH.test(status.message)) return { kind: 'gone', detail: 'replaced by a new pod of the same name' };
+      return { kind: 'retry', error: `conflict: ${status.message}`, retryAfterMs };
+    case 429:
+      return (
+        budgetRefusal(status) ?? {
+          kind: 'retry',
+          error: `throttled by the API server: ${status.message}`,
+          retryAfterMs,
+        }
+      );
+    case 403:
+      return forbidden(status, call);
+    case 401:
+      return { kind: 'fail', error: 'unauthorized: the API server rejected the credentials' };
+    case 500:
+      if (MULTIPLE_PDBS.test(status.message)) return { kind: 'fail', error: multiplePdbs(call) };
+      return { kind: 'retry', error: `server error: ${status.message}`, retryAfterMs };
+    default:
+      if (code >= 500) return { kind: 'retry', error: `server error: ${status.message} (HTTP ${code})`, retryAfterMs };
+      return { kind: 'fail', error: `${status.message} (HTTP ${code})` };
+  }
+}
+
+function budgetRefusal(status: ApiStatus): EvictionStep | null {
+  for (const cause of status.causes) {
+    if (cause.reason !== 'DisruptionBudget') continue;
+    const exhausted = EXHAUSTED.exec(cause.message);
+    if (exhausted) {
+      return {
+        kind: 'budget',
+        why: 'budget-exhausted',
+        pdb: exhausted[1]!,
+        desiredHealthy: Number(exhausted[2]),
+        currentHealthy: Number(exhausted[3]),
+        message: cause.message,
+      };
+    }
+    const notObserved = NOT_OBSERVED.exec(cause.message);
+    if (notObserved) {
+      return {
+        kind: 'budget',
+        why: 'status-not-observed',
+        pdb: notObserved[1]!,
+        desiredHealthy: null,
+        currentHealthy: null,
+        message: cause.message,
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * A namespace being deleted refuses new writes with a NamespaceTerminating cause; its pods are going
+ * away anyway, so ask again (kubectl does too). RBAC denials name the verb and resource; other 403s
+ * (admission webhooks, a budget with negative disruptionsAllowed) keep the server's message.
+ */
+function forbidden(status: ApiStatus, call: EvictionCall): EvictionStep {
+  if (status.causes.some((c) => c.reason === 'NamespaceTerminating')) {
+    return { kind: 'retry', error: `namespace "${call.namespace}" is terminating`, retryAfterMs: null };
+  }
+  if (/cannot \S+ resource/.test(status.message)) {
+    return {
+      kind: 'fail',
+      error: `forbidden: cannot ${call.verb} ${call.resource} in namespace "${call.namespace}" (${status.message})`,
+    };
+  }
+  return { kind: 'fail', error: `forbidden: ${status.message}` };
+}
+
+function multiplePdbs(call: EvictionCall): string {
+  const names = call.knownPdbs.length > 1 ? ` (${call.knownPdbs.map((n) => `"${n}"`).join(', ')})` : '';
+  return (
+    `pod matches more than one PodDisruptionBudget${names}; the Eviction API refuses such pods ` +
+    '(make the budgets select disjoint pods, or drain with --disable-eviction)'
+  );
+}

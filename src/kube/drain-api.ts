@@ -1,0 +1,39 @@
+import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { ApiOutcome } from './api-outcome.js';
+import { setUnschedulable, type CordonResult } from './cordon.js';
+import { deletePod } from './delete-pod.js';
+import type { DrainClient } from './drain-client.js';
+import { evictPod, type PodWriteOptions } from './eviction.js';
+import type { RunningWatch, WatchHandlers } from './list-watch.js';
+import { watchPdbsInNamespace } from './pdb-watch.js';
+import { readPodOrNull, watchPodsOnNode } from './pod-watch.js';
+
+/**
+ * Everything the drain engine asks of the API server, in one interface (the engine's port, as kubectl's
+ * drain Helper holds its client): the engine is written against this and always runs on the real one.
+ */
+export interface DrainApi {
+  /** Sets spec.unschedulable; throws client-node's ApiException (or a network error) on failure. */
+  cordon(node: string, dryRun: boolean): Promise<CordonResult>;
+  evict(options: PodWriteOptions): Promise<ApiOutcome>;
+  deletePod(options: PodWriteOptions): Promise<ApiOutcome>;
+  readPod(namespace: string, name: string): Promise<V1Pod | null>;
+  watchPodsOnNode(node: string, handlers: WatchHandlers<V1Pod>): RunningWatch;
+  watchPdbs(namespace: string, handlers: WatchHandlers<V1PodDisruptionBudget>): RunningWatch;
+}
+
+export function drainApi(client: DrainClient): DrainApi {
+  return {
+    cordon: (node, dryRun) => setUnschedulable(client, node, true, dryRun),
+    evict: (options) => evictPod(client, options),
+    deletePod: (options) => deletePod(client, options),
+    readPod: (namespace, name) => readPodOrNull(client, namespace, name),
+    watchPodsOnNode: (node, handlers) => watchPodsOnNode(client, node, handlers),
+    watchPdbs: (namespace, handlers) => watchPdbsInNamespace(client, namespace, handlers),
+  };
+}
+
+export type { ApiOutcome } from './api-outcome.js';
+export type { CordonResult } from './cordon.js';
+export type { PodWriteOptions } from './eviction.js';
+export type { RunningWatch, WatchHandlers } from './list-watch.js';

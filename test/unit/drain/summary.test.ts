@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { PodDrainState, PodRef } from '../../../src/drain/events.js';
+import { finishedEvent, type SummaryInput } from '../../../src/drain/summary.js';
+import { waitingForHello } from './states.js';
+
+const pod = (name: string): PodRef => ({ namespace: 'demo', name, uid: `uid-${name}`, node: 'k8s-node-1' });
+const gone: PodDrainState = { phase: 'gone', how: 'evicted' };
+const terminating: PodDrainState = { phase: 'terminating', deadlineMs: 0 };
+const waiting = waitingForHello;
+
+const base: SummaryInput = {
+  atMs: 5,
+  nodes: ['k8s-node-1'],
+  dryRun: 'none',
+  cordoned: ['k8s-node-1'],
+  stoppedBy: null,
+  pods: [],
+};
+
+describe('finishedEvent', () => {
+  it('Every pod gone: drained, and says how to put the node back in service', () => {
+    const event = finishedEvent({
+      ...base,
+      pods: [
+        { ref: pod('a'), state: gone },
+        { ref: pod('b'), state: gone },
+      ],
+    });
+    expect(event).toEqual({
+      type: 'finished',
+      atMs: 5,
+      result: 'drained',
+      gone: [pod('a'), pod('b')],
+      remaining: [],
+      terminating: [],
+      failed: [],
+      clusterState:
+        'node k8s-node-1 cordoned; all 2 pods gone; `kubectl maint uncordon k8s-node-1` returns it to service',
+    });
+  });
+
+  it('Interrupted: the node stays cordoned, and the summary tells evicted from not evicted', () => {
+    const event = finishedEvent({
+      ...base,
+      stoppedBy: 'interrupted',
+      pods: [
+        { ref: pod('a'), state: gone },
+        { ref: pod('b'), state: terminating },
+        { ref: pod('c'), state: waiting },
+      ],
+    });
+    expect(event.result).toBe('interrupted');
+    expect(event.remaining).toEqual([pod('b'), pod('c')]);
+    expect(event.terminating).toEqual([pod('b')]);
+    expect(event.clusterState).toBe(
+      'node k8s-node-1 cordoned; 1 gone, 1 evicted and still terminating, 1 not evicted; run `kubectl maint drain k8s-node-1` again to finish',
+    );
+  });
+
+  it('Timed out: result timeout, with what remains', () => {
+    const event = finishedEvent({ ...base, stoppedBy: 'timeout', pods: [{ ref: pod('c'), state: waiting }] });
+    expect(event.result).toBe('timeout');
+    expect(event.clusterState).toBe(
+      'node k8s-node-1 cordoned; 1 not evicted; run `kubectl maint drain k8s-node-1` again to finish',
+    );
+  });
+
+  it('A failed pod fails the drain, while the others went on', () => {
+    const event = finishedEvent({
+      ...base,
+      pods: [
+        { ref: pod('a'), state: gone },
+        { ref: pod('b'), state: { phase: 'failed', error: 'pod matches more than one PodDisruptionBudget' } },
+      ],
+    });
+    expect(event.result).toBe('failed');
+    expect(event.failed).toEqual([{ pod: pod('b'), error: 'pod matches more than one PodDisruptionBudget' }]);
+  });
+
+  it('A cordon that failed stops the drain before any eviction and says so', () => {
+    const event = finishedEvent({
+      ...base,
+      cordoned: [],
+      abortedBeforeEvicting: 'unable to cordon node "k8s-node-1": forbidden',
+      pods: [{ ref: pod('a'), state: { phase: 'queued' } }],
+    });
+    expect(event.result).toBe('failed');
+    expect(event.clusterState).toBe(
+      'node k8s-node-1 not cordoned; no pod evicted (unable to cordon node "k8s-node-1": forbidden)',
+    );
+  });
+
+  it('A server dry run changes nothing and says the API server applied nothing', () => {
+    const event = finishedEvent({
+      ...base,
+      dryRun: 'server',
+      cordoned: [],
+      pods: [{ ref: pod('a'), state: { phase: 'dry-run', admitted: true, reason: 'eviction admitted', pdb: null } }],
+    });
+    expect(event.result).toBe('dry-run');
+    expect(event.clusterState).toBe(
+      'nothing was changed (server dry run: the API server checked the cordon and each eviction, and applied none)',
+    );
+  });
+
+  it('Several nodes are named together', () => {
+    const event = finishedEvent({ ...base, nodes: ['a', 'b'], cordoned: ['a', 'b'], pods: [] });
+    expect(event.clusterState).toBe(
+      'nodes a b cordoned; no pod to evict; `kubectl maint uncordon a b` returns them to service',
+    );
+  });
+});

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { PodRef } from '../../../src/drain/events.js';
+import { GoneTracker, isGoneBy, skipWaitDue, type GoneWakeup } from '../../../src/drain/wait-for-gone.js';
+import { makePod } from '../builders.js';
+import { FakeClock, flush } from './fake-clock.js';
+
+describe('isGoneBy', () => {
+  it.each([
+    { name: 'A pod that no longer exists is gone', current: null, expected: true },
+    {
+      name: 'A pod whose name now has another UID is gone (recreated under the same name)',
+      current: { uid: 'new' },
+      expected: true,
+    },
+    { name: 'A pod with the same UID is still there', current: { uid: 'old' }, expected: false },
+  ])('$name', ({ current, expected }) => {
+    expect(isGoneBy('old', current)).toBe(expected);
+  });
+});
+
+describe('skipWaitDue', () => {
+  const deletion = 1_000_000;
+  it.each([
+    { name: 'Off when the flag is 0', seconds: 0, nowMs: deletion + 600_000, expected: false },
+    {
+      name: 'Not due while the DeletionTimestamp is exactly N seconds old',
+      seconds: 20,
+      nowMs: deletion + 20_999,
+      expected: false,
+    },
+    {
+      name: 'Due once the DeletionTimestamp is more than N whole seconds old',
+      seconds: 20,
+      nowMs: deletion + 21_000,
+      expected: true,
+    },
+  ])('$name', ({ seconds, nowMs, expected }) => {
+    expect(skipWaitDue(deletion, nowMs, seconds)).toBe(expected);
+  });
+  it('Never due for a pod without a DeletionTimestamp', () => {
+    expect(skipWaitDue(null, 10 ** 12, 1)).toBe(false);
+  });
+});
+
+describe('GoneTracker', () => {
+  const live = makePod().name('hello-1').ns('demo').uid('old').node('k8s-node-1').obj();
+  const ref: PodRef = { namespace: 'demo', name: 'hello-1', uid: 'old', node: 'k8s-node-1' };
+  /** The API cannot be reached: the tracker must learn from the watch alone. */
+  const unreachable = () => Promise.reject(new Error('connect ECONNREFUSED'));
+
+  function waitFor(tracker: GoneTracker, stop: AbortSignal, skipSeconds = 0) {
+    const result: { how?: GoneWakeup } = {};
+    void tracker.waitForGone(ref, stop, skipSeconds).then((how) => (result.how = how));
+    return result;
+  }
+
+  it('A deletion seen by the watch ends the wait at once', async () => {
+    const tracker = new GoneTracker(new FakeClock(), unreachable);
+    tracker.observe(live);
+    const result = waitFor(tracker, new AbortController().signal);
+    await flush();
+    expect(result.how).toBeUndefined();
+    tracker.observeDeleted(live);
+    await flush();
+    expect(result.how).toBe('gone');
+    expect(tracker.isGone('old')).toBe(true);
+  });
+
+  it('The same name with a new UID on the node ends the wait', async () => {
+    const tracker = new GoneTracker(new FakeClock(), unreachable);
+    tracker.observe(live);
+    const result = waitFor(tracker, new AbortController().signal);
+    tracker.observe(makePod().name('hello-1').ns('demo').uid('new').node('k8s-node-1').obj());
+    await flush();
+    expect(result.how).toBe('gone');
+  });
+
+  it('A pod terminating for longer than --skip-wait-for-delete-timeout is skipped at the next look', async () => {
+    const clock = new FakeClock(1_000_000);
+    const tracker = new GoneTracker(clock, unreachable);
+    // deletionTimestamp (grace period's end) at t = 1 000 s; the flag is 2 s.
+    tracker.observe(makePod().name('hello-1').ns('demo').uid('old').deleting(1000, 5).obj());
+    const result = waitFor(tracker, new AbortController().signal, 2);
+    await clock.advance(2000);
+    expect(result.how).toBeUndefined();
+    await clock.advance(4000);
+    expect(result.how).toBe('skip-wait');
+  });
+
+  it('Stopping the drain ends the wait', async () => {
+    const tracker = new GoneTracker(new FakeClock(), unreachable);
+    const stop = new AbortController();
+    const result = waitFor(tracker, stop.signal);
+    stop.abort();
+    await flush();
+    expect(result.how).toBe('stopped');
+  });
+});
