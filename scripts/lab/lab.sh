@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# npm run lab -- <verb>: the project's local control plane (see README "The lab").
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+verb=${1:-help}
+shift || true
+case "$verb" in
+  build | up | down | status | env | seed) exec "$here/$verb.sh" "$@" ;;
+  help | -h | --help)
+    cat <<'USAGE'
+usage: npm run lab -- <verb>
+  build            build etcd, Kubernetes (apiserver, controller-manager, scheduler, kubectl) and kwok
+                   from Go modules into a version-keyed cache (no-op when cached)
+  up               start the lab on 127.0.0.1 (builds first if needed); idempotent
+  down             stop the lab's processes and remove its directory
+  status           show each component; exit 0 when the lab is up
+  env              print `export KUBECONFIG=… PATH=…` lines: eval "$(npm run --silent lab -- env)"
+  seed SCENARIO    reset the lab's workloads and nodes, apply a scenario and wait until it settles
+                   (scenarios: scripts/lab/scenarios/*.yaml)
+environment: LAB_DIR (default /tmp/kubectl-maint-lab), LAB_CACHE (default ~/.cache/kubectl-maint-lab),
+             LAB_KUBE_VERSION (default from scripts/lab/versions.env), LAB_POD_READY_DELAY_MS (default 1000)
+USAGE
+    ;;
+  *) echo "lab: unknown verb '$verb' (try: npm run lab -- help)" >&2; exit 2 ;;
+esac

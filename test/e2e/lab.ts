@@ -1,0 +1,62 @@
+import { execa, type Options } from 'execa';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+/** Helpers for e2e tests: the lab's kubectl and kubeconfig, and scenario seeding. */
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const labScript = path.join(repoRoot, 'scripts/lab/lab.sh');
+
+interface LabEnv {
+  readonly KUBECONFIG: string;
+  readonly PATH: string;
+  readonly labBin: string;
+}
+
+let cached: LabEnv | undefined;
+
+/** KUBECONFIG and PATH (the lab's bin first) as `npm run lab -- env` prints them. */
+export async function labEnv(): Promise<LabEnv> {
+  if (cached) return cached;
+  const { stdout } = await execa('bash', [labScript, 'env']);
+  const kubeconfig = /export KUBECONFIG=(\S+)/.exec(stdout)?.[1];
+  const labBin = /export PATH=(\S+):/.exec(stdout)?.[1];
+  if (!kubeconfig || !labBin) throw new Error(`unexpected output of lab env: ${stdout}`);
+  cached = { KUBECONFIG: kubeconfig, labBin, PATH: `${labBin}:${process.env.PATH ?? ''}` };
+  return cached;
+}
+
+/** Runs the lab's kubectl against the lab. Rejects on a non-zero exit unless `reject: false`. */
+export async function kubectl(args: readonly string[], options: Options = {}) {
+  const env = await labEnv();
+  return execa(path.join(env.labBin, 'kubectl'), [...args], {
+    ...options,
+    env: { ...process.env, KUBECONFIG: env.KUBECONFIG, PATH: env.PATH, ...(options.env ?? {}) },
+  });
+}
+
+/** Parsed `kubectl get -o json`. */
+export async function kubectlJson<T = { items: any[] }>(args: readonly string[]): Promise<T> {
+  const { stdout } = await kubectl([...args, '-o', 'json']);
+  return JSON.parse(String(stdout)) as T;
+}
+
+/** Resets the lab and applies a scenario of scripts/lab/scenarios, waiting until it settles. */
+export async function seedScenario(name: string): Promise<void> {
+  await execa('bash', [labScript, 'seed', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Polls until `check` returns a truthy value, or throws after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
