@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { register as registerDemo } from './demo.js';
+import { register as registerPlan } from './plan.js';
 import { register as registerVersion } from './version.js';
 
 /**
@@ -7,5 +9,7 @@ import { register as registerVersion } from './version.js';
  */
 export function registerCommands(program: Command): void {
   void program;
+  registerPlan(program);
+  registerDemo(program);
   registerVersion(program);
 }

@@ -1,0 +1,84 @@
+import { Option, type Command } from 'commander';
+import { buildPlan } from '../../plan/build-plan.js';
+import type { DrainPlan } from '../../plan/types.js';
+import { ClusterIndex } from '../../snapshot/cluster-index.js';
+import { loadSnapshotFile } from '../../snapshot/load-file.js';
+import { loadLiveSnapshot } from '../../snapshot/load-live.js';
+import type { Snapshot } from '../../snapshot/types.js';
+import { renderPlanJson, renderPlanYaml } from '../../ui/plan-output.js';
+import { renderPlanText } from '../../ui/plan-text.js';
+import { addDrainFlags, planOptionsFrom, type DrainFlagValues } from '../drain-flags.js';
+import { ExitCode } from '../exit-codes.js';
+import { parseSelectorArg } from '../flag-values.js';
+import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
+import { nodeSelection, resolveNodes, type NodeSelection } from '../node-selection.js';
+
+export type PlanFormat = 'text' | 'json' | 'yaml';
+
+export interface PlanFlagValues extends DrainFlagValues, KubeFlagValues {
+  readonly selector?: string;
+  readonly snapshot?: string;
+  readonly output?: PlanFormat;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('plan')
+    .summary('preview a drain: what happens to each pod, in how many waves, and whether it can finish')
+    .description(
+      'Preview `kubectl drain NODE…` without touching the cluster: which pods are evicted, skipped or refused,\n' +
+        'how PodDisruptionBudgets pace the evictions, where the replacements can be scheduled, and how this\n' +
+        'compares with a NoExecute taint or a node failure. Reads the live cluster, or a file with --snapshot.',
+    )
+    .argument('[node...]', 'the nodes to drain together')
+    .option('-l, --selector <selector>', 'drain the nodes matching this label selector instead', parseSelectorArg)
+    .option('--snapshot <file>', 'plan against the output of kubectl get … -o json|yaml instead of the live cluster')
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: a live view on a terminal, text otherwise)').choices(
+        ['text', 'json', 'yaml'],
+      ),
+    );
+  addDrainFlags(command);
+  addKubeFlags(command);
+  command.action(async (nodes: string[], values: PlanFlagValues) => {
+    const plan = await planFromFlags(nodes, values);
+    await showPlan(plan, values.output);
+    if (plan.verdict === 'blocked') process.exitCode = ExitCode.Blocked;
+  });
+}
+
+/** Loads the snapshot the flags name, resolves the nodes, and plans. */
+export async function planFromFlags(nodeArgs: readonly string[], values: PlanFlagValues): Promise<DrainPlan> {
+  const selection = nodeSelection(nodeArgs, values.selector);
+  let snapshot: Snapshot;
+  try {
+    snapshot = values.snapshot
+      ? await loadSnapshotFile(values.snapshot)
+      : await loadLiveSnapshot(connect(values), values);
+  } catch (err) {
+    throw asCliError(err);
+  }
+  return planSnapshot(snapshot, selection, values);
+}
+
+/** Plans a loaded snapshot; warnings from loading go to stderr first. */
+export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, values: DrainFlagValues): DrainPlan {
+  for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const index = new ClusterIndex(snapshot);
+  const nodes = resolveNodes(index, selection);
+  return buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
+}
+
+/**
+ * Results go to stdout. Without -o: the Ink view on a terminal (loaded only then, so pipes never parse
+ * React), plain text otherwise.
+ */
+export async function showPlan(plan: DrainPlan, format: PlanFormat | undefined): Promise<void> {
+  if (format === 'json') return void process.stdout.write(renderPlanJson(plan));
+  if (format === 'yaml') return void process.stdout.write(renderPlanYaml(plan));
+  if (format === undefined && process.stdout.isTTY) {
+    const { renderPlanInk } = await import('../../ui/plan-view.js');
+    return renderPlanInk(plan);
+  }
+  process.stdout.write(renderPlanText(plan));
+}

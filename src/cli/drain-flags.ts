@@ -1,0 +1,101 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/taint-eviction.js';
+import type { PlanOptions } from '../plan/types.js';
+import { parseDurationSeconds, parseSelectorArg } from './flag-values.js';
+
+/** What commander parses from kubectl drain's flags (shared by `plan` and `drain`). */
+export interface DrainFlagValues {
+  readonly ignoreDaemonsets?: boolean;
+  readonly deleteEmptydirData?: boolean;
+  readonly force?: boolean;
+  readonly podSelector?: string;
+  readonly disableEviction?: boolean;
+  /** Seconds. */
+  readonly skipWaitForDeleteTimeout?: number;
+  readonly taint: { readonly key: string; readonly value?: string | undefined };
+  /** Seconds. */
+  readonly nodeMonitorGracePeriod: number;
+}
+
+const GROUP = 'Drain options (as in kubectl drain):';
+/** kube-controller-manager's default since Kubernetes 1.32 (40s before). */
+const DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS = 50;
+
+/** kubectl drain's pod-handling flags, with kubectl's names and help wording. */
+export function addDrainFlags(command: Command): Command {
+  const options = [
+    new Option('--ignore-daemonsets', 'ignore DaemonSet-managed pods'),
+    new Option(
+      '--delete-emptydir-data',
+      'continue even if there are pods using emptyDir (local data that will be deleted when the node is drained)',
+    ),
+    new Option('--force', 'continue even if there are pods that do not declare a controller'),
+    new Option('--pod-selector <selector>', 'label selector to filter pods on the node').argParser(parseSelectorArg),
+    new Option(
+      '--disable-eviction',
+      'delete pods instead of evicting them, bypassing PodDisruptionBudgets (use with caution)',
+    ),
+    new Option(
+      '--skip-wait-for-delete-timeout <seconds>',
+      'skip waiting for pods whose deletionTimestamp is older than this (seconds or a duration); 0 = never skip',
+    )
+      .argParser(parseDurationSeconds)
+      .default(0),
+  ];
+  const comparison = [
+    new Option('--taint <key[=value]>', 'the NoExecute taint to compare the drain with')
+      .argParser(parseTaint)
+      .default({ key: DEFAULT_MAINTENANCE_TAINT_KEY }, DEFAULT_MAINTENANCE_TAINT_KEY),
+    new Option(
+      '--node-monitor-grace-period <duration>',
+      "the controller manager's --node-monitor-grace-period, to predict what a node failure would do",
+    )
+      .argParser(parseDurationSeconds)
+      .default(DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS, '50s'),
+  ];
+  for (const option of options) command.addOption(option.helpGroup(GROUP));
+  for (const option of comparison) command.addOption(option.helpGroup('Comparisons:'));
+  return command;
+}
+
+/** PlanOptions from the parsed flags; `nodes` and `now` come from the caller. */
+export function planOptionsFrom(
+  values: DrainFlagValues,
+  nodes: readonly string[],
+  nowEpochSeconds: number,
+): PlanOptions {
+  return {
+    nodes,
+    ignoreDaemonSets: values.ignoreDaemonsets === true,
+    deleteEmptyDirData: values.deleteEmptydirData === true,
+    force: values.force === true,
+    podSelector: values.podSelector || undefined,
+    disableEviction: values.disableEviction === true,
+    skipWaitForDeleteTimeoutSeconds: values.skipWaitForDeleteTimeout ?? 0,
+    taint: values.taint,
+    nodeMonitorGracePeriodSeconds: values.nodeMonitorGracePeriod,
+    nowEpochSeconds,
+  };
+}
+
+const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+/**
+ * `KEY[=VALUE]`, as `kubectl taint` writes a taint, with an optional `:NoExecute` (the only effect that
+ * evicts, so the only one worth comparing).
+ */
+export function parseTaint(text: string): { key: string; value?: string } {
+  const [spec, effect] = text.split(':', 2) as [string, string | undefined];
+  if (effect !== undefined && effect !== 'NoExecute') {
+    throw new InvalidArgumentError(`only a NoExecute taint evicts pods (got effect "${effect}").`);
+  }
+  const eq = spec.indexOf('=');
+  const key = eq < 0 ? spec : spec.slice(0, eq);
+  const value = eq < 0 ? undefined : spec.slice(eq + 1);
+  if (!QUALIFIED_NAME.test(key)) throw new InvalidArgumentError(`"${key}" is not a valid taint key.`);
+  if (value !== undefined && !LABEL_VALUE.test(value)) {
+    throw new InvalidArgumentError(`"${value}" is not a valid taint value.`);
+  }
+  return value === undefined ? { key } : { key, value };
+}

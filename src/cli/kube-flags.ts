@@ -1,0 +1,72 @@
+import { Option, type Command } from 'commander';
+import { createKubeClient, type KubeClient } from '../kube/client.js';
+import { loadKubeTarget, type KubeConfigFlags } from '../kube/config.js';
+import { KubeError } from '../kube/errors.js';
+import { DEFAULT_CHUNK_SIZE } from '../kube/reads.js';
+import { SnapshotLoadError } from '../snapshot/load-file.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { parseCount, parseDurationMs } from './flag-values.js';
+
+/** What commander parses from the kubectl-style connection flags. */
+export interface KubeFlagValues {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  readonly cluster?: string;
+  readonly user?: string;
+  /** Milliseconds (parsed by parseDurationMs). */
+  readonly requestTimeout?: number;
+  readonly insecureSkipTlsVerify?: boolean;
+  readonly chunkSize?: number;
+}
+
+const GROUP = 'Cluster connection (as in kubectl):';
+
+/**
+ * Adds the subset of kubectl's global flags that choose the cluster and credentials (cli-runtime's
+ * ConfigFlags). kubectl does not parse them for a plugin, so each command that talks to the API takes them.
+ */
+export function addKubeFlags(command: Command): Command {
+  const options = [
+    new Option('--kubeconfig <file>', 'path to the kubeconfig file (replaces KUBECONFIG)'),
+    new Option('--context <name>', 'the kubeconfig context to use'),
+    new Option('--cluster <name>', "the kubeconfig cluster to use (overrides the context's)"),
+    new Option('--user <name>', "the kubeconfig user to use (overrides the context's)"),
+    new Option('--request-timeout <duration>', 'give up on a request after this long (e.g. 30s, 2m); 0 = never')
+      .argParser(parseDurationMs)
+      .default(0, '0'),
+    new Option(
+      '--insecure-skip-tls-verify',
+      "do not check the server's certificate (insecure; the connection can be intercepted)",
+    ),
+    new Option('--chunk-size <n>', 'list objects in pages of this many; 0 = all at once')
+      .argParser(parseCount)
+      .default(DEFAULT_CHUNK_SIZE),
+  ];
+  for (const option of options) command.addOption(option.helpGroup(GROUP));
+  return command;
+}
+
+export function kubeConfigFlags(values: KubeFlagValues): KubeConfigFlags {
+  return {
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    cluster: values.cluster,
+    user: values.user,
+    requestTimeoutMs: values.requestTimeout ?? 0,
+    insecureSkipTlsVerify: values.insecureSkipTlsVerify === true,
+  };
+}
+
+/** Loads the kubeconfig as kubectl would with these flags and binds the API clients to it. */
+export function connect(values: KubeFlagValues): KubeClient {
+  return createKubeClient(loadKubeTarget(kubeConfigFlags(values)));
+}
+
+/**
+ * The CLI boundary for failures from below: the cluster (KubeError) and snapshot files already carry a
+ * one-line message; here they get their exit code. Anything else is passed through for main() to report.
+ */
+export function asCliError(err: unknown): unknown {
+  if (err instanceof KubeError || err instanceof SnapshotLoadError) return new CliError(err.message, ExitCode.Error);
+  return err;
+}

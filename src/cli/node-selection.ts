@@ -1,0 +1,41 @@
+import type { ClusterIndex } from '../snapshot/cluster-index.js';
+import { matchesLabelSelector, parseLabelSelector } from '../snapshot/label-selector.js';
+import { CliError, UsageError } from './exit-codes.js';
+
+export type NodeSelection = { readonly names: readonly string[] } | { readonly selector: string };
+
+/** kubectl drain's rule: node names or -l, not both, not neither. */
+export function nodeSelection(names: readonly string[], selector: string | undefined): NodeSelection {
+  if (names.length > 0 && selector) throw new UsageError('cannot specify both a node name and a --selector option');
+  if (selector) return { selector };
+  if (names.length === 0) throw new UsageError('specify the nodes to drain: NODE… or -l SELECTOR');
+  return { names: [...new Set(names)] };
+}
+
+/** The node names to drain; an unknown name, or a selector matching nothing, is an error (exit 1). */
+export function resolveNodes(index: ClusterIndex, selection: NodeSelection): string[] {
+  if ('selector' in selection) {
+    const selector = parseLabelSelector(selection.selector);
+    const names = index.nodes
+      .filter((node) => matchesLabelSelector(node.metadata?.labels, selector))
+      .map((node) => node.metadata?.name ?? '');
+    if (names.length === 0)
+      throw new CliError(`no nodes match selector "${selection.selector}"${whereNodesAre(index)}`);
+    return names;
+  }
+  const missing = selection.names.filter((name) => !index.node(name));
+  if (missing.length === 1) throw new CliError(`node "${missing[0]}" not found${whereNodesAre(index)}`);
+  if (missing.length > 1) {
+    throw new CliError(`nodes ${missing.map((n) => `"${n}"`).join(', ')} not found${whereNodesAre(index)}`);
+  }
+  return [...selection.names];
+}
+
+/** Where to look for the right name: the snapshot's own nodes, or kubectl for a live cluster. */
+function whereNodesAre(index: ClusterIndex): string {
+  const source = index.snapshot.source;
+  if (source.type === 'live') return ' (list nodes with: kubectl get nodes)';
+  const names = index.nodes.map((n) => n.metadata?.name ?? '');
+  const shown = names.length > 8 ? `${names.slice(0, 8).join(', ')}, …` : names.join(', ');
+  return ` (the snapshot has: ${shown})`;
+}

@@ -1,0 +1,166 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// These tests run the built CLI the way kubectl runs a plugin (`npm test` builds first).
+const root = path.resolve(import.meta.dirname, '../../..');
+const bin = path.join(root, 'bin/kubectl-maint.js');
+const hello = path.join(root, 'examples/hello.json');
+const helloBlocked = path.join(root, 'examples/hello-blocked.json');
+
+const dir = mkdtempSync(path.join(tmpdir(), 'maint-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+beforeAll(() => {
+  if (!existsSync(path.join(root, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+});
+
+/** Runs `kubectl-maint ARGS` with an environment that has no kubeconfig unless the case gives one. */
+async function run(args: string[], env: Record<string, string> = {}) {
+  const result = await execa(process.execPath, [bin, ...args], {
+    reject: false,
+    cwd: root,
+    env: { HOME: dir, KUBECONFIG: '', NO_COLOR: '1', ...env },
+    extendEnv: false,
+  });
+  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Every failure is one `error: …` line, never a stack trace. */
+function expectOneLineError(stderr: string, message: string | RegExp): void {
+  const lines = stderr.split('\n').filter((l) => l.trim() !== '');
+  expect(lines).toHaveLength(1);
+  if (typeof message === 'string') expect(lines[0]).toBe(`error: ${message}`);
+  else expect(lines[0]).toMatch(message);
+  expect(stderr).not.toMatch(/^\s+at /m);
+}
+
+function file(name: string, content: string): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+describe('kubectl maint plan: exit codes and one-line errors', () => {
+  it('an unknown flag is a usage error (exit 2)', async () => {
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--no-such-flag']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("unknown option '--no-such-flag'");
+  });
+
+  it('a bad flag value is a usage error naming the flag (exit 2)', async () => {
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--node-monitor-grace-period', 'soon']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--node-monitor-grace-period');
+  });
+
+  it('no node and no selector is a usage error (exit 2)', async () => {
+    const r = await run(['plan', '--snapshot', hello]);
+    expect(r.exitCode).toBe(2);
+    expectOneLineError(r.stderr, 'specify the nodes to drain: NODE… or -l SELECTOR');
+  });
+
+  it('a missing snapshot file (exit 1)', async () => {
+    const missing = path.join(dir, 'nope.json');
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', missing]);
+    expect(r.exitCode).toBe(1);
+    expectOneLineError(r.stderr, `cannot read snapshot "${missing}": no such file`);
+  });
+
+  it('a malformed snapshot (exit 1)', async () => {
+    const broken = file('broken.json', '{"kind": "List", "items": [\n  {"kind": "Node"\n');
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', broken]);
+    expect(r.exitCode).toBe(1);
+    expectOneLineError(
+      r.stderr,
+      new RegExp(`^error: cannot read snapshot "${broken}": not valid JSON at line \\d+, column \\d+: .+$`),
+    );
+  });
+
+  it('an unknown node (exit 1)', async () => {
+    const r = await run(['plan', 'k8s-node-9', '--snapshot', hello]);
+    expect(r.exitCode).toBe(1);
+    expectOneLineError(
+      r.stderr,
+      'node "k8s-node-9" not found (the snapshot has: k8s-master-1, k8s-node-1, k8s-node-2)',
+    );
+  });
+
+  it('no kubeconfig at all (exit 1)', async () => {
+    const r = await run(['plan', 'k8s-node-1']);
+    expect(r.exitCode).toBe(1);
+    expectOneLineError(r.stderr, 'no kubeconfig: set KUBECONFIG or --kubeconfig');
+  });
+
+  it('a cluster that cannot be reached: kubeconfig pointing at a closed loopback port (exit 1)', async () => {
+    const probe = net.createServer();
+    const port = await new Promise<number>((resolve) =>
+      probe.listen(0, '127.0.0.1', () => resolve((probe.address() as net.AddressInfo).port)),
+    );
+    await new Promise((resolve) => probe.close(resolve));
+    const kubeconfig = file(
+      'closed.yaml',
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: closed',
+        '  cluster:',
+        `    server: https://127.0.0.1:${port}`,
+        'users:',
+        '- name: u',
+        '  user:',
+        '    token: t',
+        'contexts:',
+        '- name: closed',
+        '  context: {cluster: closed, user: u}',
+        'current-context: closed',
+        '',
+      ].join('\n'),
+    );
+    const r = await run(['plan', 'k8s-node-1', '--kubeconfig', kubeconfig]);
+    expect(r.exitCode).toBe(1);
+    expectOneLineError(r.stderr, `cannot reach the cluster at https://127.0.0.1:${port}: connection refused`);
+  });
+
+  it('a plan that can finish exits 0, and -o json prints the DrainPlan', async () => {
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--ignore-daemonsets', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const plan = JSON.parse(r.stdout) as { kind: string; nodes: string[]; verdict: string };
+    expect([plan.kind, plan.nodes, plan.verdict]).toEqual(['DrainPlan', ['k8s-node-1'], 'slow']);
+  });
+
+  it('a blocked plan exits 3, text on a pipe, verdict first', async () => {
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', helloBlocked, '--ignore-daemonsets']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout.split('\n')[0]).toMatch(/^BLOCKED/);
+  });
+
+  it('-l selects nodes by label; -o yaml prints the same plan as YAML', async () => {
+    const r = await run([
+      'plan',
+      '-l',
+      'kubernetes.io/hostname=k8s-node-2',
+      '--snapshot',
+      hello,
+      '--ignore-daemonsets',
+      '-o',
+      'yaml',
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^kind: DrainPlan\n/);
+    expect(r.stdout).toContain('nodes:\n  - k8s-node-2\n');
+  });
+});
+
+describe('kubectl maint demo', () => {
+  it('plans k8s-node-1 in both bundled snapshots, text on a pipe, and exits 0', async () => {
+    const r = await run(['demo']);
+    expect(r.exitCode).toBe(0);
+    const verdicts = r.stdout.split('\n').filter((l) => /^(CLEAR|SLOW|BLOCKED)\b/.test(l));
+    expect(verdicts.map((l) => l.split(':')[0])).toEqual(['SLOW', 'BLOCKED']);
+  });
+});
