@@ -28,12 +28,17 @@ export interface ScheduledEviction {
 }
 
 export interface BudgetWaves {
-  /** Candidates this budget selects, as namespace/name. */
-  readonly drainedPods: readonly string[];
   /** The most of them admitted in one round. */
   readonly perWave: number;
   /** How many rounds admit at least one of them. */
   readonly waves: number;
+}
+
+export interface ScheduleOptions {
+  /** --disable-eviction: pods are deleted, no budget is asked. */
+  readonly deleteInsteadOfEvict: boolean;
+  /** False when the snapshot did not load PodDisruptionBudgets: a pod with none may still have one. */
+  readonly budgetsKnown: boolean;
 }
 
 export interface EvictionSchedule {
@@ -54,16 +59,11 @@ export interface EvictionSchedule {
 export function scheduleEvictions(
   candidates: readonly EvictionCandidate[],
   placer: ReplacementPlacer,
-  deleteInsteadOfEvict: boolean,
+  options: ScheduleOptions,
 ): EvictionSchedule {
   const budgets = new Map<string, BudgetState>();
-  for (const c of candidates) {
-    for (const b of c.budgets) {
-      const state = budgets.get(b.key) ?? new BudgetState(b);
-      state.drainedPods.push(c.key);
-      budgets.set(b.key, state);
-    }
-  }
+  for (const c of candidates)
+    for (const b of c.budgets) if (!budgets.has(b.key)) budgets.set(b.key, new BudgetState(b));
   const pods = new Map<string, ScheduledEviction>();
 
   let waiting = [...candidates];
@@ -71,7 +71,7 @@ export function scheduleEvictions(
     const admitted: Array<{ c: EvictionCandidate; reason: string }> = [];
     const stillWaiting: EvictionCandidate[] = [];
     for (const c of waiting) {
-      const verdict = decide(c, round, budgets, deleteInsteadOfEvict);
+      const verdict = decide(c, round, budgets, options);
       if (verdict.kind === 'admit') admitted.push({ c, reason: verdict.reason });
       else if (verdict.kind === 'never') pods.set(c.key, blocked(verdict.reason));
       else stillWaiting.push(c);
@@ -99,11 +99,16 @@ function decide(
   c: EvictionCandidate,
   round: number,
   budgets: ReadonlyMap<string, BudgetState>,
-  deleteInsteadOfEvict: boolean,
+  options: ScheduleOptions,
 ): Decision {
-  const bypass = budgetBypass(c.pod, deleteInsteadOfEvict);
+  const bypass = budgetBypass(c.pod, options.deleteInsteadOfEvict);
   if (bypass) return { kind: 'admit', reason: bypass };
-  if (c.budgets.length === 0) return { kind: 'admit', reason: 'no PodDisruptionBudget selects it' };
+  if (c.budgets.length === 0) {
+    const reason = options.budgetsKnown
+      ? 'no PodDisruptionBudget selects it'
+      : 'PodDisruptionBudgets were not loaded: taken as having none';
+    return { kind: 'admit', reason };
+  }
   if (c.budgets.length > 1) {
     const names = c.budgets.map((b) => b.key).join(', ');
     return { kind: 'never', reason: `the API answers 500 "${MULTIPLE_BUDGETS_MESSAGE}" (${names})` };
@@ -137,8 +142,6 @@ class BudgetState {
   private readonly admittedByRound = new Map<number, number>();
   /** Evicted pods that give nothing back: no replacement, or one that cannot be scheduled. */
   private readonly lost: string[] = [];
-  /** Candidates this budget selects, in plan order. */
-  readonly drainedPods: string[] = [];
 
   constructor(private readonly facts: BudgetFacts) {
     this.current = facts.currentHealthy;
@@ -163,8 +166,7 @@ class BudgetState {
   recordEviction(c: EvictionCandidate, round: number, replacement: ReplacementPlan | null): void {
     this.admittedByRound.set(round, (this.admittedByRound.get(round) ?? 0) + 1);
     if (replacement?.schedulable) this.readyNextRound += 1;
-    else if (needsReplacement(c))
-      this.lost.push(`the replacement of ${c.key} cannot be scheduled (${replacement?.message})`);
+    else if (needsReplacement(c)) this.lost.push(`the replacement of ${c.key} cannot be scheduled`);
     else if (!c.recreates) this.lost.push(`${c.key} is not recreated`);
   }
 
@@ -197,7 +199,6 @@ class BudgetState {
   waves(): BudgetWaves {
     const counts = [...this.admittedByRound.values()];
     return {
-      drainedPods: this.drainedPods,
       perWave: Math.max(0, ...counts),
       waves: counts.length,
     };

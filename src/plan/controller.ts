@@ -1,6 +1,7 @@
 import type { V1OwnerReference, V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex, OwnerObject } from '../snapshot/cluster-index.js';
 import type { SnapshotKind } from '../snapshot/types.js';
+import { missingKindCaveat } from './caveats.js';
 import { controllerRef } from './pod-facts.js';
 
 /** The workload that owns a pod, and whether it puts a replacement back after an eviction. */
@@ -20,14 +21,14 @@ const RECREATING_KINDS = new Set(['ReplicaSet', 'StatefulSet', 'ReplicationContr
 /**
  * Who recreates the pod, from its controller owner reference: ReplicaSet → its Deployment, StatefulSet,
  * ReplicationController, Job, DaemonSet; a Node (static pod) or no controller recreates nothing. Lookups
- * go through the index; a kind the snapshot did not load is assumed present and said so.
+ * go through the index; a kind the snapshot did not load is assumed present, with the snapshot-wide caveat.
  */
 export function controllerOf(pod: V1Pod, index: ClusterIndex): ControllerInfo | null {
   const ref = controllerRef(pod);
   if (!ref) return null;
   if (ref.kind === 'Node') return { kind: 'Node', name: ref.name, recreates: false, caveat: null };
   if (!RECREATING_KINDS.has(ref.kind)) {
-    const caveat = `${ref.kind} ${ref.name} is not a built-in controller: assumed to recreate the pod`;
+    const caveat = `${ref.kind} is not a built-in controller: its pods are assumed to be recreated`;
     return { kind: ref.kind, name: ref.name, recreates: true, caveat };
   }
   const namespace = pod.metadata?.namespace ?? 'default';
@@ -43,8 +44,7 @@ type LookUp =
 
 function lookUp(index: ClusterIndex, ref: V1OwnerReference, namespace: string): LookUp {
   if (!index.snapshot.kinds.has(ref.kind as SnapshotKind)) {
-    const caveat = `${ref.kind}s were not loaded: ${ref.kind} ${namespace}/${ref.name} assumed to exist`;
-    return { status: 'unknown', info: { recreates: true, caveat } };
+    return { status: 'unknown', info: { recreates: true, caveat: missingKindCaveat(ref.kind as SnapshotKind) } };
   }
   const owner = index.owner(ref.kind, namespace, ref.name);
   if (owner) return { status: 'found', owner };

@@ -67,11 +67,11 @@ export interface PodPlan {
   readonly reason: string;
   /** Which rule decided the action (e.g. "daemonSetFilter"). */
   readonly filter: string;
-  /** null unless action is evict. */
+  /** null unless action is evict (or delete, under --disable-eviction: always immediate). */
   readonly outcome: EvictOutcome | null;
   /** Why the outcome, in words. */
   readonly outcomeReason: string;
-  /** 1-based wave in which the eviction is admitted (null when not evicted or blocked). */
+  /** 1-based wave in which the eviction (or delete) is admitted (null when not evicted or blocked). */
   readonly wave: number | null;
   /** The controller that recreates the pod, if any. */
   readonly controller: { readonly kind: string; readonly name: string } | null;

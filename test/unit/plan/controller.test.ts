@@ -68,7 +68,8 @@ const cases: Array<{ name: string; pod: V1Pod; snapshot?: SnapshotInput; expecte
       kind: 'ReplicaSet',
       name: 'hello-5d9c7b',
       recreates: true,
-      caveat: 'ReplicaSets were not loaded: ReplicaSet demo/hello-5d9c7b assumed to exist',
+      caveat:
+        'ReplicaSets were not loaded: pods owned by ReplicaSets are assumed to be recreated; their Deployments are not named',
     },
   },
   {
@@ -78,7 +79,7 @@ const cases: Array<{ name: string; pod: V1Pod; snapshot?: SnapshotInput; expecte
       kind: 'PostgresCluster',
       name: 'db',
       recreates: true,
-      caveat: 'PostgresCluster db is not a built-in controller: assumed to recreate the pod',
+      caveat: 'PostgresCluster is not a built-in controller: its pods are assumed to be recreated',
     },
   },
 ];

@@ -1,0 +1,67 @@
+import { refusalLines } from './drain-filters/pod-delete-list.js';
+import type { BudgetPlan, PodPlan, Verdict } from './types.js';
+
+export interface VerdictWithReasons {
+  readonly verdict: Verdict;
+  readonly reasons: readonly string[];
+}
+
+/**
+ * blocked: some pod is refused by kubectl's filters or can never be evicted; slow: some eviction waits
+ * for its budget; clear otherwise. Reasons come most important first: refusals in kubectl's "cannot
+ * delete" wording, pods that can never go, budgets that make the drain wait, then replacements that
+ * find no node (they do not hold the drain back, but the workload runs short).
+ */
+export function decideVerdict(pods: readonly PodPlan[], budgets: readonly BudgetPlan[]): VerdictWithReasons {
+  const refused = pods.filter((p) => p.action === 'refuse');
+  const blocked = pods.filter((p) => p.outcome === 'blocked');
+  const waiting = pods.filter((p) => p.outcome === 'waits');
+  // Pods held back only because kubectl stops their node are covered by the refusal lines.
+  const refusedNodes = new Set(refused.map((p) => p.node));
+  const reasons = [
+    ...refusalLines(refused),
+    ...groupedLines(
+      blocked.filter((p) => !refusedNodes.has(p.node)),
+      (names, reason) => `cannot evict ${names}: ${reason}`,
+    ),
+    ...slowBudgetLines(budgets, waiting),
+    ...groupedLines(
+      pods.filter((p) => p.replacement && !p.replacement.schedulable),
+      (names, message) => `no node for the replacement of ${names}: ${message}`,
+      (p) => p.replacement!.message,
+    ),
+  ];
+  const verdict: Verdict = refused.length > 0 || blocked.length > 0 ? 'blocked' : waiting.length > 0 ? 'slow' : 'clear';
+  if (verdict === 'clear') reasons.unshift(clearReason(pods));
+  return { verdict, reasons };
+}
+
+function clearReason(pods: readonly PodPlan[]): string {
+  const evicted = pods.filter((p) => p.outcome === 'immediate').length;
+  return evicted === 0 ? 'nothing to evict' : `all ${evicted} pod(s) can be evicted at once`;
+}
+
+function slowBudgetLines(budgets: readonly BudgetPlan[], waiting: readonly PodPlan[]): string[] {
+  const waitingKeys = new Set(waiting.flatMap((p) => p.pdbs.map((b) => `${b.namespace}/${b.name}`)));
+  return budgets
+    .filter((b) => waitingKeys.has(`${b.namespace}/${b.name}`))
+    .map(
+      (b) =>
+        `budget ${b.namespace}/${b.name} lets ${b.perWave} pod(s) go at a time: ${b.waves} waves, each waiting for replacements to become Ready` +
+        (b.stale ? ' (its status is stale: the first wave waits for the disruption controller)' : ''),
+    );
+}
+
+/** One line per distinct text, naming the pods that share it in plan order. */
+function groupedLines(
+  pods: readonly PodPlan[],
+  line: (names: string, text: string) => string,
+  textOf: (pod: PodPlan) => string = (p) => p.outcomeReason,
+): string[] {
+  const groups = new Map<string, string[]>();
+  for (const pod of pods) {
+    const text = textOf(pod);
+    groups.set(text, [...(groups.get(text) ?? []), `${pod.namespace}/${pod.name}`]);
+  }
+  return [...groups].map(([text, names]) => line(names.join(', '), text));
+}

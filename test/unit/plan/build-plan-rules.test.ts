@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../../src/plan/build-plan.js';
+import type { PlanOptions } from '../../../src/plan/types.js';
+import {
+  makeDeployment,
+  makeIndex,
+  makeNode,
+  makePdb,
+  makePod,
+  makeReplicaSet,
+  type SnapshotInput,
+} from '../builders.js';
+
+const options = (overrides: Partial<PlanOptions> = {}): PlanOptions => ({
+  nodes: ['n1'],
+  ignoreDaemonSets: true,
+  deleteEmptyDirData: false,
+  force: false,
+  disableEviction: false,
+  skipWaitForDeleteTimeoutSeconds: 0,
+  taint: { key: 'maintenance' },
+  nodeMonitorGracePeriodSeconds: 50,
+  nowEpochSeconds: 1_800_000_000,
+  ...overrides,
+});
+
+const nodes = [makeNode().name('n1').obj(), makeNode().name('n2').obj()];
+const web = (name: string, node = 'n1') =>
+  makePod().name(name).ns('shop').node(node).label('app', 'web').owner('ReplicaSet', 'web-1').requests('100m');
+const owners: SnapshotInput = {
+  replicaSets: [makeReplicaSet().name('web-1').ns('shop').owner('Deployment', 'web').obj()],
+  deployments: [makeDeployment().name('web').ns('shop').replicas(3).obj()],
+};
+
+describe('buildPlan rules', () => {
+  it('is clear when every pod can go at once, and says how many', () => {
+    const plan = buildPlan(makeIndex({ nodes, pods: [web('a').obj(), web('b', 'n2').obj()], ...owners }), options());
+    expect([plan.verdict, plan.verdictReasons]).toEqual(['clear', ['all 1 pod(s) can be evicted at once']]);
+  });
+
+  it('is clear with nothing to evict on an empty node', () => {
+    const plan = buildPlan(makeIndex({ nodes }), options());
+    expect([plan.verdict, plan.verdictReasons, plan.pods]).toEqual(['clear', ['nothing to evict'], []]);
+  });
+
+  it('groups refusals by kubectl message, one line each', () => {
+    const pods = [
+      makePod().name('bare-1').ns('shop').node('n1').obj(),
+      makePod().name('bare-2').ns('shop').node('n1').obj(),
+      web('cache').emptyDir().obj(),
+    ];
+    const plan = buildPlan(makeIndex({ nodes, pods, ...owners }), options());
+    expect(plan.verdictReasons).toEqual([
+      'cannot delete Pods that declare no controller (use --force to override): shop/bare-1, shop/bare-2',
+      'cannot delete Pods with local storage (use --delete-emptydir-data to override): shop/cache',
+    ]);
+  });
+
+  it('a pod selected by two budgets is blocked with the API 500 message', () => {
+    const status = { disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2 };
+    const pdbs = [
+      makePdb().name('web').ns('shop').selector({ app: 'web' }).maxUnavailable(1).status(status).obj(),
+      makePdb().name('everything').ns('shop').selector({}).maxUnavailable(1).status(status).obj(),
+    ];
+    const plan = buildPlan(
+      makeIndex({ nodes, pods: [web('a').obj(), web('b', 'n2').obj()], pdbs, ...owners }),
+      options(),
+    );
+    expect(plan.verdict).toBe('blocked');
+    expect(plan.verdictReasons).toEqual([
+      'cannot evict shop/a: the API answers 500 "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support." (shop/everything, shop/web)',
+    ]);
+  });
+
+  it('a single replica under minAvailable 1 is blocked: the budget never allows an eviction', () => {
+    const pdb = makePdb().name('web').ns('shop').selector({ app: 'web' }).minAvailable(1);
+    const plan = buildPlan(
+      makeIndex({
+        nodes,
+        pods: [web('a').obj()],
+        pdbs: [pdb.status({ disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 }).obj()],
+        ...owners,
+      }),
+      options(),
+    );
+    expect(plan.pods[0]).toMatchObject({
+      outcome: 'blocked',
+      outcomeReason:
+        'budget shop/web never allows an eviction: minAvailable 1 >= 1 expected pod(s): every pod must stay healthy',
+    });
+    expect(plan.budgets[0]?.neverAllows).toBe('minAvailable 1 >= 1 expected pod(s): every pod must stay healthy');
+  });
+
+  it('the patient pod tolerates the maintenance taint for 30s while its neighbours go at once', () => {
+    const patient = makePod()
+      .name('patient')
+      .ns('demo')
+      .node('n1')
+      .owner('ReplicaSet', 'p-1')
+      .toleration({ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 })
+      .obj();
+    const plan = buildPlan(makeIndex({ nodes, pods: [patient, web('a').obj()], kinds: ['Node', 'Pod'] }), options());
+    expect(plan.noExecute.taint).toBe('maintenance:NoExecute');
+    expect(plan.pods.map((p) => [p.name, p.noExecute.afterSeconds])).toEqual([
+      ['patient', 30],
+      ['a', 0],
+    ]);
+  });
+
+  it('a snapshot without budgets says the budgets are unknown, in the caveats and on each pod', () => {
+    const plan = buildPlan(
+      makeIndex({ nodes, pods: [web('a').obj()], kinds: ['Node', 'Pod', 'ReplicaSet'] }),
+      options(),
+    );
+    expect(plan.caveats).toContain(
+      'PodDisruptionBudgets were not loaded: budgets are unknown, so evictions the plan calls immediate may wait or be refused',
+    );
+    expect(plan.pods[0]?.outcomeReason).toBe('PodDisruptionBudgets were not loaded: taken as having none');
+  });
+
+  it('an already-terminating pod is evicted again at once although its budget allows nothing', () => {
+    const pdb = makePdb()
+      .name('web')
+      .ns('shop')
+      .selector({ app: 'web' })
+      .maxUnavailable(0)
+      .status({ disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 })
+      .obj();
+    const plan = buildPlan(
+      makeIndex({ nodes, pods: [web('a').deleting(1_799_999_990).obj()], pdbs: [pdb], ...owners }),
+      options(),
+    );
+    expect(plan.pods[0]).toMatchObject({
+      outcome: 'immediate',
+      outcomeReason: 'already terminating: the API deletes it without consulting budgets',
+    });
+    expect(plan.verdict).toBe('clear');
+  });
+
+  it('a stale budget makes the drain slow and says why', () => {
+    const pdb = makePdb()
+      .name('web')
+      .ns('shop')
+      .selector({ app: 'web' })
+      .maxUnavailable(1)
+      .generation(2)
+      .status({ disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3, observedGeneration: 1 })
+      .obj();
+    const plan = buildPlan(
+      makeIndex({ nodes, pods: [web('a').obj(), web('b', 'n2').obj()], pdbs: [pdb], ...owners }),
+      options(),
+    );
+    expect(plan.verdict).toBe('slow');
+    expect(plan.verdictReasons).toEqual([
+      'budget shop/web lets 1 pod(s) go at a time: 1 waves, each waiting for replacements to become Ready (its status is stale: the first wave waits for the disruption controller)',
+    ]);
+  });
+});
