@@ -5,7 +5,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 verb=${1:-help}
 shift || true
 case "$verb" in
-  build | up | down | status | env | seed) exec "$here/$verb.sh" "$@" ;;
+  build | up | down | status | env | seed | snapshot | capture-examples) exec "$here/$verb.sh" "$@" ;;
   help | -h | --help)
     cat <<'USAGE'
 usage: npm run lab -- <verb>
@@ -15,6 +15,8 @@ usage: npm run lab -- <verb>
   down             stop the lab's processes and remove its directory
   status           show each component; exit 0 when the lab is up
   env              print `export KUBECONFIG=… PATH=…` lines: eval "$(npm run --silent lab -- env)"
+  snapshot         print the lab cluster as a snapshot for plan --snapshot (the README's kubectl get)
+  capture-examples regenerate examples/*.json from the scenarios, in a lab of its own
   seed SCENARIO    reset the lab's workloads and nodes, apply a scenario and wait until it settles
                    (scenarios: scripts/lab/scenarios/*.yaml)
 environment: LAB_DIR (default /tmp/kubectl-maint-lab), LAB_CACHE (default ~/.cache/kubectl-maint-lab),
