@@ -1,6 +1,7 @@
-import { CoreV1Api, KubeConfig, PolicyV1Api, Watch } from '@kubernetes/client-node';
+import { Watch, type CoreV1Api, type KubeConfig, type PolicyV1Api } from '@kubernetes/client-node';
+import type { KubeClient } from './client.js';
 
-/** The API clients the drain's writes and watches use, built once from one KubeConfig. */
+/** The API clients the drain's writes and watches use, all bound to one target. */
 export interface DrainClient {
   readonly kubeConfig: KubeConfig;
   readonly core: CoreV1Api;
@@ -8,21 +9,15 @@ export interface DrainClient {
   readonly watch: Watch;
 }
 
-export function makeDrainClient(kubeConfig: KubeConfig): DrainClient {
-  return {
-    kubeConfig,
-    core: kubeConfig.makeApiClient(CoreV1Api),
-    policy: kubeConfig.makeApiClient(PolicyV1Api),
-    watch: new Watch(kubeConfig),
-  };
-}
-
 /**
- * Loads the kubeconfig the way client-node does by default (KUBECONFIG, ~/.kube/config, in-cluster).
- * The one place to swap for the shared builder in kube/config.ts (flags such as --context, --kubeconfig).
+ * The drain's clients from the shared ones (kube/client.ts: context, credentials, --request-timeout), plus
+ * a Watch on the same kubeconfig (a watch is a long request: --request-timeout does not apply to it).
  */
-export function loadDrainClient(): DrainClient {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromDefault();
-  return makeDrainClient(kubeConfig);
+export function drainClientFor(client: KubeClient): DrainClient {
+  return {
+    kubeConfig: client.target.kubeConfig,
+    core: client.core,
+    policy: client.policy,
+    watch: new Watch(client.target.kubeConfig),
+  };
 }

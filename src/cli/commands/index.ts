@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { register as registerCordon } from './cordon.js';
 import { register as registerDemo } from './demo.js';
+import { register as registerDrain } from './drain.js';
 import { register as registerPlan } from './plan.js';
 import { register as registerVersion } from './version.js';
 
@@ -10,6 +12,8 @@ import { register as registerVersion } from './version.js';
 export function registerCommands(program: Command): void {
   void program;
   registerPlan(program);
+  registerDrain(program);
+  registerCordon(program);
   registerDemo(program);
   registerVersion(program);
 }

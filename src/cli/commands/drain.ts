@@ -1,0 +1,230 @@
+import { createInterface } from 'node:readline/promises';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { runDrain } from '../../drain/engine.js';
+import type { DrainEvent } from '../../drain/events.js';
+import type { FinishedEvent } from '../../drain/summary.js';
+import { drainTargets, type DrainTargets } from '../../drain/targets.js';
+import { drainApi } from '../../kube/drain-api.js';
+import { drainClientFor } from '../../kube/drain-client.js';
+import type { DrainPlan } from '../../plan/types.js';
+import { loadLiveSnapshot } from '../../snapshot/load-live.js';
+import type { Snapshot } from '../../snapshot/types.js';
+import { drainEventJsonLine } from '../../ui/drain-json.js';
+import { drainEventLines } from '../../ui/drain-lines.js';
+import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
+import { renderPlanText } from '../../ui/plan-text.js';
+import { addDrainFlags, type DrainFlagValues } from '../drain-flags.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { parseCount, parseDurationMs, parseSelectorArg } from '../flag-values.js';
+import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
+import { nodeSelection } from '../node-selection.js';
+import { planSnapshot } from './plan.js';
+
+export type DryRunMode = 'none' | 'client' | 'server';
+
+export interface DrainCommandValues extends DrainFlagValues, KubeFlagValues {
+  readonly selector?: string;
+  readonly gracePeriod: number;
+  /** Milliseconds; 0 = no limit. */
+  readonly timeout: number;
+  readonly concurrency: number;
+  readonly dryRun: DryRunMode;
+  readonly yes?: boolean;
+  readonly output?: 'text' | 'json';
+}
+
+/** Pods evicted and not yet gone at a time, by default. */
+const DEFAULT_CONCURRENCY = 16;
+
+export function register(program: Command): void {
+  const command = program
+    .command('drain')
+    .summary('cordon nodes and evict their pods, waiting for budgets as the plan predicts, with live progress')
+    .description(
+      'Drain nodes as `kubectl drain NODE…` does (cordon, then evict every pod through the Eviction API, honouring\n' +
+        'PodDisruptionBudgets), with the same flags and defaults. Shows the plan first and, on a terminal, asks\n' +
+        'before changing anything (--yes to skip; without a terminal it proceeds, like kubectl drain). Pods held\n' +
+        'by a budget are retried as soon as the budget allows, with its name and numbers on screen.\n' +
+        'Ctrl-C stops sending evictions and leaves the nodes cordoned; running the drain again finishes it.',
+    )
+    .argument('[node...]', 'the nodes to drain together')
+    .option('-l, --selector <selector>', 'drain the nodes matching this label selector instead', parseSelectorArg);
+  addDrainFlags(command);
+  const options = [
+    new Option(
+      '--grace-period <seconds>',
+      "period of time in seconds given to each pod to terminate gracefully; negative: the pod's own",
+    )
+      .argParser(parseGracePeriod)
+      .default(-1),
+    new Option(
+      '--timeout <duration>',
+      'give up after this long for the whole drain (e.g. 5m); 0 = never (kubectl bounds each node instead)',
+    )
+      .argParser(parseDurationMs)
+      .default(0, '0s'),
+    new Option('--dry-run [mode]', 'none, client (print the plan, change nothing) or server (ask the API server)')
+      .argParser(parseDryRun)
+      .preset('unchanged')
+      .default('none'),
+    new Option(
+      '--concurrency <n>',
+      'at most this many pods evicted and not yet gone at a time; a pod waiting for its budget takes no slot; 0 = no limit (kubectl drain)',
+    )
+      .argParser(parseCount)
+      .default(DEFAULT_CONCURRENCY),
+    new Option('-y, --yes', 'do not ask for confirmation on a terminal'),
+    new Option(
+      '-o, --output <format>',
+      'text (default: a live view on a terminal, lines otherwise) or json (one event per line)',
+    ).choices(['text', 'json']),
+  ];
+  for (const option of options) command.addOption(option.helpGroup('Drain options (as in kubectl drain):'));
+  addKubeFlags(command);
+  command.action(async (nodes: string[], values: DrainCommandValues) => {
+    process.exitCode = await drainCommand(nodes, values);
+  });
+}
+
+/** `--grace-period`: an integer; negative (kubectl's default -1) leaves each pod's own. */
+export function parseGracePeriod(text: string): number {
+  if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError('expected a whole number of seconds.');
+  return Number(text);
+}
+
+/**
+ * kubectl's --dry-run values: none, client, server; bare --dry-run and the deprecated true/false map as
+ * kubectl maps them (client, client, none).
+ */
+export function parseDryRun(text: string | boolean): DryRunMode {
+  if (text === true || text === 'true' || text === 'client' || text === 'unchanged') return 'client';
+  if (text === false || text === 'false' || text === 'none') return 'none';
+  if (text === 'server') return 'server';
+  throw new InvalidArgumentError(`Invalid dry-run value (${String(text)}). Must be "none", "server", or "client".`);
+}
+
+async function drainCommand(nodeArgs: readonly string[], values: DrainCommandValues): Promise<number> {
+  const selection = nodeSelection(nodeArgs, values.selector);
+  const client = connect(values);
+  let snapshot: Snapshot;
+  try {
+    snapshot = await loadLiveSnapshot(client, values);
+  } catch (err) {
+    throw asCliError(err);
+  }
+  const plan = planSnapshot(snapshot, selection, values);
+  const work = drainTargets(plan, snapshot.pods);
+  const json = values.output === 'json';
+  if (!json) process.stdout.write(renderPlanText(plan));
+  refuseLikeKubectl(plan, work);
+  if (!(await confirmed(plan, work, values))) {
+    process.stderr.write('Nothing was changed.\n');
+    return ExitCode.Error;
+  }
+
+  const abort = new AbortController();
+  const sink = await openSink(plan, json, () => abort.abort());
+  const onSigint = () => {
+    if (abort.signal.aborted) process.exit(ExitCode.Interrupted); // a second Ctrl-C: leave at once
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+  let finished: FinishedEvent;
+  try {
+    finished = await runDrain(
+      {
+        nodes: plan.nodes,
+        targets: work.targets,
+        skipped: work.skipped,
+        gracePeriodSeconds: values.gracePeriod,
+        timeoutMs: values.timeout,
+        concurrency: values.concurrency,
+        dryRun: values.dryRun,
+        skipWaitForDeleteTimeoutSeconds: values.skipWaitForDeleteTimeout ?? 0,
+        alreadyCordoned: new Set(
+          snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? ''),
+        ),
+        signal: abort.signal,
+      },
+      { api: drainApi(drainClientFor(client)), emit: sink.onEvent },
+    );
+  } finally {
+    process.off('SIGINT', onSigint);
+    await sink.done();
+  }
+  return exitCodeOf(finished.result);
+}
+
+export function exitCodeOf(result: FinishedEvent['result']): number {
+  switch (result) {
+    case 'drained':
+    case 'dry-run':
+      return ExitCode.Ok;
+    case 'interrupted':
+      return ExitCode.Interrupted;
+    case 'failed':
+    case 'timeout':
+      return ExitCode.Error;
+  }
+}
+
+/**
+ * kubectl drain evicts nothing when a pod fails its filters (unmanaged pods without --force, DaemonSet
+ * pods without --ignore-daemonsets, emptyDir without --delete-emptydir-data). Same here, and before the
+ * cordon too, so the cluster is left exactly as it was.
+ */
+function refuseLikeKubectl(plan: DrainPlan, work: DrainTargets): void {
+  if (work.refusals.length === 0) return;
+  for (const line of work.refusals) process.stderr.write(`error: ${line}\n`);
+  const nodes = plan.nodes.map((n) => `"${n}"`).join(', ');
+  throw new CliError(`unable to drain ${plan.nodes.length === 1 ? 'node' : 'nodes'} ${nodes}: nothing was changed`);
+}
+
+/**
+ * Asks on a terminal only: kubectl drain never asks, and scripts (no terminal on stdin) rely on that.
+ * --yes, -o json and dry runs do not ask either.
+ */
+async function confirmed(plan: DrainPlan, work: DrainTargets, values: DrainCommandValues): Promise<boolean> {
+  if (values.yes || values.dryRun !== 'none' || values.output === 'json') return true;
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return true;
+  const what = `cordon ${plan.nodes.join(', ')} and ${work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict'} ${work.targets.length} pod${work.targets.length === 1 ? '' : 's'}`;
+  const warning =
+    plan.verdict === 'blocked'
+      ? ` (the plan says this drain cannot finish: ${plan.verdictReasons[0] ?? 'blocked'})`
+      : '';
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`Drain: ${what}${warning}. Proceed? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+interface EventSink {
+  onEvent(event: DrainEvent): void;
+  done(): Promise<void>;
+}
+
+/** -o json: one event per line; a terminal: the live Ink view; otherwise kubectl-like lines. */
+async function openSink(plan: DrainPlan, json: boolean, onInterrupt: () => void): Promise<EventSink> {
+  if (json) {
+    return { onEvent: (event) => process.stdout.write(drainEventJsonLine(event)), done: async () => {} };
+  }
+  const hints = waveHintsFromPlan(plan);
+  if (process.stdout.isTTY) {
+    const { startDrainInk } = await import('../../ui/drain-view.js');
+    const ink = startDrainInk({ hints, onInterrupt });
+    return { onEvent: (event) => ink.onEvent(event), done: () => ink.done() };
+  }
+  let progress = initialDrainProgress();
+  return {
+    onEvent(event) {
+      for (const line of drainEventLines(progress, event)) {
+        (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${line.text}\n`);
+      }
+      progress = reduceDrainEvents(progress, event, { hints });
+    },
+    done: async () => {},
+  };
+}
