@@ -1,0 +1,200 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectl, labEnv, seedScenario } from './lab.js';
+
+// `kubectl maint plan` against the lab's real API server: the live read path (pagination, RBAC) and the
+// plan it leads to. The command is the built binary, run the way kubectl runs a plugin.
+
+const root = path.resolve(import.meta.dirname, '../..');
+const bin = path.join(root, 'bin/kubectl-maint.js');
+const work = mkdtempSync(path.join(tmpdir(), 'maint-plan-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Plan {
+  verdict: string;
+  nodes: string[];
+  pods: Array<{ namespace: string; name: string; action: string; outcome: string | null; wave: number | null }>;
+  budgets: Array<{ namespace: string; name: string; waves: number; perWave: number }>;
+  caveats: string[];
+}
+
+async function plan(args: string[], kubeconfig?: string) {
+  const env = await labEnv();
+  const result = await execa(process.execPath, [bin, 'plan', ...args], {
+    reject: false,
+    env: { ...process.env, KUBECONFIG: kubeconfig ?? env.KUBECONFIG, NO_COLOR: '1' },
+  });
+  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** The parts of a plan that must not depend on how the cluster was read. */
+function outline(p: Plan) {
+  return {
+    verdict: p.verdict,
+    pods: p.pods.map((pod) => `${pod.namespace}/${pod.name} ${pod.action} ${pod.outcome} ${pod.wave}`).sort(),
+    budgets: p.budgets.map((b) => `${b.namespace}/${b.name} ${b.waves}x${b.perWave}`),
+  };
+}
+
+describe('kubectl maint plan against the lab (hello)', () => {
+  let live: Plan;
+
+  beforeAll(async () => {
+    await seedScenario('hello');
+    const r = await plan(['k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+    if (r.exitCode !== 0) throw new Error(`plan failed (${r.exitCode}): ${r.stderr}`);
+    live = JSON.parse(r.stdout) as Plan;
+  });
+
+  it('is slow: the budget lets one hello pod go at a time, so two waves', () => {
+    expect(live.verdict).toBe('slow');
+    expect(live.budgets.find((b) => b.namespace === 'demo' && b.name === 'hello')).toMatchObject({
+      waves: 2,
+      perWave: 1,
+    });
+    const hello = live.pods.filter((p) => p.namespace === 'demo');
+    expect(hello.map((p) => p.wave).sort()).toEqual([1, 2]);
+  });
+
+  it('reads every kind: no caveat about kinds that were not loaded', () => {
+    expect(live.caveats.filter((c) => /not loaded/.test(c))).toEqual([]);
+  });
+
+  it('gives the same plan when the lists are read one object per page', async () => {
+    const r = await plan(['k8s-node-1', '--ignore-daemonsets', '-o', 'json', '--chunk-size', '1']);
+    expect(r.exitCode).toBe(0);
+    expect(outline(JSON.parse(r.stdout) as Plan)).toEqual(outline(live));
+  });
+
+  it('gives the same plan from `kubectl get … -o json` saved to a file', async () => {
+    const { stdout } = await kubectl([
+      'get',
+      'nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services',
+      '-A',
+      '-o',
+      'json',
+    ]);
+    const snapshot = path.join(work, 'hello.json');
+    writeFileSync(snapshot, String(stdout));
+    const r = await plan(['k8s-node-1', '--ignore-daemonsets', '-o', 'json', '--snapshot', snapshot]);
+    expect(r.exitCode).toBe(0);
+    expect(outline(JSON.parse(r.stdout) as Plan)).toEqual(outline(live));
+  });
+
+  it('an unknown node is one line and exit 1', async () => {
+    const r = await plan(['k8s-node-9', '--ignore-daemonsets']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe('error: node "k8s-node-9" not found (list nodes with: kubectl get nodes)');
+  });
+});
+
+describe('kubectl maint plan with least-privilege users (RBAC on the lab)', () => {
+  /** A kubeconfig for a user whose client certificate the lab's CA signs: CN is the user name. */
+  async function kubeconfigFor(user: string): Promise<string> {
+    const labKubeconfig = (await labEnv()).KUBECONFIG;
+    const pki = path.join(path.dirname(labKubeconfig), 'pki');
+    const key = path.join(work, `${user}.key`);
+    const csr = path.join(work, `${user}.csr`);
+    const crt = path.join(work, `${user}.crt`);
+    execFileSync(
+      'openssl',
+      ['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-subj', `/CN=${user}`, '-keyout', key, '-out', csr],
+      {
+        stdio: 'ignore',
+      },
+    );
+    execFileSync(
+      'openssl',
+      [
+        'x509',
+        '-req',
+        '-in',
+        csr,
+        '-CA',
+        path.join(pki, 'ca.crt'),
+        '-CAkey',
+        path.join(pki, 'ca.key'),
+        '-CAcreateserial',
+        '-CAserial',
+        path.join(work, 'ca.srl'),
+        '-sha256',
+        '-days',
+        '1',
+        '-out',
+        crt,
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = /server: (\S+)/.exec(readFileSync(labKubeconfig, 'utf8'))?.[1];
+    const b64 = (file: string) => readFileSync(file).toString('base64');
+    const file = path.join(work, `${user}.kubeconfig`);
+    writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: lab',
+        '  cluster:',
+        `    server: ${server}`,
+        `    certificate-authority-data: ${b64(path.join(pki, 'ca.crt'))}`,
+        'users:',
+        `- name: ${user}`,
+        '  user:',
+        `    client-certificate-data: ${b64(crt)}`,
+        `    client-key-data: ${b64(key)}`,
+        'contexts:',
+        `- name: ${user}`,
+        `  context: {cluster: lab, user: ${user}}`,
+        `current-context: ${user}`,
+        '',
+      ].join('\n'),
+    );
+    return file;
+  }
+
+  beforeAll(async () => {
+    await seedScenario('hello');
+    // maint-nodes-pods may read nodes and pods only; maint-nobody may read nothing.
+    const rbac = [
+      'apiVersion: rbac.authorization.k8s.io/v1',
+      'kind: ClusterRole',
+      'metadata: {name: maint-e2e-nodes-pods}',
+      'rules:',
+      '- {apiGroups: [""], resources: [nodes, pods], verbs: [list]}',
+      '---',
+      'apiVersion: rbac.authorization.k8s.io/v1',
+      'kind: ClusterRoleBinding',
+      'metadata: {name: maint-e2e-nodes-pods}',
+      'roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: maint-e2e-nodes-pods}',
+      'subjects:',
+      '- {apiGroup: rbac.authorization.k8s.io, kind: User, name: maint-nodes-pods}',
+      '',
+    ].join('\n');
+    const manifest = path.join(work, 'rbac.yaml');
+    writeFileSync(manifest, rbac);
+    await kubectl(['apply', '-f', manifest]);
+  });
+
+  it('a user who may not list nodes gets one forbidden line and exit 1', async () => {
+    const r = await plan(['k8s-node-1', '--ignore-daemonsets'], await kubeconfigFor('maint-nobody'));
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe('error: forbidden: user "maint-nobody" cannot list nodes at the cluster scope');
+  });
+
+  it('a user who may list only nodes and pods still gets a plan, with a warning per kind it could not read', async () => {
+    const r = await plan(['k8s-node-1', '--ignore-daemonsets', '-o', 'json'], await kubeconfigFor('maint-nodes-pods'));
+    expect(r.exitCode).not.toBe(1);
+    const warnings = r.stderr.split('\n').filter((l) => l !== '');
+    expect(warnings).toContain(
+      'warning: forbidden: user "maint-nodes-pods" cannot list poddisruptionbudgets.policy at the cluster scope (PodDisruptionBudget objects not loaded)',
+    );
+    expect(warnings).toHaveLength(8);
+    const p = JSON.parse(r.stdout) as Plan;
+    expect(p.caveats.some((c) => /PodDisruptionBudget/i.test(c))).toBe(true);
+  });
+});
