@@ -43,5 +43,6 @@ export function buildExecutable(options: SeaOptions): void {
   if (options.target.os === 'darwin') {
     if (process.platform !== 'darwin') throw new Error(`${targetName(options.target)}: signing needs macOS codesign`);
     execFileSync('codesign', ['--sign', '-', '--force', options.output], { stdio: 'inherit' });
+    execFileSync('codesign', ['--verify', '--strict', options.output], { stdio: 'inherit' });
   }
 }
