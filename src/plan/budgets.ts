@@ -1,4 +1,6 @@
-import type { V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import { isPodReady } from './pod-facts.js';
+import type { NoExecuteBudgetBreach } from './types.js';
 
 /** The API server's answer (HTTP 500) when more than one budget selects the pod being evicted. */
 export const MULTIPLE_BUDGETS_MESSAGE =
@@ -103,4 +105,36 @@ export function unhealthyPodBypassesBudget(
   desiredHealthy: number,
 ): boolean {
   return policy === 'AlwaysAllow' || (currentHealthy >= desiredHealthy && desiredHealthy > 0);
+}
+
+/** A pod removed by a plain DELETE (a NoExecute taint, --disable-eviction), with the budgets selecting it. */
+export interface DeletedPod {
+  readonly pod: V1Pod;
+  /** `namespace/name`. */
+  readonly key: string;
+  readonly budgets: readonly BudgetFacts[];
+}
+
+/**
+ * Budgets that plain deletes break: a DELETE asks no budget, so every healthy pod of a budget goes without
+ * waiting for replacements. A budget is broken when more of its healthy pods go than it allows disruptions.
+ */
+export function budgetsBrokenByDeletes(pods: readonly DeletedPod[]): NoExecuteBudgetBreach[] {
+  const deleted = new Map<string, { facts: BudgetFacts; pods: string[] }>();
+  for (const { pod, key, budgets } of pods) {
+    if (!isPodReady(pod)) continue;
+    for (const facts of budgets) {
+      const entry = deleted.get(facts.key) ?? { facts, pods: [] };
+      entry.pods.push(key);
+      deleted.set(facts.key, entry);
+    }
+  }
+  return [...deleted.values()]
+    .filter(({ facts, pods: list }) => list.length > facts.disruptionsAllowed)
+    .map(({ facts, pods: list }) => ({
+      namespace: facts.namespace,
+      name: facts.name,
+      pods: list,
+      disruptionsAllowed: facts.disruptionsAllowed,
+    }));
 }

@@ -2,7 +2,7 @@ import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
 import { parseLabelSelector, matchesLabelSelector } from '../snapshot/label-selector.js';
 import { scheduleEvictions, type EvictionCandidate, type ScheduledEviction } from './budget-waves.js';
-import { budgetFacts, type BudgetFacts } from './budgets.js';
+import { budgetFacts, budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
 import { snapshotCaveats, UNMODELLED_PLAN_RULES } from './caveats.js';
 import { controllerOf, type ControllerInfo } from './controller.js';
 import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
@@ -65,7 +65,8 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     return podPlan(p, scheduled, options, taint);
   });
   const budgets = budgetPlans(pods, budgetCache, schedule.budgets);
-  const { verdict, reasons } = decideVerdict(podPlans, budgets);
+  const brokenByDeletes = options.disableEviction ? budgetsBrokenByDeletes(candidates) : [];
+  const { verdict, reasons } = decideVerdict(podPlans, budgets, brokenByDeletes);
   const tainted = pods.map((p, i) => ({ ...p, deletion: podPlans[i]!.noExecute }));
 
   return {

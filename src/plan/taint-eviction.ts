@@ -1,6 +1,6 @@
 import type { V1Pod, V1Taint } from '@kubernetes/client-node';
-import type { BudgetFacts } from './budgets.js';
-import { isMirrorPod, isPodReady } from './pod-facts.js';
+import { budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
+import { isMirrorPod } from './pod-facts.js';
 import { firstMatchingToleration } from './toleration.js';
 import type { NoExecuteBudgetBreach } from './types.js';
 
@@ -63,27 +63,7 @@ export interface TaintedPod {
   readonly deletion: TaintDeletion;
 }
 
-/**
- * Budgets the taint breaks: its deletions are plain DELETEs that never ask a budget, so every healthy pod
- * of a budget on the tainted nodes goes without waiting for replacements. A budget is broken when more of
- * its healthy pods are deleted than it allows disruptions.
- */
+/** Budgets the taint breaks: every pod it deletes goes by a plain DELETE, which asks no budget. */
 export function budgetsBrokenByTaint(pods: readonly TaintedPod[]): NoExecuteBudgetBreach[] {
-  const deleted = new Map<string, { facts: BudgetFacts; pods: string[] }>();
-  for (const { pod, key, budgets, deletion } of pods) {
-    if (deletion.afterSeconds === null || !isPodReady(pod)) continue;
-    for (const facts of budgets) {
-      const entry = deleted.get(facts.key) ?? { facts, pods: [] };
-      entry.pods.push(key);
-      deleted.set(facts.key, entry);
-    }
-  }
-  return [...deleted.values()]
-    .filter(({ facts, pods: list }) => list.length > facts.disruptionsAllowed)
-    .map(({ facts, pods: list }) => ({
-      namespace: facts.namespace,
-      name: facts.name,
-      pods: list,
-      disruptionsAllowed: facts.disruptionsAllowed,
-    }));
+  return budgetsBrokenByDeletes(pods.filter((p) => p.deletion.afterSeconds !== null));
 }

@@ -1,5 +1,5 @@
 import { refusalLines } from './drain-filters/pod-delete-list.js';
-import type { BudgetPlan, PodPlan, Verdict } from './types.js';
+import type { BudgetPlan, NoExecuteBudgetBreach, PodPlan, Verdict } from './types.js';
 
 export interface VerdictWithReasons {
   readonly verdict: Verdict;
@@ -10,9 +10,14 @@ export interface VerdictWithReasons {
  * blocked: some pod is refused by kubectl's filters or can never be evicted; slow: some eviction waits
  * for its budget; clear otherwise. Reasons come most important first: refusals in kubectl's "cannot
  * delete" wording, pods that can never go, budgets that make the drain wait, then replacements that
- * find no node (they do not hold the drain back, but the workload runs short).
+ * find no node and budgets that --disable-eviction breaks (neither holds the drain back, but the workload
+ * runs short).
  */
-export function decideVerdict(pods: readonly PodPlan[], budgets: readonly BudgetPlan[]): VerdictWithReasons {
+export function decideVerdict(
+  pods: readonly PodPlan[],
+  budgets: readonly BudgetPlan[],
+  brokenByDeletes: readonly NoExecuteBudgetBreach[] = [],
+): VerdictWithReasons {
   const refused = pods.filter((p) => p.action === 'refuse');
   const blocked = pods.filter((p) => p.outcome === 'blocked');
   const waiting = pods.filter((p) => p.outcome === 'waits');
@@ -30,6 +35,11 @@ export function decideVerdict(pods: readonly PodPlan[], budgets: readonly Budget
       (names, message) => `no node for the replacement of ${names}: ${message}`,
       (p) => p.replacement!.message,
     ),
+    ...brokenByDeletes.map(
+      (b) =>
+        `--disable-eviction deletes ${b.pods.length} healthy pod(s) of budget ${b.namespace}/${b.name} at once, ` +
+        `which allows ${b.disruptionsAllowed} disruption(s): ${b.pods.join(', ')}`,
+    ),
   ];
   const verdict: Verdict = refused.length > 0 || blocked.length > 0 ? 'blocked' : waiting.length > 0 ? 'slow' : 'clear';
   if (verdict === 'clear') reasons.unshift(clearReason(pods));
@@ -38,7 +48,8 @@ export function decideVerdict(pods: readonly PodPlan[], budgets: readonly Budget
 
 function clearReason(pods: readonly PodPlan[]): string {
   const evicted = pods.filter((p) => p.outcome === 'immediate').length;
-  return evicted === 0 ? 'nothing to evict' : `all ${evicted} pod(s) can be evicted at once`;
+  const verb = pods.some((p) => p.action === 'delete') ? 'deleted' : 'evicted';
+  return evicted === 0 ? 'nothing to evict' : `all ${evicted} pod(s) can be ${verb} at once`;
 }
 
 function slowBudgetLines(budgets: readonly BudgetPlan[], waiting: readonly PodPlan[]): string[] {

@@ -152,9 +152,13 @@ describe('buildPlan options and errors', () => {
     expect(plan.verdict).toBe('slow');
   });
 
-  it('--disable-eviction deletes every pod at once: clear, and nothing waits for the budget', () => {
+  it('--disable-eviction deletes every pod at once: clear, nothing waits, and it says which budget it breaks', () => {
     const plan = buildPlan(fixture('hello'), options({ disableEviction: true }));
     expect(plan.verdict).toBe('clear');
+    expect(plan.verdictReasons).toEqual([
+      'all 2 pod(s) can be deleted at once',
+      '--disable-eviction deletes 2 healthy pod(s) of budget demo/hello at once, which allows 1 disruption(s): demo/hello-7d4b9c8f6d-2xkqp, demo/hello-7d4b9c8f6d-8hzvd',
+    ]);
     expect(plan.pods.slice(0, 2).map((p) => [p.action, p.outcome, p.wave])).toEqual([
       ['delete', 'immediate', 1],
       ['delete', 'immediate', 1],
