@@ -26,7 +26,7 @@ export function register(program: Command): void {
     .command('demo')
     .summary('plan a drain of the bundled example clusters (no cluster needed)')
     .description(
-      `Runs \`kubectl maint plan ${DEMO_NODE} --ignore-daemonsets\` against two snapshots bundled with the plugin,\n` +
+      `Runs \`kubectl maint plan ${DEMO_NODE} --ignore-daemonsets\` against two snapshots bundled with the plugin, ` +
         "taken from the project's lab: one where the drain is slow but finishes, one where pod topology spread blocks it.",
     )
     .addOption(

@@ -26,8 +26,8 @@ export function register(program: Command): void {
     .command('plan')
     .summary('preview a drain: what happens to each pod, in how many waves, and whether it can finish')
     .description(
-      'Preview `kubectl drain NODE…` without touching the cluster: which pods are evicted, skipped or refused,\n' +
-        'how PodDisruptionBudgets pace the evictions, where the replacements can be scheduled, and how this\n' +
+      'Preview `kubectl drain NODE…` without touching the cluster: which pods are evicted, skipped or refused, ' +
+        'how PodDisruptionBudgets pace the evictions, where the replacements can be scheduled, and how this ' +
         'compares with a NoExecute taint or a node failure. Reads the live cluster, or a file with --snapshot.',
     )
     .argument('[node...]', 'the nodes to drain together')
