@@ -46,6 +46,8 @@ export interface DrainInkOptions {
   /** How often the elapsed time and countdowns refresh between events. */
   readonly tickMs?: number;
   readonly maxRows?: number;
+  /** Ink's own choice by default: redraw in place on a terminal, final frame only elsewhere or in CI. */
+  readonly interactive?: boolean;
 }
 
 export interface DrainInk {
@@ -78,6 +80,7 @@ export function startDrainInk(options: DrainInkOptions = {}): DrainInk {
     stdin: options.stdin ?? process.stdin,
     exitOnCtrlC: false,
     patchConsole: false,
+    ...(options.interactive === undefined ? {} : { interactive: options.interactive }),
   });
   // Elapsed time and countdowns move between events; unref'd so the view never keeps the process alive.
   const ticker = setInterval(() => instance.rerender(app()), options.tickMs ?? 1000);

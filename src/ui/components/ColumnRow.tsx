@@ -11,16 +11,18 @@ export function ColumnRow({
   cells,
   widths,
   tone,
+  gap = COLUMN_GAP,
 }: {
   cells: readonly string[];
   widths: readonly number[];
   tone?: ToneName | null | undefined;
+  gap?: number;
 }) {
   const paint = (text: string) => (tone ? <Tone tone={tone}>{text}</Tone> : <Text>{text}</Text>);
   return (
     <Box>
       {cells.slice(0, -1).map((cell, i) => (
-        <Box key={i} width={(widths[i] ?? cell.length) + COLUMN_GAP} flexShrink={0}>
+        <Box key={i} width={(widths[i] ?? cell.length) + gap} flexShrink={0}>
           {paint(cell)}
         </Box>
       ))}

@@ -21,7 +21,7 @@ export function VerdictBanner({
       </Tone>
       {reasons.map((reason, i) => (
         <Box key={i} paddingLeft={2}>
-          <ColumnRow cells={['-', reason]} widths={[1]} />
+          <ColumnRow cells={['-', reason]} widths={[1]} gap={1} />
         </Box>
       ))}
     </Box>

@@ -1,0 +1,110 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-progress.js';
+import { DrainApp, startDrainInk } from '../../../src/ui/drain-view.js';
+import { cordoned, helloDrain, started, T0 } from './drain-fixture.js';
+import { FakeStdin, FakeStdout } from './fake-terminal.js';
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('<DrainApp />', () => {
+  it('hands Ctrl-C to onInterrupt and keeps rendering (the CLI stops the engine, not the view)', async () => {
+    const onInterrupt = vi.fn();
+    const progress = reduceDrainEvents(initialDrainProgress(), started());
+    const { stdin, lastFrame } = render(
+      <DrainApp progress={progress} nowMs={T0} colors={false} onInterrupt={onInterrupt} />,
+    );
+    stdin.write('\u0003');
+    await settle();
+    expect(onInterrupt).toHaveBeenCalledTimes(1);
+    expect(lastFrame()).toContain('Draining k8s-node-1');
+  });
+
+  it('ignores other keys', async () => {
+    const onInterrupt = vi.fn();
+    const { stdin } = render(
+      <DrainApp progress={initialDrainProgress()} nowMs={T0} colors={false} onInterrupt={onInterrupt} />,
+    );
+    stdin.write('q');
+    stdin.write('c');
+    await settle();
+    expect(onInterrupt).not.toHaveBeenCalled();
+  });
+});
+
+describe('startDrainInk', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('prints each log line once and the summary at the end when not on a terminal', async () => {
+    const stdout = new FakeStdout(false);
+    const view = startDrainInk({
+      stdout: stdout.asStream(),
+      stdin: new FakeStdin(false).asStream(),
+      colors: false,
+      now: () => T0 + 50_000,
+    });
+    helloDrain().forEach((e) => view.onEvent(e));
+    await view.done();
+    // Each log line exactly once (no repeated last <Static> item), then the summary as the final frame.
+    expect(stdout.text()).toBe(
+      [
+        ' 0:00 ✓ node/k8s-node-1 cordoned',
+        ' 0:00 - kube-system/kube-proxy-x1 skipped: DaemonSet-managed',
+        ' 0:20 ✓ demo/hello-a evicted',
+        ' 0:45 ✓ demo/hello-b evicted',
+        '',
+        'Drained k8s-node-1 in 45s',
+        '  done: 2 evicted, 1 skipped',
+        '  left: node k8s-node-1 cordoned; only DaemonSet pods left on it',
+        '',
+      ].join('\n'),
+    );
+    expect(view.progress().finished?.result).toBe('drained');
+  });
+
+  it('puts stdin in raw mode only when someone handles Ctrl-C', async () => {
+    const quiet = new FakeStdin(true);
+    const view = startDrainInk({ stdout: new FakeStdout().asStream(), stdin: quiet.asStream(), colors: false });
+    view.onEvent(started());
+    await settle();
+    expect(quiet.rawMode).toBe(false);
+    await view.done();
+
+    const listening = new FakeStdin(true);
+    const onInterrupt = vi.fn();
+    const live = startDrainInk({
+      stdout: new FakeStdout().asStream(),
+      stdin: listening.asStream(),
+      colors: false,
+      onInterrupt,
+    });
+    live.onEvent(started());
+    await settle();
+    expect(listening.rawMode).toBe(true);
+    listening.press('\u0003');
+    await settle();
+    expect(onInterrupt).toHaveBeenCalledTimes(1);
+    await live.done();
+    expect(listening.rawMode).toBe(false);
+  });
+
+  it('moves the elapsed clock every tick between events', async () => {
+    vi.useFakeTimers({ now: T0 });
+    const stdout = new FakeStdout(true);
+    const view = startDrainInk({
+      stdout: stdout.asStream(),
+      stdin: new FakeStdin(false).asStream(),
+      colors: false,
+      interactive: true,
+    });
+    view.onEvent(started());
+    view.onEvent(cordoned(0));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(stdout.text()).toContain('Draining k8s-node-1 · 0:05');
+    const done = view.done();
+    await vi.runAllTimersAsync();
+    await done;
+  });
+});

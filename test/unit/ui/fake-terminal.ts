@@ -1,0 +1,58 @@
+import { EventEmitter } from 'node:events';
+import { stripVTControlCharacters } from 'node:util';
+
+/**
+ * Streams for the render functions that own their Ink instance (renderPlanInk, startDrainInk), shaped like
+ * ink-testing-library's: stdout collects what Ink writes, stdin feeds keys through 'readable'.
+ */
+export class FakeStdout extends EventEmitter {
+  columns = 100;
+  rows = 40;
+  constructor(readonly isTTY = false) {
+    super();
+  }
+  readonly writes: string[] = [];
+  /** Calls the write callback, as a real stream does: Ink waits for it before it reports the unmount. */
+  write = (chunk: string, encodingOrCallback?: unknown, callback?: unknown): boolean => {
+    this.writes.push(chunk);
+    const done = typeof encodingOrCallback === 'function' ? encodingOrCallback : callback;
+    if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+    return true;
+  };
+  /** Everything written, with ANSI escape sequences removed. */
+  text(): string {
+    return stripVTControlCharacters(this.writes.join(''));
+  }
+  asStream(): NodeJS.WriteStream {
+    return this as unknown as NodeJS.WriteStream;
+  }
+}
+
+export class FakeStdin extends EventEmitter {
+  private pending: string | null = null;
+  rawMode = false;
+  constructor(readonly isTTY = true) {
+    super();
+  }
+  press(data: string): void {
+    this.pending = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read = (): string | null => {
+    const data = this.pending;
+    this.pending = null;
+    return data;
+  };
+  setRawMode = (on: boolean): void => {
+    this.rawMode = on;
+  };
+  setEncoding(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+  asStream(): NodeJS.ReadStream {
+    return this as unknown as NodeJS.ReadStream;
+  }
+}
