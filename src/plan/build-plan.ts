@@ -5,6 +5,7 @@ import { scheduleEvictions, type EvictionCandidate, type ScheduledEviction } fro
 import { budgetFacts, budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
 import { snapshotCaveats, UNMODELLED_PLAN_RULES } from './caveats.js';
 import { controllerOf, type ControllerInfo } from './controller.js';
+import { groupBy } from './group-by.js';
 import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { nodeFailureDeletion } from './node-failure.js';
@@ -104,8 +105,10 @@ const isRemoved = (p: PodFacts) => p.filter.action === 'evict' || p.filter.actio
 
 /** Per node, kubectl's "cannot delete …" lines: a node with any refusal is not drained at all. */
 function refusalsByNode(pods: readonly PodFacts[]): Map<string, string[]> {
-  const refused = new Map<string, PodFacts[]>();
-  for (const p of pods) if (p.filter.action === 'refuse') refused.set(p.node, [...(refused.get(p.node) ?? []), p]);
+  const refused = groupBy(
+    pods.filter((p) => p.filter.action === 'refuse'),
+    (p) => p.node,
+  );
   return new Map(
     [...refused].map(([node, list]) => [
       node,
@@ -155,11 +158,8 @@ function budgetPlans(
   facts: ReadonlyMap<V1PodDisruptionBudget, BudgetFacts>,
   waves: ReturnType<typeof scheduleEvictions>['budgets'],
 ): BudgetPlan[] {
-  const drained = new Map<string, string[]>();
-  for (const p of pods) {
-    if (!isRemoved(p)) continue;
-    for (const b of p.budgets) drained.set(b.key, [...(drained.get(b.key) ?? []), p.key]);
-  }
+  const removed = pods.filter(isRemoved).flatMap((p) => p.budgets.map((b) => ({ budget: b.key, pod: p.key })));
+  const drained = groupBy(removed, (r) => r.budget);
   return [...facts.values()].sort(byKey).map((b) => ({
     namespace: b.namespace,
     name: b.name,
@@ -170,7 +170,7 @@ function budgetPlans(
     stale: b.stale,
     unhealthyPodEvictionPolicy: b.unhealthyPodEvictionPolicy,
     neverAllows: b.neverAllows ?? (b.syncFailed !== null ? `SyncFailed: ${b.syncFailed}` : null),
-    drainedPods: drained.get(b.key) ?? [],
+    drainedPods: (drained.get(b.key) ?? []).map((r) => r.pod),
     perWave: waves.get(b.key)?.perWave ?? 0,
     waves: waves.get(b.key)?.waves ?? 0,
   }));

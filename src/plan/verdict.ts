@@ -1,4 +1,5 @@
 import { refusalLines } from './drain-filters/pod-delete-list.js';
+import { groupBy } from './group-by.js';
 import type { BudgetPlan, NoExecuteBudgetBreach, PodPlan, Verdict } from './types.js';
 
 export interface VerdictWithReasons {
@@ -69,10 +70,6 @@ function groupedLines(
   line: (names: string, text: string) => string,
   textOf: (pod: PodPlan) => string = (p) => p.outcomeReason,
 ): string[] {
-  const groups = new Map<string, string[]>();
-  for (const pod of pods) {
-    const text = textOf(pod);
-    groups.set(text, [...(groups.get(text) ?? []), `${pod.namespace}/${pod.name}`]);
-  }
-  return [...groups].map(([text, names]) => line(names.join(', '), text));
+  const groups = groupBy(pods, textOf);
+  return [...groups].map(([text, list]) => line(list.map((p) => `${p.namespace}/${p.name}`).join(', '), text));
 }

@@ -1,3 +1,5 @@
+import { groupBy } from '../group-by.js';
+
 /**
  * kubectl's PodDeleteList aggregation: pods grouped by message, one group per line for errors
  * ("cannot delete <message>: ns/a, ns/b") and one string for warnings ("<message>: ns/a; <message>: ns/b").
@@ -18,11 +20,6 @@ export function warningText(pods: readonly FilteredPod[]): string {
 }
 
 function groupByReason(pods: readonly FilteredPod[]): Map<string, string> {
-  const groups = new Map<string, string[]>();
-  for (const pod of pods) {
-    const list = groups.get(pod.reason) ?? [];
-    list.push(`${pod.namespace}/${pod.name}`);
-    groups.set(pod.reason, list);
-  }
-  return new Map([...groups].map(([reason, names]) => [reason, names.join(', ')]));
+  const groups = groupBy(pods, (pod) => pod.reason);
+  return new Map([...groups].map(([reason, list]) => [reason, list.map((p) => `${p.namespace}/${p.name}`).join(', ')]));
 }
