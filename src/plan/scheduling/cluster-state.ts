@@ -1,10 +1,12 @@
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
+import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
+import { requiredAntiAffinityTerms } from './affinity-term.js';
 import type { AssignedPod, ClusterState } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import { hostPortsOf } from './node-ports.js';
-import { hasDeletionTimestamp, isTerminalPod, type PodInfo, podInfo } from './pod-info.js';
+import { hasDeletionTimestamp, isTerminalPod, type PodInfo } from './pod-info.js';
 import { podRequests } from './pod-requests.js';
 
 export interface Placed {
@@ -23,7 +25,7 @@ export class SimulatedCluster implements ClusterState {
   private readonly nodesByName = new Map<string, NodeInfo>();
   private readonly evicted = new Set<string>();
   private readonly replacements: Placed[] = [];
-  private readonly antiAffinityPods: Placed[] = [];
+  private readonly antiAffinity = new AntiAffinityIndex();
   private readonly namespaceNames = new Set<string>();
   private readonly caveatTexts = new Set<string>();
 
@@ -53,8 +55,8 @@ export class SimulatedCluster implements ClusterState {
     return this.namespaceNames;
   }
 
-  podsWithRequiredAntiAffinity(): readonly Placed[] {
-    return this.antiAffinityPods;
+  antiAffinityTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[] {
+    return this.antiAffinity.candidates(namespace, labels);
   }
 
   caveat(text: string): void {
@@ -70,7 +72,7 @@ export class SimulatedCluster implements ClusterState {
   commit(pod: PodInfo, node: NodeInfo): void {
     node.addPod(pod);
     this.replacements.push({ pod, node });
-    if (pod.requiredAntiAffinityTerms.length > 0) this.antiAffinityPods.push({ pod, node });
+    this.antiAffinity.add(pod.requiredAntiAffinityTerms, node);
   }
 
   podsMatching(namespace: string, selector: V1LabelSelector): AssignedPod[] {
@@ -95,7 +97,7 @@ export class SimulatedCluster implements ClusterState {
     if (!node) return;
     node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod), priority: pod.spec?.priority ?? 0 });
     if (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) {
-      this.antiAffinityPods.push({ pod: podInfo(pod, true), node });
+      this.antiAffinity.add(requiredAntiAffinityTerms(pod), node);
     }
   }
 

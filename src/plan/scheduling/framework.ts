@@ -1,6 +1,6 @@
 import type { V1LabelSelector } from '@kubernetes/client-node';
+import type { ExistingTerm } from './anti-affinity-index.js';
 import type { NodeInfo } from './node-info.js';
-import type { PodInfo } from './pod-info.js';
 
 /**
  * The two rejection codes of the scheduler framework (k8s.io/kube-scheduler/framework): `Unschedulable`
@@ -37,8 +37,11 @@ export interface ClusterState {
   podsMatching(namespace: string, selector: V1LabelSelector): readonly AssignedPod[];
   /** Every namespace that has pods, for affinity terms with `namespaceSelector: {}`. */
   namespaces(): Iterable<string>;
-  /** Assigned pods with required pod anti-affinity, terminating ones included (they still count). */
-  podsWithRequiredAntiAffinity(): readonly { readonly pod: PodInfo; readonly node: NodeInfo }[];
+  /**
+   * Required anti-affinity terms of assigned pods (terminating ones included: they still count) that may
+   * match a pod of this namespace with these labels; a superset, each to be checked with termMatches.
+   */
+  antiAffinityTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[];
   /** Records an approximation the plan should mention (for instance a namespaceSelector it could not resolve). */
   caveat(text: string): void;
 }

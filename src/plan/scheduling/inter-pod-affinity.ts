@@ -41,12 +41,10 @@ export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): 
   if ([...affinityTerms, ...antiAffinityTerms].some((t) => t.approximated)) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
 
   const existingAntiAffinityCounts: PairCounts = new Map();
-  for (const { pod: existing, node } of cluster.podsWithRequiredAntiAffinity()) {
-    for (const term of existing.requiredAntiAffinityTerms) {
-      if (!termMatches(term, pod.namespace, pod.labels)) continue;
-      if (term.approximated) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
-      count(existingAntiAffinityCounts, node, term.topologyKey);
-    }
+  for (const { term, node } of cluster.antiAffinityTermsFor(pod.namespace, pod.labels)) {
+    if (!termMatches(term, pod.namespace, pod.labels)) continue;
+    if (term.approximated) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
+    count(existingAntiAffinityCounts, node, term.topologyKey);
   }
 
   const affinityCounts: PairCounts = new Map();

@@ -1,4 +1,4 @@
-import type { V1ContainerPort, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1ContainerPort, V1Pod } from '@kubernetes/client-node';
 import { type FilterResult, unschedulable } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
@@ -16,11 +16,16 @@ export interface HostPort {
 
 /** `GetHostPorts`: hostPort > 0 of regular containers and of sidecars (restartable init containers). */
 export function hostPortsOf(pod: V1Pod): HostPort[] {
-  const sidecars = (pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always');
-  return [...sidecars, ...(pod.spec?.containers ?? [])]
-    .flatMap((c) => c.ports ?? [])
-    .filter((p) => (p.hostPort ?? 0) > 0)
-    .map(toHostPort);
+  const out: HostPort[] = [];
+  const collect = (containers: readonly V1Container[] | undefined, sidecarsOnly: boolean) => {
+    for (const c of containers ?? []) {
+      if (sidecarsOnly && c.restartPolicy !== 'Always') continue;
+      for (const p of c.ports ?? []) if ((p.hostPort ?? 0) > 0) out.push(toHostPort(p));
+    }
+  };
+  collect(pod.spec?.initContainers, true);
+  collect(pod.spec?.containers, false);
+  return out;
 }
 
 function toHostPort(p: V1ContainerPort): HostPort {

@@ -14,6 +14,21 @@ const NATIVE = ['cpu', 'memory', 'ephemeral-storage'];
  */
 const isScalarResource = (name: string) => name.startsWith('hugepages-') || name.includes('/');
 
+/** One resource the pod requests (> 0) and the filter checks. */
+export interface ResourceRequest {
+  readonly name: string;
+  readonly amount: number;
+}
+
+/**
+ * PreFilter: the requested (> 0) resources the filter checks, in fit.go's order: cpu, memory,
+ * ephemeral-storage, then scalar resources.
+ */
+export function nodeResourcesFitPreFilter(pod: PodInfo): ResourceRequest[] {
+  const scalars = Object.keys(pod.requests).filter(isScalarResource).sort();
+  return [...NATIVE, ...scalars].map((name) => ({ name, amount: pod.requests[name] ?? 0 })).filter((r) => r.amount > 0);
+}
+
 /**
  * `fitsRequest`: one more pod must stay within allocatable `pods`; each resource the pod requests (> 0)
  * must fit in allocatable minus what the node's pods already request (terminating pods included, and
@@ -21,26 +36,18 @@ const isScalarResource = (name: string) => name.startsWith('hugepages-') || name
  * Several reasons can come back at once. The code is UnschedulableAndUnresolvable when a request exceeds
  * the node's whole allocatable, since evicting pods cannot help then.
  */
-export function nodeResourcesFit(pod: PodInfo, node: NodeInfo): FilterResult {
+export function nodeResourcesFit(requests: readonly ResourceRequest[], node: NodeInfo): FilterResult {
   const reasons: string[] = [];
   let unresolvable = false;
   if (node.podCount + 1 > (node.allocatable['pods'] ?? 0)) reasons.push(TOO_MANY_PODS_REASON);
-  for (const name of checkedResources(pod)) {
-    const requested = pod.requests[name]!;
+  for (const { name, amount } of requests) {
     const allocatable = node.allocatable[name] ?? 0;
-    if (requested > allocatable - (node.requested[name] ?? 0)) {
+    if (amount > allocatable - (node.requested[name] ?? 0)) {
       reasons.push(insufficientReason(name));
-      unresolvable ||= requested > allocatable;
+      unresolvable ||= amount > allocatable;
     }
   }
   if (reasons.length === 0) return null;
   const rejection: Rejection = { code: unresolvable ? 'UnschedulableAndUnresolvable' : 'Unschedulable', reasons };
   return rejection;
-}
-
-/** The requested (> 0) resources the filter checks, in fit.go's order: cpu, memory, ephemeral-storage, scalars. */
-function checkedResources(pod: PodInfo): string[] {
-  const requested = (name: string) => (pod.requests[name] ?? 0) > 0;
-  const scalars = Object.keys(pod.requests).filter(isScalarResource).sort();
-  return [...NATIVE, ...scalars].filter(requested);
 }

@@ -1,3 +1,4 @@
+import type { V1Toleration } from '@kubernetes/client-node';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
 import type { CycleState } from './registry.js';
@@ -20,17 +21,21 @@ export function pickNode(
   state: CycleState,
   siblings: ReadonlyMap<NodeInfo, number>,
 ): NodeInfo | null {
-  const rank = (node: NodeInfo) => [
-    preferNoScheduleTaints(pod, node),
+  const preferTolerations = (pod.pod.spec?.tolerations ?? []).filter(
+    (t) => !t.effect || t.effect === 'PreferNoSchedule',
+  );
+  const rank = (node: NodeInfo): Rank => [
+    preferNoScheduleTaints(preferTolerations, node),
     spreadLoad(state.spread, node),
     siblings.get(node) ?? 0,
     -leastAllocated(pod, node),
   ];
   let best: NodeInfo | null = null;
-  let bestRank: number[] = [];
+  let bestRank: Rank = [0, 0, 0, 0];
   for (const node of feasible) {
     const r = rank(node);
-    if (best === null || compare(r, bestRank) < 0 || (compare(r, bestRank) === 0 && node.name < best.name)) {
+    const order = best === null ? -1 : compare(r, bestRank) || (node.name < best.name ? -1 : 1);
+    if (order < 0) {
       best = node;
       bestRank = r;
     }
@@ -38,14 +43,17 @@ export function pickNode(
   return best;
 }
 
-function compare(a: readonly number[], b: readonly number[]): number {
+type Rank = readonly [number, number, number, number];
+
+function compare(a: Rank, b: Rank): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return 0;
 }
 
-function preferNoScheduleTaints(pod: PodInfo, node: NodeInfo): number {
-  const tolerations = (pod.pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
-  return node.taints.filter((t) => t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t)).length;
+function preferNoScheduleTaints(tolerations: readonly V1Toleration[], node: NodeInfo): number {
+  let n = 0;
+  for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t)) n++;
+  return n;
 }
 
 /** Mean free fraction of cpu and memory once the pod is added (0 when the node has none). */

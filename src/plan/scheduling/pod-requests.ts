@@ -22,7 +22,8 @@ const isPodLevelResource = (name: string) => name === 'cpu' || name === 'memory'
 export function podRequests(pod: V1Pod, useStatus = false): Resources {
   const spec = pod.spec;
   if (!spec) return {};
-  const requestsOf = (c: V1Container) => containerRequests(pod, c, useStatus);
+  const resized = useStatus ? statusRequests(pod) : undefined;
+  const requestsOf = (c: V1Container) => containerRequests(c, resized?.get(c.name));
   const total: MutableResources = {};
   for (const c of spec.containers ?? []) addInto(total, requestsOf(c));
 
@@ -48,32 +49,42 @@ export function podRequests(pod: V1Pod, useStatus = false): Resources {
   return total;
 }
 
-function containerRequests(pod: V1Pod, container: V1Container, useStatus: boolean): Resources {
+function containerRequests(container: V1Container, status: readonly Resources[] | undefined): Resources {
   const own = toResources(container.resources?.requests);
-  if (!useStatus) return own;
-  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
-  const status = statuses.find((s) => s.name === container.name);
   if (!status) return own;
   const result: MutableResources = { ...own };
-  maxInto(result, toResources(status.allocatedResources));
-  maxInto(result, toResources(status.resources?.requests));
+  for (const r of status) maxInto(result, r);
   return result;
+}
+
+/**
+ * The requests a pod's status records per container (allocated, actuated), or undefined when it records
+ * none: the common case, which then costs one pass over the statuses.
+ */
+function statusRequests(pod: V1Pod): Map<string, Resources[]> | undefined {
+  let out: Map<string, Resources[]> | undefined;
+  for (const s of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
+    if (!s.allocatedResources && !s.resources?.requests) continue;
+    out ??= new Map();
+    out.set(s.name, [toResources(s.allocatedResources), toResources(s.resources?.requests)]);
+  }
+  return out;
 }
 
 /** A `{name: quantity}` map from the API (`requests`, `allocatable`, `overhead`) in scheduler units. */
 export function toResources(list: Readonly<Record<string, string | number>> | undefined): Resources {
   const out: MutableResources = {};
-  for (const [name, quantity] of Object.entries(list ?? {})) out[name] = resourceAmount(name, quantity);
+  for (const name in list) out[name] = resourceAmount(name, list[name]!);
   return out;
 }
 
 export function addInto(target: MutableResources, add: Resources): void {
-  for (const [name, amount] of Object.entries(add)) target[name] = (target[name] ?? 0) + amount;
+  for (const name in add) target[name] = (target[name] ?? 0) + add[name]!;
 }
 
 function maxInto(target: MutableResources, other: Resources): void {
-  for (const [name, amount] of Object.entries(other)) {
-    if (!(name in target) || amount > target[name]!) target[name] = amount;
+  for (const name in other) {
+    if (!(name in target) || other[name]! > target[name]!) target[name] = other[name]!;
   }
 }
 

@@ -21,7 +21,8 @@ const DECIMAL_SUFFIX: Readonly<Record<string, number>> = {
 
 const QUANTITY = /^([+-]?)(\d*)(?:\.(\d*))?(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$/;
 
-const cache = new Map<string, number | null>();
+/** Parsed quantities per scale: a cluster repeats the same few strings ("100m", "64Mi") many times. */
+const cache = { 0: new Map<string, number | null>(), 3: new Map<string, number | null>() };
 
 /**
  * The quantity scaled by 10^`scaleExponent` and rounded up (0 for milli-units, 3 for millicores).
@@ -29,11 +30,11 @@ const cache = new Map<string, number | null>();
  * server would have refused it.
  */
 export function scaledQuantity(text: string | number, scaleExponent: 0 | 3): number | null {
-  const key = `${scaleExponent}:${text}`;
-  const hit = cache.get(key);
+  const key = String(text);
+  const hit = cache[scaleExponent].get(key);
   if (hit !== undefined) return hit;
-  const value = parse(String(text).trim(), scaleExponent);
-  cache.set(key, value);
+  const value = parse(key.trim(), scaleExponent);
+  cache[scaleExponent].set(key, value);
   return value;
 }
 

@@ -3,7 +3,7 @@ import { interPodAffinity, interPodAffinityPreFilter, type AffinityState } from 
 import { nodeAffinity, type NodeMatcher, requiredNodeAffinity } from './node-affinity.js';
 import type { NodeInfo } from './node-info.js';
 import { nodePorts } from './node-ports.js';
-import { nodeResourcesFit } from './node-resources-fit.js';
+import { nodeResourcesFit, nodeResourcesFitPreFilter, type ResourceRequest } from './node-resources-fit.js';
 import { nodeUnschedulable } from './node-unschedulable.js';
 import type { PodInfo } from './pod-info.js';
 import { taintToleration } from './taint-toleration.js';
@@ -12,6 +12,7 @@ import { type SpreadState, topologySpread, topologySpreadPreFilter } from './top
 /** What PreFilter worked out once per placement; every Filter only reads it (the framework's CycleState). */
 export interface CycleState {
   readonly nodeAffinity: NodeMatcher;
+  readonly fit: readonly ResourceRequest[];
   readonly spread: SpreadState;
   readonly podAffinity: AffinityState;
 }
@@ -32,7 +33,7 @@ export const FILTER_PLUGINS: readonly FilterPlugin[] = [
   { name: 'TaintToleration', filter: (pod, node) => taintToleration(pod, node) },
   { name: 'NodeAffinity', filter: (_pod, node, state) => nodeAffinity(state.nodeAffinity, node) },
   { name: 'NodePorts', filter: (pod, node) => nodePorts(pod, node) },
-  { name: 'NodeResourcesFit', filter: (pod, node) => nodeResourcesFit(pod, node) },
+  { name: 'NodeResourcesFit', filter: (_pod, node, state) => nodeResourcesFit(state.fit, node) },
   { name: 'PodTopologySpread', filter: (_pod, node, state) => topologySpread(state.spread, node) },
   { name: 'InterPodAffinity', filter: (_pod, node, state) => interPodAffinity(state.podAffinity, node) },
 ];
@@ -41,6 +42,7 @@ export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
   const affinity = requiredNodeAffinity(pod.pod);
   return {
     nodeAffinity: affinity,
+    fit: nodeResourcesFitPreFilter(pod),
     spread: topologySpreadPreFilter(pod, affinity, cluster),
     podAffinity: interPodAffinityPreFilter(pod, cluster),
   };

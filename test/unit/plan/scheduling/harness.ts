@@ -26,6 +26,15 @@ export function clusterOf(scene: Scene): SimulatedCluster {
   return cluster;
 }
 
+/** A table row for a plugin that needs the cluster: the scene, the incoming pod, the node and the verdict. */
+export interface PluginCase {
+  readonly name: string;
+  readonly scene: Scene;
+  readonly incoming: V1Pod;
+  readonly node: string;
+  readonly want: FilterResult;
+}
+
 /** The verdict of the named plugin (e.g. 'TaintToleration') for `incoming` on `nodeName`. */
 export function runPlugin(plugin: string, scene: Scene, incoming: V1Pod, nodeName: string): FilterResult {
   const cluster = clusterOf(scene);
@@ -35,4 +44,13 @@ export function runPlugin(plugin: string, scene: Scene, incoming: V1Pod, nodeNam
   const filter = FILTER_PLUGINS.find((p) => p.name === plugin)?.filter;
   if (!node || !filter) throw new Error(`no node ${nodeName} or plugin ${plugin}`);
   return filter(pod, node, state);
+}
+
+/** Table rows that share a scene and an incoming pod and differ in the node asked about: [name, node, want]. */
+export function onNodes(
+  scene: Scene,
+  incoming: V1Pod,
+  rows: ReadonlyArray<readonly [name: string, node: string, want: FilterResult]>,
+): PluginCase[] {
+  return rows.map(([name, node, want]) => ({ name, scene, incoming, node, want }));
 }

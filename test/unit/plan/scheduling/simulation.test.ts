@@ -1,14 +1,15 @@
+import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation.js';
-import { makeIndex } from '../../builders.js';
+import { SchedulingSimulation, UNMODELLED_SCHEDULER_RULES } from '../../../../src/plan/scheduling/simulation.js';
+import { makeIndex, makeNode, makePod } from '../../builders.js';
 import { daemonPods, helloNodes, helloPods } from './hello-topology.js';
 
-const ALL_NODES = ['k8s-master-1', 'k8s-node-1', 'k8s-node-2'];
+const ALL_HELLO_NODES = ['k8s-master-1', 'k8s-node-1', 'k8s-node-2'];
 
-function drainNode1(nodeTaintsPolicy?: 'Honor' | 'Ignore') {
+function drainHelloNode1(nodeTaintsPolicy?: 'Honor' | 'Ignore') {
   const hello = helloPods(nodeTaintsPolicy);
   const sim = new SchedulingSimulation(
-    makeIndex({ nodes: helloNodes(), pods: [...hello, ...daemonPods(ALL_NODES)] }),
+    makeIndex({ nodes: helloNodes(), pods: [...hello, ...daemonPods(ALL_HELLO_NODES)] }),
     new Set(['k8s-node-1']),
   );
   const evicted = hello.filter((p) => p.spec?.nodeName === 'k8s-node-1');
@@ -16,23 +17,106 @@ function drainNode1(nodeTaintsPolicy?: 'Honor' | 'Ignore') {
   return evicted.map((pod) => sim.place(pod));
 }
 
+/** Drains `drained`: evicts the given pods, then places their replacements in order. */
+function drain(
+  nodes: ReturnType<typeof makeNode>[],
+  pods: V1Pod[],
+  drained: string,
+  evicted = pods.filter((p) => p.spec?.nodeName === drained),
+) {
+  const sim = new SchedulingSimulation(makeIndex({ nodes: nodes.map((n) => n.obj()), pods }), new Set([drained]));
+  for (const pod of evicted) sim.evict(pod);
+  return { sim, plans: evicted.map((pod) => sim.place(pod)) };
+}
+
 describe('SchedulingSimulation on the hello topology', () => {
   it('places both replacements on k8s-node-2 when nodeTaintsPolicy is Honor', () => {
-    const [first, second] = drainNode1('Honor');
+    const [first, second] = drainHelloNode1('Honor');
     expect(first).toMatchObject({ schedulable: true, placedOn: 'k8s-node-2', nodes: ['k8s-node-2'] });
     expect(second).toMatchObject({ schedulable: true, placedOn: 'k8s-node-2' });
     expect(first!.rejected).toEqual([
       { node: 'k8s-master-1', reasons: ['node(s) had untolerated taint(s)'] },
       { node: 'k8s-node-1', reasons: ['node(s) were unschedulable'] },
     ]);
+    expect(first!.message).toBe('1/3 nodes are available; the replacement would be assigned to k8s-node-2.');
   });
 
   it('refuses the replacement when nodeTaintsPolicy is Ignore: the tainted and the cordoned node pin the global minimum at 0', () => {
-    const [first] = drainNode1();
+    const [first] = drainHelloNode1();
     expect(first).toMatchObject({ schedulable: false, placedOn: null, nodes: [] });
     expect(first!.message).toBe(
       "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable." +
         ' preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.',
     );
+  });
+});
+
+describe('SchedulingSimulation', () => {
+  const worker = (name: string, cpu = '2') => makeNode().name(name).allocatable(cpu, '8Gi');
+  const app = (name: string, node: string, cpu = '500m') =>
+    makePod().name(name).node(node).label('app', 'web').owner('ReplicaSet', 'web-1').requests(cpu, '64Mi');
+
+  it('makes two replacements compete for the last room: the second one finds none', () => {
+    const pods = [app('web-1', 'n1').obj(), app('web-2', 'n1').obj(), app('filler', 'n2', '1500m').obj()];
+    const { plans } = drain([worker('n1'), worker('n2')], pods, 'n1', pods.slice(0, 2));
+    expect(plans[0]).toMatchObject({ schedulable: true, placedOn: 'n2' });
+    expect(plans[1]).toMatchObject({ schedulable: false, placedOn: null });
+    expect(plans[1]!.rejected).toEqual([
+      { node: 'n1', reasons: ['node(s) were unschedulable'] },
+      { node: 'n2', reasons: ['Insufficient cpu'] },
+    ]);
+  });
+
+  it('makes replacements with the same host port take one node each', () => {
+    const withPort = (name: string) => app(name, 'n1', '100m').hostPort(8443).obj();
+    const pods = [withPort('p1'), withPort('p2'), withPort('p3')];
+    const { plans } = drain([worker('n1'), worker('n2'), worker('n3')], pods, 'n1');
+    expect(plans.map((p) => p.placedOn)).toEqual(['n2', 'n3', null]);
+    expect(plans[2]!.message).toMatch(
+      /^0\/3 nodes are available: 1 node\(s\) were unschedulable, 2 node\(s\) didn't have free ports/,
+    );
+  });
+
+  it('refuses a replacement when required anti-affinity is at its capacity limit (one replica per node, no spare node)', () => {
+    const anti = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname' },
+        ],
+      },
+    };
+    const pods = ['n1', 'n2', 'n3'].map((n) => app(`web-${n}`, n).affinity(anti).obj());
+    const { plans } = drain([worker('n1'), worker('n2'), worker('n3')], pods, 'n1');
+    expect(plans[0]!.message).toBe(
+      "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match pod anti-affinity rules." +
+        ' preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
+    );
+    const { plans: withSpare } = drain([worker('n1'), worker('n2'), worker('n3'), worker('n4')], pods, 'n1');
+    expect(withSpare[0]).toMatchObject({ schedulable: true, placedOn: 'n4' });
+  });
+
+  it('never puts a replacement back on a drained node, even when the pod tolerates the cordon', () => {
+    const pods = [app('tolerant', 'n1').tolerateEverything().obj()];
+    const { plans } = drain([worker('n1'), worker('n2', '100m')], pods, 'n1');
+    expect(plans[0]!.rejected).toEqual([
+      { node: 'n1', reasons: ['node(s) are being drained'] },
+      { node: 'n2', reasons: ['Insufficient cpu'] },
+    ]);
+  });
+
+  it('places a replacement away from its siblings, then on the least allocated node', () => {
+    const pods = [
+      app('web-1', 'n1').obj(),
+      app('web-2', 'n2').obj(),
+      app('busy', 'n4', '1').label('app', 'other').obj(),
+    ];
+    const { plans } = drain([worker('n1'), worker('n2'), worker('n3'), worker('n4')], pods, 'n1', [pods[0]!]);
+    expect(plans[0]!.nodes).toEqual(['n2', 'n3', 'n4']);
+    expect(plans[0]!.placedOn).toBe('n3');
+  });
+
+  it('lists what it does not model, for the plan caveats', () => {
+    expect(UNMODELLED_SCHEDULER_RULES.join('\n')).toMatch(/VolumeBinding/);
+    expect(UNMODELLED_SCHEDULER_RULES.join('\n')).toMatch(/DefaultPreemption/);
   });
 });
