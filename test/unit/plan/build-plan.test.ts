@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import type { DrainPlan, PlanOptions } from '../../../src/plan/types.js';
 import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
+import { loadEmbeddedSnapshot } from '../../../src/snapshot/embedded.js';
 import { snapshotFromText } from '../../../src/snapshot/load-file.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z') / 1000;
@@ -181,5 +182,29 @@ describe('buildPlan options and errors', () => {
     const keys = plan.pods.map((p) => `${p.node}/${p.namespace}/${p.name}`);
     expect(keys).toEqual([...keys].sort());
     expect(plan.nodes).toEqual(['k8s-node-2', 'k8s-node-1']);
+  });
+});
+
+describe('buildPlan on the snapshots captured from the real lab (bundled examples)', () => {
+  const plan = (name: 'hello' | 'hello-blocked') => buildPlan(new ClusterIndex(loadEmbeddedSnapshot(name)), options());
+
+  it('hello is slow: two waves, both replacements on k8s-node-2', () => {
+    const hello = plan('hello');
+    expect(hello.verdict).toBe('slow');
+    expect(hello.pods.filter((p) => p.action === 'evict').map((p) => [p.wave, p.replacement?.placedOn])).toEqual([
+      [1, 'k8s-node-2'],
+      [2, 'k8s-node-2'],
+    ]);
+  });
+
+  it('hello-blocked (nodeTaintsPolicy Ignore) is blocked: the first replacement finds no node', () => {
+    const blocked = plan('hello-blocked');
+    expect(blocked.verdict).toBe('blocked');
+    expect(
+      blocked.pods.filter((p) => p.action === 'evict').map((p) => [p.outcome, p.replacement?.schedulable]),
+    ).toEqual([
+      ['immediate', false],
+      ['blocked', undefined],
+    ]);
   });
 });
