@@ -28,12 +28,23 @@ Exit codes:
 
 /** Runs the CLI and returns the exit code. Errors become one line on stderr, never a stack trace. */
 export async function main(argv: readonly string[]): Promise<number> {
+  exitQuietlyWhenTheReaderGoesAway();
   const program = buildProgram();
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok;
   } catch (err) {
     return reportError(err);
+  }
+}
+
+/** A reader that goes away (`kubectl maint plan … | head`) is not an error: stop quietly, as kubectl does. */
+function exitQuietlyWhenTheReaderGoesAway(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+      throw err;
+    });
   }
 }
 
