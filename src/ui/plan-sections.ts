@@ -169,10 +169,13 @@ export function replacementLines(plan: DrainPlan): ReplacementLine[] {
     });
 }
 
-/** Pods the drain removes that nothing recreates: they are gone for good. */
+/**
+ * Pods the drain removes that no controller recreates: they are gone for good. (A blocked pod has no
+ * replacement plan either, but its controller would recreate it.)
+ */
 export function unreplacedPods(plan: DrainPlan): string[] {
   return plan.pods
-    .filter((p) => (p.action === 'evict' || p.action === 'delete') && p.replacement === null)
+    .filter((p) => (p.action === 'evict' || p.action === 'delete') && p.controller === null)
     .map(qualified);
 }
 
@@ -215,10 +218,21 @@ export function budgetBreaches(plan: DrainPlan): string[] {
   );
 }
 
-/** A group's rows: skipped and refused pods grouped by kubectl's reason, evictions one row per pod. */
+/**
+ * Blocked and waiting pods are read one by one: each has its own budget, wave and reason. The others
+ * share a handful of reasons, so they read best grouped by reason, as kubectl's PodDeleteList prints them.
+ */
+export function isPerPodGroup(key: PodGroupKey): boolean {
+  return key === 'blocked' || key === 'waits';
+}
+
+/**
+ * A group's rows: [pod, wave?, budgets, why] per pod for blocked and waiting pods; one single-cell row
+ * "<reason>: ns/a, ns/b" per reason for the others.
+ */
 export function podGroupRows(group: PodGroup): string[][] {
-  if (group.key === 'skipped' || group.key === 'refused') {
-    return groupByReason(group.pods).map((r) => [`${r.reason}:`, listNames(r.pods, 6)]);
+  if (!isPerPodGroup(group.key)) {
+    return groupByReason(group.pods).map((r) => [`${r.reason}: ${listNames(r.pods, 6)}`]);
   }
   return group.pods.map((pod) => {
     const wave = pod.outcome === 'waits' && pod.wave !== null ? [`wave ${pod.wave}`] : [];

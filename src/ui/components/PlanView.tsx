@@ -11,6 +11,7 @@ import {
 } from '../plan-sections.js';
 import { nodeFailureTimeline, noExecuteTimeline } from '../plan-timeline.js';
 import { BudgetTable } from './BudgetTable.js';
+import { CaveatList } from './CaveatList.js';
 import { KeyHints } from './KeyHints.js';
 import { NoExecuteComparison } from './NoExecuteComparison.js';
 import { PodGroupList } from './PodGroupList.js';
@@ -66,12 +67,8 @@ export function PlanView({ plan, details, interactive, width }: PlanViewProps) {
         <TimelineChart timeline={nodeFailureTimeline(plan)} width={axisWidth} />
       </Section>
       {plan.caveats.length > 0 && (
-        <Section title="Caveats">
-          {plan.caveats.map((c, i) => (
-            <Tone key={i} tone="muted">
-              - {c}
-            </Tone>
-          ))}
+        <Section title={`Caveats (${plan.caveats.length})`}>
+          <CaveatList caveats={plan.caveats} all={details || !interactive} />
         </Section>
       )}
       {interactive && (

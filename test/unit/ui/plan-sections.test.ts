@@ -118,8 +118,15 @@ describe('replacementLines', () => {
       ['demo/hello-b', 'ok', 'k8s-node-2'],
     ]);
   });
-  it('lists evicted pods nothing recreates apart, and never skipped ones', () => {
-    const plan: DrainPlan = { ...slowPlan(), pods: [...slowPlan().pods, helloPod('lonely', { replacement: null })] };
+  it('lists evicted pods no controller recreates, not skipped pods nor blocked ones waiting for a controller', () => {
+    const plan: DrainPlan = {
+      ...slowPlan(),
+      pods: [
+        ...slowPlan().pods,
+        helloPod('lonely', { controller: null, replacement: null }),
+        helloPod('stuck', { outcome: 'blocked', wave: null, replacement: null }),
+      ],
+    };
     expect(unreplacedPods(plan)).toEqual(['demo/lonely']);
   });
 });

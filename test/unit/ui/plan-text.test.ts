@@ -32,7 +32,7 @@ describe('renderPlanText', () => {
   });
   it('puts DaemonSet pods on one line by reason, as kubectl does', () => {
     expect(renderPlanText(slowPlan())).toContain(
-      '    ignoring DaemonSet-managed Pods:   kube-system/kube-proxy-x1, kube-system/cni-agent-x1',
+      '    ignoring DaemonSet-managed Pods: kube-system/kube-proxy-x1, kube-system/cni-agent-x1',
     );
   });
   it("gives the scheduler's message for a replacement that fits nowhere, and per-node reasons only with details", () => {
@@ -71,9 +71,9 @@ describe('renderPlanText', () => {
         Waits for a budget (1)
           demo/hello-b   wave 2   demo/hello (1 allowed)   waits for demo/hello: the replacement of demo/hello-a must be Ready first
         Evicted at once (1)
-          demo/hello-a   demo/hello (1 allowed)   demo/hello allows 1 disruption
+          demo/hello allows 1 disruption: demo/hello-a
         Left on the node (2)
-          ignoring DaemonSet-managed Pods:   kube-system/kube-proxy-x1, kube-system/cni-agent-x1
+          ignoring DaemonSet-managed Pods: kube-system/kube-proxy-x1, kube-system/cni-agent-x1
 
       Budgets
         NAME         ALLOWED   HEALTHY/DESIRED   ON DRAINED NODES   WAVES

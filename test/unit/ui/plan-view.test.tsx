@@ -7,14 +7,14 @@ import { blockedPlan, slowPlan } from './plan-fixture.js';
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('<PlanApp />', () => {
-  it('toggles per-node reasons with d, and says so in the key hints', async () => {
+  it('toggles details (per-node reasons, every caveat) with d, and says so in the key hints', async () => {
     const { lastFrame, stdin } = render(<PlanApp plan={blockedPlan()} interactive width={100} colors={false} />);
     expect(lastFrame()).not.toContain('not on k8s-node-2');
-    expect(lastFrame()).toContain('d show per-node reasons · q quit');
+    expect(lastFrame()).toContain('d show details (per-node reasons, every caveat) · q quit');
     stdin.write('d');
     await settle();
     expect(lastFrame()).toContain("not on k8s-node-2: node(s) didn't match pod topology spread constraints");
-    expect(lastFrame()).toContain('d hide per-node reasons · q quit');
+    expect(lastFrame()).toContain('d hide details (per-node reasons, every caveat) · q quit');
     stdin.write('d');
     await settle();
     expect(lastFrame()).not.toContain('not on k8s-node-2');

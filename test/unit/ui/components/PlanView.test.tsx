@@ -19,7 +19,7 @@ describe('<PlanView />', () => {
       'Drain compared with a NoExecute taint maintenance:NoExecute',
       'If tainted maintenance:NoExecute now',
       'If k8s-node-1 failed now (node-monitor-grace-period 50s)',
-      'Caveats',
+      'Caveats (1)',
     ].map((heading) => frame.indexOf(`\n${heading}\n`));
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
