@@ -22,8 +22,12 @@ export function missingKindCaveat(kind: SnapshotKind): string {
   return `${kind}s were not loaded: ${MISSING_KIND_EFFECT[kind] ?? 'objects of this kind are unknown'}`;
 }
 
-/** Kinds the snapshot did not read, and the warnings it met while loading. */
+/**
+ * Snapshot-wide caveats: missing budgets (they could select any pod), and the warnings met while
+ * loading. A missing owner kind matters only for the pods it owns, so controller.ts says it per pod —
+ * a snapshot with no StatefulSets at all is not worth a caveat when no drained pod has one.
+ */
 export function snapshotCaveats(snapshot: Snapshot): string[] {
-  const missing = (Object.keys(MISSING_KIND_EFFECT) as SnapshotKind[]).filter((kind) => !snapshot.kinds.has(kind));
-  return [...missing.map(missingKindCaveat), ...snapshot.warnings.map((w) => `snapshot: ${w}`)];
+  const budgets = snapshot.kinds.has('PodDisruptionBudget') ? [] : [missingKindCaveat('PodDisruptionBudget')];
+  return [...budgets, ...snapshot.warnings.map((w) => `snapshot: ${w}`)];
 }
