@@ -18,7 +18,6 @@ import { PodGroupList } from './PodGroupList.js';
 import { ReplacementList } from './ReplacementList.js';
 import { Section } from './Section.js';
 import { TimelineChart } from './TimelineChart.js';
-import { Tone } from './Tone.js';
 import { VerdictBanner } from './VerdictBanner.js';
 
 export interface PlanViewProps {
