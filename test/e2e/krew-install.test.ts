@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveName, parseTarget } from '../../scripts/release/targets.js';
 import { goPlatform } from '../../src/version.js';
+import { labEnv } from './lab.js';
 
 // The path a user takes: krew installs the release archive (here offline, from the rendered manifest
 // and a local archive), kubectl finds the plugin on PATH, and the single executable runs without a
@@ -30,6 +31,7 @@ let krewBin: string;
 let manifest: string;
 let env: NodeJS.ProcessEnv;
 let kubectl: string;
+let labKubeconfig: string;
 let install: SpawnSyncReturns<string>;
 
 function run(command: string, args: readonly string[], runEnv: NodeJS.ProcessEnv = env): SpawnSyncReturns<string> {
@@ -43,10 +45,12 @@ function setup(command: string, args: readonly string[], runEnv: NodeJS.ProcessE
   return result.stdout;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'kubectl-maint-krew-'));
   // The lab's own kubectl, never the machine's (/usr/bin/kubectl may be another version or absent).
-  kubectl = setup('bash', ['-c', 'eval "$(npm run --silent lab -- env)" && command -v kubectl']).trim();
+  const lab = await labEnv();
+  kubectl = join(lab.labBin, 'kubectl');
+  labKubeconfig = lab.KUBECONFIG;
   krewBin =
     setup('bash', [join(REPO, 'scripts/lab/build-krew.sh')])
       .trim()
@@ -144,5 +148,12 @@ describe(`installing kubectl maint ${VERSION} (${TARGET.os}/${TARGET.arch}) with
     expect(result.status, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout) as { kind: string; apiVersion: string };
     expect(plan).toMatchObject({ kind: 'DrainPlan', apiVersion: 'maint.kubectl.io/v1alpha1' });
+  });
+
+  it('kubectl maint plan reaches the lab through its kubeconfig (client certificate, private CA)', () => {
+    const result = run('kubectl', ['maint', 'plan', 'k8s-node-1', '-o', 'json'], { ...env, KUBECONFIG: labKubeconfig });
+    // 0 or 3: whatever the scenario, the plan comes back (1 would be an error talking to the API server).
+    expect([0, 3], result.stderr).toContain(result.status);
+    expect(JSON.parse(result.stdout)).toMatchObject({ kind: 'DrainPlan', nodes: ['k8s-node-1'] });
   });
 });
