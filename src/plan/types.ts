@@ -55,6 +55,11 @@ export interface ReplacementPlan {
   readonly rejected: readonly NodeRejection[];
   /** One line in the scheduler's FailedScheduling style: "0/3 nodes are available: 1 node(s) were unschedulable, …". */
   readonly message: string;
+  /**
+   * True when the replacement fits only once the evicted pods have terminated (their required
+   * anti-affinity still holds their domain while they terminate): it waits, it is not stuck.
+   */
+  readonly waitsForTermination?: boolean;
 }
 
 export interface PodPlan {

@@ -5,6 +5,8 @@ import type { NodeInfo } from './node-info.js';
 export interface ExistingTerm {
   readonly term: AffinityTerm;
   readonly node: NodeInfo;
+  /** The uid of the pod that has the term. */
+  readonly uid: string;
 }
 
 const ANY_NAMESPACE = '\u0001any';
@@ -20,7 +22,7 @@ const bucket = (namespace: string, key: string, value = '') => `${namespace}\u00
 export class AntiAffinityIndex {
   private readonly buckets = new Map<string, ExistingTerm[]>();
 
-  add(terms: readonly AffinityTerm[], node: NodeInfo): void {
+  add(terms: readonly AffinityTerm[], node: NodeInfo, uid: string): void {
     for (const term of terms) {
       if (term.selector === null) continue; // selects no pod
       const [first] = Object.entries(term.selector.matchLabels ?? {});
@@ -28,8 +30,8 @@ export class AntiAffinityIndex {
       for (const ns of namespaces) {
         const key = first ? bucket(ns, first[0], first[1]) : bucket(ns, NO_LABEL);
         const list = this.buckets.get(key);
-        if (list) list.push({ term, node });
-        else this.buckets.set(key, [{ term, node }]);
+        if (list) list.push({ term, node, uid });
+        else this.buckets.set(key, [{ term, node, uid }]);
       }
     }
   }

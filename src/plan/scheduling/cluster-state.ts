@@ -28,6 +28,8 @@ export class SimulatedCluster implements ClusterState {
   private readonly antiAffinity = new AntiAffinityIndex();
   private readonly namespaceNames = new Set<string>();
   private readonly caveatTexts = new Set<string>();
+  /** While true, evicted pods are treated as gone rather than terminating (see withEvictedGone). */
+  private evictedGone = false;
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.index = index;
@@ -56,7 +58,8 @@ export class SimulatedCluster implements ClusterState {
   }
 
   antiAffinityTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[] {
-    return this.antiAffinity.candidates(namespace, labels);
+    const candidates = this.antiAffinity.candidates(namespace, labels);
+    return this.evictedGone ? candidates.filter((c) => !this.evicted.has(c.uid)) : candidates;
   }
 
   caveat(text: string): void {
@@ -68,11 +71,29 @@ export class SimulatedCluster implements ClusterState {
     this.evicted.add(uid);
   }
 
+  get hasEvicted(): boolean {
+    return this.evicted.size > 0;
+  }
+
+  /**
+   * Runs `fn` in the cluster as it is once the evicted pods have terminated: they no longer count for
+   * pod (anti-)affinity or spread. Their requests and ports stay on their (drained) nodes, which no
+   * replacement may use anyway.
+   */
+  withEvictedGone<T>(fn: () => T): T {
+    this.evictedGone = true;
+    try {
+      return fn();
+    } finally {
+      this.evictedGone = false;
+    }
+  }
+
   /** A placed replacement holds its room from now on: requests, ports, pod slot, affinity and spread counts. */
   commit(pod: PodInfo, node: NodeInfo): void {
     node.addPod(pod);
     this.replacements.push({ pod, node });
-    this.antiAffinity.add(pod.requiredAntiAffinityTerms, node);
+    this.antiAffinity.add(pod.requiredAntiAffinityTerms, node, pod.uid);
   }
 
   podsMatching(namespace: string, selector: V1LabelSelector): AssignedPod[] {
@@ -80,7 +101,9 @@ export class SimulatedCluster implements ClusterState {
     for (const pod of this.index.podsMatching(namespace, selector)) {
       const node = this.assignedNode(pod);
       if (!node) continue;
-      const terminating = hasDeletionTimestamp(pod) || this.evicted.has(pod.metadata?.uid ?? '');
+      const evicted = this.evicted.has(pod.metadata?.uid ?? '');
+      if (evicted && this.evictedGone) continue;
+      const terminating = evicted || hasDeletionTimestamp(pod);
       out.push({ namespace, labels: pod.metadata?.labels ?? {}, node, terminating });
     }
     for (const { pod, node } of this.replacements) {
@@ -97,7 +120,7 @@ export class SimulatedCluster implements ClusterState {
     if (!node) return;
     node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod), priority: pod.spec?.priority ?? 0 });
     if (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) {
-      this.antiAffinity.add(requiredAntiAffinityTerms(pod), node);
+      this.antiAffinity.add(requiredAntiAffinityTerms(pod), node, pod.metadata?.uid ?? '');
     }
   }
 

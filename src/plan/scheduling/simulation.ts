@@ -17,6 +17,12 @@ export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
  */
 export const DRAINED_NODE_REASON = 'node(s) are being drained';
 
+interface Attempt {
+  readonly feasible: readonly NodeInfo[];
+  readonly rejected: readonly NodeRejected[];
+  readonly placedOn: NodeInfo | null;
+}
+
 /**
  * Answers, pod by pod, whether a controller's replacement for an evicted pod would pass the scheduler's
  * filters on a node outside the drained set, with the drained nodes cordoned. Per-node state (requests,
@@ -48,16 +54,37 @@ export class SchedulingSimulation {
    *  placements compete for the same room. */
   place(pod: V1Pod): ReplacementPlan {
     const replacement = podInfo(this.replacementOf(pod));
-    const state = preFilter(replacement, this.cluster);
+    const now = this.attempt(replacement);
+    if (now.placedOn || !this.cluster.hasEvicted) return this.report(replacement, now);
+    // The scheduler retries when the evicted pods are deleted: their required anti-affinity (and the
+    // affinity they satisfied) no longer counts then. A replacement that fits only then waits, it is not stuck.
+    const later = this.cluster.withEvictedGone(() => this.attempt(replacement));
+    if (!later.placedOn) return this.report(replacement, later);
+    const plan = this.report(replacement, later);
+    const total = this.cluster.nodeInfos.length;
+    return {
+      ...plan,
+      waitsForTermination: true,
+      message: `${failedSchedulingMessage(replacement, total, now.rejected)} Once the evicted pods are gone: ${plan.message}`,
+    };
+  }
+
+  /** Runs the filters on every node and picks a node among those that pass; commits nothing. */
+  private attempt(pod: PodInfo): Attempt {
+    const state = preFilter(pod, this.cluster);
     const feasible: NodeInfo[] = [];
     const rejected: NodeRejected[] = [];
     for (const node of this.cluster.nodeInfos) {
-      const rejection = this.filter(replacement, node, state);
+      const rejection = this.filter(pod, node, state);
       if (rejection) rejected.push({ node, rejection });
       else feasible.push(node);
     }
-    const placedOn = pickNode(replacement, feasible, state, this.siblingsByNode(replacement));
-    if (placedOn) this.cluster.commit(replacement, placedOn);
+    return { feasible, rejected, placedOn: pickNode(pod, feasible, state, this.siblingsByNode(pod)) };
+  }
+
+  /** Commits a successful attempt and describes it. */
+  private report(pod: PodInfo, { feasible, rejected, placedOn }: Attempt): ReplacementPlan {
+    if (placedOn) this.cluster.commit(pod, placedOn);
     const total = this.cluster.nodeInfos.length;
     return {
       schedulable: placedOn !== null,
@@ -66,7 +93,7 @@ export class SchedulingSimulation {
       rejected: rejected.map((r) => ({ node: r.node.name, reasons: r.rejection.reasons })),
       message: placedOn
         ? `${feasible.length}/${total} nodes are available; the replacement would be assigned to ${placedOn.name}.`
-        : failedSchedulingMessage(replacement, total, rejected),
+        : failedSchedulingMessage(pod, total, rejected),
     };
   }
 

@@ -95,6 +95,25 @@ describe('SchedulingSimulation', () => {
     expect(withSpare[0]).toMatchObject({ schedulable: true, placedOn: 'n4' });
   });
 
+  it('makes a replacement wait while its evicted predecessor still holds its zone under required anti-affinity', () => {
+    const zone = (name: string, z: string) => worker(name).label('topology.kubernetes.io/zone', z);
+    const anti = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'topology.kubernetes.io/zone' },
+        ],
+      },
+    };
+    const pods = ['a1', 'b1', 'c1'].map((n) => app(`web-${n}`, n).affinity(anti).obj());
+    const { plans } = drain([zone('a1', 'a'), zone('a2', 'a'), zone('b1', 'b'), zone('c1', 'c')], pods, 'a1');
+    expect(plans[0]).toMatchObject({ schedulable: true, placedOn: 'a2', waitsForTermination: true });
+    expect(plans[0]!.message).toBe(
+      "0/4 nodes are available: 1 node(s) were unschedulable, 3 node(s) didn't match pod anti-affinity rules." +
+        ' preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.' +
+        ' Once the evicted pods are gone: 1/4 nodes are available; the replacement would be assigned to a2.',
+    );
+  });
+
   it('never puts a replacement back on a drained node, even when the pod tolerates the cordon', () => {
     const pods = [app('tolerant', 'n1').tolerateEverything().obj()];
     const { plans } = drain([worker('n1'), worker('n2', '100m')], pods, 'n1');
