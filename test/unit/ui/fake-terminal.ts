@@ -19,6 +19,16 @@ export class FakeStdout extends EventEmitter {
     if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
     return true;
   };
+  // The tty.WriteStream cursor calls ora makes; the frames are only collected, so they do nothing.
+  cursorTo(): boolean {
+    return true;
+  }
+  moveCursor(): boolean {
+    return true;
+  }
+  clearLine(): boolean {
+    return true;
+  }
   /** Everything written, with ANSI escape sequences removed. */
   text(): string {
     return stripVTControlCharacters(this.writes.join(''));
