@@ -99,5 +99,6 @@ describe('SchedulingSimulation at scale', () => {
         expect(plan.nodes).toHaveLength(NODES - REPLICAS);
       }
     }
-  });
+    // Correctness, not timing, is asserted: the timeout only keeps a loaded 2-core machine from failing it.
+  }, 30_000);
 });
