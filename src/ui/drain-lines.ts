@@ -74,16 +74,26 @@ function podLines(before: DrainProgress, pod: PodRef, state: PodDrainState, atMs
   }
 }
 
-/** `node/X drained` for each node left with no pod to move; the summary of what happened, always. */
+/**
+ * Per node: `node/X drained` when no pod is left to move, else kubectl's "unable to drain" error. A dry
+ * run moves nothing, so there a node counts as drained unless the API server refused one of its
+ * evictions. Then the summary, always.
+ */
 function finishedLines(
   before: DrainProgress,
   event: Extract<DrainEvent, { type: 'finished' }>,
   suffix: string,
 ): DrainLine[] {
-  const pending = new Set([...event.remaining, ...event.failed.map((f) => f.pod)].map((p) => p.node));
+  const held =
+    event.result === 'dry-run'
+      ? before.pods.filter((p) => p.state.phase === 'dry-run' && !p.state.admitted).map((p) => p.pod)
+      : event.remaining;
+  const pending = new Set([...held, ...event.failed.map((f) => f.pod)].map((p) => p.node));
+  const why =
+    event.result === 'dry-run' ? 'evictions refused' : event.result === 'timeout' ? 'timed out' : event.result;
   const nodes = before.nodes.map((node) =>
     pending.has(node)
-      ? err(`error: unable to drain node "${node}": ${event.result === 'timeout' ? 'timed out' : event.result}`)
+      ? err(`error: unable to drain node "${node}": ${why}${suffix}`)
       : out(`node/${node} drained${suffix}`),
   );
   const summary = renderDrainSummaryText(summarizeDrain({ ...before, finished: event }, event));

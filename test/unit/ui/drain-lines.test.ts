@@ -123,4 +123,27 @@ describe('drainEventLines', () => {
       linesOf([{ type: 'warning', atMs: 0, message: 'ignoring DaemonSet-managed Pods: kube-system/kube-proxy-x1' }]),
     ).toEqual(['stderr: Warning: ignoring DaemonSet-managed Pods: kube-system/kube-proxy-x1']);
   });
+
+  it.each([
+    { admitted: true, line: 'stdout: node/k8s-node-1 drained (server dry run)' },
+    {
+      admitted: false,
+      line: 'stderr: error: unable to drain node "k8s-node-1": evictions refused (server dry run)',
+    },
+  ])(
+    'ends a server dry run with the node drained unless an eviction was refused (admitted: $admitted)',
+    ({ admitted, line }) => {
+      const lines = linesOf([
+        started([HELLO_A], 'server'),
+        podEvent(HELLO_A, 1, {
+          phase: 'dry-run',
+          admitted,
+          reason: admitted ? 'eviction admitted' : 'budget',
+          pdb: null,
+        }),
+        finished(1, 'dry-run', [HELLO_A]),
+      ]);
+      expect(lines).toContain(line);
+    },
+  );
 });
