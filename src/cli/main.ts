@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, ExitCode } from './exit-codes.js';
 import { registerCommands } from './commands/index.js';
+import { buildInfo } from '../version.js';
 
 /**
  * Builds the command tree. Each command lives in its own module under commands/ and only wires
@@ -9,6 +10,7 @@ import { registerCommands } from './commands/index.js';
 export function buildProgram(): Command {
   const program = new Command('kubectl maint')
     .description('Take Kubernetes nodes out of service safely: plan a drain before doing it, then drive it.')
+    .version(buildInfo().version, '--version', 'print the version (kubectl maint version says more)')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
