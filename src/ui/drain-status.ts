@@ -6,7 +6,7 @@ import { formatClock, plural } from './format.js';
  * The drain in one line, for a spinner: nodes, pods done, what holds it up (the longest budget wait
  * first), elapsed time.
  *
- *   draining k8s-node-1 · 2/3 done · demo/hello-b waiting for budget demo/hello: needs 3 healthy, has 3, allowed 0 · 0:14
+ *   draining k8s-node-1 · 2/3 done · demo/hello-b waiting for budget hello: needs 3 healthy, has 3, allowed 0 · 0:14
  */
 export function drainStatusLine(progress: DrainProgress, nowMs: number): string {
   if (progress.startedAtMs === null) return 'starting the drain';
@@ -17,7 +17,7 @@ export function drainStatusLine(progress: DrainProgress, nowMs: number): string 
   if (longestWait) {
     const others = progress.counts.waiting - 1;
     parts.push(
-      `${longestWait.pod.namespace}/${longestWait.pod.name} waiting for ${budgetWaitText(longestWait.pod, longestWait.wait, 'budget')}` +
+      `${longestWait.pod.namespace}/${longestWait.pod.name} waiting for ${budgetWaitText(longestWait.pod, longestWait.wait, 'short')}` +
         (others > 0 ? ` (+${plural(others, 'other')})` : ''),
     );
   } else if (progress.counts.terminating > 0) {

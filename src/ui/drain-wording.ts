@@ -8,11 +8,14 @@ import type { Tone } from './theme.js';
 type BudgetWait = Extract<PodDrainState, { phase: 'waiting-for-budget' }>;
 
 /**
- * "PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0"; the live rows, short of room, say
- * "budget" instead of the kind.
+ * "PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0" in lines and logs. Live rows are
+ * short of room: "budget hello: …" (a budget always lives in its pod's namespace, which the row shows).
  */
-export function budgetWaitText(pod: PodRef, wait: BudgetWait, noun = 'PodDisruptionBudget'): string {
-  const pdb = `${noun} ${qualifiedPdb(pod.namespace, wait.pdb)}`;
+export function budgetWaitText(pod: PodRef, wait: BudgetWait, style: 'full' | 'short' = 'full'): string {
+  const name = qualifiedPdb(pod.namespace, wait.pdb);
+  const own = `${pod.namespace}/`;
+  const pdb =
+    style === 'full' ? `PodDisruptionBudget ${name}` : `budget ${name.startsWith(own) ? name.slice(own.length) : name}`;
   if (wait.why === 'status-not-observed') {
     return `${pdb}: status not yet observed by the disruption controller`;
   }
@@ -33,7 +36,7 @@ export function describePodState(progress: PodProgress, nowMs: number): string {
     case 'evicting':
       return state.attempt > 1 ? `evicting (attempt ${state.attempt})` : 'evicting';
     case 'waiting-for-budget':
-      return `waiting for ${budgetWaitText(progress.pod, state, 'budget')} · attempt ${state.attempts} · ${formatMs(nowMs - state.sinceMs)}`;
+      return `${budgetWaitText(progress.pod, state, 'short')} · attempt ${state.attempts} · waiting ${formatMs(nowMs - state.sinceMs)}`;
     case 'retrying':
       return `retrying in ${formatMs(state.nextAttemptMs - nowMs)} (attempt ${state.attempts}): ${state.error}`;
     case 'terminating':
