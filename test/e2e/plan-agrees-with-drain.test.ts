@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { eventually, kubectl, kubectlJson, labEnv, seedScenario } from './lab.js';
+
+// The planner's promise, checked against the real thing: plan a scenario live, then let the lab's
+// own kubectl drain (or a NoExecute taint) act, and compare which pods were admitted at once, which
+// waited for their budget, which replacements stayed Pending and when the taint deleted each pod.
+
+const bin = path.resolve(import.meta.dirname, '../../bin/kubectl-maint.js');
+
+interface PodPlan {
+  namespace: string;
+  name: string;
+  action: string;
+  outcome: 'immediate' | 'waits' | 'blocked' | null;
+  replacement: { schedulable: boolean; placedOn: string | null; message: string } | null;
+  noExecute: { afterSeconds: number | null };
+}
+interface Plan {
+  verdict: string;
+  pods: PodPlan[];
+}
+interface PodList {
+  items: Array<{
+    metadata: { name: string; deletionTimestamp?: string };
+    spec: { nodeName?: string };
+    status: { phase: string; conditions?: Array<{ type: string; status: string; message?: string }> };
+  }>;
+}
+
+async function planLive(args: string[]): Promise<Plan> {
+  const env = await labEnv();
+  const r = await execa(process.execPath, [bin, 'plan', ...args, '-o', 'json'], {
+    reject: false,
+    env: { ...process.env, KUBECONFIG: env.KUBECONFIG },
+  });
+  if (r.exitCode !== 0 && r.exitCode !== 3) throw new Error(`plan failed (${r.exitCode}): ${r.stderr}`);
+  return JSON.parse(String(r.stdout)) as Plan;
+}
+
+/** What kubectl drain printed, per pod: evicted at the first try, refused by the budget first, or never evicted. */
+function admissions(output: string, pods: readonly string[]) {
+  const refused = (name: string) => output.includes(`error when evicting pods/"${name}"`);
+  const evicted = (name: string) => output.includes(`pod/${name} evicted`);
+  return {
+    atOnce: pods.filter((p) => evicted(p) && !refused(p)).length,
+    afterWaiting: pods.filter((p) => evicted(p) && refused(p)).length,
+    never: pods.filter((p) => !evicted(p)).length,
+  };
+}
+
+const count = (plan: Plan, outcome: PodPlan['outcome']) =>
+  plan.pods.filter((p) => p.namespace === 'demo' && p.outcome === outcome).length;
+
+describe('the plan agrees with what the lab then does', () => {
+  it('hello: one pod admitted at once, one after waiting for the budget, replacements on k8s-node-2', async () => {
+    await seedScenario('hello');
+    const plan = await planLive(['k8s-node-1', '--ignore-daemonsets']);
+    expect(plan.verdict).toBe('slow');
+    const hello = plan.pods.filter((p) => p.namespace === 'demo').map((p) => p.name);
+
+    const drain = await kubectl(['drain', 'k8s-node-1', '--ignore-daemonsets', '--delete-emptydir-data'], {
+      all: true,
+    });
+    // Which of the two pods wins the budget is a race between kubectl's concurrent evictions, so the
+    // counts are compared, not the names.
+    expect(admissions(String(drain.all), hello)).toEqual({
+      atOnce: count(plan, 'immediate'),
+      afterWaiting: count(plan, 'waits'),
+      never: count(plan, 'blocked'),
+    });
+    const placed = new Set(plan.pods.filter((p) => p.namespace === 'demo').map((p) => p.replacement?.placedOn));
+    const after = await kubectlJson<PodList>(['get', 'pods', '-n', 'demo']);
+    const nodesNow = new Set(after.items.filter((p) => !p.metadata.deletionTimestamp).map((p) => p.spec.nodeName));
+    expect(nodesNow).toEqual(placed);
+  });
+
+  it('hello-ignore: one pod admitted, its replacement Pending with the predicted message, the other never evicted', async () => {
+    await seedScenario('hello-ignore');
+    const plan = await planLive(['k8s-node-1', '--ignore-daemonsets']);
+    expect(plan.verdict).toBe('blocked');
+    const hello = plan.pods.filter((p) => p.namespace === 'demo').map((p) => p.name);
+    const unschedulable = plan.pods.filter((p) => p.replacement && !p.replacement.schedulable);
+    expect(unschedulable).toHaveLength(1);
+
+    const drain = await kubectl(
+      ['drain', 'k8s-node-1', '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=30s'],
+      { all: true, reject: false },
+    );
+    expect(drain.exitCode).not.toBe(0);
+    expect(admissions(String(drain.all), hello)).toEqual({
+      atOnce: count(plan, 'immediate'),
+      afterWaiting: count(plan, 'waits'),
+      never: count(plan, 'blocked'),
+    });
+    const pending = (await kubectlJson<PodList>(['get', 'pods', '-n', 'demo'])).items.filter(
+      (p) => p.status.phase === 'Pending',
+    );
+    expect(pending).toHaveLength(1);
+    const message = pending[0]!.status.conditions?.find((c) => c.type === 'PodScheduled')?.message;
+    expect(message).toBe(unschedulable[0]!.replacement!.message);
+  });
+
+  it('patient: the taint deletes each pod when the plan says (0 s, 30 s, never)', async () => {
+    await seedScenario('patient');
+    const plan = await planLive(['k8s-node-2', '--ignore-daemonsets', '--force', '--taint', 'maintenance=now']);
+    const predicted = Object.fromEntries(plan.pods.map((p) => [p.name, p.noExecute.afterSeconds]));
+    expect(predicted).toMatchObject({ patient: 30, 'impatient-a': 0, 'impatient-b': 0 });
+
+    const taintedAt = Date.now();
+    await kubectl(['taint', 'node', 'k8s-node-2', 'maintenance=now:NoExecute']);
+    const deletedAfter = new Map<string, number>();
+    await eventually(
+      async () => {
+        const pods = await kubectlJson<PodList>(['get', 'pods', '-A', '--field-selector', 'spec.nodeName=k8s-node-2']);
+        for (const pod of pods.items) {
+          if (pod.metadata.deletionTimestamp && !deletedAfter.has(pod.metadata.name)) {
+            deletedAfter.set(pod.metadata.name, (Date.now() - taintedAt) / 1000);
+          }
+        }
+        return deletedAfter.has('patient');
+      },
+      60_000,
+      'the patient pod to be deleted',
+    );
+    for (const [name, seconds] of Object.entries(predicted)) {
+      if (seconds === null) {
+        expect(deletedAfter.has(name), `${name} is never deleted`).toBe(false);
+      } else {
+        // Observed by polling every 0.5 s, plus the controllers' own reaction time.
+        expect(deletedAfter.get(name), name).toBeGreaterThanOrEqual(seconds - 1);
+        expect(deletedAfter.get(name), name).toBeLessThan(seconds + 6);
+      }
+    }
+  });
+});
