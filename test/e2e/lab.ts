@@ -35,8 +35,26 @@ export async function kubectl(args: readonly string[], options: Options = {}) {
   });
 }
 
+/** The fields of API objects that e2e tests read from `kubectl get -o json`. */
+export interface KubeObject {
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid: string;
+    generation?: number;
+    labels?: Record<string, string>;
+    deletionTimestamp?: string;
+  };
+  spec: { nodeName?: string; unschedulable?: boolean; [field: string]: unknown };
+  status: {
+    phase?: string;
+    conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
+    [field: string]: unknown;
+  };
+}
+
 /** Parsed `kubectl get -o json`. */
-export async function kubectlJson<T = { items: any[] }>(args: readonly string[]): Promise<T> {
+export async function kubectlJson<T = { items: KubeObject[] }>(args: readonly string[]): Promise<T> {
   const { stdout } = await kubectl([...args, '-o', 'json']);
   return JSON.parse(String(stdout)) as T;
 }
