@@ -51,7 +51,11 @@ export function listWatch<T extends KubernetesObject>(
     timer.unref();
   });
   return {
-    ready: informer.start(),
+    // ListWatch checks for stop only before it lists: a stop during the first LIST would otherwise leave a
+    // WATCH opened afterwards, holding the process open until its inactivity timeout.
+    ready: informer.start().then(() => {
+      if (stopped) void informer.stop();
+    }),
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

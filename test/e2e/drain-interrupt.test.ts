@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { eventually, kubectl, seedScenario } from './lab.js';
+import { admitted, asRun, podsIn, runMaint, startMaint, unschedulable, type DrainRun } from './drain-run.js';
+import type { DrainEvent } from '../../src/drain/events.js';
+
+// Ctrl-C in the middle of a drain: no new eviction is sent, the node stays cordoned, the summary says
+// what was done and what remains, the exit code is 130; a rerun finishes the job.
+
+/** Starts a JSON drain, sends SIGINT once `ready` holds for the events so far, and collects the run. */
+async function interruptWhen(args: string[], ready: (events: DrainEvent[]) => boolean): Promise<DrainRun> {
+  const { child } = await startMaint(args);
+  let stdout = '';
+  let sent = false;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    // Only whole lines: a chunk may end in the middle of an event.
+    if (!sent && ready(asRun(0, stdout.slice(0, stdout.lastIndexOf('\n') + 1), '').events)) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  });
+  const result = await child;
+  expect(sent, 'the drain never reached the point where the test interrupts it').toBe(true);
+  return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
+}
+
+const waitingPods = (events: DrainEvent[]) =>
+  new Set(events.flatMap((e) => (e.type === 'pod' && e.state.phase === 'waiting-for-budget' ? [e.pod.uid] : [])));
+
+async function setMaxUnavailable(value: number): Promise<void> {
+  await kubectl([
+    'patch',
+    'pdb',
+    'hello',
+    '-n',
+    'demo',
+    '--type=merge',
+    '-p',
+    JSON.stringify({ spec: { maxUnavailable: value } }),
+  ]);
+  await eventually(
+    async () => {
+      const { stdout } = await kubectl([
+        'get',
+        'pdb',
+        'hello',
+        '-n',
+        'demo',
+        '-o',
+        'jsonpath={.status.observedGeneration}/{.metadata.generation}',
+      ]);
+      const [observed, generation] = String(stdout).split('/');
+      return observed === generation;
+    },
+    20_000,
+    'the disruption controller to observe the budget',
+  );
+}
+
+describe('kubectl maint drain interrupted', () => {
+  it('on hello-ignore: leaves the node cordoned, removes only the pod it evicted, and summarizes', async () => {
+    await seedScenario('hello-ignore');
+    const before = await podsIn('demo');
+    const run = await interruptWhen(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json'], (events) => {
+      // One pod evicted, the other waiting for the budget its blocked replacement never gives back.
+      return waitingPods(events).size === 1 && events.some((e) => e.type === 'pod' && e.state.phase === 'gone');
+    });
+
+    expect(run.exitCode, run.stderr).toBe(130);
+    expect(run.finished?.result).toBe('interrupted');
+    expect(run.finished?.gone).toHaveLength(1);
+    expect(run.finished?.remaining).toHaveLength(1);
+    expect(run.finished?.clusterState).toBe(
+      'node k8s-node-1 cordoned; 1 gone, 1 not evicted; run `kubectl maint drain k8s-node-1` again to finish',
+    );
+    expect(await unschedulable('k8s-node-1')).toBe(true);
+    // Pods disappeared only through the evictions the engine reported.
+    const after = new Set((await podsIn('demo')).map((p) => p.uid));
+    const disappeared = before.filter((p) => !after.has(p.uid)).map((p) => p.uid);
+    expect(disappeared).toEqual(admitted(run).map((p) => p.uid));
+    expect(run.finished?.remaining.every((p) => after.has(p.uid))).toBe(true);
+  });
+
+  it('on hello with the budget closed: nothing evicted, and a rerun once the budget opens finishes the job', async () => {
+    await seedScenario('hello');
+    await setMaxUnavailable(0);
+    const before = await podsIn('demo');
+    const run = await interruptWhen(
+      ['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json'],
+      (events) => waitingPods(events).size === 2,
+    );
+    expect(run.exitCode, run.stderr).toBe(130);
+    expect(run.finished).toMatchObject({ result: 'interrupted', gone: [], terminating: [] });
+    expect(run.finished?.remaining).toHaveLength(2);
+    expect(await unschedulable('k8s-node-1')).toBe(true);
+    expect((await podsIn('demo')).map((p) => p.uid).sort()).toEqual(before.map((p) => p.uid).sort());
+
+    await setMaxUnavailable(1);
+    const rerun = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(rerun.events.find((e) => e.type === 'cordoned')).toMatchObject({ already: true });
+    expect(rerun.finished).toMatchObject({ result: 'drained', remaining: [] });
+    expect(rerun.finished?.gone.map((p) => p.uid).sort()).toEqual(run.finished?.remaining.map((p) => p.uid).sort());
+  });
+});

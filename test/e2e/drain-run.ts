@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import type { DrainEvent, PodRef } from '../../src/drain/events.js';
+import { kubectlJson, labEnv } from './lab.js';
+
+/** Runs the built `kubectl maint` against the lab, as kubectl runs a plugin. Shared by the drain e2e tests. */
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const bin = path.join(root, 'bin/kubectl-maint.js');
+
+export type Finished = Extract<DrainEvent, { type: 'finished' }>;
+
+export interface DrainRun {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly events: DrainEvent[];
+  readonly finished: Finished | undefined;
+}
+
+/**
+ * Starts `kubectl maint ARGS…` (not awaited), stdout and stderr piped, no terminal. The process is wrapped
+ * in an object: returned bare from an async function, execa's promise would be awaited to the process's end.
+ */
+export async function startMaint(args: readonly string[]): Promise<{ child: ResultPromise<{ reject: false }> }> {
+  const env = await labEnv();
+  const child = execa(process.execPath, [bin, ...args], {
+    reject: false,
+    env: { ...process.env, KUBECONFIG: env.KUBECONFIG, NO_COLOR: '1' },
+  });
+  return { child };
+}
+
+export async function runMaint(args: readonly string[]): Promise<DrainRun> {
+  const result = await (await startMaint(args)).child;
+  return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
+}
+
+export function asRun(exitCode: number, stdout: string, stderr: string): DrainRun {
+  const events = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as DrainEvent);
+  const finished = events.find((e): e is Finished => e.type === 'finished');
+  return { exitCode, stdout, stderr, events, finished };
+}
+
+/** Every state a pod went through, in order. */
+export function statesOf(run: DrainRun, name: string) {
+  return run.events.flatMap((e) => (e.type === 'pod' && e.pod.name === name ? [e.state] : []));
+}
+
+interface PodSummary {
+  readonly name: string;
+  readonly uid: string;
+  readonly node: string;
+  readonly ready: boolean;
+  readonly deleting: boolean;
+}
+
+export async function podsIn(namespace: string): Promise<PodSummary[]> {
+  const list = await kubectlJson(['get', 'pods', '-n', namespace]);
+  return list.items.map((p) => ({
+    name: p.metadata.name,
+    uid: p.metadata.uid,
+    node: p.spec.nodeName ?? '',
+    ready: (p.status.conditions ?? []).some(
+      (c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True',
+    ),
+    deleting: Boolean(p.metadata.deletionTimestamp),
+  }));
+}
+
+export async function unschedulable(node: string): Promise<boolean> {
+  const n = await kubectlJson<{ spec?: { unschedulable?: boolean } }>(['get', 'node', node]);
+  return n.spec?.unschedulable === true;
+}
+
+/** The pods whose eviction the API server admitted, as the engine reported them. */
+export function admitted(run: DrainRun): PodRef[] {
+  const seen = new Map<string, PodRef>();
+  for (const e of run.events) {
+    if (e.type !== 'pod') continue;
+    if (e.state.phase === 'terminating' || (e.state.phase === 'gone' && e.state.how === 'evicted'))
+      seen.set(e.pod.uid, e.pod);
+  }
+  return [...seen.values()];
+}
