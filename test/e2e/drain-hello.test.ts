@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { eventually, kubectl, seedScenario } from './lab.js';
-import { podsIn, runMaint, statesOf, unschedulable } from './drain-run.js';
+import { eventually, seedScenario } from './lab.js';
+import { podsIn, runMaint, setHelloMaxUnavailable, statesOf, unschedulable } from './drain-run.js';
 
 // `kubectl maint drain` on the hello scenario: 4 replicas, 2 per worker, budget hello maxUnavailable 1.
 // Draining k8s-node-1 evicts its two hello pods one at a time, the second waiting for the budget.
@@ -67,24 +67,7 @@ describe('kubectl maint drain on hello', () => {
 
   it('--dry-run=server reports a pod the budget would refuse now, naming the budget', async () => {
     // Take the budget's one disruption away: every eviction is refused.
-    await kubectl(['patch', 'pdb', 'hello', '-n', 'demo', '--type=merge', '-p', '{"spec":{"maxUnavailable":0}}']);
-    await eventually(
-      async () => {
-        const { stdout } = await kubectl([
-          'get',
-          'pdb',
-          'hello',
-          '-n',
-          'demo',
-          '-o',
-          'jsonpath={.status.observedGeneration}/{.metadata.generation}/{.status.disruptionsAllowed}',
-        ]);
-        const [observed, generation, allowed] = String(stdout).split('/');
-        return observed === generation && allowed === '0';
-      },
-      20_000,
-      'the disruption controller to observe the budget',
-    );
+    await setHelloMaxUnavailable(0);
     const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '--dry-run=server', '-o', 'json']);
     expect(run.exitCode, run.stderr).toBe(0);
     const verdicts = run.events.flatMap((e) => (e.type === 'pod' && e.state.phase === 'dry-run' ? [e.state] : []));

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { eventually, kubectl, seedScenario } from './lab.js';
-import { admitted, asRun, podsIn, runMaint, startMaint, unschedulable, type DrainRun } from './drain-run.js';
+import { seedScenario } from './lab.js';
+import {
+  admitted,
+  asRun,
+  podsIn,
+  runMaint,
+  setHelloMaxUnavailable,
+  startMaint,
+  unschedulable,
+  type DrainRun,
+} from './drain-run.js';
 import type { DrainEvent } from '../../src/drain/events.js';
 
 // Ctrl-C in the middle of a drain: no new eviction is sent, the node stays cordoned, the summary says
@@ -26,36 +35,6 @@ async function interruptWhen(args: string[], ready: (events: DrainEvent[]) => bo
 
 const waitingPods = (events: DrainEvent[]) =>
   new Set(events.flatMap((e) => (e.type === 'pod' && e.state.phase === 'waiting-for-budget' ? [e.pod.uid] : [])));
-
-async function setMaxUnavailable(value: number): Promise<void> {
-  await kubectl([
-    'patch',
-    'pdb',
-    'hello',
-    '-n',
-    'demo',
-    '--type=merge',
-    '-p',
-    JSON.stringify({ spec: { maxUnavailable: value } }),
-  ]);
-  await eventually(
-    async () => {
-      const { stdout } = await kubectl([
-        'get',
-        'pdb',
-        'hello',
-        '-n',
-        'demo',
-        '-o',
-        'jsonpath={.status.observedGeneration}/{.metadata.generation}',
-      ]);
-      const [observed, generation] = String(stdout).split('/');
-      return observed === generation;
-    },
-    20_000,
-    'the disruption controller to observe the budget',
-  );
-}
 
 describe('kubectl maint drain interrupted', () => {
   it('on hello-ignore: leaves the node cordoned, removes only the pod it evicted, and summarizes', async () => {
@@ -83,7 +62,7 @@ describe('kubectl maint drain interrupted', () => {
 
   it('on hello with the budget closed: nothing evicted, and a rerun once the budget opens finishes the job', async () => {
     await seedScenario('hello');
-    await setMaxUnavailable(0);
+    await setHelloMaxUnavailable(0);
     const before = await podsIn('demo');
     const run = await interruptWhen(
       ['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json'],
@@ -95,7 +74,7 @@ describe('kubectl maint drain interrupted', () => {
     expect(await unschedulable('k8s-node-1')).toBe(true);
     expect((await podsIn('demo')).map((p) => p.uid).sort()).toEqual(before.map((p) => p.uid).sort());
 
-    await setMaxUnavailable(1);
+    await setHelloMaxUnavailable(1);
     const rerun = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
     expect(rerun.exitCode, rerun.stderr).toBe(0);
     expect(rerun.events.find((e) => e.type === 'cordoned')).toMatchObject({ already: true });

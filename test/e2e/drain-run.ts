@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { DrainEvent, PodRef } from '../../src/drain/events.js';
-import { kubectlJson, labEnv } from './lab.js';
+import { eventually, kubectl, kubectlJson, labEnv } from './lab.js';
 
 /** Runs the built `kubectl maint` against the lab, as kubectl runs a plugin. Shared by the drain e2e tests. */
 
@@ -85,4 +85,24 @@ export function admitted(run: DrainRun): PodRef[] {
       seen.set(e.pod.uid, e.pod);
   }
   return [...seen.values()];
+}
+
+/** Sets budget demo/hello's maxUnavailable and waits until the disruption controller has observed it. */
+export async function setHelloMaxUnavailable(value: number): Promise<void> {
+  const patch = JSON.stringify({ spec: { maxUnavailable: value } });
+  await kubectl(['patch', 'pdb', 'hello', '-n', 'demo', '--type=merge', '-p', patch]);
+  await eventually(
+    async () => {
+      const pdb = await kubectlJson<{ metadata: { generation: number }; status?: { observedGeneration?: number } }>([
+        'get',
+        'pdb',
+        'hello',
+        '-n',
+        'demo',
+      ]);
+      return pdb.status?.observedGeneration === pdb.metadata.generation;
+    },
+    20_000,
+    'the disruption controller to observe budget hello',
+  );
 }
