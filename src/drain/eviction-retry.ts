@@ -34,9 +34,12 @@ export interface EvictionCall {
   readonly knownPdbs: readonly string[];
 }
 
-// The cause messages of the eviction handler's 429s (pkg/registry/core/pod/storage/eviction.go).
-const EXHAUSTED = /^The disruption budget (\S+) needs (\d+) healthy pods and has (\d+) currently/;
-const NOT_OBSERVED = /^The disruption budget (\S+) is still being processed by the server/;
+// The cause messages of the eviction handler's 429s (pkg/registry/core/pod/storage/eviction.go). Every one
+// starts with the budget's name; only "needs N … has M" carries numbers. Kubernetes 1.37 adds "does not allow
+// evicting pods currently" (a concurrent eviction spent the budget while this one retried its update).
+const BUDGET_NAME = /^The disruption budget (\S+)/;
+const EXHAUSTED = /needs (\d+) healthy pods and has (\d+) currently/;
+const NOT_OBSERVED = /is still being processed by the server/;
 const MULTIPLE_PDBS = /more than one PodDisruptionBudget/;
 // The answer to a UID precondition that fails (eviction: "the UID in the precondition (…) does not match the
 // UID in record (…)"; delete: "Precondition failed: UID in precondition: …"): the name now belongs to another pod.
@@ -79,29 +82,17 @@ export function classifyEviction(outcome: ApiOutcome, call: EvictionCall): Evict
 
 function budgetRefusal(status: ApiStatus): EvictionStep | null {
   for (const cause of status.causes) {
-    if (cause.reason !== 'DisruptionBudget') continue;
-    const exhausted = EXHAUSTED.exec(cause.message);
-    if (exhausted) {
-      return {
-        kind: 'budget',
-        why: 'budget-exhausted',
-        pdb: exhausted[1]!,
-        desiredHealthy: Number(exhausted[2]),
-        currentHealthy: Number(exhausted[3]),
-        message: cause.message,
-      };
-    }
-    const notObserved = NOT_OBSERVED.exec(cause.message);
-    if (notObserved) {
-      return {
-        kind: 'budget',
-        why: 'status-not-observed',
-        pdb: notObserved[1]!,
-        desiredHealthy: null,
-        currentHealthy: null,
-        message: cause.message,
-      };
-    }
+    const name = cause.reason === 'DisruptionBudget' ? BUDGET_NAME.exec(cause.message) : null;
+    if (!name) continue;
+    const numbers = EXHAUSTED.exec(cause.message);
+    return {
+      kind: 'budget',
+      why: NOT_OBSERVED.test(cause.message) ? 'status-not-observed' : 'budget-exhausted',
+      pdb: name[1]!,
+      desiredHealthy: numbers ? Number(numbers[1]) : null,
+      currentHealthy: numbers ? Number(numbers[2]) : null,
+      message: cause.message,
+    };
   }
   return null;
 }

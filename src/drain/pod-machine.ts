@@ -185,6 +185,9 @@ export function refusalReason(step: Extract<EvictionStep, { kind: 'budget' }>): 
   if (step.why === 'status-not-observed') {
     return `PodDisruptionBudget ${step.pdb}: status not yet observed by the disruption controller`;
   }
+  if (step.desiredHealthy === null || step.currentHealthy === null) {
+    return `PodDisruptionBudget ${step.pdb} allows no disruption now`;
+  }
   return `PodDisruptionBudget ${step.pdb} needs ${step.desiredHealthy} healthy pods, has ${step.currentHealthy}`;
 }
 

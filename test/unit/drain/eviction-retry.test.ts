@@ -61,6 +61,18 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'A 429 saying the budget "does not allow evicting pods currently" (1.37, a concurrent eviction spent it) is a budget used up',
+    outcome: captured('budget-spent-concurrently'),
+    expected: {
+      kind: 'budget',
+      why: 'budget-exhausted',
+      pdb: 'hello',
+      desiredHealthy: null,
+      currentHealthy: null,
+      message: 'The disruption budget hello does not allow evicting pods currently',
+    },
+  },
+  {
     name: 'A 429 without a budget cause is throttling, retried after its Retry-After',
     outcome: {
       kind: 'status',

@@ -153,6 +153,13 @@ describe('pod machine', () => {
     expect(t.action).toEqual({ do: 'stop' });
   });
 
+  it('In a server dry run a refusal without numbers still names the budget', () => {
+    const spent: EvictionStep = { ...exhausted, desiredHealthy: null, currentHealthy: null };
+    expect(ask(initialMachine().machine, spent, NOW, serverDryRun).machine.state).toMatchObject({
+      reason: 'PodDisruptionBudget hello allows no disruption now',
+    });
+  });
+
   it('--skip-wait-for-delete-timeout skips a pod that stays terminating, in kubectl words', () => {
     const terminating = ask(initialMachine().machine, { kind: 'admitted' }).machine;
     expect(waitSkipped(terminating, 20).machine.state).toEqual({
