@@ -11,28 +11,22 @@ const tmux = (...args: string[]) => execa('tmux', args);
 /** The whole screen and its scrollback, wrapped lines joined. */
 const screen = async () => String((await tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', session)).stdout);
 
+/** Seeds hello and starts `kubectl maint drain k8s-node-1` in a 160×50 tmux session; the shell then shows the exit code. */
+async function drainHelloInTerminal(): Promise<void> {
+  await seedScenario('hello');
+  const env = await labEnv();
+  const command = `${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
+  const size = ['-x', '160', '-y', '50'];
+  await tmux('new-session', '-d', '-s', session, ...size, '-e', `KUBECONFIG=${env.KUBECONFIG}`, command);
+}
+
 afterEach(async () => {
   await execa('tmux', ['kill-session', '-t', session], { reject: false });
 });
 
 describe('kubectl maint drain in a terminal', () => {
-  it('shows the plan, asks before changing anything, shows the budget wait live, and ends with the summary', async () => {
-    await seedScenario('hello');
-    const env = await labEnv();
-    const command = `${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
-    await tmux(
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      '160',
-      '-y',
-      '50',
-      '-e',
-      `KUBECONFIG=${env.KUBECONFIG}`,
-      command,
-    );
+  it('shows the plan, asks before changing anything, shows the live view, and ends with the summary', async () => {
+    await drainHelloInTerminal();
 
     await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 30_000, 'the confirmation prompt');
     const beforeAnswer = await screen();
@@ -62,22 +56,7 @@ describe('kubectl maint drain in a terminal', () => {
   });
 
   it('changes nothing when the answer is no', async () => {
-    await seedScenario('hello');
-    const env = await labEnv();
-    const command = `${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
-    await tmux(
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      '160',
-      '-y',
-      '50',
-      '-e',
-      `KUBECONFIG=${env.KUBECONFIG}`,
-      command,
-    );
+    await drainHelloInTerminal();
     await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 30_000, 'the confirmation prompt');
     await tmux('send-keys', '-t', session, 'n', 'Enter');
     const final = await eventually(
