@@ -1,0 +1,137 @@
+/**
+ * `npm run bench`: drains the same scenarios in the lab with `kubectl maint drain` and with the lab's own
+ * `kubectl drain`, in the same run, and prints their completion times and ratio.
+ *
+ *   hello      4 replicas, 2 on the drained node, budget maxUnavailable 1
+ *   budget30   30 pods on the drained node behind one budget (maxUnavailable 1), replacements Ready 2 s
+ *              after they start. Target: kubectl maint takes at most half as long (ratio <= 0.5).
+ *   budget6    the same with 6 pods.
+ *
+ * What bounds the ratio (measured in the lab, Kubernetes 1.37): a budget allowing one disruption at a
+ * time with replacements Ready 2 s after they start cannot drain N pods faster than about N × 2 s, by
+ * any tool. kubectl drain retries each refused pod every 5 s, but its client-side rate limiter (client-go,
+ * 5 requests/s) spreads the retries of many waiting pods apart: with 30 pods waiting it asks about every
+ * 200 ms, close to reacting at once. The 5 s retry shows when few pods wait (budget6): there kubectl maint,
+ * woken by the budget's watch, takes about half as long.
+ *
+ * Options: --runs N (drains per tool and scenario, default 1; the medians are compared), --scenario NAME
+ * (repeatable). Needs the lab (`npm run lab -- up`; LAB_DIR selects which). Exits 1 when a target is missed.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const labScript = path.join(root, 'scripts/lab/lab.sh');
+const maint = path.join(root, 'bin/kubectl-maint.js');
+const NODE = 'k8s-node-1';
+const TARGET_RATIO = 0.5;
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '1' }, scenario: { type: 'string', multiple: true } },
+});
+const runs = Math.max(1, Number(values.runs));
+
+/** KUBECONFIG and the lab's bin directory, as `lab env` prints them. */
+function labEnv(): { kubeconfig: string; labBin: string } {
+  const out = execFileSync('bash', [labScript, 'env'], { encoding: 'utf8' });
+  const kubeconfig = /export KUBECONFIG=(\S+)/.exec(out)?.[1];
+  const labBin = /export PATH=([^:\s]+):/.exec(out)?.[1];
+  if (!kubeconfig || !labBin) throw new Error(`unexpected output of lab env:\n${out}`);
+  return { kubeconfig, labBin };
+}
+
+const lab = labEnv();
+const env = { ...process.env, KUBECONFIG: lab.kubeconfig, NO_COLOR: '1' };
+const kubectlBin = path.join(lab.labBin, 'kubectl');
+
+function run(command: string, args: readonly string[], what: string): void {
+  const result = spawnSync(command, args, { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status}):\n${result.stderr}${result.stdout}`);
+}
+const kubectl = (...args: string[]) => run(kubectlBin, args, `kubectl ${args.join(' ')}`);
+
+/** Seconds a drain command takes, from start to exit; it must succeed. */
+function timeDrain(command: string, args: readonly string[], what: string): number {
+  const started = process.hrtime.bigint();
+  run(command, args, what);
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly prepare: () => void;
+  readonly target?: number;
+}
+
+const seed = (name: string) => run('bash', [labScript, 'seed', name], `lab seed ${name}`);
+
+/**
+ * The lab's nodes and DaemonSets, without hello, and `replicas` pods of the budget scenario all on the
+ * drained node (the other worker cordoned while they are placed, then open to take the replacements).
+ */
+function prepareBudget(replicas: number): void {
+  seed('hello');
+  kubectl('delete', 'namespace', 'demo', '--wait=true');
+  kubectl('cordon', 'k8s-node-2');
+  const template = readFileSync(path.join(import.meta.dirname, 'budget.yaml'), 'utf8');
+  const manifest = template.replace('replicas: REPLICAS', `replicas: ${replicas}`);
+  const applied = spawnSync(kubectlBin, ['apply', '-f', '-'], { env, input: manifest, encoding: 'utf8' });
+  if (applied.status !== 0) throw new Error(`kubectl apply failed:\n${applied.stderr}`);
+  kubectl('rollout', 'status', '-n', 'bench', 'deployment/budget', '--timeout=180s');
+  kubectl('wait', '-n', 'bench', '--for=condition=Ready', 'pods', '--all', '--timeout=120s');
+  kubectl('uncordon', 'k8s-node-2');
+  kubectl('wait', '-n', 'bench', '--for=jsonpath={.status.disruptionsAllowed}=1', 'pdb/budget', '--timeout=60s');
+}
+
+const scenarios: Scenario[] = [
+  { name: 'hello', prepare: () => seed('hello') },
+  { name: 'budget30', target: TARGET_RATIO, prepare: () => prepareBudget(30) },
+  { name: 'budget6', prepare: () => prepareBudget(6) },
+];
+
+const tools = {
+  'kubectl maint drain': () =>
+    timeDrain(
+      process.execPath,
+      [maint, 'drain', NODE, '--ignore-daemonsets', '--yes', '-o', 'json'],
+      'kubectl maint drain',
+    ),
+  'kubectl drain': () => timeDrain(kubectlBin, ['drain', NODE, '--ignore-daemonsets'], 'kubectl drain'),
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+let missed = false;
+const rows: string[] = [];
+for (const scenario of scenarios.filter((s) => !values.scenario || values.scenario.includes(s.name))) {
+  const times: Record<keyof typeof tools, number[]> = { 'kubectl maint drain': [], 'kubectl drain': [] };
+  for (let i = 0; i < runs; i += 1) {
+    for (const [tool, drain] of Object.entries(tools) as Array<[keyof typeof tools, () => number]>) {
+      scenario.prepare();
+      const seconds = drain();
+      times[tool].push(seconds);
+      console.error(`bench: ${scenario.name}: ${tool} ${seconds.toFixed(1)}s`);
+    }
+  }
+  const ours = median(times['kubectl maint drain']);
+  const theirs = median(times['kubectl drain']);
+  const ratio = ours / theirs;
+  const verdict =
+    scenario.target === undefined
+      ? ''
+      : ratio <= scenario.target
+        ? `target <= ${scenario.target}: met`
+        : `target <= ${scenario.target}: MISSED`;
+  if (scenario.target !== undefined && ratio > scenario.target) missed = true;
+  rows.push(
+    `${scenario.name.padEnd(10)} ${ours.toFixed(1).padStart(8)}s ${theirs.toFixed(1).padStart(8)}s ${ratio.toFixed(2).padStart(7)}  ${verdict}`,
+  );
+}
+
+console.log(
+  `${'scenario'.padEnd(10)} ${'maint'.padStart(9)} ${'kubectl'.padStart(9)} ${'ratio'.padStart(7)}  (median of ${runs} run${runs === 1 ? '' : 's'} each)`,
+);
+for (const row of rows) console.log(row);
+process.exitCode = missed ? 1 : 0;
