@@ -17,6 +17,12 @@ export type PodDrainState =
       readonly attempts: number;
       /** Epoch milliseconds when the pod started waiting. */
       readonly sinceMs: number;
+      /**
+       * Set when the disruption controller cannot compute the budget (condition DisruptionAllowed=False, reason
+       * SyncFailed): its message, e.g. "jobs.batch does not implement the scale subresource". Such a budget
+       * allows no eviction until it is fixed, however long the drain waits.
+       */
+      readonly controllerError?: string;
     }
   | { readonly phase: 'retrying'; readonly attempts: number; readonly error: string; readonly nextAttemptMs: number }
   | {

@@ -59,6 +59,8 @@ export interface BudgetNumbers {
   readonly desiredHealthy: number;
   /** status.observedGeneration has caught up with metadata.generation. */
   readonly observed: boolean;
+  /** The disruption controller's SyncFailed message, when it cannot compute the budget. */
+  readonly controllerError?: string | undefined;
 }
 
 export function initialMachine(): Transition {
@@ -118,6 +120,7 @@ export function answered(
           desiredHealthy: step.desiredHealthy ?? budget?.desiredHealthy ?? 0,
           attempts: machine.attempts,
           sinceMs: since,
+          ...(budget?.controllerError ? { controllerError: budget.controllerError } : {}),
         },
       };
       return { machine: next, action: { do: 'wait-for-budget', pdb: step.pdb, fallbackMs } };
@@ -146,14 +149,16 @@ export function answered(
 export function budgetChanged(machine: PodMachine, numbers: BudgetNumbers): PodMachine {
   const state = machine.state;
   if (state.phase !== 'waiting-for-budget') return machine;
+  const { controllerError: _previous, ...rest } = state;
   return {
     ...machine,
     state: {
-      ...state,
+      ...rest,
       why: numbers.observed ? 'budget-exhausted' : 'status-not-observed',
       disruptionsAllowed: numbers.disruptionsAllowed,
       currentHealthy: numbers.currentHealthy,
       desiredHealthy: numbers.desiredHealthy,
+      ...(numbers.controllerError ? { controllerError: numbers.controllerError } : {}),
     },
   };
 }

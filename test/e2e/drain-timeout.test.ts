@@ -29,7 +29,7 @@ describe('kubectl maint drain on hello-ignore', () => {
     expect(run.finished?.clusterState).toBe(
       'node k8s-node-1 cordoned; 1 gone, 1 not evicted; run `kubectl maint drain k8s-node-1` again to finish',
     );
-    // --timeout bounds the whole drain, including reading the cluster and cordoning.
+    // --timeout bounds the whole drain (cordon, evictions and waits) and nothing more.
     expect(took).toBeGreaterThanOrEqual(12_000);
     expect(took).toBeLessThan(20_000);
     expect(await unschedulable('k8s-node-1')).toBe(true);

@@ -117,9 +117,10 @@ async function drainCommand(nodeArgs: readonly string[], values: DrainCommandVal
   const json = values.output === 'json';
   if (!json) process.stdout.write(renderPlanText(plan));
   refuseLikeKubectl(plan, work);
-  if (!(await confirmed(plan, work, values))) {
+  const answer = await confirm(plan, work, values);
+  if (answer !== 'yes') {
     process.stderr.write('Nothing was changed.\n');
-    return ExitCode.Error;
+    return answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
   }
 
   const abort = new AbortController();
@@ -182,20 +183,31 @@ function refuseLikeKubectl(plan: DrainPlan, work: DrainTargets): void {
 
 /**
  * Asks on a terminal only: kubectl drain never asks, and scripts (no terminal on stdin) rely on that.
- * --yes, -o json and dry runs do not ask either.
+ * --yes, -o json and dry runs do not ask either. Ctrl-C at the prompt changes nothing.
  */
-async function confirmed(plan: DrainPlan, work: DrainTargets, values: DrainCommandValues): Promise<boolean> {
-  if (values.yes || values.dryRun !== 'none' || values.output === 'json') return true;
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return true;
-  const what = `cordon ${plan.nodes.join(', ')} and ${work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict'} ${work.targets.length} pod${work.targets.length === 1 ? '' : 's'}`;
-  const warning =
+async function confirm(
+  plan: DrainPlan,
+  work: DrainTargets,
+  values: DrainCommandValues,
+): Promise<'yes' | 'no' | 'interrupted'> {
+  if (values.yes || values.dryRun !== 'none' || values.output === 'json') return 'yes';
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return 'yes';
+  const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';
+  const pods = `${work.targets.length} pod${work.targets.length === 1 ? '' : 's'}`;
+  const blocked =
     plan.verdict === 'blocked'
       ? ` (the plan says this drain cannot finish: ${plan.verdictReasons[0] ?? 'blocked'})`
       : '';
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const interrupted = new Promise<'interrupted'>((resolve) => rl.once('SIGINT', () => resolve('interrupted')));
   try {
-    const answer = await rl.question(`Drain: ${what}${warning}. Proceed? [y/N] `);
-    return /^y(es)?$/i.test(answer.trim());
+    const question = rl.question(
+      `Drain: cordon ${plan.nodes.join(', ')} and ${verb} ${pods}${blocked}. Proceed? [y/N] `,
+    );
+    question.catch(() => undefined); // closing the prompt after Ctrl-C rejects the pending question
+    const answer = await Promise.race([question, interrupted]);
+    if (answer === 'interrupted') return answer;
+    return /^y(es)?$/i.test(answer.trim()) ? 'yes' : 'no';
   } finally {
     rl.close();
   }

@@ -70,6 +70,34 @@ describe('budgetNumbers', () => {
   });
 });
 
+describe('budgetNumbers of a budget the disruption controller cannot compute', () => {
+  it('carries the SyncFailed message, which says why the budget will never allow an eviction', () => {
+    const pdb = makePdb().name('odd').ns('demo').generation(1).obj();
+    pdb.status = {
+      disruptionsAllowed: 0,
+      currentHealthy: 0,
+      desiredHealthy: 0,
+      expectedPods: 0,
+      conditions: [
+        {
+          type: 'DisruptionAllowed',
+          status: 'False',
+          reason: 'SyncFailed',
+          message: 'configmaps does not implement the scale subresource',
+          lastTransitionTime: new Date(0),
+        },
+      ],
+    };
+    expect(budgetNumbers(pdb)).toEqual({
+      disruptionsAllowed: 0,
+      currentHealthy: 0,
+      desiredHealthy: 0,
+      observed: false,
+      controllerError: 'configmaps does not implement the scale subresource',
+    });
+  });
+});
+
 describe('BudgetWaiter', () => {
   function setup() {
     const clock = new FakeClock();

@@ -104,6 +104,25 @@ describe('pod machine', () => {
     );
   });
 
+  it('A budget the disruption controller cannot compute is shown with its error, and the error goes once fixed', () => {
+    const broken = {
+      disruptionsAllowed: 0,
+      currentHealthy: 0,
+      desiredHealthy: 0,
+      observed: false,
+      controllerError: 'configmaps does not implement the scale subresource',
+    };
+    const waiting = answered(requestSent(initialMachine().machine), exhausted, NOW, real, broken).machine;
+    expect(waiting.state).toMatchObject({ controllerError: 'configmaps does not implement the scale subresource' });
+    const fixed = budgetChanged(waiting, {
+      disruptionsAllowed: 0,
+      currentHealthy: 3,
+      desiredHealthy: 3,
+      observed: true,
+    });
+    expect(fixed.state).not.toHaveProperty('controllerError');
+  });
+
   it('A transient error is retried after 1 s, 2 s, 4 s, and the pod fails past the limit', () => {
     let t = initialMachine();
     const sleeps: number[] = [];
