@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { parseAllDocuments } from 'yaml';
 import { assembleSnapshot } from './assemble.js';
+import { JsonStreamError, MAX_STRING_LENGTH, readJsonListFile } from './json-list-stream.js';
 import { REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
 
 /** The command whose output `--snapshot` reads; quoted in every error so the fix is one copy-paste away. */
@@ -25,15 +27,47 @@ export class SnapshotLoadError extends Error {
  * therefore: a kind is loaded when at least one object of it is present, or when the file holds a typed
  * list of that kind (`PodDisruptionBudgetList`, even empty). Nodes and pods are required. A kind that is
  * missing only makes the plan add a caveat; it never fails the load.
+ *
+ * A file too large for one string (a large cluster's List is over 1 GB) is read as JSON in pieces.
  */
 export async function loadSnapshotFile(path: string): Promise<Snapshot> {
+  const label = `snapshot "${path}"`;
   let text: string;
   try {
+    if ((await stat(path)).size > MAX_STRING_LENGTH) {
+      return snapshotFromDocuments([await readLargeJson(path, label)], { type: 'file', path }, label);
+    }
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new SnapshotLoadError(`cannot read snapshot "${path}": ${describeReadError(err)}`);
+    if (err instanceof SnapshotLoadError) throw err;
+    throw new SnapshotLoadError(`cannot read ${label}: ${describeReadError(err)}`);
   }
-  return snapshotFromText(text, { type: 'file', path }, `snapshot "${path}"`);
+  return snapshotFromText(text, { type: 'file', path }, label);
+}
+
+async function readLargeJson(path: string, label: string): Promise<unknown> {
+  try {
+    return await readJsonListFile(path);
+  } catch (err) {
+    if (!(err instanceof JsonStreamError)) throw err;
+    const where = await lineAndColumnAtByte(path, err.offset);
+    throw new SnapshotLoadError(`cannot read ${label}: not valid JSON${where}: ${err.message}`);
+  }
+}
+
+/** Counts the lines before a byte offset: only done for an error, so a second read of the file is fine. */
+async function lineAndColumnAtByte(path: string, offset: number): Promise<string> {
+  let line = 1;
+  let lineStart = 0;
+  let read = 0;
+  for await (const chunk of createReadStream(path, { end: Math.max(0, offset - 1) }) as AsyncIterable<Buffer>) {
+    for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, i + 1)) {
+      line++;
+      lineStart = read + i + 1;
+    }
+    read += chunk.length;
+  }
+  return ` at line ${line}, column ${offset - lineStart + 1}`;
 }
 
 /** Parses and validates snapshot text. `label` names the source in errors (`snapshot "x.json"`). */

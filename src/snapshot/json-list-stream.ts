@@ -1,0 +1,307 @@
+import { open } from 'node:fs/promises';
+
+/**
+ * The longest string V8 can make (2^29 − 24 UTF-16 code units). `JSON.parse` needs the whole document as
+ * one string, so a file with more bytes than this may not be parsed in one go: `kubectl get -o json` of a
+ * 150,000-pod cluster is about 1.5 GB.
+ */
+export const MAX_STRING_LENGTH = 2 ** 29 - 24;
+
+/** A JSON document that is not valid, or that cannot be read in pieces; `offset` is a byte offset in the file. */
+export class JsonStreamError extends Error {
+  readonly offset: number;
+
+  constructor(message: string, offset: number) {
+    super(message);
+    this.name = 'JsonStreamError';
+    this.offset = offset;
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const isBlank = (c: number) => c === 0x20 || c === NEWLINE || c === RETURN || c === 0x09;
+
+/**
+ * Parses one JSON document fed in chunks, never holding it as one string. The document is a list: a
+ * top-level array, or a top-level object whose `items` is an array (a kubectl `List`). Each element is
+ * parsed on its own as soon as it is complete; what lies outside the list (apiVersion, kind, metadata) is
+ * small and parsed at the end. One small string per element is also what the garbage collector handles
+ * best: a hundred thousand objects parsed from one huge string all land in the old generation at once.
+ *
+ * Where an element ends is found by a byte scan that follows strings and nesting. Pretty-printed lists
+ * (kubectl's, jq's, JSON.stringify's) allow a shortcut: elements are separated by `},` + newline +
+ * the indentation of the first element + `{`, which only a structural brace can be followed by (JSON
+ * strings hold no raw newline). A piece cut there is checked by parsing it: a cut that is not really
+ * between two elements leaves braces unbalanced and cannot parse, and the scan then takes over.
+ */
+export class JsonListStream {
+  private readonly maxPieceBytes: number;
+  private readonly items: unknown[] = [];
+  /** Bytes not consumed yet; `bufferOffset` is the file offset of its first byte. */
+  private buffer: Buffer = Buffer.alloc(0);
+  private bufferOffset = 0;
+  private scanned = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private topLevel: 'object' | 'array' | undefined;
+  /** The last string met at depth 1: the key when a `[` follows. */
+  private keyStart = -1;
+  private lastKey = '';
+  private phase: 'head' | 'elements' | 'tail' = 'head';
+  /** Depth of the list's elements (1 in a top-level array, 2 under `items`); -1 outside the list. */
+  private elementDepth = -1;
+  private elementStart = -1;
+  private tailStart = -1;
+  /** The document outside the list, `{…"items": [` and `], "kind": …}`, with the file offset of each part. */
+  private readonly outside: Array<{ text: string; offset: number }> = [];
+  /** `,` + line break + indentation + `{` between pretty-printed elements; null: scan every byte. */
+  private separator: Buffer | null | undefined;
+
+  /** `maxPieceBytes`: the most bytes one element, or the document outside the list, may take. */
+  constructor(maxPieceBytes = 64 * 1024 * 1024) {
+    this.maxPieceBytes = maxPieceBytes;
+  }
+
+  push(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    if (this.bufferOffset === 0 && this.scanned === 0) {
+      const start = this.buffer.subarray(0, BYTE_ORDER_MARK.length);
+      if (start.length < BYTE_ORDER_MARK.length && BYTE_ORDER_MARK.subarray(0, start.length).equals(start)) return;
+      if (start.equals(BYTE_ORDER_MARK)) {
+        this.buffer = this.buffer.subarray(BYTE_ORDER_MARK.length);
+        this.bufferOffset = BYTE_ORDER_MARK.length;
+      }
+    }
+    this.scan(false);
+    this.dropConsumed();
+  }
+
+  /** The whole document, once every chunk was pushed. */
+  end(): unknown {
+    this.scan(true);
+    if (this.phase === 'elements' || this.inString || this.depth !== 0 || !this.topLevel) {
+      throw new JsonStreamError('Unexpected end of JSON input', this.bufferOffset + this.buffer.length);
+    }
+    const from = this.phase === 'tail' ? this.tailStart : 0;
+    this.outside.push({ text: this.buffer.toString('utf8', from), offset: this.bufferOffset + from });
+    const outside = this.parseOutside();
+    if (this.phase === 'head') return outside; // no list: the document was small enough to keep whole
+    return Array.isArray(outside) ? this.items : { ...(outside as object), items: this.items };
+  }
+
+  /** Walks the buffer from where the last push stopped; `final` when no more bytes will come. */
+  private scan(final: boolean): void {
+    const buf = this.buffer;
+    const n = buf.length;
+    let i = this.scanned;
+    let depth = this.depth;
+    let inString = this.inString;
+    let escaped = this.escaped;
+    for (; i < n; i++) {
+      const c = buf[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) {
+          inString = false;
+          if (depth === 1 && this.phase === 'head') this.lastKey = buf.toString('utf8', this.keyStart, i);
+        }
+        continue;
+      }
+      if (depth === this.elementDepth && this.elementStart < 0 && !isBlank(c) && c !== COMMA && c !== CLOSE_BRACKET) {
+        if (c === OPEN_BRACE && this.separator !== null) {
+          const next = this.parseSeparated(i, final);
+          if (next === 'wait') break;
+          if (next !== 'scan') {
+            i = next - 1;
+            continue;
+          }
+        }
+        this.elementStart = i;
+      }
+      switch (c) {
+        case QUOTE:
+          inString = true;
+          if (depth === 1) this.keyStart = i + 1;
+          break;
+        case OPEN_BRACE:
+        case OPEN_BRACKET:
+          if (depth === 0) this.startDocument(c, i);
+          depth++;
+          if (c === OPEN_BRACKET && this.phase === 'head' && this.opensList(depth)) this.enterList(i, depth);
+          break;
+        case CLOSE_BRACE:
+        case CLOSE_BRACKET:
+          depth--;
+          if (depth === this.elementDepth && this.elementStart >= 0) this.endElement(i + 1);
+          else if (depth === this.elementDepth - 1) this.leaveList(i);
+          break;
+        case COMMA:
+          if (depth === this.elementDepth && this.elementStart >= 0) this.endElement(i);
+          break;
+        default:
+          if (depth === 0 && !isBlank(c)) this.startDocument(c, i);
+      }
+    }
+    this.scanned = i;
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+  }
+
+  private startDocument(c: number, i: number): void {
+    if (this.topLevel) return;
+    if (c !== OPEN_BRACE && c !== OPEN_BRACKET) {
+      throw new JsonStreamError('a document this large must be a JSON object or array', this.bufferOffset + i);
+    }
+    this.topLevel = c === OPEN_BRACE ? 'object' : 'array';
+  }
+
+  private opensList(depth: number): boolean {
+    return this.topLevel === 'array' ? depth === 1 : depth === 2 && this.lastKey === 'items';
+  }
+
+  private enterList(i: number, depth: number): void {
+    this.outside.push({ text: this.buffer.toString('utf8', 0, i + 1), offset: this.bufferOffset });
+    this.phase = 'elements';
+    this.elementDepth = depth;
+  }
+
+  /** `i` is the list's `]`; a scalar element before it ends there. */
+  private leaveList(i: number): void {
+    if (this.elementStart >= 0) this.endElement(i);
+    this.phase = 'tail';
+    this.elementDepth = -1;
+    this.tailStart = i;
+  }
+
+  private endElement(end: number): void {
+    const start = this.elementStart;
+    this.elementStart = -1;
+    this.items.push(parseAt(this.buffer.toString('utf8', start, end), this.bufferOffset + start));
+  }
+
+  /**
+   * The shortcut at an element's `{`: parses the elements that a separator closes. Returns the index of
+   * the next element's `{`, 'wait' for more bytes, or 'scan' to go on byte by byte.
+   */
+  private parseSeparated(start: number, final: boolean): number | 'scan' | 'wait' {
+    const separator = this.separator ?? this.findSeparator(start);
+    if (!separator) return 'scan';
+    const buf = this.buffer;
+    let from = start;
+    for (let p = buf.indexOf(CLOSE_BRACE, start); p >= 0; p = buf.indexOf(CLOSE_BRACE, p + 1)) {
+      if (buf[p + 1] !== COMMA || !startsWith(buf, p + 1, separator)) continue;
+      let element: unknown;
+      try {
+        element = JSON.parse(buf.toString('utf8', from, p + 1));
+      } catch {
+        this.separator = null; // not a cut between elements after all, or broken JSON: the scan will tell
+        return from > start ? from : 'scan';
+      }
+      this.items.push(element);
+      from = p + separator.length;
+    }
+    if (from > start) return from;
+    if (!final && buf.length - start <= this.maxPieceBytes) return 'wait';
+    this.separator = null; // the last element, or a list that is not pretty-printed
+    return 'scan';
+  }
+
+  /** The separator, when the first element starts its own line. */
+  private findSeparator(start: number): Buffer | null {
+    const newline = this.buffer.lastIndexOf(NEWLINE, start);
+    const indentation = this.buffer.subarray(newline + 1, start);
+    const pretty = newline >= 0 && indentation.every((c) => c === 0x20 || c === 0x09);
+    const lineBreak = this.buffer[newline - 1] === RETURN ? '\r\n' : '\n';
+    this.separator = pretty ? Buffer.concat([Buffer.from(`,${lineBreak}`), indentation, Buffer.from('{')]) : null;
+    return this.separator;
+  }
+
+  /** Forgets the bytes already parsed; keeps the start of the document, an unfinished element, or the tail. */
+  private dropConsumed(): void {
+    const unfinished = this.elementStart >= 0 ? this.elementStart : this.scanned;
+    const keepFrom = this.phase === 'head' ? 0 : this.phase === 'tail' ? this.tailStart : unfinished;
+    if (this.buffer.length - keepFrom > this.maxPieceBytes) {
+      const where = this.phase === 'elements' ? 'one element of the list' : "the document's fields outside its list";
+      throw new JsonStreamError(`${where} takes more than ${this.maxPieceBytes} bytes`, this.bufferOffset + keepFrom);
+    }
+    this.buffer = this.buffer.subarray(keepFrom);
+    this.bufferOffset += keepFrom;
+    this.scanned -= keepFrom;
+    this.keyStart -= keepFrom;
+    if (this.elementStart >= 0) this.elementStart -= keepFrom;
+    if (this.tailStart >= 0) this.tailStart -= keepFrom;
+  }
+
+  /** Parses `{…"items": [` + `], …}`, mapping an error's position back to the file. */
+  private parseOutside(): unknown {
+    const text = this.outside.map((part) => part.text).join('');
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      let position = positionOf(err) ?? text.length;
+      for (const part of this.outside) {
+        if (position < part.text.length || part === this.outside.at(-1)) throw syntaxError(err, part.offset + position);
+        position -= part.text.length;
+      }
+      throw err;
+    }
+  }
+}
+
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
+function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
+  if (at + prefix.length > buf.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (buf[at + k] !== prefix[k]) return false;
+  return true;
+}
+
+function parseAt(text: string, offset: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw syntaxError(err, offset + (positionOf(err) ?? text.length));
+  }
+}
+
+function positionOf(err: unknown): number | undefined {
+  const m = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
+  return m ? Number(m[1]) : undefined;
+}
+
+/** V8's reason without its position, which counts from the start of the piece that was parsed. */
+function syntaxError(err: unknown, offset: number): JsonStreamError {
+  const reason = (err instanceof Error ? err.message : String(err))
+    .replace(/\s*(in JSON )?at position \d+.*$/, '')
+    .replace(/\s*\(line \d+ column \d+\)$/, '');
+  return new JsonStreamError(reason, offset);
+}
+
+/** Reads a JSON list file of any size (see JsonListStream). */
+export async function readJsonListFile(path: string): Promise<unknown> {
+  const chunkBytes = 16 * 1024 * 1024;
+  const file = await open(path, 'r');
+  try {
+    const stream = new JsonListStream();
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(chunkBytes);
+      const { bytesRead } = await file.read(chunk, 0, chunkBytes, null);
+      if (bytesRead === 0) break;
+      stream.push(chunk.subarray(0, bytesRead));
+    }
+    return stream.end();
+  } finally {
+    await file.close();
+  }
+}
