@@ -26,6 +26,8 @@ export interface AffinityState {
   readonly antiAffinityCounts: PairCounts;
   /** Per topology pair, existing pods whose required anti-affinity matches the incoming pod. */
   readonly existingAntiAffinityCounts: PairCounts;
+  /** The topology keys of those pairs: a node is checked on these few keys, not on each of its labels. */
+  readonly existingAntiAffinityKeys: readonly string[];
   /** The first-pod exception: the pod matches all its own affinity terms. */
   readonly matchesOwnAffinity: boolean;
 }
@@ -41,10 +43,12 @@ export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): 
   if ([...affinityTerms, ...antiAffinityTerms].some((t) => t.approximated)) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
 
   const existingAntiAffinityCounts: PairCounts = new Map();
+  const existingAntiAffinityKeys = new Set<string>();
   for (const { term, node } of cluster.antiAffinityTermsFor(pod.namespace, pod.labels)) {
     if (!termMatches(term, pod.namespace, pod.labels)) continue;
     if (term.approximated) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
     count(existingAntiAffinityCounts, node, term.topologyKey);
+    existingAntiAffinityKeys.add(term.topologyKey);
   }
 
   const affinityCounts: PairCounts = new Map();
@@ -68,6 +72,7 @@ export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): 
     affinityCounts,
     antiAffinityCounts,
     existingAntiAffinityCounts,
+    existingAntiAffinityKeys: [...existingAntiAffinityKeys],
     matchesOwnAffinity,
   };
 }
@@ -122,8 +127,8 @@ function conflictsWithAntiAffinity(state: AffinityState, node: NodeInfo): boolea
 }
 
 function conflictsWithExistingAntiAffinity(state: AffinityState, node: NodeInfo): boolean {
-  if (state.existingAntiAffinityCounts.size === 0) return false;
-  return Object.entries(node.labels).some(
-    ([key, value]) => (state.existingAntiAffinityCounts.get(pair(key, value)) ?? 0) > 0,
-  );
+  return state.existingAntiAffinityKeys.some((key) => {
+    const value = node.labels[key];
+    return value !== undefined && (state.existingAntiAffinityCounts.get(pair(key, value)) ?? 0) > 0;
+  });
 }
