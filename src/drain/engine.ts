@@ -129,7 +129,7 @@ class DrainRun {
         for (const entry of this.pods.values()) {
           this.update(entry, {
             ...entry.machine,
-            state: { phase: 'dry-run', admitted: true, reason: 'not checked (client dry run)', pdb: null },
+            state: { phase: 'dry-run', admitted: true, reason: clientDryRunReason(entry.target), pdb: null },
           });
         }
         return this.finish();
@@ -352,6 +352,11 @@ class DrainRun {
   private emit(event: DrainEvent): void {
     this.deps.emit(event);
   }
+}
+
+/** A client dry run sends nothing: the API server checks no budget, as with kubectl drain --dry-run=client. */
+function clientDryRunReason(target: DrainTarget): string {
+  return target.method === 'evict' ? 'would be evicted (budgets not checked)' : 'would be deleted';
 }
 
 /** One line for an error thrown by a client-node call (the shared classifier's wording when it lands). */

@@ -1,0 +1,104 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { kubectl, seedScenario } from './lab.js';
+import { podsIn, runMaint, setHelloMaxUnavailable, statesOf, unschedulable } from './drain-run.js';
+
+// The drain's other paths on hello: a pod the Eviction API refuses for good (two budgets), deleting
+// instead of evicting (--disable-eviction), and a client dry run.
+
+describe('kubectl maint drain on hello, other paths', () => {
+  beforeEach(async () => {
+    await seedScenario('hello');
+  });
+
+  it('fails a pod that matches two budgets (the API answers 500), names them, and still drains the other', async () => {
+    const [odd, other] = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1');
+    await kubectl(['label', 'pod', odd!.name, '-n', 'demo', 'extra=yes']);
+    await kubectl(['create', 'pdb', 'hello-extra', '-n', 'demo', '--selector=extra=yes', '--min-available=0']);
+
+    const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.finished?.result).toBe('failed');
+    expect(run.finished?.failed).toEqual([
+      {
+        pod: expect.objectContaining({ name: odd!.name }),
+        error:
+          'pod matches more than one PodDisruptionBudget ("hello", "hello-extra"); the Eviction API refuses such pods ' +
+          '(make the budgets select disjoint pods, or drain with --disable-eviction)',
+      },
+    ]);
+    expect(statesOf(run, other!.name).at(-1)).toEqual({ phase: 'gone', how: 'evicted' });
+    expect(run.finished?.remaining.map((p) => p.name)).toEqual([odd!.name]);
+    expect(await unschedulable('k8s-node-1')).toBe(true);
+  });
+
+  it('--disable-eviction deletes the pods even though the budget allows none, and warns that budgets are bypassed', async () => {
+    await setHelloMaxUnavailable(0);
+    const run = await runMaint([
+      'drain',
+      'k8s-node-1',
+      '--ignore-daemonsets',
+      '--disable-eviction',
+      '--grace-period',
+      '1',
+      '-o',
+      'json',
+    ]);
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.finished?.result).toBe('drained');
+    const warning = run.events.find((e) => e.type === 'warning');
+    expect(warning).toMatchObject({
+      message: '--disable-eviction: pods are deleted directly, bypassing their PodDisruptionBudgets',
+    });
+    for (const pod of run.finished!.gone) {
+      const states = statesOf(run, pod.name);
+      expect(states.some((s) => s.phase === 'waiting-for-budget')).toBe(false);
+      expect(states.at(-1)).toEqual({ phase: 'gone', how: 'deleted' });
+      // --grace-period 1: gone about a second after the delete, not after the pod's own five.
+      const at = (phase: string) =>
+        run.events.find((e) => e.type === 'pod' && e.pod.uid === pod.uid && e.state.phase === phase)?.atMs ?? NaN;
+      expect(at('gone') - at('terminating')).toBeLessThan(3500);
+    }
+    expect(run.finished?.gone).toHaveLength(2);
+  });
+
+  it('--skip-wait-for-delete-timeout stops waiting for a pod that stays terminating, and the summary says it is still there', async () => {
+    const [slow] = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1');
+    // The lab's KWOK removes a terminating pod only after this delay (a kubelet that cannot stop it).
+    await kubectl(['annotate', 'pod', slow!.name, '-n', 'demo', 'lab.kubectl-maint.io/delete-delay=90s']);
+    const run = await runMaint([
+      'drain',
+      'k8s-node-1',
+      '--ignore-daemonsets',
+      '--grace-period',
+      '1',
+      '--skip-wait-for-delete-timeout',
+      '2',
+      '-o',
+      'json',
+    ]);
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.finished?.result).toBe('drained');
+    expect(statesOf(run, slow!.name).at(-1)).toEqual({
+      phase: 'skipped',
+      reason: 'pod has DeletionTimestamp older than 2 seconds, skipping',
+    });
+    expect(run.finished?.terminating.map((p) => p.name)).toEqual([slow!.name]);
+    expect((await podsIn('demo')).find((p) => p.uid === slow!.uid)).toMatchObject({ deleting: true });
+  });
+
+  it('--dry-run (client) prints the plan and what it would do, and sends nothing', async () => {
+    const before = await podsIn('demo');
+    const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '--dry-run']);
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Budgets[\s\S]*demo\/hello/);
+    expect(run.stdout).toContain('node/k8s-node-1 cordoned (dry run)');
+    expect(run.stdout).toMatch(/pod\/hello-\S+ would be evicted \(budgets not checked\) \(dry run\)/);
+    expect(run.stdout).toContain('node/k8s-node-1 drained (dry run)');
+    expect(await unschedulable('k8s-node-1')).toBe(false);
+    expect((await podsIn('demo')).map((p) => p.uid).sort()).toEqual(before.map((p) => p.uid).sort());
+  });
+});
