@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { kubectl, seedScenario } from './lab.js';
-import { podsIn, runMaint, setHelloMaxUnavailable, statesOf, unschedulable } from './drain-run.js';
+import { drainNode1, podsIn, runMaint, setHelloMaxUnavailable, statesOf, unschedulable } from './drain-run.js';
 
 // The drain's other paths on hello: a pod the Eviction API refuses for good (two budgets), deleting
 // instead of evicting (--disable-eviction), and a client dry run.
@@ -15,7 +15,7 @@ describe('kubectl maint drain on hello, other paths', () => {
     await kubectl(['label', 'pod', odd!.name, '-n', 'demo', 'extra=yes']);
     await kubectl(['create', 'pdb', 'hello-extra', '-n', 'demo', '--selector=extra=yes', '--min-available=0']);
 
-    const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+    const run = await drainNode1();
 
     expect(run.exitCode, run.stderr).toBe(1);
     expect(run.finished?.result).toBe('failed');
@@ -34,16 +34,7 @@ describe('kubectl maint drain on hello, other paths', () => {
 
   it('--disable-eviction deletes the pods even though the budget allows none, and warns that budgets are bypassed', async () => {
     await setHelloMaxUnavailable(0);
-    const run = await runMaint([
-      'drain',
-      'k8s-node-1',
-      '--ignore-daemonsets',
-      '--disable-eviction',
-      '--grace-period',
-      '1',
-      '-o',
-      'json',
-    ]);
+    const run = await drainNode1('--disable-eviction', '--grace-period', '1');
 
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.finished?.result).toBe('drained');
@@ -67,17 +58,7 @@ describe('kubectl maint drain on hello, other paths', () => {
     const [slow] = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1');
     // The lab's KWOK removes a terminating pod only after this delay (a kubelet that cannot stop it).
     await kubectl(['annotate', 'pod', slow!.name, '-n', 'demo', 'lab.kubectl-maint.io/delete-delay=90s']);
-    const run = await runMaint([
-      'drain',
-      'k8s-node-1',
-      '--ignore-daemonsets',
-      '--grace-period',
-      '1',
-      '--skip-wait-for-delete-timeout',
-      '2',
-      '-o',
-      'json',
-    ]);
+    const run = await drainNode1('--grace-period', '1', '--skip-wait-for-delete-timeout', '2');
 
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.finished?.result).toBe('drained');

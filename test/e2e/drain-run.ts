@@ -36,6 +36,11 @@ export async function runMaint(args: readonly string[]): Promise<DrainRun> {
   return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
 }
 
+/** `kubectl maint drain k8s-node-1 --ignore-daemonsets FLAGS… -o json`, the drain most tests run. */
+export function drainNode1(...flags: string[]): Promise<DrainRun> {
+  return runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', ...flags, '-o', 'json']);
+}
+
 export function asRun(exitCode: number, stdout: string, stderr: string): DrainRun {
   const events = stdout
     .split('\n')
