@@ -1,4 +1,5 @@
 import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
+import { classifyKubeError } from '../kube/errors.js';
 import { BudgetWaiter, budgetKey } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
@@ -75,6 +76,7 @@ class DrainRun {
   private readonly slots: Slots;
   private readonly watches: RunningWatch[] = [];
   private readonly watchedNamespaces = new Set<string>();
+  private readonly warnedWatches = new Set<string>();
   private cordoned: string[] = [];
 
   constructor(
@@ -187,7 +189,7 @@ class DrainRun {
           dryRun: request.dryRun === 'server',
         });
       } catch (err) {
-        return `unable to cordon node "${node}": ${describeError(err)}`;
+        return `unable to cordon node "${node}": ${classifyKubeError(err, undefined, { verb: 'patch', resource: 'nodes', name: node }).message}`;
       }
     }
     return null;
@@ -231,9 +233,16 @@ class DrainRun {
     );
   }
 
+  /** A watch failure is worth one warning per watch: the watch restarts by itself and the fallback timers cover the gap. */
   private watchFailed(what: string) {
-    return (err: unknown, retryInMs: number) =>
-      this.warn(`watch of ${what} failed (${describeError(err)}); restarting in ${retryInMs / 1000}s`);
+    return (err: unknown, retryInMs: number) => {
+      if (this.warnedWatches.has(what)) return;
+      this.warnedWatches.add(what);
+      const reason = classifyKubeError(err, undefined, { verb: 'watch', resource: what }).message;
+      this.warn(
+        `watch of ${what} failed (${reason}); retrying from ${retryInMs / 1000}s on, with slower polling meanwhile`,
+      );
+    };
   }
 
   /** Runs one pod's machine until it stops, or until the drain stops. */
@@ -357,18 +366,4 @@ class DrainRun {
 /** A client dry run sends nothing: the API server checks no budget, as with kubectl drain --dry-run=client. */
 function clientDryRunReason(target: DrainTarget): string {
   return target.method === 'evict' ? 'would be evicted (budgets not checked)' : 'would be deleted';
-}
-
-/** One line for an error thrown by a client-node call (the shared classifier's wording when it lands). */
-function describeError(err: unknown): string {
-  const body = (err as { body?: unknown }).body;
-  if (typeof body === 'string') {
-    try {
-      const message = (JSON.parse(body) as { message?: unknown }).message;
-      if (typeof message === 'string') return message;
-    } catch {
-      // not JSON: fall through
-    }
-  }
-  return err instanceof Error ? (err.message.split('\n')[0] ?? String(err)) : String(err);
 }
