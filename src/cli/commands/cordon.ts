@@ -30,7 +30,7 @@ function addCommand(program: Command, name: string, unschedulable: boolean, summ
     .addOption(
       new Option('--dry-run [mode]', 'none, client (change nothing) or server (ask the API server)')
         .argParser(parseDryRun)
-        .preset('unchanged')
+        .preset('client')
         .default('none'),
     );
   addKubeFlags(command);

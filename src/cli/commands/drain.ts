@@ -41,11 +41,11 @@ export function register(program: Command): void {
     .command('drain')
     .summary('cordon nodes and evict their pods, waiting for budgets as the plan predicts, with live progress')
     .description(
-      'Drain nodes as `kubectl drain NODE…` does (cordon, then evict every pod through the Eviction API, honouring\n' +
-        'PodDisruptionBudgets), with the same flags and defaults. Shows the plan first and, on a terminal, asks\n' +
-        'before changing anything (--yes to skip; without a terminal it proceeds, like kubectl drain). Pods held\n' +
-        'by a budget are retried as soon as the budget allows, with its name and numbers on screen.\n' +
-        'Ctrl-C stops sending evictions and leaves the nodes cordoned; running the drain again finishes it.',
+      'Drain nodes as `kubectl drain NODE…` does (cordon, then evict every pod through the Eviction API, ' +
+        'honouring PodDisruptionBudgets), with the same flags and defaults. Shows the plan first and, on a ' +
+        'terminal, asks before changing anything (--yes to skip; without a terminal it proceeds, like kubectl ' +
+        'drain). Pods held by a budget are retried as soon as the budget allows, with its name and numbers on screen.' +
+        '\n\nCtrl-C stops sending evictions and leaves the nodes cordoned; running the drain again finishes it.',
     )
     .argument('[node...]', 'the nodes to drain together')
     .option('-l, --selector <selector>', 'drain the nodes matching this label selector instead', parseSelectorArg);
@@ -65,7 +65,7 @@ export function register(program: Command): void {
       .default(0, '0s'),
     new Option('--dry-run [mode]', 'none, client (print the plan, change nothing) or server (ask the API server)')
       .argParser(parseDryRun)
-      .preset('unchanged')
+      .preset('client')
       .default('none'),
     new Option(
       '--concurrency <n>',
