@@ -45,8 +45,13 @@ const isBlank = (c: number) => c === 0x20 || c === NEWLINE || c === RETURN || c 
 export class JsonListStream {
   private readonly maxPieceBytes: number;
   private readonly items: unknown[] = [];
-  /** Bytes not consumed yet; `bufferOffset` is the file offset of its first byte. */
-  private buffer: Buffer = Buffer.alloc(0);
+  /**
+   * Bytes not consumed yet, at the start of `storage`; `bufferOffset` is the file offset of the first.
+   * One storage is reused from chunk to chunk: a fresh buffer per chunk (16 MB, outside the JavaScript
+   * heap) makes V8 collect garbage far more often, which tripled the time to read a 1.6 GB List.
+   */
+  private storage: Buffer = Buffer.alloc(0);
+  private buffer: Buffer = this.storage;
   private bufferOffset = 0;
   private scanned = 0;
   private depth = 0;
@@ -72,14 +77,11 @@ export class JsonListStream {
   }
 
   push(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.append(chunk);
     if (this.bufferOffset === 0 && this.scanned === 0) {
       const start = this.buffer.subarray(0, BYTE_ORDER_MARK.length);
       if (start.length < BYTE_ORDER_MARK.length && BYTE_ORDER_MARK.subarray(0, start.length).equals(start)) return;
-      if (start.equals(BYTE_ORDER_MARK)) {
-        this.buffer = this.buffer.subarray(BYTE_ORDER_MARK.length);
-        this.bufferOffset = BYTE_ORDER_MARK.length;
-      }
+      if (start.equals(BYTE_ORDER_MARK)) this.discard(BYTE_ORDER_MARK.length);
     }
     this.scan(false);
     this.dropConsumed();
@@ -235,12 +237,30 @@ export class JsonListStream {
       const where = this.phase === 'elements' ? 'one element of the list' : "the document's fields outside its list";
       throw new JsonStreamError(`${where} takes more than ${this.maxPieceBytes} bytes`, this.bufferOffset + keepFrom);
     }
-    this.buffer = this.buffer.subarray(keepFrom);
-    this.bufferOffset += keepFrom;
+    this.discard(keepFrom);
     this.scanned -= keepFrom;
     this.keyStart -= keepFrom;
     if (this.elementStart >= 0) this.elementStart -= keepFrom;
     if (this.tailStart >= 0) this.tailStart -= keepFrom;
+  }
+
+  private append(chunk: Buffer): void {
+    const length = this.buffer.length + chunk.length;
+    if (length > this.storage.length) {
+      const larger = Buffer.allocUnsafe(Math.max(length, 2 * this.storage.length));
+      this.buffer.copy(larger);
+      this.storage = larger;
+    }
+    chunk.copy(this.storage, this.buffer.length);
+    this.buffer = this.storage.subarray(0, length);
+  }
+
+  /** Forgets the first `count` bytes. */
+  private discard(count: number): void {
+    if (count === 0) return;
+    this.storage.copyWithin(0, count, this.buffer.length);
+    this.buffer = this.storage.subarray(0, this.buffer.length - count);
+    this.bufferOffset += count;
   }
 
   /** Parses `{…"items": [` + `], …}`, mapping an error's position back to the file. */
@@ -294,8 +314,8 @@ export async function readJsonListFile(path: string): Promise<unknown> {
   const file = await open(path, 'r');
   try {
     const stream = new JsonListStream();
+    const chunk = Buffer.allocUnsafe(chunkBytes); // reused: the stream copies what it keeps
     for (;;) {
-      const chunk = Buffer.allocUnsafe(chunkBytes);
       const { bytesRead } = await file.read(chunk, 0, chunkBytes, null);
       if (bytesRead === 0) break;
       stream.push(chunk.subarray(0, bytesRead));
