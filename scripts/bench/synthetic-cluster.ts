@@ -10,6 +10,7 @@
  * the same bytes.
  */
 import { open } from 'node:fs/promises';
+import type { PlanOptions } from '../../src/plan/types.js';
 
 export interface SyntheticClusterOptions {
   /** Nodes in total, the three control-plane nodes included. */
@@ -48,6 +49,25 @@ const STATIC_PODS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-
 const REGION = 'eu-west-1';
 /** 2026-01-15T08:00:00Z: every timestamp is an offset from here. */
 const EPOCH_MS = Date.UTC(2026, 0, 15, 8, 0, 0);
+
+/**
+ * The plan options the benchmark drains with: kubectl drain --ignore-daemonsets --delete-emptydir-data
+ * --force, so that every pod of a node goes through the budget waves and the scheduling simulation
+ * (a refused pod would stop its node before any of that).
+ */
+export function drainEveryPod(nodes: readonly string[]): PlanOptions {
+  return {
+    nodes,
+    ignoreDaemonSets: true,
+    deleteEmptyDirData: true,
+    force: true,
+    disableEviction: false,
+    skipWaitForDeleteTimeoutSeconds: 0,
+    taint: { key: 'kubectl-maint/maintenance' },
+    nodeMonitorGracePeriodSeconds: 50,
+    nowEpochSeconds: EPOCH_MS / 1000 + 86_400 * 60,
+  };
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Seeded randomness
@@ -225,8 +245,8 @@ const toMillis = (cpu: string) => (cpu.endsWith('m') ? Number(cpu.slice(0, -1)) 
 const toKi = (memory: string) => Number(memory.slice(0, -2)) * (memory.endsWith('Gi') ? 1024 * 1024 : 1024);
 const timestamp = (seconds: number) => new Date(EPOCH_MS + seconds * 1000).toISOString().replace('.000Z', 'Z');
 
-/** Lays the cluster out. Exported for the unit test; the bench only writes it. */
-export function buildClusterModel(options: SyntheticClusterOptions): ClusterModel {
+/** Lays the cluster out: nodes, then workloads placed one replica at a time. */
+function buildClusterModel(options: SyntheticClusterOptions): ClusterModel {
   const random = new Random(options.seed);
   const nodes = makeNodes(options, random);
   const placer = new Placer(nodes, options.zones, random);
@@ -304,17 +324,13 @@ function makeNodes(options: SyntheticClusterOptions, random: Random): NodeModel[
 
 /** Picks nodes the way the scheduler's filters would have allowed, spreading replicas over zones. */
 class Placer {
-  private readonly byPoolAndZone = new Map<string, NodeModel[]>();
+  private readonly byPoolAndZone: Map<string, NodeModel[]>;
   private readonly zones: string[];
-
   private readonly random: Random;
 
   constructor(nodes: readonly NodeModel[], zoneCount: number, random: Random) {
     this.random = random;
-    for (const node of nodes) {
-      const key = `${node.pool}/${node.zone}`;
-      this.byPoolAndZone.set(key, [...(this.byPoolAndZone.get(key) ?? []), node]);
-    }
+    this.byPoolAndZone = Map.groupBy(nodes, (node) => `${node.pool}/${node.zone}`);
     this.zones = [...new Set(nodes.map((n) => n.zone))].slice(0, zoneCount);
   }
 
@@ -470,7 +486,7 @@ function staticPods(node: NodeModel, random: Random): WorkloadModel {
 export function* syntheticClusterItems(options: SyntheticClusterOptions): Generator<ApiObject> {
   const { nodes, workloads } = buildClusterModel(options);
   for (const node of nodes) yield nodeObject(node);
-  for (const w of workloads) for (const pod of w.pods) yield podObject(w, pod);
+  for (const w of workloads) for (const pod of w.pods) yield podObject(w, pod, nodes.length);
   for (const w of workloads) if (w.budget) yield budgetObject(w, w.budget);
   for (const w of workloads) if (w.kind === 'Deployment') yield* replicaSetObjects(w);
   for (const w of workloads) if (w.kind === 'Deployment') yield deploymentObject(w);
@@ -483,8 +499,15 @@ export function* syntheticClusterItems(options: SyntheticClusterOptions): Genera
   }
 }
 
+export interface ApiList {
+  readonly apiVersion: 'v1';
+  readonly items: ApiObject[];
+  readonly kind: 'List';
+  readonly metadata: { readonly resourceVersion: string };
+}
+
 /** The whole List in memory: for tests and small clusters (at full scale, write it with writeSyntheticCluster). */
-export function syntheticClusterList(options: SyntheticClusterOptions): ApiObject {
+export function syntheticClusterList(options: SyntheticClusterOptions): ApiList {
   return {
     apiVersion: 'v1',
     items: [...syntheticClusterItems(options)],
@@ -497,7 +520,13 @@ export interface WrittenCluster {
   readonly bytes: number;
   /** Objects written, per kind. */
   readonly counts: Readonly<Record<string, number>>;
+  /** Byte offsets of each item of the List, [start, end) pairs: lets a baseline parse the items without finding them. */
+  readonly itemRanges: readonly number[];
 }
+
+const LIST_HEAD = '{\n    "apiVersion": "v1",\n    "items": [\n';
+const LIST_TAIL = '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n';
+const ITEM_INDENT = '        ';
 
 /**
  * Writes the List as `kubectl get … -o json` prints it (json.MarshalIndent with four spaces), streaming:
@@ -506,27 +535,30 @@ export interface WrittenCluster {
 export async function writeSyntheticCluster(path: string, options: SyntheticClusterOptions): Promise<WrittenCluster> {
   const file = await open(path, 'w');
   const counts: Record<string, number> = {};
-  let bytes = 0;
-  let chunk = '{\n    "apiVersion": "v1",\n    "items": [\n';
-  const flush = async () => {
-    bytes += Buffer.byteLength(chunk);
-    await file.write(chunk);
-    chunk = '';
-  };
+  const itemRanges: number[] = [];
+  let chunk = LIST_HEAD;
+  let bytes = Buffer.byteLength(chunk);
   try {
-    let first = true;
     for (const item of syntheticClusterItems(options)) {
       counts[item.kind] = (counts[item.kind] ?? 0) + 1;
-      chunk += `${first ? '' : ',\n'}        ${JSON.stringify(item, null, 4).replaceAll('\n', '\n        ')}`;
-      first = false;
-      if (chunk.length > 4_000_000) await flush();
+      const separator = itemRanges.length === 0 ? ITEM_INDENT : `,\n${ITEM_INDENT}`;
+      const text = JSON.stringify(item, null, 4).replaceAll('\n', `\n${ITEM_INDENT}`);
+      const start = bytes + Buffer.byteLength(separator);
+      bytes = start + Buffer.byteLength(text);
+      itemRanges.push(start, bytes);
+      chunk += separator + text;
+      if (chunk.length > 4_000_000) {
+        await file.write(chunk);
+        chunk = '';
+      }
     }
-    chunk += '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n';
-    await flush();
+    chunk += LIST_TAIL;
+    bytes += Buffer.byteLength(LIST_TAIL);
+    await file.write(chunk);
   } finally {
     await file.close();
   }
-  return { bytes, counts };
+  return { bytes, counts, itemRanges };
 }
 
 function nodeObject(n: NodeModel): ApiObject {
@@ -800,7 +832,7 @@ function ownerReferences(w: WorkloadModel, pod: PodModel): object[] {
   }
 }
 
-function podObject(w: WorkloadModel, pod: PodModel): ApiObject {
+function podObject(w: WorkloadModel, pod: PodModel, nodeCount: number): ApiObject {
   const owners = ownerReferences(w, pod);
   const mirror =
     w.kind === 'Static'
@@ -827,7 +859,7 @@ function podObject(w: WorkloadModel, pod: PodModel): ApiObject {
       uid: pod.uid,
     },
     spec: podSpec(w, pod),
-    status: pod.node ? runningStatus(w, pod) : pendingStatus(pod),
+    status: pod.node ? runningStatus(w, pod) : pendingStatus(pod, nodeCount),
   };
 }
 
@@ -877,13 +909,14 @@ function runningStatus(w: WorkloadModel, pod: PodModel): Record<string, unknown>
   };
 }
 
-function pendingStatus(pod: PodModel): Record<string, unknown> {
+/** A pod no node had room for, as the scheduler leaves it. */
+function pendingStatus(pod: PodModel, nodeCount: number): Record<string, unknown> {
   return {
     conditions: [
       {
         lastProbeTime: null,
         lastTransitionTime: timestamp(pod.created),
-        message: '0/5000 nodes are available: 5000 Insufficient cpu.',
+        message: `0/${nodeCount} nodes are available: ${nodeCount} Insufficient cpu.`,
         reason: 'Unschedulable',
         status: 'False',
         type: 'PodScheduled',
