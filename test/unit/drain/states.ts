@@ -12,7 +12,7 @@ export const helloExhausted: Extract<EvictionStep, { kind: 'budget' }> = {
 };
 
 /** A pod waiting for the hello budget after two refusals. */
-export const waitingForHello: PodDrainState = {
+export const waitingForHello: Extract<PodDrainState, { phase: 'waiting-for-budget' }> = {
   phase: 'waiting-for-budget',
   pdb: 'hello',
   why: 'budget-exhausted',

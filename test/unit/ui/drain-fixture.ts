@@ -1,4 +1,5 @@
 import type { DrainEvent, PodDrainState, PodRef } from '../../../src/drain/events.js';
+import { waitingForHello } from '../drain/states.js';
 
 /** Drain event builders for the `hello` scenario: two hello pods under demo/hello, two DaemonSet pods. */
 
@@ -29,16 +30,7 @@ export function podEvent(pod: PodRef, atS: number, state: PodDrainState): DrainE
 
 /** hello-b refused by demo/hello (3 healthy needed, 3 healthy) since t=1s. */
 export function waiting(pod: PodRef, atS: number, attempts: number): DrainEvent {
-  return podEvent(pod, atS, {
-    phase: 'waiting-for-budget',
-    pdb: 'hello',
-    why: 'budget-exhausted',
-    disruptionsAllowed: 0,
-    currentHealthy: 3,
-    desiredHealthy: 3,
-    attempts,
-    sinceMs: T0 + 1000,
-  });
+  return podEvent(pod, atS, { ...waitingForHello, attempts, sinceMs: T0 + 1000 });
 }
 
 export function finished(
