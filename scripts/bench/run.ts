@@ -6,6 +6,9 @@
  *   budget30   30 pods on the drained node behind one budget (maxUnavailable 1), replacements Ready 2 s
  *              after they start. Target: kubectl maint takes at most half as long (ratio <= 0.5).
  *   budget6    the same with 6 pods.
+ *   budgets10x3 30 pods on the drained node in 10 Deployments of 3, each behind its own budget
+ *              (maxUnavailable 1), replacements Ready 2 s after they start: three waves per budget, run
+ *              side by side. Target: ratio <= 0.5.
  *
  * What bounds the ratio (measured in the lab, Kubernetes 1.37): a budget allowing one disruption at a
  * time with replacements Ready 2 s after they start cannot drain N pods faster than about N × 2 s, by
@@ -14,6 +17,9 @@
  * 200 ms, close to reacting at once. The 5 s retry shows when few pods wait (budget6): there kubectl maint,
  * woken by the budget's watch, takes about half as long.
  *
+ *   plan-scale the planner on a generated 5,000-node / 150,000-pod snapshot, against JSON.parse of the
+ *              same snapshot (scripts/bench/plan-scale.ts; needs no lab).
+ *
  * Options: --runs N (drains per tool and scenario, default 1; the medians are compared), --scenario NAME
  * (repeatable). Needs the lab (`npm run lab -- up`; LAB_DIR selects which). Exits 1 when a target is missed.
  */
@@ -21,6 +27,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type * as PlanScale from './plan-scale.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const labScript = path.join(root, 'scripts/lab/lab.sh');
@@ -68,27 +75,36 @@ interface Scenario {
 const seed = (name: string) => run('bash', [labScript, 'seed', name], `lab seed ${name}`);
 
 /**
- * The lab's nodes and DaemonSets, without hello, and `replicas` pods of the budget scenario all on the
- * drained node (the other worker cordoned while they are placed, then open to take the replacements).
+ * The lab's nodes and DaemonSets, without hello, and `budgets` Deployments of `replicas` pods, each
+ * behind its own budget, all on the drained node (the other worker cordoned while they are placed,
+ * then open to take the replacements).
  */
-function prepareBudget(replicas: number): void {
+function prepareBudget(replicas: number, budgets = 1): void {
   seed('hello');
   kubectl('delete', 'namespace', 'demo', '--wait=true');
   kubectl('cordon', 'k8s-node-2');
   const template = readFileSync(path.join(import.meta.dirname, 'budget.yaml'), 'utf8');
-  const manifest = template.replace('replicas: REPLICAS', `replicas: ${replicas}`);
+  // The first document is the namespace; the rest (Deployment and budget) is copied once per budget.
+  const cut = template.indexOf('\n---\n');
+  const [namespace, workload] = [template.slice(0, cut), template.slice(cut + '\n---\n'.length)];
+  const names = Array.from({ length: budgets }, (_, i) => (budgets === 1 ? 'budget' : `budget-${i + 1}`));
+  const manifest = [
+    namespace,
+    ...names.map((name) => workload.replaceAll('NAME', name).replace('replicas: REPLICAS', `replicas: ${replicas}`)),
+  ].join('\n---\n');
   const applied = spawnSync(kubectlBin, ['apply', '-f', '-'], { env, input: manifest, encoding: 'utf8' });
   if (applied.status !== 0) throw new Error(`kubectl apply failed:\n${applied.stderr}`);
-  kubectl('rollout', 'status', '-n', 'bench', 'deployment/budget', '--timeout=180s');
+  for (const name of names) kubectl('rollout', 'status', '-n', 'bench', `deployment/${name}`, '--timeout=180s');
   kubectl('wait', '-n', 'bench', '--for=condition=Ready', 'pods', '--all', '--timeout=120s');
   kubectl('uncordon', 'k8s-node-2');
-  kubectl('wait', '-n', 'bench', '--for=jsonpath={.status.disruptionsAllowed}=1', 'pdb/budget', '--timeout=60s');
+  kubectl('wait', '-n', 'bench', '--for=jsonpath={.status.disruptionsAllowed}=1', 'pdb', '--all', '--timeout=60s');
 }
 
 const scenarios: Scenario[] = [
   { name: 'hello', prepare: () => seed('hello') },
   { name: 'budget30', target: TARGET_RATIO, prepare: () => prepareBudget(30) },
   { name: 'budget6', prepare: () => prepareBudget(6) },
+  { name: 'budgets10x3', target: TARGET_RATIO, prepare: () => prepareBudget(3, 10) },
 ];
 
 const tools = {
@@ -105,7 +121,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 
 let missed = false;
 const rows: string[] = [];
-for (const scenario of scenarios.filter((s) => !values.scenario || values.scenario.includes(s.name))) {
+const wanted = (name: string) => !values.scenario || values.scenario.includes(name);
+for (const scenario of scenarios.filter((s) => wanted(s.name))) {
   const times: Record<keyof typeof tools, number[]> = { 'kubectl maint drain': [], 'kubectl drain': [] };
   for (let i = 0; i < runs; i += 1) {
     for (const [tool, drain] of Object.entries(tools) as Array<[keyof typeof tools, () => number]>) {
@@ -128,6 +145,14 @@ for (const scenario of scenarios.filter((s) => !values.scenario || values.scenar
   rows.push(
     `${scenario.name.padEnd(10)} ${ours.toFixed(1).padStart(8)}s ${theirs.toFixed(1).padStart(8)}s ${ratio.toFixed(2).padStart(7)}  ${verdict}`,
   );
+}
+
+if (wanted('plan-scale')) {
+  // Imported by URL: Node resolves a .ts file only by its own name, and this one is not compiled.
+  const module = (await import(new URL('./plan-scale.ts', import.meta.url).href)) as typeof PlanScale;
+  const report = await module.runPlanScaleBench();
+  console.log(report.text);
+  if (!report.passed) missed = true;
 }
 
 console.log(

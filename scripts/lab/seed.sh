@@ -25,6 +25,9 @@ reset() {
   lab_kubectl delete nodes --all --wait=true >/dev/null
   # shellcheck disable=SC2086
   [[ -z "$namespaces" ]] || wait_until 120 "scenario namespaces to be deleted" gone $namespaces
+  # Applying a DaemonSet of the same name while the old one is still being deleted fails with
+  # "object has been deleted".
+  wait_until 60 "scenario DaemonSets to be deleted" gone daemonsets -n kube-system -l "$SCENARIO_LABEL"
 }
 
 gone() { ! lab_kubectl get "$@" -o name 2>/dev/null | grep -q .; }
