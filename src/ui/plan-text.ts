@@ -20,6 +20,11 @@ import { formatColumns } from './text-columns.js';
 export interface PlanTextOptions {
   /** Also list, per rejected node, why a replacement cannot go there. */
   readonly details?: boolean;
+  /**
+   * Only what a drain is about to do (verdict, pods, budgets, replacements), as the preface of
+   * `kubectl maint drain`; the comparisons and caveats are left to `kubectl maint plan`.
+   */
+  readonly brief?: boolean;
 }
 
 /**
@@ -34,11 +39,18 @@ export interface PlanTextOptions {
  *       demo/hello-a   demo/hello (1 allowed)   replacement cannot be scheduled
  */
 export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): string {
-  const sections = [
+  const drainSections = [
     [verdictHeadline(plan), ...indent(plan.verdictReasons.map((r) => `- ${r}`))],
     podsSection(plan),
     budgetsSection(plan),
     replacementsSection(plan, options.details ?? false),
+  ];
+  if (options.brief) {
+    const more = `The NoExecute and node-failure comparisons and ${plan.caveats.length} caveats: kubectl maint plan ${plan.nodes.join(' ')}`;
+    return joinSections([...drainSections, [more]]);
+  }
+  const sections = [
+    ...drainSections,
     noExecuteSection(plan),
     titled(nodeFailureTimeline(plan).title, formatColumns(timelineRows(nodeFailureTimeline(plan)))),
     titled(
@@ -46,6 +58,10 @@ export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): 
       plan.caveats.map((c) => `- ${c}`),
     ),
   ];
+  return joinSections(sections);
+}
+
+function joinSections(sections: ReadonlyArray<readonly string[]>): string {
   return `${sections
     .filter((s) => s.length > 0)
     .map((s) => s.join('\n'))

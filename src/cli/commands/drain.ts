@@ -115,7 +115,7 @@ async function drainCommand(nodeArgs: readonly string[], values: DrainCommandVal
   const plan = planSnapshot(snapshot, selection, values);
   const work = drainTargets(plan, snapshot.pods);
   const json = values.output === 'json';
-  if (!json) process.stdout.write(renderPlanText(plan));
+  if (!json) process.stdout.write(renderPlanText(plan, { brief: true }));
   refuseLikeKubectl(plan, work);
   const answer = await confirm(plan, work, values);
   if (answer !== 'yes') {

@@ -25,6 +25,17 @@ describe('renderPlanText', () => {
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
+  it('as a drain preface (brief), stops after the replacements and points to plan for the rest', () => {
+    const plan = slowPlan();
+    const text = renderPlanText(plan, { brief: true });
+    expect(text).toContain('Replacements');
+    expect(text).not.toContain('Caveats');
+    expect(text).not.toContain('NoExecute taint');
+    expect(text.trimEnd().split('\n').at(-1)).toBe(
+      `The NoExecute and node-failure comparisons and ${plan.caveats.length} caveats: kubectl maint plan k8s-node-1`,
+    );
+  });
+
   it('names the budget, its wave and why for a pod that waits', () => {
     expect(renderPlanText(slowPlan())).toContain(
       '    demo/hello-b   wave 2   demo/hello (1 allowed)   waits for demo/hello: the replacement of demo/hello-a must be Ready first',
