@@ -15,7 +15,9 @@ const screen = async () => String((await tmux('capture-pane', '-p', '-J', '-S', 
 async function drainHelloInTerminal(): Promise<void> {
   await seedScenario('hello');
   const env = await labEnv();
-  const command = `${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
+  // An operator's terminal, not CI: under CI=true Ink draws only the last frame (is-in-ci), so the live
+  // view would never show.
+  const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
   const size = ['-x', '160', '-y', '50'];
   await tmux('new-session', '-d', '-s', session, ...size, '-e', `KUBECONFIG=${env.KUBECONFIG}`, command);
 }
