@@ -14,20 +14,37 @@ SCENARIO_LABEL=lab.kubectl-maint.io/scenario=true
 
 reset() {
   # Force-delete so that nothing lingers for a grace period: this is the lab's own teardown, not a drain.
+  # Order matters: the workloads go first (so no controller recreates what is force-deleted next), then
+  # every pod, then the nodes.
   local namespaces
   namespaces=$(lab_kubectl get namespaces -l "$SCENARIO_LABEL" -o name)
   lab_kubectl delete daemonsets -n kube-system -l "$SCENARIO_LABEL" --ignore-not-found --wait=false >/dev/null
-  if [[ -n "$namespaces" ]]; then
-    # shellcheck disable=SC2086
-    lab_kubectl delete $namespaces --wait=false >/dev/null
-  fi
-  lab_kubectl delete pods --all-namespaces --all --force --grace-period=0 >/dev/null 2>&1 || true
+  # shellcheck disable=SC2086
+  [[ -z "$namespaces" ]] || lab_kubectl delete $namespaces --wait=false >/dev/null
+  # Applying a DaemonSet of the same name while the old one is still being deleted fails with
+  # "object has been deleted"; its old pods must not be adopted by the new one either.
+  wait_until 60 "scenario DaemonSets to be deleted" gone daemonsets -n kube-system -l "$SCENARIO_LABEL"
+  wait_until 60 "every pod to be deleted" force_delete_pods
   lab_kubectl delete nodes --all --wait=true >/dev/null
   # shellcheck disable=SC2086
   [[ -z "$namespaces" ]] || wait_until 120 "scenario namespaces to be deleted" gone $namespaces
-  # Applying a DaemonSet of the same name while the old one is still being deleted fails with
-  # "object has been deleted".
-  wait_until 60 "scenario DaemonSets to be deleted" gone daemonsets -n kube-system -l "$SCENARIO_LABEL"
+}
+
+# Succeeds once no pod is left; force-deletes the ones it finds (controllers may still be creating some).
+force_delete_pods() {
+  gone pods -A && return 0
+  lab_kubectl delete pods --all-namespaces --all --force --grace-period=0 >/dev/null 2>&1 || true
+  return 1
+}
+
+# Prints what a failed wait needs to be understood: the lab's nodes, pods and workloads.
+dump_state() {
+  {
+    echo "lab: state when the scenario did not settle:"
+    lab_kubectl get nodes -o wide
+    lab_kubectl get deployments,daemonsets,replicasets,pdb -A
+    lab_kubectl get pods -A -o wide
+  } >&2 2>&1 || true
 }
 
 gone() { ! lab_kubectl get "$@" -o name 2>/dev/null | grep -q .; }
@@ -45,16 +62,17 @@ pods_settled() {
 }
 
 settle() {
-  wait_until 60 "nodes to be Ready" lab_kubectl wait --for=condition=Ready nodes --all --timeout=1s
+  # Called as `settle || …`, where bash ignores set -e: every step says when it fails.
+  wait_until 60 "nodes to be Ready" lab_kubectl wait --for=condition=Ready nodes --all --timeout=1s || return 1
   local ns
   for ns in $(lab_kubectl get namespaces -l "$SCENARIO_LABEL" -o jsonpath='{.items[*].metadata.name}') kube-system; do
-    wait_until 60 "the default ServiceAccount in $ns" lab_kubectl get serviceaccount default -n "$ns"
+    wait_until 60 "the default ServiceAccount in $ns" lab_kubectl get serviceaccount default -n "$ns" || return 1
     for workload in $(lab_kubectl get deployments,statefulsets,daemonsets -n "$ns" -o name); do
-      lab_kubectl rollout status -n "$ns" "$workload" --timeout=120s >/dev/null
+      lab_kubectl rollout status -n "$ns" "$workload" --timeout=120s >/dev/null || { dump_state; return 1; }
     done
   done
-  wait_until 120 "every pod to be Running and Ready" pods_settled
-  wait_until 60 "the disruption controller to observe every budget" budgets_observed
+  wait_until 120 "every pod to be Running and Ready" pods_settled || { dump_state; return 1; }
+  wait_until 60 "the disruption controller to observe every budget" budgets_observed || { dump_state; return 1; }
 }
 
 log "seeding $scenario"
@@ -66,6 +84,6 @@ while read -r line; do
     # Namespaces first: a scenario's objects may live in a namespace it creates.
     lab_kubectl apply -k "$LAB_SCRIPTS/scenarios/$dir" >/dev/null
   done
-  settle
+  settle || die "scenario $scenario did not settle"
 done <"$steps_file"
 log "seeded $scenario in $((SECONDS - started))s"
