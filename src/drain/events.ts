@@ -3,6 +3,9 @@
  * function of this stream; the engine never formats output itself.
  */
 
+/** Why a budget refused an eviction: the API server's two 429s, told apart by their cause. */
+export type BudgetRefusal = 'budget-exhausted' | 'status-not-observed';
+
 export type PodDrainState =
   | { readonly phase: 'queued' }
   | { readonly phase: 'evicting'; readonly attempt: number }
@@ -10,7 +13,7 @@ export type PodDrainState =
       readonly phase: 'waiting-for-budget';
       readonly pdb: string;
       /** The API's two 429s: the budget's status not yet observed by the disruption controller, or the budget used up. */
-      readonly why: 'budget-exhausted' | 'status-not-observed' | 'unknown';
+      readonly why: BudgetRefusal | 'unknown';
       readonly disruptionsAllowed: number;
       readonly currentHealthy: number;
       readonly desiredHealthy: number;

@@ -1,7 +1,7 @@
 import type { ApiOutcome, ApiStatus } from '../kube/api-outcome.js';
+import type { BudgetRefusal } from './events.js';
 
-/** Why a budget refused: the API server's two 429s, told apart by their cause. */
-export type BudgetRefusal = 'budget-exhausted' | 'status-not-observed';
+export type { BudgetRefusal } from './events.js';
 
 /** What to do after one eviction (or delete) request, decided from the API server's answer alone. */
 export type EvictionStep =
