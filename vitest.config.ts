@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { E2E_LABS } from './test/e2e/lab.js';
 
 // Two projects: `unit` runs pure code on fixtures; `e2e` runs against the lab control plane, which its
 // global setup starts once (and fails the run loudly when it cannot).
@@ -18,8 +19,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.{ts,tsx}'],
           environment: 'node',
           globalSetup: ['test/e2e/global-setup.ts'],
-          // The e2e tests share one lab and its node names: run them one file at a time.
-          fileParallelism: false,
+          // Files run in parallel, one per lab (test/e2e/lab.ts: a lab per worker, E2E_LABS of them).
+          maxWorkers: E2E_LABS,
           testTimeout: 240_000,
           hookTimeout: 300_000,
         },

@@ -1,11 +1,30 @@
 import { execa, type Options } from 'execa';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Helpers for e2e tests: the lab's kubectl and kubeconfig, and scenario seeding. */
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const labScript = path.join(repoRoot, 'scripts/lab/lab.sh');
+
+/**
+ * The e2e project runs its files in parallel, E2E_LABS at a time, each worker on a lab of its own:
+ * the scenarios reuse node names and reset the whole cluster, so two files can never share a lab.
+ * Most of an e2e test's time is real waiting (budgets, grace periods, tolerationSeconds), which is
+ * why two labs on two cores nearly halve the run.
+ */
+export const E2E_LABS = Math.max(1, Number(process.env.E2E_LABS ?? 2));
+
+/** The directory of the lab that serves vitest worker `slot` (VITEST_POOL_ID, 1…E2E_LABS). */
+export function labDirFor(slot: number): string {
+  return path.join(process.env.TMPDIR ?? os.tmpdir(), `kubectl-maint-lab-e2e-${slot}`);
+}
+
+/** The environment for lab.sh in this worker: its own LAB_DIR. */
+export function labProcessEnv(slot = Number(process.env.VITEST_POOL_ID ?? 1)): NodeJS.ProcessEnv {
+  return { ...process.env, LAB_DIR: labDirFor(slot) };
+}
 
 interface LabEnv {
   readonly KUBECONFIG: string;
@@ -18,7 +37,7 @@ let cached: LabEnv | undefined;
 /** KUBECONFIG and PATH (the lab's bin first) as `npm run lab -- env` prints them. */
 export async function labEnv(): Promise<LabEnv> {
   if (cached) return cached;
-  const { stdout } = await execa('bash', [labScript, 'env']);
+  const { stdout } = await execa('bash', [labScript, 'env'], { env: labProcessEnv() });
   const kubeconfig = /export KUBECONFIG=(\S+)/.exec(stdout)?.[1];
   const labBin = /export PATH=(\S+):/.exec(stdout)?.[1];
   if (!kubeconfig || !labBin) throw new Error(`unexpected output of lab env: ${stdout}`);
@@ -61,7 +80,7 @@ export async function kubectlJson<T = { items: KubeObject[] }>(args: readonly st
 
 /** Resets the lab and applies a scenario of scripts/lab/scenarios, waiting until it settles. */
 export async function seedScenario(name: string): Promise<void> {
-  await execa('bash', [labScript, 'seed', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await execa('bash', [labScript, 'seed', name], { stdio: ['ignore', 'pipe', 'pipe'], env: labProcessEnv() });
 }
 
 /** Polls until `check` returns a truthy value, or throws after `timeoutMs`. */
