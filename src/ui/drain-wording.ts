@@ -16,6 +16,10 @@ export function budgetWaitText(pod: PodRef, wait: BudgetWait, style: 'full' | 's
   const own = `${pod.namespace}/`;
   const pdb =
     style === 'full' ? `PodDisruptionBudget ${name}` : `budget ${name.startsWith(own) ? name.slice(own.length) : name}`;
+  if (wait.controllerError) {
+    // A budget the controller cannot compute never allows an eviction: say so, not "allowed 0".
+    return `${pdb}: the disruption controller cannot compute it (${wait.controllerError}); no eviction until that is fixed`;
+  }
   if (wait.why === 'status-not-observed') {
     return `${pdb}: status not yet observed by the disruption controller`;
   }

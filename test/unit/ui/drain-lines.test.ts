@@ -69,6 +69,23 @@ describe('drainEventLines', () => {
     ]);
   });
 
+  it('says when the disruption controller cannot compute the budget, instead of its numbers', () => {
+    const broken = podEvent(HELLO_B, 3, {
+      phase: 'waiting-for-budget',
+      pdb: 'hello',
+      why: 'budget-exhausted',
+      disruptionsAllowed: 0,
+      currentHealthy: 0,
+      desiredHealthy: 0,
+      attempts: 4,
+      sinceMs: Date.UTC(2026, 10, 29, 3, 0, 1),
+      controllerError: 'jobs.batch does not implement the scale subresource',
+    });
+    expect(linesOf([started([HELLO_B]), broken])).toEqual([
+      'stderr: pod demo/hello-b waiting for PodDisruptionBudget demo/hello: the disruption controller cannot compute it (jobs.batch does not implement the scale subresource); no eviction until that is fixed (attempt 4, 2s)',
+    ]);
+  });
+
   it("uses kubectl's error syntax for retries and failures", () => {
     expect(
       linesOf([
