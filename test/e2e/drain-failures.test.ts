@@ -1,9 +1,42 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { kubectl, seedScenario } from './lab.js';
-import { drainNode1, podsIn, runMaint, setHelloMaxUnavailable, statesOf, unschedulable } from './drain-run.js';
+import { eventually, kubectl, kubectlJson, seedScenario } from './lab.js';
+import {
+  drainNode1,
+  podsIn,
+  runMaint,
+  startMaint,
+  setHelloMaxUnavailable,
+  statesOf,
+  unschedulable,
+} from './drain-run.js';
 
-// The drain's other paths on hello: a pod the Eviction API refuses for good (two budgets), deleting
-// instead of evicting (--disable-eviction), and a client dry run.
+// The drain's other paths on hello: a pod the Eviction API refuses for good (two budgets), a budget
+// the disruption controller cannot compute, deleting instead of evicting (--disable-eviction), and a
+// client dry run.
+
+/** A Job whose pod runs on k8s-node-1 for ten minutes, under a budget the controller cannot compute:
+ * maxUnavailable needs the owner's scale, and jobs.batch has no scale subresource. */
+const JOB_UNDER_BUDGET = `
+apiVersion: batch/v1
+kind: Job
+metadata: {name: batch, namespace: demo}
+spec:
+  template:
+    metadata:
+      labels: {app: batch}
+      annotations: {lab.kubectl-maint.io/run-for: 10m}
+    spec:
+      restartPolicy: Never
+      nodeSelector: {kubernetes.io/hostname: k8s-node-1}
+      containers: [{name: main, image: registry.k8s.io/pause:3.10}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: batch, namespace: demo}
+spec:
+  maxUnavailable: 1
+  selector: {matchLabels: {app: batch}}
+`;
 
 describe('kubectl maint drain on hello, other paths', () => {
   beforeEach(async () => {
@@ -29,6 +62,38 @@ describe('kubectl maint drain on hello, other paths', () => {
     ]);
     expect(statesOf(run, other!.name).at(-1)).toEqual({ phase: 'gone', how: 'evicted' });
     expect(run.finished?.remaining.map((p) => p.name)).toEqual([odd!.name]);
+    expect(await unschedulable('k8s-node-1')).toBe(true);
+  });
+
+  it("a budget the disruption controller cannot compute: the plan says blocked, the drain waits with the controller's reason", async () => {
+    await kubectl(['apply', '-f', '-'], { input: JOB_UNDER_BUDGET });
+    type Pdb = { status?: { conditions?: Array<{ reason: string; message: string }> } };
+    const condition = await eventually(
+      async () => (await kubectlJson<Pdb>(['get', 'pdb', 'batch', '-n', 'demo'])).status?.conditions?.[0],
+      30_000,
+      'the disruption controller to judge budget batch',
+    );
+    const reason = 'jobs.batch does not implement the scale subresource';
+    expect(condition).toMatchObject({ reason: 'SyncFailed', message: reason });
+    const only = ['k8s-node-1', '--ignore-daemonsets', '--pod-selector', 'app=batch'];
+
+    const plan = await (await startMaint(['plan', ...only, '-o', 'json'])).child;
+    expect(plan.exitCode, plan.stderr).toBe(3);
+    const planned = JSON.parse(String(plan.stdout)) as {
+      verdict: string;
+      pods: Array<{ action: string; outcome: string }>;
+    };
+    expect(planned.verdict).toBe('blocked');
+    expect(planned.pods).toEqual([expect.objectContaining({ action: 'evict', outcome: 'blocked' })]);
+
+    const run = await runMaint(['drain', ...only, '--timeout', '6s', '-o', 'json']);
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.finished?.result).toBe('timeout');
+    const [pod] = run.finished!.remaining;
+    const waits = statesOf(run, pod!.name).filter((s) => s.phase === 'waiting-for-budget');
+    expect(waits.length).toBeGreaterThan(0);
+    for (const wait of waits)
+      expect(wait).toMatchObject({ pdb: 'batch', disruptionsAllowed: 0, controllerError: reason });
     expect(await unschedulable('k8s-node-1')).toBe(true);
   });
 
