@@ -19,6 +19,9 @@
  *
  *   plan-scale the planner on a generated 5,000-node / 150,000-pod snapshot, against JSON.parse of the
  *              same snapshot (scripts/bench/plan-scale.ts; needs no lab).
+ *   live-read  `kubectl maint plan` on a lab grown to 500 nodes and 15,000 pods, against `kubectl get …
+ *              -o json` of the same apiserver (scripts/bench/live-read.ts). Only when asked for by name:
+ *              growing the lab takes a few minutes.
  *
  * Options: --runs N (drains per tool and scenario, default 1; the medians are compared), --scenario NAME
  * (repeatable). Needs the lab (`npm run lab -- up`; LAB_DIR selects which). Exits 1 when a target is missed.
@@ -27,6 +30,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -155,8 +159,15 @@ if (wanted('plan-scale')) {
   if (!report.passed) missed = true;
 }
 
-console.log(
-  `${'scenario'.padEnd(10)} ${'maint'.padStart(9)} ${'kubectl'.padStart(9)} ${'ratio'.padStart(7)}  (median of ${runs} run${runs === 1 ? '' : 's'} each)`,
-);
-for (const row of rows) console.log(row);
+if (values.scenario?.includes('live-read')) {
+  const module = (await import(new URL('./live-read.ts', import.meta.url).href)) as typeof LiveRead;
+  console.log(module.runLiveReadBench({ env, kubectlBin, maint, labScript, runs }).text);
+}
+
+if (rows.length > 0) {
+  console.log(
+    `${'scenario'.padEnd(10)} ${'maint'.padStart(9)} ${'kubectl'.padStart(9)} ${'ratio'.padStart(7)}  (median of ${runs} run${runs === 1 ? '' : 's'} each)`,
+  );
+  for (const row of rows) console.log(row);
+}
 process.exitCode = missed ? 1 : 0;
