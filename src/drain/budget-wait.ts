@@ -1,4 +1,5 @@
 import type { V1PodDisruptionBudget } from '@kubernetes/client-node';
+import { syncFailedMessage } from '../plan/budgets.js';
 import type { Clock } from './clock.js';
 import type { BudgetNumbers } from './pod-machine.js';
 
@@ -14,14 +15,13 @@ const RECHECK_MS = 250;
 export function budgetNumbers(pdb: V1PodDisruptionBudget): BudgetNumbers {
   const generation = pdb.metadata?.generation ?? 0;
   const observedGeneration = pdb.status?.observedGeneration ?? 0;
-  // The disruption controller's failSafe: it could not compute the budget and keeps it at 0 allowed.
-  const failed = pdb.status?.conditions?.find((c) => c.type === 'DisruptionAllowed' && c.reason === 'SyncFailed');
+  const failed = syncFailedMessage(pdb);
   return {
     disruptionsAllowed: pdb.status?.disruptionsAllowed ?? 0,
     currentHealthy: pdb.status?.currentHealthy ?? 0,
     desiredHealthy: pdb.status?.desiredHealthy ?? 0,
     observed: observedGeneration >= generation,
-    ...(failed ? { controllerError: failed.message || 'SyncFailed' } : {}),
+    ...(failed ? { controllerError: failed } : {}),
   };
 }
 

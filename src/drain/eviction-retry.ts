@@ -1,8 +1,6 @@
 import type { ApiOutcome, ApiStatus } from '../kube/api-outcome.js';
 import type { BudgetRefusal } from './events.js';
 
-export type { BudgetRefusal } from './events.js';
-
 /** What to do after one eviction (or delete) request, decided from the API server's answer alone. */
 export type EvictionStep =
   /** 2xx: the API server admitted it; the pod is being deleted (or would be, in a server dry run). */

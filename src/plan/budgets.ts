@@ -29,13 +29,21 @@ export interface BudgetFacts {
   readonly neverAllows: string | null;
 }
 
+/**
+ * The message of the disruption controller's failSafe (condition DisruptionAllowed=False, reason SyncFailed):
+ * it could not compute the budget, which then allows no eviction. Null when the budget was computed.
+ */
+export function syncFailedMessage(pdb: V1PodDisruptionBudget): string | null {
+  const failed = pdb.status?.conditions?.find((c) => c.type === 'DisruptionAllowed' && c.reason === 'SyncFailed');
+  return failed ? failed.message || 'SyncFailed' : null;
+}
+
 export function budgetFacts(pdb: V1PodDisruptionBudget): BudgetFacts {
   const namespace = pdb.metadata?.namespace ?? 'default';
   const name = pdb.metadata?.name ?? '';
   const status = pdb.status;
   const generation = pdb.metadata?.generation ?? 0;
   const observedGeneration = status?.observedGeneration ?? 0;
-  const syncFailed = status?.conditions?.find((c) => c.type === 'DisruptionAllowed' && c.reason === 'SyncFailed');
   return {
     namespace,
     name,
@@ -47,7 +55,7 @@ export function budgetFacts(pdb: V1PodDisruptionBudget): BudgetFacts {
     generation,
     observedGeneration,
     stale: status === undefined || observedGeneration < generation,
-    syncFailed: syncFailed ? syncFailed.message || 'SyncFailed' : null,
+    syncFailed: syncFailedMessage(pdb),
     unhealthyPodEvictionPolicy:
       pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' ? 'AlwaysAllow' : 'IfHealthyBudget',
     neverAllows: neverAllows(pdb),

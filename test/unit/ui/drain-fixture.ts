@@ -29,8 +29,10 @@ export function podEvent(pod: PodRef, atS: number, state: PodDrainState): DrainE
 }
 
 /** hello-b refused by demo/hello (3 healthy needed, 3 healthy) since t=1s. */
-export function waiting(pod: PodRef, atS: number, attempts: number): DrainEvent {
-  return podEvent(pod, atS, { ...waitingForHello, attempts, sinceMs: T0 + 1000 });
+type BudgetWait = Extract<PodDrainState, { phase: 'waiting-for-budget' }>;
+
+export function waiting(pod: PodRef, atS: number, attempts: number, budget: Partial<BudgetWait> = {}): DrainEvent {
+  return podEvent(pod, atS, { ...waitingForHello, attempts, sinceMs: T0 + 1000, ...budget });
 }
 
 export function finished(

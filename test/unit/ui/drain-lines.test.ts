@@ -54,15 +54,11 @@ describe('drainEventLines', () => {
   });
 
   it("words a stale budget as the API server's other 429", () => {
-    const stale = podEvent(HELLO_B, 3, {
-      phase: 'waiting-for-budget',
-      pdb: 'hello',
+    const stale = waiting(HELLO_B, 3, 2, {
       why: 'status-not-observed',
       disruptionsAllowed: 1,
       currentHealthy: 4,
       desiredHealthy: 3,
-      attempts: 2,
-      sinceMs: Date.UTC(2026, 10, 29, 3, 0, 1),
     });
     expect(linesOf([started([HELLO_B]), stale])).toEqual([
       'stderr: pod demo/hello-b waiting for PodDisruptionBudget demo/hello: status not yet observed by the disruption controller (attempt 2, 2s)',
@@ -70,15 +66,8 @@ describe('drainEventLines', () => {
   });
 
   it('says when the disruption controller cannot compute the budget, instead of its numbers', () => {
-    const broken = podEvent(HELLO_B, 3, {
-      phase: 'waiting-for-budget',
-      pdb: 'hello',
-      why: 'budget-exhausted',
+    const broken = waiting(HELLO_B, 3, 4, {
       disruptionsAllowed: 0,
-      currentHealthy: 0,
-      desiredHealthy: 0,
-      attempts: 4,
-      sinceMs: Date.UTC(2026, 10, 29, 3, 0, 1),
       controllerError: 'jobs.batch does not implement the scale subresource',
     });
     expect(linesOf([started([HELLO_B]), broken])).toEqual([
