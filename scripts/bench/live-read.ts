@@ -16,6 +16,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type * as Stats from './stats.js';
+
+// Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
+const { median, ratio } = (await import(new URL('./stats.ts', import.meta.url).href)) as typeof Stats;
 
 export interface LiveReadOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -23,8 +27,6 @@ export interface LiveReadOptions {
   readonly maint: string;
   readonly labScript: string;
   readonly runs: number;
-  readonly nodes?: number;
-  readonly podsPerNode?: number;
 }
 
 interface Measure {
@@ -36,8 +38,8 @@ const NAMESPACE = 'bench-read';
 const GNU_TIME = '/usr/bin/time';
 
 export function runLiveReadBench(options: LiveReadOptions): { text: string } {
-  const nodes = options.nodes ?? Number(process.env.LIVE_NODES ?? 500);
-  const podsPerNode = options.podsPerNode ?? Number(process.env.LIVE_PODS_PER_NODE ?? 30);
+  const nodes = Number(process.env.LIVE_NODES ?? 500);
+  const podsPerNode = Number(process.env.LIVE_PODS_PER_NODE ?? 30);
   const work = mkdtempSync(path.join(tmpdir(), 'kubectl-maint-live-read-'));
   try {
     populate(options, work, nodes, podsPerNode);
@@ -174,11 +176,6 @@ function must(result: ReturnType<typeof spawnSync>, what: string): void {
   if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status}):\n${String(result.stderr)}`);
 }
 
-/** Two decimals, three below 0.1 (kubectl drain --dry-run=client is a hundredth of the baseline). */
-const ratio = (x: number) => x.toFixed(x < 0.1 ? 3 : 2);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-
 function report(results: Map<string, Measure[]>, nodes: number, podsPerNode: number, runs: number): string {
   const baseline = results.get('kubectl get -o json')!;
   const baseSeconds = median(baseline.map((m) => m.seconds));
@@ -192,7 +189,7 @@ function report(results: Map<string, Measure[]>, nodes: number, podsPerNode: num
     const rssText = rss === null ? '' : `  peak RSS ${(rss / 1024).toFixed(0)} MiB`;
     const rssRatio = rss === null || baseRss === null ? '' : ` (${ratio(rss / baseRss)}×)`;
     lines.push(
-      `  ${name.padEnd(32)} ${seconds.toFixed(2).padStart(7)}s (${(seconds / baseSeconds).toFixed(2)}×)${rssText}${rssRatio}`,
+      `  ${name.padEnd(32)} ${seconds.toFixed(2).padStart(7)}s (${ratio(seconds / baseSeconds)}×)${rssText}${rssRatio}`,
     );
   }
   return lines.join('\n');

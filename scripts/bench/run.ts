@@ -32,6 +32,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
+import type * as Stats from './stats.js';
+
+// Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
+const { median } = (await import(new URL('./stats.ts', import.meta.url).href)) as typeof Stats;
 
 const root = path.resolve(import.meta.dirname, '../..');
 const labScript = path.join(root, 'scripts/lab/lab.sh');
@@ -120,8 +124,6 @@ const tools = {
     ),
   'kubectl drain': () => timeDrain(kubectlBin, ['drain', NODE, '--ignore-daemonsets'], 'kubectl drain'),
 };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 let missed = false;
 const rows: string[] = [];

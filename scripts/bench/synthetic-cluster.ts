@@ -347,10 +347,12 @@ class Placer {
 
   /** A random node of the zone with room (and not already used, for one-per-node shapes); then any zone. */
   private place(w: WorkloadModel, zoneIndex: number, used: ReadonlySet<NodeModel> | null): NodeModel | null {
+    // Parsed once per placement, not once per candidate node tried.
+    const [cpuMillis, memoryKi] = [toMillis(w.cpu), toKi(w.memory)];
     const fits = (n: NodeModel) =>
       n.podCount < n.maxPods &&
-      n.usedCpuMillis + toMillis(w.cpu) <= n.cpuMillis &&
-      n.usedMemoryKi + toKi(w.memory) <= n.memoryKi &&
+      n.usedCpuMillis + cpuMillis <= n.cpuMillis &&
+      n.usedMemoryKi + memoryKi <= n.memoryKi &&
       !used?.has(n);
     const zoneOrder = this.zones.map((_, i) => this.zones[(zoneIndex + i) % this.zones.length]!);
     for (const zone of zoneOrder) {
