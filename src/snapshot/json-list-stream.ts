@@ -1,11 +1,12 @@
+import { constants } from 'node:buffer';
 import { open } from 'node:fs/promises';
 
 /**
- * The longest string V8 can make (2^29 − 24 UTF-16 code units). `JSON.parse` needs the whole document as
- * one string, so a file with more bytes than this may not be parsed in one go: `kubectl get -o json` of a
- * 150,000-pod cluster is about 1.5 GB.
+ * The longest string V8 can make (2^29 − 24 UTF-16 code units on 64-bit Node). `JSON.parse` needs the whole
+ * document as one string, so a file with more bytes than this may not be parsed in one go: `kubectl get -o
+ * json` of a 150,000-pod cluster is about 1.5 GB.
  */
-export const MAX_STRING_LENGTH = 2 ** 29 - 24;
+export const MAX_STRING_LENGTH = constants.MAX_STRING_LENGTH;
 
 /** A JSON document that is not valid, or that cannot be read in pieces; `offset` is a byte offset in the file. */
 export class JsonStreamError extends Error {
@@ -200,9 +201,10 @@ export class JsonListStream {
     const separator = this.separator ?? this.findSeparator(start);
     if (!separator) return 'scan';
     const buf = this.buffer;
+    // The whole cut, `}` and separator, is searched for natively: a pod has dozens of `}` that are not one.
+    const cut = Buffer.concat([CLOSING_BRACE, separator]);
     let from = start;
-    for (let p = buf.indexOf(CLOSE_BRACE, start); p >= 0; p = buf.indexOf(CLOSE_BRACE, p + 1)) {
-      if (buf[p + 1] !== COMMA || !startsWith(buf, p + 1, separator)) continue;
+    for (let p = buf.indexOf(cut, start); p >= 0; p = buf.indexOf(cut, p + 1)) {
       let element: unknown;
       try {
         element = JSON.parse(buf.toString('utf8', from, p + 1));
@@ -281,11 +283,7 @@ export class JsonListStream {
 
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
-function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
-  if (at + prefix.length > buf.length) return false;
-  for (let k = 0; k < prefix.length; k++) if (buf[at + k] !== prefix[k]) return false;
-  return true;
-}
+const CLOSING_BRACE = Buffer.of(CLOSE_BRACE);
 
 function parseAt(text: string, offset: number): unknown {
   try {
@@ -295,17 +293,21 @@ function parseAt(text: string, offset: number): unknown {
   }
 }
 
-function positionOf(err: unknown): number | undefined {
+/** Where V8's JSON.parse error says the text went wrong (a UTF-16 offset in the parsed text), if it says. */
+export function positionOf(err: unknown): number | undefined {
   const m = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
   return m ? Number(m[1]) : undefined;
 }
 
-/** V8's reason without its position, which counts from the start of the piece that was parsed. */
-function syntaxError(err: unknown, offset: number): JsonStreamError {
-  const reason = (err instanceof Error ? err.message : String(err))
+/** V8's JSON.parse reason without its position, which counts from the start of the text that was parsed. */
+export function jsonErrorReason(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err))
     .replace(/\s*(in JSON )?at position \d+.*$/, '')
     .replace(/\s*\(line \d+ column \d+\)$/, '');
-  return new JsonStreamError(reason, offset);
+}
+
+function syntaxError(err: unknown, offset: number): JsonStreamError {
+  return new JsonStreamError(jsonErrorReason(err), offset);
 }
 
 /** Reads a JSON list file of any size (see JsonListStream). */

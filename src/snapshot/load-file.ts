@@ -2,7 +2,13 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { parseAllDocuments } from 'yaml';
 import { assembleSnapshot } from './assemble.js';
-import { JsonStreamError, MAX_STRING_LENGTH, readJsonListFile } from './json-list-stream.js';
+import {
+  JsonStreamError,
+  jsonErrorReason,
+  MAX_STRING_LENGTH,
+  positionOf,
+  readJsonListFile,
+} from './json-list-stream.js';
 import { REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
 
 /** The command whose output `--snapshot` reads; quoted in every error so the fix is one copy-paste away. */
@@ -32,17 +38,21 @@ export class SnapshotLoadError extends Error {
  */
 export async function loadSnapshotFile(path: string): Promise<Snapshot> {
   const label = `snapshot "${path}"`;
-  let text: string;
+  const source = { type: 'file', path } as const;
+  // Only reading is wrapped here: checking the objects says its own errors.
+  let content: { text: string } | { document: unknown };
   try {
-    if ((await stat(path)).size > MAX_STRING_LENGTH) {
-      return snapshotFromDocuments([await readLargeJson(path, label)], { type: 'file', path }, label);
-    }
-    text = await readFile(path, 'utf8');
+    content =
+      (await stat(path)).size > MAX_STRING_LENGTH
+        ? { document: await readLargeJson(path, label) }
+        : { text: await readFile(path, 'utf8') };
   } catch (err) {
-    if (err instanceof SnapshotLoadError) throw err;
+    if (err instanceof SnapshotLoadError) throw err; // readLargeJson's "not valid JSON"
     throw new SnapshotLoadError(`cannot read ${label}: ${describeReadError(err)}`);
   }
-  return snapshotFromText(text, { type: 'file', path }, label);
+  return 'text' in content
+    ? snapshotFromText(content.text, source, label)
+    : snapshotFromDocuments([content.document], source, label);
 }
 
 async function readLargeJson(path: string, label: string): Promise<unknown> {
@@ -115,11 +125,9 @@ function parseJson(text: string, label: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    const position = /at position (\d+)/.exec(reason);
-    const where = position ? lineAndColumn(text, Number(position[1])) : '';
-    const what = reason.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '');
-    throw new SnapshotLoadError(`cannot read ${label}: not valid JSON${where}: ${what}`);
+    const position = positionOf(err);
+    const where = position === undefined ? '' : lineAndColumn(text, position);
+    throw new SnapshotLoadError(`cannot read ${label}: not valid JSON${where}: ${jsonErrorReason(err)}`);
   }
 }
 

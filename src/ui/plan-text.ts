@@ -49,10 +49,11 @@ export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): 
     const more = `The NoExecute and node-failure comparisons and ${plan.caveats.length} caveats: kubectl maint plan ${plan.nodes.join(' ')}`;
     return joinSections([...drainSections, [more]]);
   }
+  const timeline = nodeFailureTimeline(plan);
   const sections = [
     ...drainSections,
     noExecuteSection(plan),
-    titled(nodeFailureTimeline(plan).title, formatColumns(timelineRows(nodeFailureTimeline(plan)))),
+    titled(timeline.title, formatColumns(timelineRows(timeline))),
     titled(
       'Caveats',
       plan.caveats.map((c) => `- ${c}`),
