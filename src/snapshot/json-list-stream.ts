@@ -201,10 +201,9 @@ export class JsonListStream {
     const separator = this.separator ?? this.findSeparator(start);
     if (!separator) return 'scan';
     const buf = this.buffer;
-    // The whole cut, `}` and separator, is searched for natively: a pod has dozens of `}` that are not one.
-    const cut = Buffer.concat([CLOSING_BRACE, separator]);
     let from = start;
-    for (let p = buf.indexOf(cut, start); p >= 0; p = buf.indexOf(cut, p + 1)) {
+    for (let p = buf.indexOf(CLOSE_BRACE, start); p >= 0; p = buf.indexOf(CLOSE_BRACE, p + 1)) {
+      if (buf[p + 1] !== COMMA || !startsWith(buf, p + 1, separator)) continue;
       let element: unknown;
       try {
         element = JSON.parse(buf.toString('utf8', from, p + 1));
@@ -283,7 +282,11 @@ export class JsonListStream {
 
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
-const CLOSING_BRACE = Buffer.of(CLOSE_BRACE);
+function startsWith(buf: Buffer, at: number, prefix: Buffer): boolean {
+  if (at + prefix.length > buf.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (buf[at + k] !== prefix[k]) return false;
+  return true;
+}
 
 function parseAt(text: string, offset: number): unknown {
   try {
