@@ -5,7 +5,7 @@ import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
 import { requiredAntiAffinityTerms } from './affinity-term.js';
 import type { AssignedPod, ClusterState } from './framework.js';
 import { NodeInfo } from './node-info.js';
-import { hostPortsOf } from './node-ports.js';
+import { hostPortsOf } from './plugins/node-ports.js';
 import { hasDeletionTimestamp, isTerminalPod, type PodInfo } from './pod-info.js';
 import { podRequests } from './pod-requests.js';
 

@@ -3,7 +3,7 @@ import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
 import type { CycleState } from './registry.js';
 import { tolerationsTolerateTaint } from './tolerations.js';
-import { spreadLoad } from './topology-spread.js';
+import { spreadLoad } from './plugins/topology-spread.js';
 
 /**
  * Which feasible node the replacement lands on. The real scheduler sums weighted scores from several

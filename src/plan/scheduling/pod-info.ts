@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { type AffinityTerm, requiredAffinityTerms, requiredAntiAffinityTerms } from './affinity-term.js';
-import { type HostPort, hostPortsOf } from './node-ports.js';
+import { type HostPort, hostPortsOf } from './plugins/node-ports.js';
 import { podRequests, type Resources } from './pod-requests.js';
 
 /** A pod with what the filters read worked out once (the scheduler's `PodInfo`). */

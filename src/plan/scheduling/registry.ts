@@ -1,13 +1,13 @@
 import type { ClusterState, FilterResult, Rejection } from './framework.js';
-import { interPodAffinity, interPodAffinityPreFilter, type AffinityState } from './inter-pod-affinity.js';
-import { nodeAffinity, type NodeMatcher, requiredNodeAffinity } from './node-affinity.js';
+import { interPodAffinity, interPodAffinityPreFilter, type AffinityState } from './plugins/inter-pod-affinity.js';
+import { nodeAffinity, type NodeMatcher, requiredNodeAffinity } from './plugins/node-affinity.js';
 import type { NodeInfo } from './node-info.js';
-import { nodePorts } from './node-ports.js';
-import { nodeResourcesFit, nodeResourcesFitPreFilter, type ResourceRequest } from './node-resources-fit.js';
-import { nodeUnschedulable } from './node-unschedulable.js';
+import { nodePorts } from './plugins/node-ports.js';
+import { nodeResourcesFit, nodeResourcesFitPreFilter, type ResourceRequest } from './plugins/node-resources-fit.js';
+import { nodeUnschedulable } from './plugins/node-unschedulable.js';
 import type { PodInfo } from './pod-info.js';
-import { taintToleration } from './taint-toleration.js';
-import { type SpreadState, topologySpread, topologySpreadPreFilter } from './topology-spread.js';
+import { taintToleration } from './plugins/taint-toleration.js';
+import { type SpreadState, topologySpread, topologySpreadPreFilter } from './plugins/topology-spread.js';
 
 /** What PreFilter worked out once per placement; every Filter only reads it (the framework's CycleState). */
 export interface CycleState {

@@ -1,6 +1,6 @@
-import { type FilterResult, type Rejection } from './framework.js';
-import type { NodeInfo } from './node-info.js';
-import type { PodInfo } from './pod-info.js';
+import { type FilterResult, type Rejection } from '../framework.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodInfo } from '../pod-info.js';
 
 /** NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go, v1.37). */
 export const TOO_MANY_PODS_REASON = 'Too many pods';

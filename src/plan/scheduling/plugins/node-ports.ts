@@ -1,7 +1,7 @@
 import type { V1Container, V1ContainerPort, V1Pod } from '@kubernetes/client-node';
-import { type FilterResult, unschedulable } from './framework.js';
-import type { NodeInfo } from './node-info.js';
-import type { PodInfo } from './pod-info.js';
+import { type FilterResult, unschedulable } from '../framework.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodInfo } from '../pod-info.js';
 
 /** NodePorts (pkg/scheduler/framework/plugins/nodeports, v1.37). */
 export const NODE_PORTS_REASON = "node(s) didn't have free ports for the requested pod ports";

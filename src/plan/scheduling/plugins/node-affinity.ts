@@ -1,6 +1,6 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Pod } from '@kubernetes/client-node';
-import { type FilterResult, unresolvable } from './framework.js';
-import type { NodeInfo } from './node-info.js';
+import { type FilterResult, unresolvable } from '../framework.js';
+import type { NodeInfo } from '../node-info.js';
 
 /** NodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity, v1.37). */
 export const NODE_AFFINITY_REASON = "node(s) didn't match Pod's node affinity/selector";

@@ -1,7 +1,7 @@
-import { type AffinityTerm, termMatches } from './affinity-term.js';
-import { type AssignedPod, type ClusterState, type FilterResult, unresolvable, unschedulable } from './framework.js';
-import type { NodeInfo } from './node-info.js';
-import type { PodInfo } from './pod-info.js';
+import { type AffinityTerm, termMatches } from '../affinity-term.js';
+import { type AssignedPod, type ClusterState, type FilterResult, unresolvable, unschedulable } from '../framework.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodInfo } from '../pod-info.js';
 
 /** InterPodAffinity (pkg/scheduler/framework/plugins/interpodaffinity, v1.37). */
 export const AFFINITY_REASON = "node(s) didn't match pod affinity rules";

@@ -1,11 +1,11 @@
 import type { V1LabelSelector, V1LabelSelectorRequirement, V1TopologySpreadConstraint } from '@kubernetes/client-node';
-import { matchesLabelSelector } from '../../snapshot/label-selector.js';
-import { isEmptySelector } from './affinity-term.js';
-import { type ClusterState, type FilterResult, unresolvable, unschedulable } from './framework.js';
+import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
+import { isEmptySelector } from '../affinity-term.js';
+import { type ClusterState, type FilterResult, unresolvable, unschedulable } from '../framework.js';
 import type { NodeMatcher } from './node-affinity.js';
-import type { NodeInfo } from './node-info.js';
-import type { PodInfo } from './pod-info.js';
-import { untoleratedDoNotScheduleTaint } from './tolerations.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodInfo } from '../pod-info.js';
+import { untoleratedDoNotScheduleTaint } from '../tolerations.js';
 
 /** PodTopologySpread (pkg/scheduler/framework/plugins/podtopologyspread, v1.37). */
 export const SPREAD_REASON = "node(s) didn't match pod topology spread constraints";
