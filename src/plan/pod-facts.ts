@@ -12,7 +12,7 @@ export function isPodReady(pod: V1Pod): boolean {
   return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
-/** Phase Succeeded or Failed: the pod has finished and its containers will not run again. */
+/** Phase Succeeded or Failed: the pod has finished and its containers will not run again (nor is it in the scheduler's cache). */
 export function isTerminal(pod: V1Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
 }

@@ -1,7 +1,7 @@
 import type { V1Pod, V1Taint } from '@kubernetes/client-node';
 import { budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
 import { isMirrorPod } from './pod-facts.js';
-import { firstMatchingToleration } from './toleration.js';
+import { firstMatchingToleration } from './tolerations.js';
 import type { NoExecuteBudgetBreach } from './types.js';
 
 /**

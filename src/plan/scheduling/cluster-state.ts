@@ -6,7 +6,8 @@ import { requiredAntiAffinityTerms } from './affinity-term.js';
 import type { AssignedPod, ClusterState } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import { hostPortsOf } from './plugins/node-ports.js';
-import { hasDeletionTimestamp, isTerminalPod, type PodInfo } from './pod-info.js';
+import { isTerminal, isTerminating } from '../pod-facts.js';
+import type { PodInfo } from './pod-info.js';
 import { podRequests } from './pod-requests.js';
 
 export interface Placed {
@@ -103,7 +104,7 @@ export class SimulatedCluster implements ClusterState {
       if (!node) continue;
       const evicted = this.evicted.has(pod.metadata?.uid ?? '');
       if (evicted && this.evictedGone) continue;
-      const terminating = evicted || hasDeletionTimestamp(pod);
+      const terminating = evicted || isTerminating(pod);
       out.push({ namespace, labels: pod.metadata?.labels ?? {}, node, terminating });
     }
     for (const { pod, node } of this.replacements) {
@@ -127,7 +128,7 @@ export class SimulatedCluster implements ClusterState {
   /** The node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node). */
   private assignedNode(pod: V1Pod): NodeInfo | undefined {
     const nodeName = pod.spec?.nodeName;
-    if (!nodeName || isTerminalPod(pod)) return undefined;
+    if (!nodeName || isTerminal(pod)) return undefined;
     return this.nodesByName.get(nodeName);
   }
 }

@@ -2,7 +2,7 @@ import type { V1Node, V1Taint } from '@kubernetes/client-node';
 import { UsedPorts } from './plugins/node-ports.js';
 import { addInto, type Resources, toResources } from './pod-requests.js';
 import type { PodInfo } from './pod-info.js';
-import { UNSCHEDULABLE_TAINT } from './tolerations.js';
+import { UNSCHEDULABLE_TAINT } from '../tolerations.js';
 
 /**
  * What the filters need to know about one node (the scheduler's `NodeInfo`): its labels, taints and

@@ -32,8 +32,3 @@ export function podInfo(pod: V1Pod, useStatus = false): PodInfo {
     requiredAntiAffinityTerms: requiredAntiAffinityTerms(pod),
   };
 }
-
-/** Succeeded and Failed pods are not in the scheduler's cache (its informer filters them out). */
-export const isTerminalPod = (pod: V1Pod) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
-
-export const hasDeletionTimestamp = (pod: V1Pod) => pod.metadata?.deletionTimestamp != null;

@@ -19,7 +19,7 @@ import {
   type SyntheticClusterOptions,
 } from '../../../scripts/bench/synthetic-cluster.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
-import { firstMatchingToleration } from '../../../src/plan/toleration.js';
+import { firstMatchingToleration } from '../../../src/plan/tolerations.js';
 import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
 import { snapshotFromDocuments } from '../../../src/snapshot/load-file.js';
 

@@ -1,7 +1,7 @@
 import { type FilterResult, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
-import { tolerationsTolerateTaint, UNSCHEDULABLE_TAINT } from '../tolerations.js';
+import { tolerationsTolerateTaint, UNSCHEDULABLE_TAINT } from '../../tolerations.js';
 
 /** NodeUnschedulable (pkg/scheduler/framework/plugins/nodeunschedulable, v1.37). */
 export const NODE_UNSCHEDULABLE_REASON = 'node(s) were unschedulable';

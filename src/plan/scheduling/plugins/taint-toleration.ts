@@ -1,7 +1,7 @@
 import { type FilterResult, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
-import { untoleratedDoNotScheduleTaint } from '../tolerations.js';
+import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 
 /**
  * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration, v1.37). Since 1.35 the message no

@@ -5,7 +5,7 @@ import { type ClusterState, type FilterResult, unresolvable, unschedulable } fro
 import type { NodeMatcher } from './node-affinity.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
-import { untoleratedDoNotScheduleTaint } from '../tolerations.js';
+import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 
 /** PodTopologySpread (pkg/scheduler/framework/plugins/podtopologyspread, v1.37). */
 export const SPREAD_REASON = "node(s) didn't match pod topology spread constraints";
