@@ -1,6 +1,18 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const PURE = 'plan/ is pure: no clock and no randomness (the same snapshot and options give the same plan).';
+const PLAN_CLOCK_GLOBALS = [
+  'performance',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'clearTimeout',
+  'clearInterval',
+  'queueMicrotask',
+  'crypto',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'release/**'] },
   js.configs.recommended,
@@ -33,9 +45,58 @@ export default tseslint.config(
               message: 'plan/ does no I/O.',
             },
             {
+              group: ['node:timers', 'node:timers/*', 'node:perf_hooks', 'node:crypto'],
+              message: 'plan/ reads no clock and draws no random number: the same snapshot gives the same plan.',
+            },
+            {
               group: ['@kubernetes/client-node'],
               allowTypeImports: true,
               message: 'plan/ may use client-node types only.',
+            },
+          ],
+        },
+      ],
+      // No clock and no randomness: a plan is a function of the snapshot and the options alone.
+      'no-restricted-globals': ['error', ...PLAN_CLOCK_GLOBALS.map((name) => ({ name, message: PURE }))],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: PURE },
+        { object: 'Math', property: 'random', message: PURE },
+        { object: 'process', property: 'hrtime', message: PURE },
+        { object: 'process', property: 'uptime', message: PURE },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: PURE },
+        { selector: "CallExpression[callee.name='Date']", message: PURE },
+      ],
+    },
+  },
+  {
+    // drain/ drives the API through kube/ and reads plan/ and snapshot/; it never renders or parses flags.
+    files: ['src/drain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/ui/**', '**/cli/**'], message: 'drain/ emits events; ui/ renders them and cli/ wires both.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // kube/ is the bottom layer: it talks to the API server and knows nothing of the layers above it.
+    files: ['src/kube/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/snapshot/**', '**/plan/**', '**/drain/**', '**/ui/**', '**/cli/**'],
+              message: 'kube/ sits below every other layer.',
             },
           ],
         },
