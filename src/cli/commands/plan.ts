@@ -12,10 +12,12 @@ import { ExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
 import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
 import { nodeSelection, resolveNodes, type NodeSelection } from '../node-selection.js';
+import { maxUnavailableOption } from '../pool-flags.js';
+import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValues } from '../pool-plan.js';
 
 export type PlanFormat = 'text' | 'json' | 'yaml';
 
-export interface PlanFlagValues extends DrainFlagValues, KubeFlagValues {
+export interface PlanFlagValues extends PoolFlagValues, KubeFlagValues {
   readonly selector?: string;
   readonly snapshot?: string;
   readonly output?: PlanFormat;
@@ -38,27 +40,28 @@ export function register(program: Command): void {
         ['text', 'json', 'yaml'],
       ),
     );
+  command.addOption(maxUnavailableOption().helpGroup('Pool (several nodes, batch by batch):'));
   addDrainFlags(command);
   addKubeFlags(command);
-  command.action(async (nodes: string[], values: PlanFlagValues) => {
-    const plan = await planFromFlags(nodes, values);
-    await showPlan(plan, values.output);
+  command.action(async (nodeArgs: string[], values: PlanFlagValues) => {
+    const selection = nodeSelection(nodeArgs, values.selector);
+    const { index, nodes } = indexAndNodes(await snapshotFromFlags(values), selection);
+    const plan = isPoolPlan(nodes, values)
+      ? poolPlanOf(index, nodes, values)
+      : buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
+    if (plan.kind === 'PoolPlan') showPoolPlan(plan, values.output);
+    else await showPlan(plan, values.output);
     if (plan.verdict === 'blocked') process.exitCode = ExitCode.Blocked;
   });
 }
 
-/** Loads the snapshot the flags name, resolves the nodes, and plans. */
-export async function planFromFlags(nodeArgs: readonly string[], values: PlanFlagValues): Promise<DrainPlan> {
-  const selection = nodeSelection(nodeArgs, values.selector);
-  let snapshot: Snapshot;
+/** Loads the snapshot the flags name: the file of --snapshot, else the live cluster. */
+export async function snapshotFromFlags(values: PlanFlagValues): Promise<Snapshot> {
   try {
-    snapshot = values.snapshot
-      ? await loadSnapshotFile(values.snapshot)
-      : await loadLiveSnapshot(connect(values), values);
+    return values.snapshot ? await loadSnapshotFile(values.snapshot) : await loadLiveSnapshot(connect(values), values);
   } catch (err) {
     throw asCliError(err);
   }
-  return planSnapshot(snapshot, selection, values);
 }
 
 /** Plans a loaded snapshot; warnings from loading go to stderr first. */

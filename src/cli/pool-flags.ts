@@ -1,0 +1,39 @@
+import { InvalidArgumentError, Option } from 'commander';
+
+/** `--max-unavailable N|P%` as given: a count of nodes, or a percentage of the pool. */
+export type MaxUnavailable = { readonly count: number } | { readonly percent: number };
+
+/**
+ * Parses `--max-unavailable`: a whole number ≥ 1 or a percentage above 0 (`25%`). 0 and 0% are refused:
+ * a run that may take no node out of service cannot start.
+ */
+export function parseMaxUnavailable(text: string): MaxUnavailable {
+  const value = text.trim();
+  const percent = /^(\d+)%$/.exec(value);
+  if (percent) {
+    const p = Number(percent[1]);
+    if (p < 1 || p > 100) throw new InvalidArgumentError('a percentage must be between 1% and 100%.');
+    return { percent: p };
+  }
+  if (!/^\d+$/.test(value))
+    throw new InvalidArgumentError('expected a number of nodes (2) or a percentage of the pool (25%).');
+  if (Number(value) < 1)
+    throw new InvalidArgumentError('must be at least 1: a run that takes no node out cannot start.');
+  return { count: Number(value) };
+}
+
+/**
+ * How many nodes of a pool of `poolSize` go at once: a count as given, a percentage of the pool rounded
+ * down (as a Deployment's maxUnavailable is) but never below one node.
+ */
+export function resolveMaxUnavailable(value: MaxUnavailable, poolSize: number): number {
+  if ('count' in value) return value.count;
+  return Math.max(1, Math.floor((value.percent * poolSize) / 100));
+}
+
+export function maxUnavailableOption(): Option {
+  return new Option(
+    '--max-unavailable <n|p%>',
+    'plan the nodes as a pool: at most this many (or this share of the pool, rounded down) out of service at once (default 1 with more than one node)',
+  ).argParser(parseMaxUnavailable);
+}

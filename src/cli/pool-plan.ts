@@ -1,0 +1,41 @@
+import { buildPoolPlan } from '../plan/pool-plan.js';
+import type { PoolPlan } from '../plan/pool-types.js';
+import { ClusterIndex } from '../snapshot/cluster-index.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { renderPlanJson, renderPlanYaml } from '../ui/plan-output.js';
+import { renderPoolPlanText } from '../ui/pool-plan-text.js';
+import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
+import { resolveNodes, type NodeSelection } from './node-selection.js';
+import { resolveMaxUnavailable, type MaxUnavailable } from './pool-flags.js';
+
+export interface PoolFlagValues extends DrainFlagValues {
+  readonly maxUnavailable?: MaxUnavailable;
+}
+
+/**
+ * `plan` is a pool plan when it covers more than one node or --max-unavailable is given; one node without
+ * the flag keeps the single drain plan.
+ */
+export function isPoolPlan(nodes: readonly string[], values: PoolFlagValues): boolean {
+  return nodes.length > 1 || values.maxUnavailable !== undefined;
+}
+
+/** Plans the pool the selection names, batch by batch (default: one node at a time). */
+export function poolPlanOf(index: ClusterIndex, nodes: readonly string[], values: PoolFlagValues): PoolPlan {
+  const maxUnavailable = resolveMaxUnavailable(values.maxUnavailable ?? { count: 1 }, nodes.length);
+  return buildPoolPlan(index, { ...planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)), maxUnavailable });
+}
+
+/** The snapshot's nodes for the selection, and the index both plans use. */
+export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { index: ClusterIndex; nodes: string[] } {
+  for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const index = new ClusterIndex(snapshot);
+  return { index, nodes: resolveNodes(index, selection) };
+}
+
+/** Text on a terminal and on a pipe (the batches table reads the same on both); JSON or YAML when asked. */
+export function showPoolPlan(plan: PoolPlan, format: 'text' | 'json' | 'yaml' | undefined): void {
+  if (format === 'json') return void process.stdout.write(renderPlanJson(plan));
+  if (format === 'yaml') return void process.stdout.write(renderPlanYaml(plan));
+  process.stdout.write(renderPoolPlanText(plan));
+}

@@ -1,0 +1,107 @@
+import type { ClusterIndex } from '../snapshot/cluster-index.js';
+import { chooseBatch, poolOrder, type ChosenBatch } from './batching.js';
+import { clusterAfterBatch, isRemovedByDrain } from './pool-state.js';
+import type { PoolBatch, PoolPlan, PoolPlanOptions } from './pool-types.js';
+import type { Verdict } from './types.js';
+
+/**
+ * The whole run over a pool, batch after batch, without touching the cluster: each batch is planned
+ * with the single-drain planner (filters, budgets and waves, the scheduling simulation) against the
+ * cluster as it will be when the batch starts — earlier batches back in service with the replacements
+ * they caused, later nodes still holding their pods. Batches are chosen by `chooseBatch`; a node that
+ * cannot be drained even alone becomes a blocked batch of its own, which blocks the run (planning goes
+ * on without it, so every problem shows at once). Pure: snapshot and options in, PoolPlan out.
+ */
+export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): PoolPlan {
+  const pool = [...new Set(options.nodes)];
+  for (const name of pool) if (!index.node(name)) throw new Error(`node "${name}" not found`);
+  if (!Number.isInteger(options.maxUnavailable) || options.maxUnavailable < 1) {
+    throw new Error(`max unavailable must be at least 1 (got ${options.maxUnavailable})`);
+  }
+
+  const chosen: ChosenBatch[] = [];
+  let state = index;
+  let remaining = poolOrder(index, pool);
+  while (remaining.length > 0) {
+    const batch = chooseBatch(state, remaining, options.maxUnavailable, options);
+    const nodes = batch.acceptable ? batch.nodes : [remaining[0]!];
+    chosen.push({ ...batch, nodes });
+    // A node whose replacements find no room still drains; one that is blocked keeps its pods.
+    if (batch.plan.verdict !== 'blocked') state = clusterAfterBatch(state, batch.plan, chosen.length);
+    remaining = remaining.filter((n) => !nodes.includes(n));
+  }
+
+  const batches = chosen.map((b, i) => poolBatch(b, i + 1, chosen));
+  const movedTwice = batches.flatMap((b) =>
+    b.plan.pods
+      .filter((p) => laterNodeOf(p.replacement?.placedOn, b.number, chosen))
+      .map((p) => `${p.namespace}/${p.name}`),
+  );
+  const { verdict, reasons } = poolVerdict(batches, movedTwice);
+  return {
+    kind: 'PoolPlan',
+    apiVersion: 'maint.kubectl.io/v1alpha1',
+    nodes: pool,
+    maxUnavailable: options.maxUnavailable,
+    verdict,
+    verdictReasons: reasons,
+    batches,
+    movedTwice,
+    caveats: [...new Set([...POOL_CAVEATS, ...batches.flatMap((b) => b.plan.caveats)])],
+  };
+}
+
+/** What the pool plan assumes on top of each batch's own caveats. */
+export const POOL_CAVEATS: readonly string[] = [
+  'between batches every replacement is taken as Running and Ready on the node the simulation placed it on, and the nodes of the batch as back in service, uncordoned',
+  'a replacement keeps its original name in later batches (the name its controller picks is not known in advance)',
+];
+
+function poolBatch(b: ChosenBatch, number: number, all: readonly ChosenBatch[]): PoolBatch {
+  const removed = b.plan.pods.filter(isRemovedByDrain);
+  const placed = removed.map((p) => p.replacement?.placedOn).filter((n): n is string => typeof n === 'string');
+  const done = new Set(all.slice(0, number - 1).flatMap((x) => x.nodes));
+  const doneNodes = placed.filter((n) => done.has(n)).length;
+  const laterNodes = placed.filter((n) => laterNodeOf(n, number, all)).length;
+  return {
+    number,
+    nodes: b.nodes,
+    verdict: b.plan.verdict,
+    verdictReasons: b.plan.verdictReasons,
+    evicted: removed.length,
+    waves: Math.max(0, ...b.plan.budgets.map((x) => x.waves), removed.length > 0 ? 1 : 0),
+    replacementsOn: { doneNodes, laterNodes, outsidePool: placed.length - doneNodes - laterNodes },
+    plan: b.plan,
+  };
+}
+
+function laterNodeOf(node: string | null | undefined, batchNumber: number, all: readonly ChosenBatch[]): boolean {
+  return node != null && all.slice(batchNumber).some((x) => x.nodes.includes(node));
+}
+
+/** Known verdicts from least to most severe; one added later ranks just below blocked until placed here. */
+const SEVERITY: readonly string[] = ['clear', 'slow', 'blocked'];
+const severity = (v: Verdict) => (SEVERITY.includes(v) ? SEVERITY.indexOf(v) : SEVERITY.indexOf('blocked') - 0.5);
+
+function poolVerdict(
+  batches: readonly PoolBatch[],
+  movedTwice: readonly string[],
+): { verdict: Verdict; reasons: string[] } {
+  const verdict = batches.map((b) => b.verdict).reduce<Verdict>((w, v) => (severity(v) > severity(w) ? v : w), 'clear');
+  const label = (b: PoolBatch) => `batch ${b.number} (${b.nodes.join(', ')})`;
+  const blocked = batches.filter((b) => b.verdict === 'blocked');
+  const reasons = [
+    ...blocked.map((b) => `${label(b)} is blocked: ${b.verdictReasons[0] ?? 'blocked'}`),
+    ...batches
+      .filter((b) => b.verdict !== 'blocked' && b.verdict !== 'clear')
+      .map((b) => `${label(b)} is ${b.verdict}: ${b.verdictReasons[0] ?? b.verdict}`),
+  ];
+  if (movedTwice.length > 0) {
+    reasons.push(`${movedTwice.length} pod(s) move twice: their replacements land on nodes of later batches`);
+  }
+  if (reasons.length === 0 || verdict === 'clear') {
+    const evicted = batches.reduce((n, b) => n + b.evicted, 0);
+    reasons.unshift(`${batches.length} batch(es), every pod can go at once in each: ${evicted} pod(s) evicted in all`);
+  }
+  return { verdict, reasons };
+}

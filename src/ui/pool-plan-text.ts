@@ -1,0 +1,56 @@
+import type { PoolBatch, PoolPlan } from '../plan/pool-types.js';
+import type { Verdict } from '../plan/types.js';
+import { formatColumns } from './text-columns.js';
+
+const HEADLINE: Readonly<Record<string, string>> = {
+  clear: 'CLEAR',
+  slow: 'SLOW',
+  blocked: 'BLOCKED',
+};
+
+/**
+ * The pool plan for a pipe or a log file, verdict first: the run's reasons, one row per batch (nodes,
+ * verdict, pods evicted, budget waves, where the replacements land), each batch's reasons, then the
+ * caveats. Each batch's full drain plan is in `-o json`.
+ *
+ *   SLOW: 6 nodes in 3 batches of at most 2
+ *     - batch 1 (w6, w1) is slow: budget shop/web lets 1 pod(s) go at a time: 2 waves, …
+ */
+export function renderPoolPlanText(plan: PoolPlan): string {
+  const headline = `${verdictWord(plan.verdict)}: ${plan.nodes.length} node(s) in ${plan.batches.length} batch(es) of at most ${plan.maxUnavailable}`;
+  const sections: string[][] = [
+    [headline, ...plan.verdictReasons.map((r) => `  - ${r}`)],
+    ['Batches', ...formatColumns([BATCH_HEADER, ...plan.batches.map(batchRow)]).map((l) => `  ${l}`)],
+    ...plan.batches.map(batchSection),
+  ];
+  if (plan.movedTwice.length > 0) {
+    sections.push([
+      `Moved twice (their replacements land on nodes of later batches)`,
+      `  ${plan.movedTwice.join(', ')}`,
+    ]);
+  }
+  sections.push(['Caveats', ...plan.caveats.map((c) => `  - ${c}`)]);
+  return `${sections.map((s) => s.join('\n')).join('\n\n')}\n`;
+}
+
+const BATCH_HEADER = ['BATCH', 'NODES', 'VERDICT', 'PODS', 'WAVES', 'REPLACEMENTS ON DONE/LATER/OTHER NODES'];
+
+function batchRow(b: PoolBatch): string[] {
+  const r = b.replacementsOn;
+  return [
+    String(b.number),
+    b.nodes.join(', '),
+    b.verdict,
+    String(b.evicted),
+    String(b.waves),
+    `${r.doneNodes}/${r.laterNodes}/${r.outsidePool}`,
+  ];
+}
+
+function batchSection(b: PoolBatch): string[] {
+  return [`Batch ${b.number}: ${b.nodes.join(', ')} (${b.verdict})`, ...b.verdictReasons.map((r) => `  - ${r}`)];
+}
+
+function verdictWord(verdict: Verdict): string {
+  return HEADLINE[verdict] ?? verdict.toUpperCase();
+}

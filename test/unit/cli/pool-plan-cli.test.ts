@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { parseMaxUnavailable, resolveMaxUnavailable } from '../../../src/cli/pool-flags.js';
+
+// Runs the built CLI (`npm test` builds first), as plan-cli.test.ts does.
+const root = path.resolve(import.meta.dirname, '../../..');
+const bin = path.join(root, 'bin/kubectl-maint.js');
+const hello = path.join(root, 'examples/hello.json');
+const helloBlocked = path.join(root, 'examples/hello-blocked.json');
+
+async function run(args: string[]) {
+  const r = await execa(process.execPath, [bin, ...args], {
+    reject: false,
+    cwd: root,
+    env: { HOME: root, KUBECONFIG: '', NO_COLOR: '1' },
+    extendEnv: false,
+  });
+  return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('--max-unavailable', () => {
+  it('takes a count or a percentage of the pool, rounded down but at least one node', () => {
+    expect(resolveMaxUnavailable(parseMaxUnavailable('2'), 8)).toBe(2);
+    expect(resolveMaxUnavailable(parseMaxUnavailable('25%'), 8)).toBe(2);
+    expect(resolveMaxUnavailable(parseMaxUnavailable('10%'), 8)).toBe(1);
+    expect(resolveMaxUnavailable(parseMaxUnavailable('100%'), 8)).toBe(8);
+  });
+
+  it('refuses 0, 0% and words', () => {
+    expect(() => parseMaxUnavailable('0')).toThrow('must be at least 1');
+    expect(() => parseMaxUnavailable('0%')).toThrow('between 1% and 100%');
+    expect(() => parseMaxUnavailable('two')).toThrow('expected a number of nodes');
+  });
+});
+
+describe('kubectl maint plan over a pool', () => {
+  it('two nodes make a pool plan, one at a time by default: kind PoolPlan, every node in a batch', async () => {
+    const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const plan = JSON.parse(r.stdout) as { kind: string; maxUnavailable: number; batches: { nodes: string[] }[] };
+    expect(plan.kind).toBe('PoolPlan');
+    expect(plan.maxUnavailable).toBe(1);
+    expect(plan.batches.flatMap((b) => b.nodes).sort()).toEqual(['k8s-node-1', 'k8s-node-2']);
+  });
+
+  it('one node with --max-unavailable is a pool of one; text leads with the verdict and the batches', async () => {
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--ignore-daemonsets', '--max-unavailable', '1']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('SLOW: 1 node(s) in 1 batch(es) of at most 1');
+    expect(r.stdout).toMatch(/^ {2}BATCH {3}NODES/m);
+  });
+
+  it('a blocked batch blocks the run: exit 3 and the batch named first', async () => {
+    const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', helloBlocked, '--ignore-daemonsets']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout.split('\n')[0]).toMatch(/^BLOCKED: /);
+    expect(r.stdout.split('\n')[1]).toMatch(/^ {2}- batch \d \(k8s-node-\d\) is blocked: /);
+  });
+
+  it('--max-unavailable 0 is a usage error, one line, exit 2', async () => {
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--max-unavailable', '0']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('must be at least 1');
+  });
+});
