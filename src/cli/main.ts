@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { CliError, ExitCode } from './exit-codes.js';
+import { pflagStyleArgv, subcommandOf } from './argv.js';
+import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { registerCommands } from './commands/index.js';
+import { commandPath, useKubectlStyleErrors } from './usage-errors.js';
 import { buildInfo } from '../version.js';
 
 /**
@@ -12,9 +14,9 @@ export function buildProgram(): Command {
     .description('Take Kubernetes nodes out of service safely: plan a drain before doing it, then drive it.')
     .version(buildInfo().version, '--version', 'print the version (kubectl maint version says more)')
     .showSuggestionAfterError(true)
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .exitOverride();
   registerCommands(program);
+  useKubectlStyleErrors(program);
   program.addHelpText(
     'after',
     `
@@ -33,7 +35,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   exitQuietlyWhenTheReaderGoesAway();
   const program = buildProgram();
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    let args: string[];
+    try {
+      args = pflagStyleArgv(program, argv);
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      const path = commandPath(subcommandOf(program, argv) ?? program);
+      process.stderr.write(`error: ${err.message}\nSee '${path} --help' for usage.\n`);
+      return err.exitCode;
+    }
+    await program.parseAsync(args, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok;
   } catch (err) {
     return reportError(err);

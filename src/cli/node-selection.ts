@@ -4,12 +4,34 @@ import { CliError, UsageError } from './exit-codes.js';
 
 export type NodeSelection = { readonly names: readonly string[] } | { readonly selector: string };
 
-/** kubectl drain's rule: node names or -l, not both, not neither. */
+/**
+ * kubectl drain's rule: node names or -l, not both, not neither. Names are checked as the API server
+ * checks a Node's name, before anything is read or written: `k8s-node-1/status` or `..` would otherwise
+ * reach another URL than the node's.
+ */
 export function nodeSelection(names: readonly string[], selector: string | undefined): NodeSelection {
   if (names.length > 0 && selector) throw new UsageError('cannot specify both a node name and a --selector option');
   if (selector) return { selector };
   if (names.length === 0) throw new UsageError('specify the nodes to drain: NODE… or -l SELECTOR');
+  for (const name of names) {
+    const problem = nodeNameProblem(name);
+    if (problem) throw new CliError(`invalid node name "${name}": ${problem}`);
+  }
   return { names: [...new Set(names)] };
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Why a name cannot be a Node's (apimachinery's IsDNS1123Subdomain), or undefined when it can. */
+export function nodeNameProblem(name: string): string | undefined {
+  if (name.length > 253) return 'must be no more than 253 characters';
+  if (!DNS1123_SUBDOMAIN.test(name)) {
+    return (
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', " +
+      'and must start and end with an alphanumeric character'
+    );
+  }
+  return undefined;
 }
 
 /** The node names to drain; an unknown name, or a selector matching nothing, is an error (exit 1). */

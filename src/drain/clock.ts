@@ -1,3 +1,5 @@
+import { setLongTimeout } from '../timers.js';
+
 /** Time, passed in so that the engine's waits can be driven by a fake clock in tests. */
 export interface Clock {
   now(): number;
@@ -11,10 +13,11 @@ export const systemClock: Clock = {
     new Promise<boolean>((resolve) => {
       if (signal?.aborted) return resolve(false);
       const onAbort = () => {
-        clearTimeout(timer);
+        timer.clear();
         resolve(false);
       };
-      const timer = setTimeout(() => {
+      // Chained timers: a --timeout above 24.8 days must not fire at once (Node's timer limit).
+      const timer = setLongTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve(true);
       }, ms);

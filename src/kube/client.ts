@@ -10,6 +10,7 @@ import {
   type Configuration,
 } from '@kubernetes/client-node';
 import { buildInfo } from '../version.js';
+import { timeoutSignal } from '../timers.js';
 import type { KubeTarget } from './config.js';
 import { KubeError, classifyKubeError } from './errors.js';
 
@@ -47,7 +48,7 @@ export function makeApi<T>(target: KubeTarget, Api: new (configuration: Configur
       {
         pre: async (request: RequestContext) => {
           request.setHeaderParam('User-Agent', USER_AGENT);
-          if (timeoutMs > 0) request.setSignal(AbortSignal.timeout(timeoutMs));
+          if (timeoutMs > 0) request.setSignal(timeoutSignal(timeoutMs));
           return request;
         },
         post: async (response) => response,

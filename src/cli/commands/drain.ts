@@ -15,7 +15,7 @@ import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../.
 import { renderPlanText } from '../../ui/plan-text.js';
 import { addDrainFlags, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { parseCount, parseDurationMs, parseSelectorArg } from '../flag-values.js';
+import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
 import { planSnapshot } from './plan.js';
@@ -55,7 +55,7 @@ export function register(program: Command): void {
       '--grace-period <seconds>',
       "period of time in seconds given to each pod to terminate gracefully; negative: the pod's own",
     )
-      .argParser(parseGracePeriod)
+      .argParser(parseWholeSeconds)
       .default(-1),
     new Option(
       '--timeout <duration>',
@@ -84,12 +84,6 @@ export function register(program: Command): void {
   command.action(async (nodes: string[], values: DrainCommandValues) => {
     process.exitCode = await drainCommand(nodes, values);
   });
-}
-
-/** `--grace-period`: an integer; negative (kubectl's default -1) leaves each pod's own. */
-export function parseGracePeriod(text: string): number {
-  if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError('expected a whole number of seconds.');
-  return Number(text);
 }
 
 /**

@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll } from 'vitest';
+import { bundleCli } from '../../../scripts/release/bundle.js';
+
+// The CLI as a user runs it, built from the sources under test by esbuild (as the release is), so these
+// tests need no `npm run build` first and never run a stale dist/.
+const root = path.resolve(import.meta.dirname, '../../..');
+const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+let bundled: Promise<string> | undefined;
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+// Bundling takes a second or two, more on a busy machine: once per test file, before its tests.
+beforeAll(() => cliBundle().then(() => undefined), 120_000);
+
+/** A scratch directory removed after the file's tests. */
+export function scratchDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'maint-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function cliBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const outFile = path.join(scratchDir(), 'kubectl-maint.mjs');
+    await bundleCli({
+      repoDir: root,
+      outFile,
+      stamp: { version: `v${version}`, build: 'dev', commit: null, buildDate: null },
+    });
+    return outFile;
+  })();
+  return bundled;
+}
+
+export interface CliResult {
+  readonly exitCode: number | undefined;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `kubectl-maint ARGS` with an environment that has no kubeconfig unless the case gives one. */
+export async function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const result = await execa(process.execPath, [await cliBundle(), ...args], {
+    reject: false,
+    cwd: root,
+    env: { HOME: scratchDir(), KUBECONFIG: '', NO_COLOR: '1', ...env },
+    extendEnv: false,
+  });
+  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
