@@ -1,23 +1,12 @@
 import path from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { parseMaxUnavailable, resolveMaxUnavailable } from '../../../src/cli/pool-flags.js';
+import { runCli as run } from './cli-from-source.js';
 
-// Runs the built CLI (`npm test` builds first), as plan-cli.test.ts does.
+// Runs the CLI bundled from source, as plan-cli.test.ts does.
 const root = path.resolve(import.meta.dirname, '../../..');
-const bin = path.join(root, 'bin/kubectl-maint.js');
 const hello = path.join(root, 'examples/hello.json');
 const helloBlocked = path.join(root, 'examples/hello-blocked.json');
-
-async function run(args: string[]) {
-  const r = await execa(process.execPath, [bin, ...args], {
-    reject: false,
-    cwd: root,
-    env: { HOME: root, KUBECONFIG: '', NO_COLOR: '1' },
-    extendEnv: false,
-  });
-  return { exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('--max-unavailable', () => {
   it('takes a count or a percentage of the pool, rounded down but at least one node', () => {
@@ -58,10 +47,11 @@ describe('kubectl maint plan over a pool', () => {
     expect(r.stdout.split('\n')[1]).toMatch(/^ {2}- batch \d \(k8s-node-\d\) is blocked: /);
   });
 
-  it('--max-unavailable 0 is a usage error, one line, exit 2', async () => {
+  it("--max-unavailable 0 is a usage error in kubectl's words (the error, then where the help is), exit 2", async () => {
     const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--max-unavailable', '0']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain('must be at least 1');
+    const [line, see, ...rest] = r.stderr.trim().split('\n');
+    expect(line).toMatch(/^error: invalid argument "0" for "--max-unavailable" flag: .*must be at least 1/);
+    expect([see, rest]).toEqual(["See 'kubectl maint plan --help' for usage.", []]);
   });
 });
