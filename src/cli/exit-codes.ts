@@ -8,6 +8,11 @@ export const ExitCode = {
   Usage: 2,
   /** plan: verdict blocked. */
   Blocked: 3,
+  /**
+   * plan: verdict incomplete — it could not read a kind it needs (budgets, owners, pods) and would
+   * otherwise be clear or slow. --allow-incomplete turns it back into 0.
+   */
+  Incomplete: 4,
   /** Interrupted (Ctrl-C, SIGINT convention 128 + 2). */
   Interrupted: 130,
 } as const;

@@ -25,6 +25,7 @@ Exit codes:
   1    error (cluster unreachable, forbidden, unknown node, malformed snapshot, drain failed or timed out)
   2    usage error (unknown flag, missing argument)
   3    plan: verdict blocked
+  4    plan: verdict incomplete (a kind it needs could not be read; --allow-incomplete: 0)
   130  interrupted`,
   );
   return program;

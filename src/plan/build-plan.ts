@@ -3,17 +3,19 @@ import type { ClusterIndex } from '../snapshot/cluster-index.js';
 import { parseLabelSelector, matchesLabelSelector } from '../snapshot/label-selector.js';
 import { scheduleEvictions, type EvictionCandidate, type ScheduledEviction } from './budget-waves.js';
 import { budgetFacts, budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
-import { snapshotCaveats, UNMODELLED_PLAN_RULES } from './caveats.js';
+import { planCaveats } from './caveats.js';
+import { completeVerdict, unreadKinds, unreadLines } from './completeness.js';
 import { controllerOf, type ControllerInfo } from './controller.js';
 import { groupBy } from './group-by.js';
 import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { nodeFailureDeletion } from './node-failure.js';
 import { podKey } from './pod-facts.js';
-import { SchedulingSimulation, UNMODELLED_SCHEDULER_RULES } from './scheduling/simulation.js';
+import { SchedulingSimulation } from './scheduling/simulation.js';
 import { budgetsBrokenByTaint, maintenanceTaint, taintDeletion, taintText } from './taint-eviction.js';
 import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
 import { decideVerdict } from './verdict.js';
+import { planWarnings } from './warnings.js';
 
 /** One pod on a drained node with everything the plan learns about it before the waves. */
 interface PodFacts {
@@ -67,20 +69,36 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
   });
   const budgets = budgetPlans(pods, budgetCache, schedule.budgets);
   const brokenByDeletes = options.disableEviction ? budgetsBrokenByDeletes(candidates) : [];
-  const { verdict, reasons } = decideVerdict(podPlans, budgets, brokenByDeletes);
+  const read = decideVerdict(podPlans, budgets, brokenByDeletes);
+  const unread = unreadKinds(
+    index.snapshot,
+    pods.map((p) => ({ pod: p.pod, removed: isRemoved(p) })),
+  );
   const tainted = pods.map((p, i) => ({ ...p, deletion: podPlans[i]!.noExecute }));
+  const caveats = planCaveats({
+    snapshot: index.snapshot,
+    pods: pods.map((p, i) => ({ pod: p.pod, plan: podPlans[i]!, controllerCaveat: p.controller?.caveat ?? null })),
+    budgets,
+    simulationCaveats: simulation.caveats,
+  });
 
   return {
     kind: 'DrainPlan',
     apiVersion: 'maint.kubectl.io/v1alpha1',
     nodes,
-    verdict,
-    verdictReasons: reasons,
+    verdict: completeVerdict(read.verdict, unread),
+    assumedVerdict: read.verdict,
+    verdictReasons: [...unreadLines(unread), ...read.reasons],
+    warnings: planWarnings(
+      pods.filter(isRemoved).map((p) => ({ pod: p.pod, recreated: p.controller?.recreates ?? false })),
+    ),
+    unread,
     pods: podPlans,
     budgets,
     noExecute: { taint: taintText(taint), budgetsBroken: budgetsBrokenByTaint(tainted) },
     nodeFailure: { nodeMonitorGracePeriodSeconds: options.nodeMonitorGracePeriodSeconds },
-    caveats: caveatsOf(index, pods, simulation),
+    caveats: caveats.map((c) => c.caveat),
+    caveatScopes: caveats,
   };
 }
 
@@ -174,19 +192,6 @@ function budgetPlans(
     perWave: waves.get(b.key)?.perWave ?? 0,
     waves: waves.get(b.key)?.waves ?? 0,
   }));
-}
-
-function caveatsOf(index: ClusterIndex, pods: readonly PodFacts[], simulation: SchedulingSimulation): string[] {
-  const fromControllers = pods.flatMap((p) => (p.controller?.caveat ? [p.controller.caveat] : []));
-  return [
-    ...new Set([
-      ...snapshotCaveats(index.snapshot),
-      ...fromControllers,
-      ...simulation.caveats,
-      ...UNMODELLED_PLAN_RULES,
-      ...UNMODELLED_SCHEDULER_RULES,
-    ]),
-  ];
 }
 
 const byKey = (a: BudgetFacts, b: BudgetFacts) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);

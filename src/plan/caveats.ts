@@ -1,11 +1,22 @@
+import type { V1Pod, V1PodAffinityTerm, V1WeightedPodAffinityTerm } from '@kubernetes/client-node';
 import type { Snapshot, SnapshotKind } from '../snapshot/types.js';
+import { someNames } from './completeness.js';
+import { isTerminal, podKey } from './pod-facts.js';
+import { SCHEDULER_CAVEATS } from './scheduling/unmodelled.js';
+import type { BudgetPlan, CaveatScope, PodPlan } from './types.js';
 
 /** What the plan's own rules leave out (the scheduling simulation lists its own). */
-export const UNMODELLED_PLAN_RULES: readonly string[] = [
-  'Readiness: a replacement that finds a node is taken as Ready by the next wave; image pulls, start-up and readiness probes decide how long a wave really takes',
-  'Eviction order within a budget is a race between concurrent requests; the plan admits pods in node, namespace, name order',
-  'NoExecute and node-failure timelines start when the controllers see the taint: node tainting is rate-limited per zone (--node-eviction-rate 0.1 nodes/s) and the node monitor period adds up to 5s',
-];
+export const PLAN_CAVEATS = {
+  readiness:
+    'Readiness: a replacement that finds a node is taken as Ready by the next wave; image pulls, start-up and readiness probes decide how long a wave really takes',
+  order:
+    'Eviction order within a budget is a race between concurrent requests; the plan admits pods in node, namespace, name order',
+  taintTiming:
+    'NoExecute and node-failure timelines start when the controllers see the taint: node tainting is rate-limited per zone (--node-eviction-rate 0.1 nodes/s) and the node monitor period adds up to 5s',
+} as const;
+
+/** Every rule of the plan it does not model (the README lists them with the scheduler's). */
+export const UNMODELLED_PLAN_RULES: readonly string[] = Object.values(PLAN_CAVEATS);
 
 /** What each missing kind costs the plan. */
 const MISSING_KIND_EFFECT: Partial<Record<SnapshotKind, string>> = {
@@ -17,17 +28,156 @@ const MISSING_KIND_EFFECT: Partial<Record<SnapshotKind, string>> = {
   Job: 'pods owned by Jobs are assumed to be recreated',
 };
 
+/** What the plan assumed for a kind the snapshot did not read. */
+export function missingKindEffect(kind: SnapshotKind): string {
+  return MISSING_KIND_EFFECT[kind] ?? 'objects of this kind are unknown';
+}
+
 /** The caveat for a kind the snapshot did not read: what the plan assumed instead. */
 export function missingKindCaveat(kind: SnapshotKind): string {
-  return `${kind}s were not loaded: ${MISSING_KIND_EFFECT[kind] ?? 'objects of this kind are unknown'}`;
+  return `${kind}s were not loaded: ${missingKindEffect(kind)}`;
+}
+
+/** A drained pod with its plan, as the caveat rules read it. */
+export interface CaveatPod {
+  readonly pod: V1Pod;
+  readonly plan: PodPlan;
+  /** What the snapshot could not confirm about its controller (controller.ts), or null. */
+  readonly controllerCaveat: string | null;
+}
+
+export interface CaveatInput {
+  readonly snapshot: Snapshot;
+  readonly pods: readonly CaveatPod[];
+  readonly budgets: readonly BudgetPlan[];
+  /** Approximations the scheduling simulation met (namespaceSelector…). */
+  readonly simulationCaveats: readonly string[];
+}
+
+/** The pods a caveat concerns: 'all' for the whole plan, an empty list when it cannot apply. */
+type Concerned = readonly V1Pod[] | 'all';
+
+/**
+ * The caveats that can apply to this plan, each with the pods it concerns: a scheduler rule only for the
+ * replacements it could change (volumes only for pods with claims, DRA only for pods with resource
+ * claims…), a plan rule only when the plan uses it (readiness only when a pod waits for a wave).
+ */
+export function planCaveats(input: CaveatInput): CaveatScope[] {
+  const { snapshot, pods } = input;
+  const removed = pods.filter((p) => p.plan.action === 'evict' || p.plan.action === 'delete');
+  const replaced = removed.filter((p) => p.plan.replacement !== null).map((p) => p.pod);
+  const scoped: Array<[string, Concerned]> = [
+    ...(snapshot.kinds.has('PodDisruptionBudget')
+      ? []
+      : [[missingKindCaveat('PodDisruptionBudget'), removed.map((p) => p.pod)] as [string, Concerned]]),
+    ...snapshot.warnings.map((w): [string, Concerned] => [`snapshot: ${w}`, 'all']),
+    ...controllerCaveats(pods),
+    ...input.simulationCaveats
+      .filter((c) => !c.includes('namespaceSelector')) // said below, per pod
+      .map((c): [string, Concerned] => [c, replaced]),
+    [PLAN_CAVEATS.readiness, pods.filter((p) => p.plan.outcome === 'waits').map((p) => p.pod)],
+    [PLAN_CAVEATS.order, inBudgetsOfSeveralWaves(removed, input.budgets)],
+    [PLAN_CAVEATS.taintTiming, pods.length > 0 ? 'all' : []],
+    [SCHEDULER_CAVEATS.volumes, replaced.filter(hasClaims)],
+    [SCHEDULER_CAVEATS.dra, replaced.filter(hasResourceClaims)],
+    [SCHEDULER_CAVEATS.declaredFeatures, snapshot.nodes.some(declaresFeatures) ? replaced : []],
+    [SCHEDULER_CAVEATS.preemption, removed.filter((p) => p.plan.replacement?.schedulable === false).map((p) => p.pod)],
+    [SCHEDULER_CAVEATS.scoring, removed.filter((p) => (p.plan.replacement?.nodes.length ?? 0) > 1).map((p) => p.pod)],
+    [SCHEDULER_CAVEATS.pendingPods, snapshot.pods.some(isPending) ? replaced : []],
+    [SCHEDULER_CAVEATS.profiles, replaced],
+    [SCHEDULER_CAVEATS.namespaceSelector, namespaceSelectorPods(snapshot, replaced, input.simulationCaveats)],
+    [SCHEDULER_CAVEATS.gates, gatedPods(snapshot, replaced)],
+  ];
+  const all = pods.map((p) => podKey(p.pod));
+  const seen = new Set<string>();
+  const result: CaveatScope[] = [];
+  for (const [text, concerned] of scoped) {
+    if (concerned !== 'all' && concerned.length === 0) continue;
+    const keys = concerned === 'all' ? [] : [...new Set(concerned.map(podKey))];
+    const everyPod = keys.length === 0 || keys.length === all.length;
+    const caveat = everyPod ? text : `${text} (${keys.length === 1 ? 'pod' : 'pods'} ${someNames(keys)})`;
+    if (seen.has(caveat)) continue;
+    seen.add(caveat);
+    result.push({ caveat, pods: concerned === 'all' ? [] : keys });
+  }
+  return result;
+}
+
+/** A missing owner kind matters only for the pods it owns: one caveat per text, with its pods. */
+function controllerCaveats(pods: readonly CaveatPod[]): Array<[string, Concerned]> {
+  const byText = new Map<string, V1Pod[]>();
+  for (const p of pods) {
+    if (p.controllerCaveat) byText.set(p.controllerCaveat, [...(byText.get(p.controllerCaveat) ?? []), p.pod]);
+  }
+  return [...byText];
+}
+
+/** Removed pods of a budget that lets them go over several waves: their order within the budget is a race. */
+function inBudgetsOfSeveralWaves(removed: readonly CaveatPod[], budgets: readonly BudgetPlan[]): V1Pod[] {
+  const slow = new Set(budgets.filter((b) => b.waves > 1).map((b) => `${b.namespace}/${b.name}`));
+  return removed.filter((p) => p.plan.pdbs.some((b) => slow.has(`${b.namespace}/${b.name}`))).map((p) => p.pod);
+}
+
+/** PersistentVolumeClaims, directly or through generic ephemeral volumes. */
+function hasClaims(pod: V1Pod): boolean {
+  return (pod.spec?.volumes ?? []).some((v) => v.persistentVolumeClaim != null || v.ephemeral != null);
+}
+
+const STANDARD_RESOURCE = /^(cpu|memory|ephemeral-storage|hugepages-.+)$/;
+
+/** DRA claims, or an extended resource (which a DeviceClass may back with DRA). */
+function hasResourceClaims(pod: V1Pod): boolean {
+  if ((pod.spec?.resourceClaims ?? []).length > 0) return true;
+  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
+  return containers.some((c) =>
+    Object.keys({ ...c.resources?.requests, ...c.resources?.limits }).some((r) => !STANDARD_RESOURCE.test(r)),
+  );
+}
+
+function declaresFeatures(node: Snapshot['nodes'][number]): boolean {
+  const status = node.status as { declaredFeatures?: unknown[] } | undefined;
+  return (status?.declaredFeatures ?? []).length > 0;
+}
+
+/** Not yet bound to a node (or nominated for one), and not finished: it competes for room. */
+function isPending(pod: V1Pod): boolean {
+  if (isTerminal(pod)) return false;
+  return !pod.spec?.nodeName || Boolean(pod.status?.nominatedNodeName);
 }
 
 /**
- * Snapshot-wide caveats: missing budgets (they could select any pod), and the warnings met while
- * loading. A missing owner kind matters only for the pods it owns, so controller.ts says it per pod —
- * a snapshot with no StatefulSets at all is not worth a caveat when no drained pod has one.
+ * The replacements whose own affinity terms use a namespaceSelector; every replacement when the
+ * simulation met one only in other pods' terms (their anti-affinity judges every replacement).
  */
-export function snapshotCaveats(snapshot: Snapshot): string[] {
-  const budgets = snapshot.kinds.has('PodDisruptionBudget') ? [] : [missingKindCaveat('PodDisruptionBudget')];
-  return [...budgets, ...snapshot.warnings.map((w) => `snapshot: ${w}`)];
+function namespaceSelectorPods(snapshot: Snapshot, replaced: readonly V1Pod[], met: readonly string[]): Concerned {
+  const own = replaced.filter((pod) => affinityTerms(pod).some((t) => t.namespaceSelector != null));
+  if (own.length > 0) return own;
+  const elsewhere = met.some((c) => c.includes('namespaceSelector'));
+  return elsewhere && snapshot.pods.some((pod) => affinityTerms(pod).some((t) => t.namespaceSelector != null))
+    ? replaced
+    : [];
+}
+
+function affinityTerms(pod: V1Pod): V1PodAffinityTerm[] {
+  const weighted = (list: V1WeightedPodAffinityTerm[] | undefined) => (list ?? []).map((w) => w.podAffinityTerm);
+  const a = pod.spec?.affinity;
+  return [
+    ...(a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+    ...weighted(a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+    ...(a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
+    ...weighted(a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
+  ];
+}
+
+/**
+ * Replacements with scheduling gates or a pod group; every replacement when some pod is bound to a node
+ * the snapshot does not have (its room and its spread are unknown).
+ */
+function gatedPods(snapshot: Snapshot, replaced: readonly V1Pod[]): Concerned {
+  const nodes = new Set(snapshot.nodes.map((n) => n.metadata?.name));
+  if (snapshot.pods.some((p) => p.spec?.nodeName && !nodes.has(p.spec.nodeName))) return replaced;
+  return replaced.filter((pod) => {
+    const spec = pod.spec as (V1Pod['spec'] & { workloadRef?: unknown }) | undefined;
+    return (spec?.schedulingGates ?? []).length > 0 || spec?.workloadRef != null;
+  });
 }

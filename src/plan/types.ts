@@ -7,7 +7,16 @@
 export type DrainAction = 'evict' | 'skip' | 'delete' | 'refuse';
 /** For evicted pods: admitted at once, after waiting for its budget, or never. */
 export type EvictOutcome = 'immediate' | 'waits' | 'blocked';
-export type Verdict = 'clear' | 'slow' | 'blocked';
+/**
+ * clear: every pod can go now; slow: some wait for their budget; blocked: the drain cannot finish;
+ * incomplete: the plan could not read a kind it needs (budgets, owners, pods — absent from the snapshot
+ * file or forbidden to the user) and would otherwise say clear or slow: what it did not read could hold
+ * the drain back, so it does not call the drain clear. Exit codes: 0 clear or slow, 3 blocked, 4
+ * incomplete (0 again with --allow-incomplete).
+ */
+export type Verdict = 'clear' | 'slow' | 'blocked' | 'incomplete';
+/** The verdict from what was read alone. */
+export type ReadVerdict = Exclude<Verdict, 'incomplete'>;
 
 export interface PlanOptions {
   /** Node names drained together (already resolved from NODE… or -l). */
@@ -114,13 +123,55 @@ export interface NoExecuteBudgetBreach {
   readonly disruptionsAllowed: number;
 }
 
+/** A kind the plan needs and could not read, and what that may hide. */
+export interface UnreadKind {
+  /** "PodDisruptionBudget", "ReplicaSet", "Pod"… */
+  readonly kind: string;
+  /** Why it was not read: absent from the snapshot file, or the API server's refusal. */
+  readonly why: string;
+  /** What the plan assumed instead, and what that may hide. */
+  readonly effect: string;
+  /** The drained pods whose fate it may change, as namespace/name (empty: the whole plan). */
+  readonly pods: readonly string[];
+}
+
+/** Something the drain destroys for good, named before anything else. */
+export interface PlanWarning {
+  /**
+   * PodsNotRecreated: removed pods no controller recreates (--force on unmanaged pods, an owner that is
+   * gone); EmptyDirDataLost: removed pods whose emptyDir data is deleted (--delete-emptydir-data).
+   */
+  readonly reason: 'PodsNotRecreated' | 'EmptyDirDataLost';
+  /** One line with the count, e.g. "3 pods are deleted for good: no controller recreates them (--force)". */
+  readonly message: string;
+  /** The pods concerned, as namespace/name. */
+  readonly pods: readonly string[];
+}
+
+/** A caveat of this plan and the pods it concerns. */
+export interface CaveatScope {
+  /** The caveat's text, as in `caveats`. */
+  readonly caveat: string;
+  /** The drained pods it concerns, as namespace/name (empty: the whole plan). */
+  readonly pods: readonly string[];
+}
+
 export interface DrainPlan {
   readonly kind: 'DrainPlan';
   readonly apiVersion: 'maint.kubectl.io/v1alpha1';
   readonly nodes: readonly string[];
   readonly verdict: Verdict;
+  /**
+   * The verdict from what was read alone: equal to `verdict`, except that an incomplete plan says here
+   * whether it would have been clear or slow (the exit code under --allow-incomplete).
+   */
+  readonly assumedVerdict: ReadVerdict;
   /** Why the verdict, one line each, most important first. */
   readonly verdictReasons: readonly string[];
+  /** Pods deleted for good and data lost, one entry each (empty when the drain destroys nothing). */
+  readonly warnings: readonly PlanWarning[];
+  /** Kinds the plan needs and could not read (empty when it read all it needs). */
+  readonly unread: readonly UnreadKind[];
   readonly pods: readonly PodPlan[];
   readonly budgets: readonly BudgetPlan[];
   readonly noExecute: {
@@ -128,6 +179,12 @@ export interface DrainPlan {
     readonly budgetsBroken: readonly NoExecuteBudgetBreach[];
   };
   readonly nodeFailure: { readonly nodeMonitorGracePeriodSeconds: number };
-  /** What the plan does not model, and what the snapshot lacked. */
+  /**
+   * What the plan does not model and what the snapshot lacked — only the caveats that can apply to this
+   * plan (a rule about claims only when a drained pod has one), each naming the pods it concerns when it
+   * does not concern them all. The full list is in the README.
+   */
   readonly caveats: readonly string[];
+  /** The same caveats with the pods each concerns, as data. */
+  readonly caveatScopes: readonly CaveatScope[];
 }

@@ -1,9 +1,9 @@
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { groupBy } from './group-by.js';
-import type { BudgetPlan, NoExecuteBudgetBreach, PodPlan, Verdict } from './types.js';
+import type { BudgetPlan, NoExecuteBudgetBreach, PodPlan, ReadVerdict } from './types.js';
 
 export interface VerdictWithReasons {
-  readonly verdict: Verdict;
+  readonly verdict: ReadVerdict;
   readonly reasons: readonly string[];
 }
 
@@ -42,7 +42,8 @@ export function decideVerdict(
         `which allows ${b.disruptionsAllowed} disruption(s): ${b.pods.join(', ')}`,
     ),
   ];
-  const verdict: Verdict = refused.length > 0 || blocked.length > 0 ? 'blocked' : waiting.length > 0 ? 'slow' : 'clear';
+  const verdict: ReadVerdict =
+    refused.length > 0 || blocked.length > 0 ? 'blocked' : waiting.length > 0 ? 'slow' : 'clear';
   if (verdict === 'clear') reasons.unshift(clearReason(pods));
   return { verdict, reasons };
 }

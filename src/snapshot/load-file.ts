@@ -9,11 +9,17 @@ import {
   positionOf,
   readJsonListFile,
 } from './json-list-stream.js';
-import { REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
+import { SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
 
 /** The command whose output `--snapshot` reads; quoted in every error so the fix is one copy-paste away. */
 export const SNAPSHOT_COMMAND =
   'kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services -A -o json';
+
+/**
+ * Without nodes there is nothing to plan. Pods are not required of a file: one with none may be a
+ * cluster with no pods or a `kubectl get` that did not ask for them, and the plan says it is incomplete.
+ */
+const REQUIRED_IN_FILE: readonly SnapshotKind[] = ['Node'];
 
 /** A snapshot file that cannot be used; the message is one line and names the file. */
 export class SnapshotLoadError extends Error {
@@ -31,8 +37,9 @@ export class SnapshotLoadError extends Error {
  * Which kinds count as loaded: a `kubectl get` of several kinds prints one List in which a kind with no
  * objects leaves no trace, so it cannot be told apart from a kind that was not asked for. The rule is
  * therefore: a kind is loaded when at least one object of it is present, or when the file holds a typed
- * list of that kind (`PodDisruptionBudgetList`, even empty). Nodes and pods are required. A kind that is
- * missing only makes the plan add a caveat; it never fails the load.
+ * list of that kind (`PodDisruptionBudgetList`, even empty). Nodes are required. A kind that is missing
+ * (pods included: a file of nodes only cannot tell an empty cluster from pods not asked for) makes the plan
+ * incomplete or adds a caveat; it never fails the load.
  *
  * A file too large for one string (a large cluster's List is over 1 GB) is read as JSON in pieces.
  */
@@ -89,7 +96,7 @@ export function snapshotFromText(text: string, source: SnapshotSource, label: st
 export function snapshotFromDocuments(documents: readonly unknown[], source: SnapshotSource, label: string): Snapshot {
   const collected = new ObjectCollector(label);
   documents.forEach((doc, i) => collected.addDocument(doc, documents.length > 1 ? `document ${i + 1}: ` : ''));
-  for (const kind of REQUIRED_KINDS) {
+  for (const kind of REQUIRED_IN_FILE) {
     if (!collected.objects.has(kind)) {
       throw new SnapshotLoadError(
         `cannot read ${label}: it has no ${kind} objects (make one with: ${SNAPSHOT_COMMAND})`,

@@ -26,7 +26,10 @@ export const SNAPSHOT_KINDS = [
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
 
-/** Without nodes and pods there is nothing to plan; every other kind only sharpens the plan. */
+/**
+ * A live read fails without nodes and pods; every other kind only sharpens the plan. (A file needs only
+ * nodes: one with no pod makes an incomplete plan, see load-file.ts.)
+ */
 export const REQUIRED_KINDS: readonly SnapshotKind[] = ['Node', 'Pod'];
 
 export type SnapshotSource =

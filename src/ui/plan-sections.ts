@@ -55,8 +55,14 @@ export function verdictHeadline(plan: DrainPlan): string {
     clear: `CLEAR: every pod can leave ${nodes} now`,
     slow: `SLOW: draining ${nodes} waits for disruption budgets`,
     blocked: `BLOCKED: draining ${nodes} cannot finish`,
+    incomplete: `INCOMPLETE: the plan for ${nodes} could not read all it needs (from what it read: ${plan.assumedVerdict})`,
   };
   return headlines[plan.verdict];
+}
+
+/** "Warning: 3 pods are deleted for good, …": what the drain destroys, right under the verdict. */
+export function warningLines(plan: DrainPlan): string[] {
+  return plan.warnings.map((w) => `Warning: ${w.message}`);
 }
 
 /** Why a pod lands where it does, in one line: the outcome's reason, else kubectl's filter reason. */

@@ -13,6 +13,7 @@ import {
   replacementLines,
   unreplacedPods,
   verdictHeadline,
+  warningLines,
 } from './plan-sections.js';
 import { nodeFailureTimeline, timelineRows } from './plan-timeline.js';
 import { formatColumns } from './text-columns.js';
@@ -40,7 +41,7 @@ export interface PlanTextOptions {
  */
 export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): string {
   const drainSections = [
-    [verdictHeadline(plan), ...indent(plan.verdictReasons.map((r) => `- ${r}`))],
+    [verdictHeadline(plan), ...indent(plan.verdictReasons.map((r) => `- ${r}`)), ...warningLines(plan)],
     podsSection(plan),
     budgetsSection(plan),
     replacementsSection(plan, options.details ?? false),

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { buildPlan } from '../../plan/build-plan.js';
-import type { DrainPlan } from '../../plan/types.js';
+import type { DrainPlan, ReadVerdict, Verdict } from '../../plan/types.js';
 import { ClusterIndex } from '../../snapshot/cluster-index.js';
 import { loadSnapshotFile } from '../../snapshot/load-file.js';
 import { loadLiveSnapshot } from '../../snapshot/load-live.js';
@@ -21,6 +21,7 @@ export interface PlanFlagValues extends PoolFlagValues, KubeFlagValues {
   readonly selector?: string;
   readonly snapshot?: string;
   readonly output?: PlanFormat;
+  readonly allowIncomplete?: boolean;
 }
 
 export function register(program: Command): void {
@@ -39,6 +40,11 @@ export function register(program: Command): void {
       new Option('-o, --output <format>', 'output format (default: a live view on a terminal, text otherwise)').choices(
         ['text', 'json', 'yaml'],
       ),
+    )
+    .option(
+      '--allow-incomplete',
+      'exit as the verdict from what was read (0 for clear or slow) when a kind the plan needs could not be ' +
+        'read, instead of 4 (the plan still says incomplete)',
     );
   command.addOption(maxUnavailableOption().helpGroup('Pool (several nodes, batch by batch):'));
   addDrainFlags(command);
@@ -51,8 +57,27 @@ export function register(program: Command): void {
       : buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
     if (plan.kind === 'PoolPlan') showPoolPlan(plan, values.output);
     else await showPlan(plan, values.output);
-    if (plan.verdict === 'blocked') process.exitCode = ExitCode.Blocked;
+    process.exitCode = planExitCode(plan, values.allowIncomplete === true);
   });
+}
+
+const READ_VERDICT_EXIT: Record<ReadVerdict, number> = {
+  clear: ExitCode.Ok,
+  slow: ExitCode.Ok,
+  blocked: ExitCode.Blocked,
+};
+
+/**
+ * What a pipeline gates on: 0 clear or slow, 3 blocked, 4 incomplete. An incomplete plan fails closed;
+ * --allow-incomplete opts in to the exit code of the verdict from what was read (a pool plan that is
+ * incomplete has no blocked batch, so that is 0).
+ */
+export function planExitCode(
+  plan: { readonly verdict: Verdict; readonly assumedVerdict?: ReadVerdict },
+  allowIncomplete: boolean,
+): number {
+  if (plan.verdict !== 'incomplete') return READ_VERDICT_EXIT[plan.verdict];
+  return allowIncomplete ? READ_VERDICT_EXIT[plan.assumedVerdict ?? 'clear'] : ExitCode.Incomplete;
 }
 
 /** Loads the snapshot the flags name: the file of --snapshot, else the live cluster. */

@@ -1,15 +1,25 @@
 /**
  * What the scheduling simulation does not model, for the plan's caveats. Each line names the scheduler
- * rule and what it means for a replacement.
+ * rule and what it means for a replacement; plan/caveats.ts decides which of them can apply to a plan.
  */
-export const UNMODELLED_SCHEDULER_RULES: readonly string[] = [
-  'VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits: PersistentVolume node affinity (zonal disks), unbound claims, ReadWriteOncePod and attach limits are not checked',
-  'DynamicResources: ResourceClaims (DRA) and DRA-backed extended resources are not checked',
-  'NodeDeclaredFeatures: node status.declaredFeatures (GA in 1.37) are not checked',
-  'DefaultPreemption: a replacement that could evict lower-priority pods is not simulated; the message only says whether preemption could apply',
-  'Scoring: the node a replacement lands on is a deterministic approximation (PreferNoSchedule taints, spread, siblings, least allocated, name), not the weighted plugin scores',
-  'Pending pods: pods of other workloads waiting to be scheduled, and nominated pods, do not compete for room',
-  'Scheduler profiles: a custom profile (other plugins or weights, NodeAffinity addedAffinity, PodTopologySpread defaultConstraints of type List, ignored resources, extenders) is not read; the default profile is assumed',
-  "namespaceSelector in pod (anti-)affinity: namespace labels are not in the snapshot, so it is read as the owning pod's namespace (`{}` still means every namespace)",
-  'Scheduling gates, pod groups (gang scheduling) and pods bound to a node outside the snapshot are not considered',
-];
+export const SCHEDULER_CAVEATS = {
+  volumes:
+    'VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits: PersistentVolume node affinity (zonal disks), unbound claims, ReadWriteOncePod and attach limits are not checked',
+  dra: 'DynamicResources: ResourceClaims (DRA) and DRA-backed extended resources are not checked',
+  declaredFeatures: 'NodeDeclaredFeatures: node status.declaredFeatures (GA in 1.37) are not checked',
+  preemption:
+    'DefaultPreemption: a replacement that could evict lower-priority pods is not simulated; the message only says whether preemption could apply',
+  scoring:
+    'Scoring: the node a replacement lands on is a deterministic approximation (PreferNoSchedule taints, spread, siblings, least allocated, name), not the weighted plugin scores',
+  pendingPods:
+    'Pending pods: pods of other workloads waiting to be scheduled, and nominated pods, do not compete for room',
+  profiles:
+    'Scheduler profiles: a custom profile (other plugins or weights, NodeAffinity addedAffinity, PodTopologySpread defaultConstraints of type List, ignored resources, extenders) is not read; the default profile is assumed',
+  namespaceSelector:
+    "namespaceSelector in pod (anti-)affinity: namespace labels are not in the snapshot, so it is read as the owning pod's namespace (`{}` still means every namespace)",
+  gates:
+    'Scheduling gates, pod groups (gang scheduling) and pods bound to a node outside the snapshot are not considered',
+} as const;
+
+/** Every scheduler rule the simulation leaves out (the README lists them). */
+export const UNMODELLED_SCHEDULER_RULES: readonly string[] = Object.values(SCHEDULER_CAVEATS);

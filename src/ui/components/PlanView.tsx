@@ -8,6 +8,7 @@ import {
   replacementLines,
   unreplacedPods,
   verdictHeadline,
+  warningLines,
 } from '../plan-sections.js';
 import { nodeFailureTimeline, noExecuteTimeline } from '../plan-timeline.js';
 import { BudgetTable } from './BudgetTable.js';
@@ -38,7 +39,12 @@ export function PlanView({ plan, details, interactive, width }: PlanViewProps) {
   const axisWidth = Math.max(20, Math.min(width - 4, 72));
   return (
     <Box flexDirection="column">
-      <VerdictBanner verdict={plan.verdict} headline={verdictHeadline(plan)} reasons={plan.verdictReasons} />
+      <VerdictBanner
+        verdict={plan.verdict}
+        headline={verdictHeadline(plan)}
+        reasons={plan.verdictReasons}
+        warnings={warningLines(plan)}
+      />
       <Section title={`Pods on ${plan.nodes.join(', ')} (${plan.pods.length})`}>
         {plan.pods.length === 0 ? <Text>none</Text> : <PodGroupList groups={podGroups(plan)} />}
       </Section>

@@ -4,15 +4,20 @@ import { VERDICT_TONES } from '../theme.js';
 import { ColumnRow } from './ColumnRow.js';
 import { Tone } from './Tone.js';
 
-/** The first thing on screen: the verdict in its colour, then why, most important first. */
+/**
+ * The first thing on screen: the verdict in its colour, then why, most important first, then what the
+ * drain destroys for good (pods nothing recreates, emptyDir data).
+ */
 export function VerdictBanner({
   verdict,
   headline,
   reasons,
+  warnings = [],
 }: {
   verdict: Verdict;
   headline: string;
   reasons: readonly string[];
+  warnings?: readonly string[];
 }) {
   return (
     <Box flexDirection="column">
@@ -23,6 +28,11 @@ export function VerdictBanner({
         <Box key={i} paddingLeft={2}>
           <ColumnRow cells={['-', reason]} widths={[1]} gap={1} />
         </Box>
+      ))}
+      {warnings.map((warning, i) => (
+        <Tone key={`w${i}`} tone="warn" bold>
+          {warning}
+        </Tone>
       ))}
     </Box>
   );

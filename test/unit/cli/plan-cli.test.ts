@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +117,49 @@ describe('kubectl maint plan: exit codes and one-line errors', () => {
     const r = await run(['plan', 'k8s-node-1', '--snapshot', helloBlocked, '--ignore-daemonsets']);
     expect(r.exitCode).toBe(3);
     expect(r.stdout.split('\n')[0]).toMatch(/^BLOCKED/);
+  });
+
+  it('a snapshot without budgets is incomplete: exit 4, 0 with --allow-incomplete, the verdict says so either way', async () => {
+    const full = JSON.parse(readFileSync(hello, 'utf8')) as { items: Array<{ kind: string }> };
+    const noBudgets = file(
+      'no-budgets.json',
+      JSON.stringify({ ...full, items: full.items.filter((o) => o.kind !== 'PodDisruptionBudget') }),
+    );
+    const gate = await run(['plan', 'k8s-node-1', '--snapshot', noBudgets, '--ignore-daemonsets', '-o', 'json']);
+    expect(gate.exitCode).toBe(4);
+    const plan = JSON.parse(gate.stdout) as {
+      verdict: string;
+      assumedVerdict: string;
+      unread: Array<{ kind: string }>;
+    };
+    expect([plan.verdict, plan.assumedVerdict, plan.unread.map((u) => u.kind)]).toEqual([
+      'incomplete',
+      'clear',
+      ['PodDisruptionBudget'],
+    ]);
+    const allowed = await run([
+      'plan',
+      'k8s-node-1',
+      '--snapshot',
+      noBudgets,
+      '--ignore-daemonsets',
+      '--allow-incomplete',
+    ]);
+    expect(allowed.exitCode).toBe(0);
+    expect(allowed.stdout.split('\n')[0]).toBe(
+      'INCOMPLETE: the plan for k8s-node-1 could not read all it needs (from what it read: clear)',
+    );
+  });
+
+  it('a snapshot with no Pod object is an incomplete plan, not an error', async () => {
+    const full = JSON.parse(readFileSync(hello, 'utf8')) as { items: Array<{ kind: string }> };
+    const nodesOnly = file(
+      'nodes-only.json',
+      JSON.stringify({ ...full, items: full.items.filter((o) => o.kind === 'Node') }),
+    );
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', nodesOnly]);
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toContain('cannot tell an empty cluster from pods not asked for');
   });
 
   it('-l selects nodes by label; -o yaml prints the same plan as YAML', async () => {

@@ -29,12 +29,16 @@ function plan(pods: PodPlan[]): DrainPlan {
     apiVersion: 'maint.kubectl.io/v1alpha1',
     nodes: ['k8s-node-1'],
     verdict: 'clear',
+    assumedVerdict: 'clear',
     verdictReasons: [],
+    warnings: [],
+    unread: [],
     pods,
     budgets: [],
     noExecute: { taint: '', budgetsBroken: [] },
     nodeFailure: { nodeMonitorGracePeriodSeconds: 50 },
     caveats: [],
+    caveatScopes: [],
   };
 }
 

@@ -1,36 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
-import type { PlanOptions } from '../../../src/plan/types.js';
-import {
-  makeDeployment,
-  makeIndex,
-  makeNode,
-  makePdb,
-  makePod,
-  makeReplicaSet,
-  type SnapshotInput,
-} from '../builders.js';
-
-const options = (overrides: Partial<PlanOptions> = {}): PlanOptions => ({
-  nodes: ['n1'],
-  ignoreDaemonSets: true,
-  deleteEmptyDirData: false,
-  force: false,
-  disableEviction: false,
-  skipWaitForDeleteTimeoutSeconds: 0,
-  taint: { key: 'maintenance' },
-  nodeMonitorGracePeriodSeconds: 50,
-  nowEpochSeconds: 1_800_000_000,
-  ...overrides,
-});
-
-const nodes = [makeNode().name('n1').obj(), makeNode().name('n2').obj()];
-const web = (name: string, node = 'n1') =>
-  makePod().name(name).ns('shop').node(node).label('app', 'web').owner('ReplicaSet', 'web-1').requests('100m');
-const owners: SnapshotInput = {
-  replicaSets: [makeReplicaSet().name('web-1').ns('shop').owner('Deployment', 'web').obj()],
-  deployments: [makeDeployment().name('web').ns('shop').replicas(3).obj()],
-};
+import { makeIndex, makePdb, makePod } from '../builders.js';
+import { nodes, options, owners, web } from './rules-fixture.js';
 
 describe('buildPlan rules', () => {
   it('is clear when every pod can go at once, and says how many', () => {

@@ -93,11 +93,19 @@ describe('buildPlan on the hello scenario (nodeTaintsPolicy Honor)', () => {
     expect(plan.pods.map((p) => p.nodeFailure.afterSeconds)).toEqual([110, 110, null, null]);
   });
 
-  it('says what the plan does not model, and no missing kind that owns none of the drained pods', () => {
+  it('says only what it does not model that can apply here, and no missing kind that owns none of the drained pods', () => {
     // The fixture has no StatefulSets, Jobs or ReplicationControllers, and no drained pod is owned by one.
     expect(plan.caveats.some((c) => c.includes('were not loaded'))).toBe(false);
-    expect(plan.caveats.some((c) => c.startsWith('VolumeBinding'))).toBe(true);
-    expect(plan.caveats.some((c) => c.startsWith('Readiness'))).toBe(true);
+    // No hello pod has a claim or a resource claim: neither volume binding nor DRA can apply.
+    expect(plan.caveats.some((c) => c.startsWith('VolumeBinding'))).toBe(false);
+    expect(plan.caveats.some((c) => c.startsWith('DynamicResources'))).toBe(false);
+    // The second hello pod waits for the first one's replacement to be Ready.
+    expect(plan.caveatScopes.find((c) => c.caveat.startsWith('Readiness'))?.pods).toEqual([
+      'demo/hello-7d4b9c8f6d-8hzvd',
+    ]);
+    expect(plan.verdict).toBe('slow');
+    expect(plan.unread).toEqual([]);
+    expect(plan.warnings).toEqual([]);
   });
 });
 

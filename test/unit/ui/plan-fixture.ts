@@ -97,7 +97,10 @@ export function slowPlan(): DrainPlan {
     apiVersion: 'maint.kubectl.io/v1alpha1',
     nodes: ['k8s-node-1'],
     verdict: 'slow',
+    assumedVerdict: 'slow',
     verdictReasons: ['demo/hello allows 1 disruption at a time: 2 pods leave in 2 waves'],
+    warnings: [],
+    unread: [],
     pods: [
       helloPod('hello-a'),
       helloPod('hello-b', {
@@ -117,6 +120,7 @@ export function slowPlan(): DrainPlan {
     },
     nodeFailure: { nodeMonitorGracePeriodSeconds: 50 },
     caveats: ['readiness of replacements is assumed, not measured'],
+    caveatScopes: [{ caveat: 'readiness of replacements is assumed, not measured', pods: [] }],
   };
 }
 
@@ -126,6 +130,7 @@ export function blockedPlan(): DrainPlan {
   return {
     ...plan,
     verdict: 'blocked',
+    assumedVerdict: 'blocked',
     verdictReasons: ['demo/hello-a: no node can take its replacement'],
     pods: plan.pods.map((p) =>
       p.name === 'hello-a'
@@ -146,6 +151,7 @@ export function clearPlan(): DrainPlan {
   return {
     ...plan,
     verdict: 'clear',
+    assumedVerdict: 'clear',
     verdictReasons: ['every pod is evicted in the first wave'],
     pods: [plan.pods[0] as PodPlan, ...plan.pods.slice(2)],
     budgets: [helloBudget({ drainedPods: ['demo/hello-a'], waves: 1 })],

@@ -11,6 +11,34 @@ describe('renderPlanText', () => {
       '  - demo/hello-a: no node can take its replacement',
     ]);
   });
+  it('names what the drain destroys for good right under the verdict, with counts', () => {
+    const plan: DrainPlan = {
+      ...clearPlan(),
+      warnings: [
+        {
+          reason: 'PodsNotRecreated',
+          message: '3 pods are deleted for good, no controller recreates them: a/x, a/y, a/z',
+          pods: ['a/x', 'a/y', 'a/z'],
+        },
+      ],
+    };
+    const lines = renderPlanText(plan).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'CLEAR: every pod can leave k8s-node-1 now',
+      '  - every pod is evicted in the first wave',
+      'Warning: 3 pods are deleted for good, no controller recreates them: a/x, a/y, a/z',
+    ]);
+  });
+  it('an incomplete plan says so first, and what it would have said from what it read', () => {
+    const plan: DrainPlan = {
+      ...clearPlan(),
+      verdict: 'incomplete',
+      verdictReasons: ['PodDisruptionBudgets not read: snapshot "c.json" holds no PodDisruptionBudget object; …'],
+    };
+    expect(renderPlanText(plan).split('\n')[0]).toBe(
+      'INCOMPLETE: the plan for k8s-node-1 could not read all it needs (from what it read: clear)',
+    );
+  });
   it('keeps the sections in reading order: verdict, pods, budgets, replacements, NoExecute, node failure, caveats', () => {
     const text = renderPlanText(slowPlan());
     const order = [

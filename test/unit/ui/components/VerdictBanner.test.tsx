@@ -24,4 +24,19 @@ describe('<VerdictBanner />', () => {
     );
     expect(lastFrame()).toBe('CLEAR: every pod can leave n1 now');
   });
+  it('names what the drain destroys for good under the reasons', () => {
+    const { lastFrame } = render(
+      <VerdictBanner
+        verdict="clear"
+        headline="CLEAR: every pod can leave n1 now"
+        reasons={['all 3 pods can be evicted at once']}
+        warnings={['Warning: 3 pods are deleted for good, no controller recreates them: a/x, a/y, a/z']}
+      />,
+    );
+    expect(lastFrame()?.split('\n')).toEqual([
+      'CLEAR: every pod can leave n1 now',
+      '  - all 3 pods can be evicted at once',
+      'Warning: 3 pods are deleted for good, no controller recreates them: a/x, a/y, a/z',
+    ]);
+  });
 });
