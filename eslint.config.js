@@ -120,6 +120,40 @@ export default tseslint.config(
     },
   },
   {
+    // Start-up: cli/ is loaded by every command, so it imports what talks to the cluster, the Ink views,
+    // the YAML library and the bundled snapshots only with `await import()` where a command needs them
+    // (type imports are free). `kubectl maint version`, `--help` and completion load none of them.
+    files: ['src/cli/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/kube/*',
+                '!**/kube/defaults.js',
+                '**/snapshot/load-*',
+                '**/snapshot/embedded*',
+                '**/drain/engine*',
+                '**/ui/plan-output*',
+                '**/ui/*-view*',
+                '@kubernetes/client-node',
+                'ink',
+                'react',
+                'yaml',
+                'ora',
+                'execa',
+              ],
+              allowTypeImports: true,
+              message: 'load it with `await import()` in the command that needs it (start-up: see eslint.config.js).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/ui/**'],
     rules: {
       'no-restricted-imports': [

@@ -1,14 +1,26 @@
 #!/usr/bin/env node
 // Entry point for `kubectl maint` when run from source or an npm install (the krew release is a single
 // executable with its own runtime). The code lives in dist/, built by `npm run build`.
+//
+// This file is kept to what any Node.js since 14 can run: it may be started by an older `node` on PATH.
+import module from 'node:module';
+
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 26) {
-  // Checked before anything is imported: @kubernetes/client-node 2 cannot even load on older runtimes.
-  process.stderr.write(
-    `error: kubectl-maint needs Node.js 26 or newer, this is ${process.version}; ` +
-      'run it through npm (npm start -- ARGS) which uses the pinned runtime, or install the krew binary\n',
-  );
-  process.exit(1);
+  // @kubernetes/client-node 2 cannot even load on older runtimes. From a source checkout, the project's
+  // pinned Node.js sits in node_modules: run this same file with it instead of refusing.
+  const { runWithPinnedNode } = await import('./pinned-node.js');
+  if (!(await runWithPinnedNode(import.meta.url))) {
+    process.stderr.write(
+      `error: kubectl-maint needs Node.js 26 or newer, this is ${process.version}; ` +
+        'run it through npm (npm start -- ARGS) which uses the pinned runtime, or install the krew binary\n',
+    );
+    process.exit(1);
+  }
+} else {
+  // V8's compiled code for dist/ and node_modules, kept on disk between runs (Node's module compile
+  // cache, in the OS temp dir): start-up skips most of the parsing and compiling.
+  module.enableCompileCache?.();
+  const { main } = await import('../dist/cli/main.js');
+  process.exitCode = await main(process.argv.slice(2));
 }
-const { main } = await import('../dist/cli/main.js');
-process.exitCode = await main(process.argv.slice(2));

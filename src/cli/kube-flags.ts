@@ -1,9 +1,7 @@
 import { Option, type Command } from 'commander';
-import { createKubeClient, type KubeClient } from '../kube/client.js';
-import { loadKubeTarget, type KubeConfigFlags } from '../kube/config.js';
-import { KubeError } from '../kube/errors.js';
-import { DEFAULT_CHUNK_SIZE } from '../kube/reads.js';
-import { SnapshotLoadError } from '../snapshot/load-file.js';
+import type { KubeClient } from '../kube/client.js';
+import type { KubeConfigFlags } from '../kube/config.js';
+import { DEFAULT_CHUNK_SIZE } from '../kube/defaults.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { parseCount, parseDurationMs } from './flag-values.js';
 
@@ -57,16 +55,28 @@ export function kubeConfigFlags(values: KubeFlagValues): KubeConfigFlags {
   };
 }
 
-/** Loads the kubeconfig as kubectl would with these flags and binds the API clients to it. */
-export function connect(values: KubeFlagValues): KubeClient {
+/**
+ * Loads the kubeconfig as kubectl would with these flags and binds the API clients to it. The
+ * Kubernetes client is imported here, when a command talks to the cluster, not at start-up: it takes
+ * longer to load than the rest of the plugin (`version`, `--help`, completion and --snapshot plans
+ * never load it).
+ */
+export async function connect(values: KubeFlagValues): Promise<KubeClient> {
+  const [{ createKubeClient }, { loadKubeTarget }] = await Promise.all([
+    import('../kube/client.js'),
+    import('../kube/config.js'),
+  ]);
   return createKubeClient(loadKubeTarget(kubeConfigFlags(values)));
 }
+
+/** Errors from below that already carry a one-line message; known by name so that start-up loads neither. */
+const ONE_LINE_ERRORS = new Set(['KubeError', 'SnapshotLoadError']);
 
 /**
  * The CLI boundary for failures from below: the cluster (KubeError) and snapshot files already carry a
  * one-line message; here they get their exit code. Anything else is passed through for main() to report.
  */
 export function asCliError(err: unknown): unknown {
-  if (err instanceof KubeError || err instanceof SnapshotLoadError) return new CliError(err.message, ExitCode.Error);
+  if (err instanceof Error && ONE_LINE_ERRORS.has(err.name)) return new CliError(err.message, ExitCode.Error);
   return err;
 }

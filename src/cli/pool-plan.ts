@@ -2,7 +2,6 @@ import { buildPoolPlan } from '../plan/pool-plan.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { renderPlanJson, renderPlanYaml } from '../ui/plan-output.js';
 import { renderPoolPlanText } from '../ui/pool-plan-text.js';
 import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
@@ -34,8 +33,10 @@ export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { i
 }
 
 /** Text on a terminal and on a pipe (the batches table reads the same on both); JSON or YAML when asked. */
-export function showPoolPlan(plan: PoolPlan, format: 'text' | 'json' | 'yaml' | undefined): void {
-  if (format === 'json') return void process.stdout.write(renderPlanJson(plan));
-  if (format === 'yaml') return void process.stdout.write(renderPlanYaml(plan));
+export async function showPoolPlan(plan: PoolPlan, format: 'text' | 'json' | 'yaml' | undefined): Promise<void> {
+  if (format === 'json' || format === 'yaml') {
+    const { renderPlanJson, renderPlanYaml } = await import('../ui/plan-output.js');
+    return void process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanYaml(plan));
+  }
   process.stdout.write(renderPoolPlanText(plan));
 }

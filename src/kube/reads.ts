@@ -15,7 +15,7 @@ export type ListableKind =
   | 'Service';
 
 /** kubectl's --chunk-size default. */
-export const DEFAULT_CHUNK_SIZE = 500;
+import { DEFAULT_CHUNK_SIZE } from './defaults.js';
 
 export interface PageRequest {
   readonly limit?: number;

@@ -1,7 +1,5 @@
 import { Option, type Command } from 'commander';
-import { setUnschedulable, nodesMatching } from '../../kube/cordon.js';
-import { drainClientFor, type DrainClient } from '../../kube/drain-client.js';
-import { classifyKubeError } from '../../kube/errors.js';
+import type { DrainClient } from '../../kube/drain-client.js';
 import type { KubeTarget } from '../../kube/config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
@@ -46,7 +44,11 @@ async function setNodes(
   verb: string,
 ): Promise<number> {
   const selection = nodeSelection(nodeArgs, values.selector);
-  const kube = connect(values);
+  const kube = await connect(values);
+  const [{ setUnschedulable }, { drainClientFor }] = await Promise.all([
+    import('../../kube/cordon.js'),
+    import('../../kube/drain-client.js'),
+  ]);
   const client = drainClientFor(kube);
   const names = 'names' in selection ? selection.names : await matching(client, kube.target, selection.selector);
   const suffix = values.dryRun === 'client' ? ' (dry run)' : values.dryRun === 'server' ? ' (server dry run)' : '';
@@ -58,17 +60,19 @@ async function setNodes(
       process.stdout.write(`node/${node} ${result.already ? 'already ' : ''}${verb}ed${suffix}\n`);
     } catch (err) {
       failed += 1;
-      process.stderr.write(`error: ${describe(err, kube.target, node)}\n`);
+      process.stderr.write(`error: ${await describe(err, kube.target, node)}\n`);
     }
   }
   return failed > 0 ? ExitCode.Error : ExitCode.Ok;
 }
 
 async function matching(client: DrainClient, target: KubeTarget, selector: string): Promise<readonly string[]> {
+  const { nodesMatching } = await import('../../kube/cordon.js');
   let names: string[];
   try {
     names = await nodesMatching(client, selector);
   } catch (err) {
+    const { classifyKubeError } = await import('../../kube/errors.js');
     throw new CliError(classifyKubeError(err, target, { verb: 'list', resource: 'nodes' }).message);
   }
   if (names.length === 0)
@@ -76,7 +80,8 @@ async function matching(client: DrainClient, target: KubeTarget, selector: strin
   return names;
 }
 
-function describe(err: unknown, target: KubeTarget, node: string): string {
+async function describe(err: unknown, target: KubeTarget, node: string): Promise<string> {
+  const { classifyKubeError } = await import('../../kube/errors.js');
   const error = classifyKubeError(err, target, { verb: 'patch', resource: 'nodes', name: node });
   if (error.kind === 'not-found') return `node "${node}" not found (list nodes with: kubectl get nodes)`;
   return error.message;

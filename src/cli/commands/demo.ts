@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot, type EmbeddedSnapshotName } from '../../snapshot/embedded.js';
+import type { EmbeddedSnapshotName } from '../../snapshot/embedded.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../plan/taint-eviction.js';
 import type { DrainFlagValues } from '../drain-flags.js';
 import { planSnapshot, showPlan, type PlanFormat } from './plan.js';
@@ -35,6 +35,8 @@ export function register(program: Command): void {
       ),
     )
     .action(async (values: { output?: PlanFormat }) => {
+      // The bundled snapshots (270 kB of JSON) are loaded only by the demo, not at every start.
+      const { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot } = await import('../../snapshot/embedded.js');
       for (const [i, name] of EMBEDDED_SNAPSHOT_NAMES.entries()) {
         // A heading for people; for -o json|yaml, only document separators so the stream stays parseable.
         if (values.output === 'yaml') process.stdout.write('---\n');

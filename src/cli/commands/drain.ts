@@ -1,13 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { runDrain } from '../../drain/engine.js';
 import type { DrainEvent } from '../../drain/events.js';
 import type { FinishedEvent } from '../../drain/summary.js';
 import { drainTargets, type DrainTargets } from '../../drain/targets.js';
-import { drainApi } from '../../kube/drain-api.js';
-import { drainClientFor } from '../../kube/drain-client.js';
 import type { DrainPlan } from '../../plan/types.js';
-import { loadLiveSnapshot } from '../../snapshot/load-live.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { drainEventJsonLine } from '../../ui/drain-json.js';
 import { drainEventLines } from '../../ui/drain-lines.js';
@@ -99,7 +95,14 @@ export function parseDryRun(text: string | boolean): DryRunMode {
 
 async function drainCommand(nodeArgs: readonly string[], values: DrainCommandValues): Promise<number> {
   const selection = nodeSelection(nodeArgs, values.selector);
-  const client = connect(values);
+  const client = await connect(values);
+  // The API side and the engine, loaded only now that the command talks to the cluster.
+  const [{ loadLiveSnapshot }, { runDrain }, { drainApi }, { drainClientFor }] = await Promise.all([
+    import('../../snapshot/load-live.js'),
+    import('../../drain/engine.js'),
+    import('../../kube/drain-api.js'),
+    import('../../kube/drain-client.js'),
+  ]);
   let snapshot: Snapshot;
   try {
     snapshot = await loadLiveSnapshot(client, values);

@@ -2,10 +2,7 @@ import { Option, type Command } from 'commander';
 import { buildPlan } from '../../plan/build-plan.js';
 import type { DrainPlan, ReadVerdict, Verdict } from '../../plan/types.js';
 import { ClusterIndex } from '../../snapshot/cluster-index.js';
-import { loadSnapshotFile } from '../../snapshot/load-file.js';
-import { loadLiveSnapshot } from '../../snapshot/load-live.js';
 import type { Snapshot } from '../../snapshot/types.js';
-import { renderPlanJson, renderPlanYaml } from '../../ui/plan-output.js';
 import { renderPlanText } from '../../ui/plan-text.js';
 import { addDrainFlags, planOptionsFrom, type DrainFlagValues } from '../drain-flags.js';
 import { ExitCode } from '../exit-codes.js';
@@ -55,7 +52,7 @@ export function register(program: Command): void {
     const plan = isPoolPlan(nodes, values)
       ? poolPlanOf(index, nodes, values)
       : buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
-    if (plan.kind === 'PoolPlan') showPoolPlan(plan, values.output);
+    if (plan.kind === 'PoolPlan') await showPoolPlan(plan, values.output);
     else await showPlan(plan, values.output);
     process.exitCode = planExitCode(plan, values.allowIncomplete === true);
   });
@@ -83,7 +80,12 @@ export function planExitCode(
 /** Loads the snapshot the flags name: the file of --snapshot, else the live cluster. */
 export async function snapshotFromFlags(values: PlanFlagValues): Promise<Snapshot> {
   try {
-    return values.snapshot ? await loadSnapshotFile(values.snapshot) : await loadLiveSnapshot(connect(values), values);
+    if (values.snapshot) {
+      const { loadSnapshotFile } = await import('../../snapshot/load-file.js');
+      return await loadSnapshotFile(values.snapshot);
+    }
+    const { loadLiveSnapshot } = await import('../../snapshot/load-live.js');
+    return await loadLiveSnapshot(await connect(values), values);
   } catch (err) {
     throw asCliError(err);
   }
@@ -102,8 +104,10 @@ export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, value
  * React), plain text otherwise.
  */
 export async function showPlan(plan: DrainPlan, format: PlanFormat | undefined): Promise<void> {
-  if (format === 'json') return void process.stdout.write(renderPlanJson(plan));
-  if (format === 'yaml') return void process.stdout.write(renderPlanYaml(plan));
+  if (format === 'json' || format === 'yaml') {
+    const { renderPlanJson, renderPlanYaml } = await import('../../ui/plan-output.js');
+    return void process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanYaml(plan));
+  }
   if (format === undefined && process.stdout.isTTY) {
     const { renderPlanInk } = await import('../../ui/plan-view.js');
     return renderPlanInk(plan);

@@ -43,16 +43,16 @@ describe('kubectl maint version', () => {
       dev,
       ['Build:    dev (running from source)', 'Runtime:  Node.js v26.10.0'],
     ],
-  ])('prints %s', (_case, report, middle) => {
+  ])('prints %s', async (_case, report, middle) => {
     const lines = ['Version:  v1.2.3', ...middle, 'Platform: linux/amd64', ''];
-    expect(formatVersion(report, 'text')).toBe(lines.join('\n'));
+    expect(await formatVersion(report, 'text')).toBe(lines.join('\n'));
   });
 
   it.each([
     ['json', (text: string): unknown => JSON.parse(text)],
     ['yaml', (text: string): unknown => parse(text)],
-  ] as const)('-o %s prints the whole report, nulls included, as one document', (format, read) => {
-    const text = formatVersion(dev, format);
+  ] as const)('-o %s prints the whole report, nulls included, as one document', async (format, read) => {
+    const text = await formatVersion(dev, format);
     expect(text.endsWith('\n')).toBe(true);
     expect(read(text)).toEqual(dev);
   });

@@ -1,0 +1,124 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scratchDir } from './cli-from-source.js';
+
+// Start-up (issue 9 item 7): a command loads only what it needs. The sources are compiled file by file
+// (as `npm run build` lays out dist/, here by esbuild, in a second) into a scratch package, run with a
+// module hook that records every file Node loads, and the heavy packages must be absent from the list.
+const root = path.resolve(import.meta.dirname, '../../..');
+let pkg: string;
+
+beforeAll(async () => {
+  pkg = scratchDir();
+  const sources = (readdirSync(path.join(root, 'src'), { recursive: true }) as string[])
+    .filter((f) => /\.tsx?$/.test(f))
+    .map((f) => path.join(root, 'src', f));
+  await build({
+    entryPoints: sources,
+    outdir: path.join(pkg, 'dist'),
+    outbase: path.join(root, 'src'),
+    format: 'esm',
+    platform: 'node',
+    target: 'node26',
+    jsx: 'automatic',
+    logLevel: 'warning',
+  });
+  mkdirSync(path.join(pkg, 'bin'));
+  for (const file of ['kubectl-maint.js', 'pinned-node.js']) {
+    copyFileSync(path.join(root, 'bin', file), path.join(pkg, 'bin', file));
+  }
+  copyFileSync(path.join(root, 'package.json'), path.join(pkg, 'package.json'));
+  symlinkSync(path.join(root, 'node_modules'), path.join(pkg, 'node_modules'));
+  symlinkSync(path.join(root, 'examples'), path.join(pkg, 'examples'));
+  writeFileSync(
+    path.join(pkg, 'pretend-node-20.mjs'),
+    "Object.defineProperty(process.versions, 'node', { value: '20.19.0' });\n",
+  );
+  writeFileSync(
+    path.join(pkg, 'record-loads.mjs'),
+    [
+      "import { registerHooks } from 'node:module';",
+      "import { writeFileSync } from 'node:fs';",
+      'const loaded = [];',
+      'registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });',
+      "process.on('exit', () => writeFileSync(process.env.LOADED_LIST, loaded.join('\\n')));",
+    ].join('\n'),
+  );
+}, 120_000);
+
+/** The packages under node_modules that `kubectl-maint ARGS` loads, by name. */
+function packagesLoadedBy(args: string[]): string[] {
+  const list = path.join(pkg, `loaded-${args.join('-').replace(/[^a-z0-9-]/gi, '_')}.txt`);
+  const result = spawnSync(
+    process.execPath,
+    ['--import', path.join(pkg, 'record-loads.mjs'), path.join(pkg, 'bin/kubectl-maint.js'), ...args],
+    { cwd: pkg, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: pkg, KUBECONFIG: '', LOADED_LIST: list } },
+  );
+  expect(result.status, result.stderr).toBe(0);
+  const names = readFileSync(list, 'utf8')
+    .split('\n')
+    .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
+    .filter((name): name is string => name !== undefined);
+  return [...new Set(names)].sort();
+}
+
+const HEAVY = ['@kubernetes/client-node', 'ink', 'react', 'ora', 'execa'];
+
+describe('what each command loads at start-up', () => {
+  it('version loads commander only: no Kubernetes client, no Ink/React, no YAML', () => {
+    expect(packagesLoadedBy(['version'])).toEqual(['commander']);
+  });
+
+  it('--help and drain --help load commander only', () => {
+    expect(packagesLoadedBy(['--help'])).toEqual(['commander']);
+    expect(packagesLoadedBy(['drain', '--help'])).toEqual(['commander']);
+  });
+
+  it('a plan from a snapshot file, off a terminal, loads no Kubernetes client and no Ink/React', () => {
+    const loaded = packagesLoadedBy([
+      'plan',
+      'k8s-node-1',
+      '--snapshot',
+      'examples/hello.json',
+      '--ignore-daemonsets',
+      '-o',
+      'json',
+    ]);
+    expect(loaded.filter((name) => HEAVY.includes(name))).toEqual([]);
+  });
+});
+
+describe('bin/kubectl-maint.js started by an older Node.js', () => {
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(
+      process.execPath,
+      ['--import', path.join(pkg, 'pretend-node-20.mjs'), path.join(pkg, 'bin/kubectl-maint.js'), ...args],
+      { cwd: pkg, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: pkg, KUBECONFIG: '', ...env } },
+    );
+
+  it('runs itself again with the pinned Node.js 26 from node_modules, same arguments and exit code', () => {
+    const version = run(['version', '-o', 'json']);
+    expect(version.status, version.stderr).toBe(0);
+    expect(JSON.parse(version.stdout)).toMatchObject({ node: process.version, build: 'dev' });
+    const usage = run(['drain', '--no-such-flag']);
+    expect([usage.status, usage.stderr.split('\n')[0]]).toEqual([2, 'error: unknown flag: --no-such-flag']);
+  });
+
+  it('refuses in one line when the pinned Node.js cannot be used (here: it reported an old version too)', () => {
+    const r = run(['version'], { KUBECTL_MAINT_PINNED_NODE: '1' });
+    expect(r.stderr).toMatch(/^error: kubectl-maint needs Node.js 26 or newer, this is v\d+/);
+    expect(r.status).toBe(1);
+  });
+});
+
+describe('pinnedNodePath', () => {
+  it('is the node binary of the `node` devDependency, beside the entry point, when it exists', async () => {
+    const { pinnedNodePath } = await import('../../../bin/pinned-node.js');
+    const entry = 'file:///opt/kubectl-maint/bin/kubectl-maint.js';
+    expect(pinnedNodePath(entry, 'linux', () => true)).toBe('/opt/kubectl-maint/node_modules/node/bin/node');
+    expect(pinnedNodePath(entry, 'linux', () => false)).toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isStale } from '../../../scripts/build-if-stale.js';
+
+// `npm run demo` recompiled TypeScript on every run (16 of its 22 s): now only when a source changed.
+const root = mkdtempSync(path.join(tmpdir(), 'maint-stale-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function at(file: string, seconds: number): void {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), '');
+  // The file and its folders (a folder's time changes when a file in it is added or removed).
+  for (let entry = file; entry !== '.'; entry = path.dirname(entry)) {
+    utimesSync(path.join(root, entry), seconds, seconds);
+  }
+}
+
+describe('isStale', () => {
+  it('is stale before the first build, fresh after it, stale again when a source changes', () => {
+    at('src/cli/main.ts', 1000);
+    at('package.json', 1000);
+    expect(isStale(root)).toBe(true);
+    at('dist/.tsbuildinfo', 2000);
+    expect(isStale(root)).toBe(false);
+    at('src/ui/plan-text.ts', 3000);
+    expect(isStale(root)).toBe(true);
+    at('dist/.tsbuildinfo', 4000);
+    at('tsconfig.build.json', 5000);
+    expect(isStale(root)).toBe(true);
+  });
+});
