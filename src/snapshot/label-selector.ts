@@ -3,6 +3,13 @@ import type { V1LabelSelector, V1LabelSelectorRequirement } from '@kubernetes/cl
 export type Labels = Readonly<Record<string, string>> | undefined;
 
 /**
+ * The operators of a selector requirement. The structured form (`metav1.LabelSelector`, in budgets,
+ * affinity terms and spread constraints) admits only the first four; the string form of `-l` also
+ * `Gt`/`Lt` (labels.Parse's `>` and `<`), which compare the label as an integer.
+ */
+type Operator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
+
+/**
  * A label selector in the API's structured form. `null` (the field is absent) selects nothing in
  * most APIs; `{}` selects everything. Callers decide which of the two an absent selector means.
  */
@@ -14,70 +21,329 @@ export function matchesLabelSelector(labels: Labels, selector: V1LabelSelector):
   return (selector.matchExpressions ?? []).every((req) => matchesRequirement(have, req));
 }
 
+/** labels.Requirement.Matches. */
 function matchesRequirement(labels: Readonly<Record<string, string>>, req: V1LabelSelectorRequirement): boolean {
-  const value = labels[req.key];
   const present = Object.prototype.hasOwnProperty.call(labels, req.key);
-  switch (req.operator) {
+  const value = present ? labels[req.key]! : undefined;
+  switch (req.operator as Operator) {
     case 'In':
-      return present && (req.values ?? []).includes(value as string);
+      return present && (req.values ?? []).includes(value!);
     case 'NotIn':
-      return !present || !(req.values ?? []).includes(value as string);
+      return !present || !(req.values ?? []).includes(value!);
     case 'Exists':
       return present;
     case 'DoesNotExist':
       return !present;
+    case 'Gt':
+    case 'Lt':
+      return present && compareAsIntegers(value!, req.operator as 'Gt' | 'Lt', req.values?.[0] ?? '');
     default:
       // The API server rejects unknown operators; an unknown one selects nothing, as in apimachinery.
       return false;
   }
 }
 
-/**
- * Parses the string form used by `-l` and `--pod-selector` (`a=b,c!=d,e in (x,y),f notin (z),g,!h`)
- * into the structured form. Throws an Error with a one-line message on bad syntax.
- */
-export function parseLabelSelector(text: string): V1LabelSelector {
-  const matchExpressions: V1LabelSelectorRequirement[] = [];
-  const matchLabels: Record<string, string> = {};
-  for (const part of splitTopLevel(text)) {
-    const term = part.trim();
-    if (term === '') continue;
-    let m: RegExpMatchArray | null;
-    if ((m = term.match(/^([\w./-]+)\s+(in|notin)\s+\(([^)]*)\)$/))) {
-      const values = m[3]!
-        .split(',')
-        .map((v) => v.trim())
-        .filter((v) => v !== '');
-      matchExpressions.push({ key: m[1]!, operator: m[2] === 'in' ? 'In' : 'NotIn', values });
-    } else if ((m = term.match(/^([\w./-]+)\s*!=\s*([\w./-]*)$/))) {
-      matchExpressions.push({ key: m[1]!, operator: 'NotIn', values: [m[2]!] });
-    } else if ((m = term.match(/^([\w./-]+)\s*==?\s*([\w./-]*)$/))) {
-      matchLabels[m[1]!] = m[2]!;
-    } else if ((m = term.match(/^!\s*([\w./-]+)$/))) {
-      matchExpressions.push({ key: m[1]!, operator: 'DoesNotExist' });
-    } else if ((m = term.match(/^([\w./-]+)$/))) {
-      matchExpressions.push({ key: m[1]!, operator: 'Exists' });
-    } else {
-      throw new Error(`invalid label selector "${text}": cannot parse "${term}"`);
-    }
-  }
-  return { matchLabels, matchExpressions };
+/** `Gt`/`Lt`: both sides parse as int64, or the requirement does not match (apimachinery's rule). */
+function compareAsIntegers(label: string, operator: 'Gt' | 'Lt', bound: string): boolean {
+  const [have, limit] = [asInt64(label), asInt64(bound)];
+  if (have === undefined || limit === undefined) return false;
+  return operator === 'Gt' ? have > limit : have < limit;
 }
 
-/** Splits on commas that are not inside parentheses. */
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
+const INT64 = /^[+-]?\d+$/;
+function asInt64(text: string): bigint | undefined {
+  if (!INT64.test(text)) return undefined;
+  const n = BigInt(text);
+  return n >= -(2n ** 63n) && n < 2n ** 63n ? n : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Validation, as the API server validates a selector (apimachinery validation of names and selectors)
+
+const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** Why a label key is not a qualified name (`[prefix/]name`), or null (validation.IsQualifiedName). */
+export function labelKeyProblem(key: string): string | null {
+  const parts = key.split('/');
+  if (parts.length > 2) return `label key "${key}" has more than one "/"`;
+  const name = parts.at(-1)!;
+  if (parts.length === 2) {
+    const prefix = parts[0]!;
+    if (prefix === '') return `label key "${key}" has an empty prefix`;
+    if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) {
+      return `label key "${key}" has a prefix that is not a DNS subdomain`;
     }
   }
-  parts.push(text.slice(start));
-  return parts;
+  if (name === '') return `label key "${key}" has an empty name`;
+  if (name.length > 63) return `label key "${key}" has a name longer than 63 characters`;
+  if (!NAME_PART.test(name)) {
+    return `label key "${key}" must be alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`;
+  }
+  return null;
+}
+
+/** Why a label value is invalid, or null (validation.IsValidLabelValue). */
+export function labelValueProblem(value: string): string | null {
+  if (value.length > 63) return `label value "${value}" is longer than 63 characters`;
+  if (!LABEL_VALUE.test(value)) {
+    return `label value "${value}" must be empty or alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`;
+  }
+  return null;
+}
+
+/** A problem with a structured selector, and the field (below the selector) it is in. */
+export interface SelectorProblem {
+  readonly field: string;
+  readonly problem: string;
+}
+
+/**
+ * What the API server's ValidateLabelSelector would reject in a structured selector, or null: keys and
+ * values of matchLabels; each expression's key, operator (In, NotIn, Exists, DoesNotExist) and values
+ * (In and NotIn need at least one, Exists and DoesNotExist none).
+ */
+export function labelSelectorProblem(selector: unknown): SelectorProblem | null {
+  if (selector === null || selector === undefined) return null;
+  if (!isRecord(selector)) return { field: '', problem: 'is not an object' };
+  const { matchLabels, matchExpressions } = selector;
+  if (matchLabels !== undefined && matchLabels !== null) {
+    if (!isRecord(matchLabels)) return { field: '.matchLabels', problem: 'is not a map of strings' };
+    for (const [key, value] of Object.entries(matchLabels)) {
+      const field = `.matchLabels[${JSON.stringify(key)}]`;
+      if (typeof value !== 'string') return { field, problem: 'is not a string' };
+      const problem = labelKeyProblem(key) ?? labelValueProblem(value);
+      if (problem) return { field, problem };
+    }
+  }
+  if (matchExpressions === undefined || matchExpressions === null) return null;
+  if (!Array.isArray(matchExpressions)) return { field: '.matchExpressions', problem: 'is not a list' };
+  for (const [i, req] of matchExpressions.entries()) {
+    const problem = requirementProblem(req);
+    if (problem) return { field: `.matchExpressions[${i}]${problem.field}`, problem: problem.problem };
+  }
+  return null;
+}
+
+function requirementProblem(req: unknown): SelectorProblem | null {
+  if (!isRecord(req)) return { field: '', problem: 'is not an object' };
+  const { key, operator, values } = req;
+  if (typeof key !== 'string') return { field: '.key', problem: 'is missing or not a string' };
+  const keyProblem = labelKeyProblem(key);
+  if (keyProblem) return { field: '.key', problem: keyProblem };
+  if (values !== undefined && values !== null) {
+    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) {
+      return { field: '.values', problem: 'is not a list of strings' };
+    }
+    const bad = (values as string[]).findIndex((v) => labelValueProblem(v) !== null);
+    if (bad >= 0) return { field: `.values[${bad}]`, problem: labelValueProblem(values[bad] as string)! };
+  }
+  const count = Array.isArray(values) ? values.length : 0;
+  switch (operator) {
+    case 'In':
+    case 'NotIn':
+      return count === 0 ? { field: '.values', problem: `must be non-empty when operator is ${operator}` } : null;
+    case 'Exists':
+    case 'DoesNotExist':
+      return count > 0 ? { field: '.values', problem: `must be empty when operator is ${operator}` } : null;
+    default:
+      return {
+        field: '.operator',
+        problem: `${JSON.stringify(operator ?? null)} is not a valid selector operator (In, NotIn, Exists, DoesNotExist)`,
+      };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The string form, as labels.Parse reads it
+
+/**
+ * Parses the string form used by `-l` and `--pod-selector` (`a=b,c!=d,e in (x,y),f notin (z),g,!h,n>1`)
+ * with the grammar of apimachinery's labels.Parse, into requirements that must all hold. Every term
+ * becomes its own expression: `app=web,app=db` is two requirements and selects nothing, as in
+ * Kubernetes. `a in ()` is `a in ("")`, as labels.Parse reads it. Throws an Error with a one-line message
+ * on bad syntax or an invalid key or value.
+ */
+export function parseLabelSelector(text: string): V1LabelSelector {
+  const matchExpressions = new SelectorParser(text).parse();
+  return { matchExpressions };
+}
+
+type TokenKind = 'end' | 'identifier' | 'in' | 'notin' | '=' | '==' | '!=' | '!' | '>' | '<' | '(' | ')' | ',';
+
+interface Token {
+  readonly kind: TokenKind;
+  readonly text: string;
+}
+
+const SPECIAL = new Set(['=', '!', '(', ')', ',', '>', '<']);
+const WHITESPACE = new Set([' ', '\t', '\r', '\n']);
+const OPERATOR_TOKENS: readonly string[] = ['!=', '==', '=', '!', '>', '<', '(', ')', ','];
+
+/** labels' Lexer: identifiers run to whitespace or a special character; the longest operator wins. */
+function lex(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (WHITESPACE.has(c)) {
+      i++;
+      continue;
+    }
+    if (SPECIAL.has(c)) {
+      const op = OPERATOR_TOKENS.find((o) => text.startsWith(o, i))!;
+      tokens.push({ kind: op as TokenKind, text: op });
+      i += op.length;
+      continue;
+    }
+    let j = i;
+    while (j < text.length && !WHITESPACE.has(text[j]!) && !SPECIAL.has(text[j]!)) j++;
+    tokens.push({ kind: 'identifier', text: text.slice(i, j) });
+    i = j;
+  }
+  tokens.push({ kind: 'end', text: 'end of string' });
+  return tokens;
+}
+
+const OPERATOR_OF: Partial<Record<TokenKind, Operator | 'Equals' | 'NotEquals'>> = {
+  in: 'In',
+  notin: 'NotIn',
+  '=': 'Equals',
+  '==': 'Equals',
+  '!=': 'NotEquals',
+  '>': 'Gt',
+  '<': 'Lt',
+};
+
+class SelectorParser {
+  private readonly tokens: Token[];
+  private position = 0;
+
+  constructor(private readonly text: string) {
+    this.tokens = lex(text);
+  }
+
+  parse(): V1LabelSelectorRequirement[] {
+    const requirements: V1LabelSelectorRequirement[] = [];
+    for (;;) {
+      const next = this.peek();
+      if (next.kind === 'end') return requirements;
+      if (next.kind !== 'identifier' && next.kind !== '!') {
+        this.fail(`found '${next.text}', expected: !, identifier, or 'end of string'`);
+      }
+      requirements.push(this.requirement());
+      const after = this.peek();
+      if (after.kind === 'end') return requirements;
+      if (after.kind !== ',') this.fail(`found '${after.text}', expected: ',' or 'end of string'`);
+      this.position++;
+      const term = this.peek();
+      if (term.kind !== 'identifier' && term.kind !== '!') {
+        this.fail(`found '${term.text}', expected: identifier after ','`);
+      }
+    }
+  }
+
+  /** Values context: `in` and `notin` are plain identifiers there (labels' `Values` parser context). */
+  private peek(): Token {
+    return this.tokens[this.position]!;
+  }
+
+  private next(): Token {
+    return this.tokens[this.position++]!;
+  }
+
+  /** KeyAndOperator context: `in` and `notin` are the set operators. */
+  private nextOperator(): Token {
+    const token = this.next();
+    if (token.kind === 'identifier' && (token.text === 'in' || token.text === 'notin')) {
+      return { kind: token.text, text: token.text };
+    }
+    return token;
+  }
+
+  private requirement(): V1LabelSelectorRequirement {
+    let token = this.next();
+    const negated = token.kind === '!';
+    if (negated) token = this.next();
+    if (token.kind !== 'identifier') this.fail(`found '${token.text}', expected: identifier`);
+    const key = token.text;
+    this.check(labelKeyProblem(key));
+    const after = this.peek().kind;
+    if (negated) return { key, operator: 'DoesNotExist' };
+    if (after === 'end' || after === ',') return { key, operator: 'Exists' };
+
+    const op = this.nextOperator();
+    const operator = OPERATOR_OF[op.kind];
+    if (!operator) this.fail(`found '${op.text}', expected: in, notin, =, ==, !=, gt, lt`);
+    const values = operator === 'In' || operator === 'NotIn' ? this.valueSet() : [this.exactValue()];
+    for (const value of values) this.check(labelValueProblem(value));
+    if ((operator === 'Gt' || operator === 'Lt') && asInt64(values[0]!) === undefined) {
+      this.fail(`for 'Gt', 'Lt' operators, the value must be an integer, not "${values[0]}"`);
+    }
+    if (operator === 'Equals') return { key, operator: 'In', values };
+    if (operator === 'NotEquals') return { key, operator: 'NotIn', values };
+    return { key, operator, values };
+  }
+
+  /** `( v1, v2 )`: an empty list or an empty element is the empty value, as labels.Parse reads it. */
+  private valueSet(): string[] {
+    const open = this.next();
+    if (open.kind !== '(') this.fail(`found '${open.text}', expected: '('`);
+    const values = new Set<string>();
+    const first = this.peek();
+    if (first.kind === ')') {
+      this.position++;
+      return [''];
+    }
+    if (first.kind !== 'identifier' && first.kind !== ',') {
+      this.fail(`found '${first.text}', expected: ',', ')' or identifier`);
+    }
+    for (;;) {
+      const token = this.next();
+      if (token.kind === 'identifier') {
+        values.add(token.text);
+        const after = this.peek();
+        if (after.kind === ')') break;
+        if (after.kind !== ',') this.fail(`found '${after.text}', expected: ',' or ')'`);
+      } else if (token.kind === ',') {
+        if (values.size === 0) values.add(''); // "(, a)"
+        const after = this.peek().kind;
+        if (after === ')') {
+          values.add(''); // "(a,)"
+          break;
+        }
+        if (after === ',') {
+          this.position++; // "(a,,b)": the second comma is taken with the first
+          values.add('');
+        }
+      } else {
+        this.fail(`found '${token.text}', expected: ',', or identifier`);
+      }
+    }
+    const close = this.next();
+    if (close.kind !== ')') this.fail(`found '${close.text}', expected: ')'`);
+    return [...values].sort();
+  }
+
+  /** The value after `=`, `==`, `!=`, `>` or `<`; nothing before a `,` or the end is the empty value. */
+  private exactValue(): string {
+    const next = this.peek().kind;
+    if (next === 'end' || next === ',') return '';
+    const token = this.next();
+    if (token.kind !== 'identifier') this.fail(`found '${token.text}', expected: identifier`);
+    return token.text;
+  }
+
+  private check(problem: string | null): void {
+    if (problem) this.fail(problem);
+  }
+
+  private fail(problem: string): never {
+    throw new Error(`invalid label selector "${this.text}": ${problem}`);
+  }
 }
