@@ -67,28 +67,28 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 /** Why a label key is not a qualified name (`[prefix/]name`), or null (validation.IsQualifiedName). */
 export function labelKeyProblem(key: string): string | null {
   const parts = key.split('/');
-  if (parts.length > 2) return `label key "${key}" has more than one "/"`;
+  if (parts.length > 2) return `label key ${quoted(key)} has more than one "/"`;
   const name = parts.at(-1)!;
   if (parts.length === 2) {
     const prefix = parts[0]!;
-    if (prefix === '') return `label key "${key}" has an empty prefix`;
+    if (prefix === '') return `label key ${quoted(key)} has an empty prefix`;
     if (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) {
-      return `label key "${key}" has a prefix that is not a DNS subdomain`;
+      return `label key ${quoted(key)} has a prefix that is not a DNS subdomain`;
     }
   }
-  if (name === '') return `label key "${key}" has an empty name`;
-  if (name.length > 63) return `label key "${key}" has a name longer than 63 characters`;
+  if (name === '') return `label key ${quoted(key)} has an empty name`;
+  if (name.length > 63) return `label key ${quoted(key)} has a name longer than 63 characters`;
   if (!NAME_PART.test(name)) {
-    return `label key "${key}" must be alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`;
+    return `label key ${quoted(key)} must be alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`;
   }
   return null;
 }
 
 /** Why a label value is invalid, or null (validation.IsValidLabelValue). */
 export function labelValueProblem(value: string): string | null {
-  if (value.length > 63) return `label value "${value}" is longer than 63 characters`;
+  if (value.length > 63) return `label value ${quoted(value)} is longer than 63 characters`;
   if (!LABEL_VALUE.test(value)) {
-    return `label value "${value}" must be empty or alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`;
+    return `label value ${quoted(value)} must be empty or alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`;
   }
   return null;
 }
@@ -111,7 +111,7 @@ export function labelSelectorProblem(selector: unknown): SelectorProblem | null 
   if (matchLabels !== undefined && matchLabels !== null) {
     if (!isRecord(matchLabels)) return { field: '.matchLabels', problem: 'is not a map of strings' };
     for (const [key, value] of Object.entries(matchLabels)) {
-      const field = `.matchLabels[${JSON.stringify(key)}]`;
+      const field = `.matchLabels[${quoted(key)}]`;
       if (typeof value !== 'string') return { field, problem: 'is not a string' };
       const problem = labelKeyProblem(key) ?? labelValueProblem(value);
       if (problem) return { field, problem };
@@ -133,11 +133,13 @@ function requirementProblem(req: unknown): SelectorProblem | null {
   const keyProblem = labelKeyProblem(key);
   if (keyProblem) return { field: '.key', problem: keyProblem };
   if (values !== undefined && values !== null) {
-    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) {
-      return { field: '.values', problem: 'is not a list of strings' };
+    if (!Array.isArray(values)) return { field: '.values', problem: 'is not a list of strings' };
+    for (let i = 0; i < values.length; i++) {
+      const value: unknown = values[i];
+      if (typeof value !== 'string') return { field: `.values[${i}]`, problem: 'is not a string' };
+      const problem = labelValueProblem(value);
+      if (problem) return { field: `.values[${i}]`, problem };
     }
-    const bad = (values as string[]).findIndex((v) => labelValueProblem(v) !== null);
-    if (bad >= 0) return { field: `.values[${bad}]`, problem: labelValueProblem(values[bad] as string)! };
   }
   const count = Array.isArray(values) ? values.length : 0;
   switch (operator) {
@@ -150,9 +152,14 @@ function requirementProblem(req: unknown): SelectorProblem | null {
     default:
       return {
         field: '.operator',
-        problem: `${JSON.stringify(operator ?? null)} is not a valid selector operator (In, NotIn, Exists, DoesNotExist)`,
+        problem: `${typeof operator === 'string' ? quoted(operator) : String(operator)} is not a valid selector operator (In, NotIn, Exists, DoesNotExist)`,
       };
   }
+}
+
+/** A value quoted for an error line, cut to keep the line short whatever a file holds. */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > 63 ? `${text.slice(0, 63)}…` : text);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -234,16 +241,16 @@ class SelectorParser {
       const next = this.peek();
       if (next.kind === 'end') return requirements;
       if (next.kind !== 'identifier' && next.kind !== '!') {
-        this.fail(`found '${next.text}', expected: !, identifier, or 'end of string'`);
+        this.fail(`found ${quoted(next.text)}, expected: !, identifier, or 'end of string'`);
       }
       requirements.push(this.requirement());
       const after = this.peek();
       if (after.kind === 'end') return requirements;
-      if (after.kind !== ',') this.fail(`found '${after.text}', expected: ',' or 'end of string'`);
+      if (after.kind !== ',') this.fail(`found ${quoted(after.text)}, expected: ',' or 'end of string'`);
       this.position++;
       const term = this.peek();
       if (term.kind !== 'identifier' && term.kind !== '!') {
-        this.fail(`found '${term.text}', expected: identifier after ','`);
+        this.fail(`found ${quoted(term.text)}, expected: identifier after ','`);
       }
     }
   }
@@ -270,7 +277,7 @@ class SelectorParser {
     let token = this.next();
     const negated = token.kind === '!';
     if (negated) token = this.next();
-    if (token.kind !== 'identifier') this.fail(`found '${token.text}', expected: identifier`);
+    if (token.kind !== 'identifier') this.fail(`found ${quoted(token.text)}, expected: identifier`);
     const key = token.text;
     this.check(labelKeyProblem(key));
     const after = this.peek().kind;
@@ -279,11 +286,11 @@ class SelectorParser {
 
     const op = this.nextOperator();
     const operator = OPERATOR_OF[op.kind];
-    if (!operator) this.fail(`found '${op.text}', expected: in, notin, =, ==, !=, gt, lt`);
+    if (!operator) this.fail(`found ${quoted(op.text)}, expected: in, notin, =, ==, !=, gt, lt`);
     const values = operator === 'In' || operator === 'NotIn' ? this.valueSet() : [this.exactValue()];
     for (const value of values) this.check(labelValueProblem(value));
     if ((operator === 'Gt' || operator === 'Lt') && asInt64(values[0]!) === undefined) {
-      this.fail(`for 'Gt', 'Lt' operators, the value must be an integer, not "${values[0]}"`);
+      this.fail(`for 'Gt', 'Lt' operators, the value must be an integer, not ${quoted(values[0]!)}`);
     }
     if (operator === 'Equals') return { key, operator: 'In', values };
     if (operator === 'NotEquals') return { key, operator: 'NotIn', values };
@@ -293,7 +300,7 @@ class SelectorParser {
   /** `( v1, v2 )`: an empty list or an empty element is the empty value, as labels.Parse reads it. */
   private valueSet(): string[] {
     const open = this.next();
-    if (open.kind !== '(') this.fail(`found '${open.text}', expected: '('`);
+    if (open.kind !== '(') this.fail(`found ${quoted(open.text)}, expected: '('`);
     const values = new Set<string>();
     const first = this.peek();
     if (first.kind === ')') {
@@ -301,7 +308,7 @@ class SelectorParser {
       return [''];
     }
     if (first.kind !== 'identifier' && first.kind !== ',') {
-      this.fail(`found '${first.text}', expected: ',', ')' or identifier`);
+      this.fail(`found ${quoted(first.text)}, expected: ',', ')' or identifier`);
     }
     for (;;) {
       const token = this.next();
@@ -309,7 +316,7 @@ class SelectorParser {
         values.add(token.text);
         const after = this.peek();
         if (after.kind === ')') break;
-        if (after.kind !== ',') this.fail(`found '${after.text}', expected: ',' or ')'`);
+        if (after.kind !== ',') this.fail(`found ${quoted(after.text)}, expected: ',' or ')'`);
       } else if (token.kind === ',') {
         if (values.size === 0) values.add(''); // "(, a)"
         const after = this.peek().kind;
@@ -322,11 +329,11 @@ class SelectorParser {
           values.add('');
         }
       } else {
-        this.fail(`found '${token.text}', expected: ',', or identifier`);
+        this.fail(`found ${quoted(token.text)}, expected: ',', or identifier`);
       }
     }
     const close = this.next();
-    if (close.kind !== ')') this.fail(`found '${close.text}', expected: ')'`);
+    if (close.kind !== ')') this.fail(`found ${quoted(close.text)}, expected: ')'`);
     return [...values].sort();
   }
 
@@ -335,7 +342,7 @@ class SelectorParser {
     const next = this.peek().kind;
     if (next === 'end' || next === ',') return '';
     const token = this.next();
-    if (token.kind !== 'identifier') this.fail(`found '${token.text}', expected: identifier`);
+    if (token.kind !== 'identifier') this.fail(`found ${quoted(token.text)}, expected: identifier`);
     return token.text;
   }
 
@@ -344,6 +351,6 @@ class SelectorParser {
   }
 
   private fail(problem: string): never {
-    throw new Error(`invalid label selector "${this.text}": ${problem}`);
+    throw new Error(`invalid label selector ${quoted(this.text)}: ${problem}`);
   }
 }

@@ -10,6 +10,7 @@ import {
   readJsonListFile,
 } from './json-list-stream.js';
 import { SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
+import { objectProblem } from './validate.js';
 
 /** The command whose output `--snapshot` reads; quoted in every error so the fix is one copy-paste away. */
 export const SNAPSHOT_COMMAND =
@@ -168,6 +169,9 @@ function isSnapshotKind(kind: string): kind is SnapshotKind {
 class ObjectCollector {
   readonly objects = new Map<SnapshotKind, object[]>();
   private readonly skipped = new Map<string, number>();
+  /** Each object's first place in the file and its text, to tell an identical copy from a conflicting one. */
+  private readonly seen = new Map<string, { where: string; text: string }>();
+  private readonly duplicates: string[] = [];
 
   constructor(private readonly label: string) {}
 
@@ -203,6 +207,18 @@ class ObjectCollector {
     if (!isObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') {
       return this.fail(`${where} (${kind}) has no metadata.name`);
     }
+    const name = objectName(kind, metadata);
+    const problem = objectProblem(kind, item);
+    if (problem) return this.fail(`${where}: ${name}: ${problem}`);
+    const key = `${kind}/${metadata.namespace ?? ''}/${metadata.name}`;
+    const first = this.seen.get(key);
+    if (first !== undefined) {
+      if (first.text !== JSON.stringify(item))
+        return this.fail(`${where}: ${name} is also ${first.where}, with other contents`);
+      this.duplicates.push(name);
+      return;
+    }
+    this.seen.set(key, { where, text: JSON.stringify(item) });
     const list = this.objects.get(kind);
     const object = item.kind === kind ? item : { ...item, kind };
     if (list) list.push(object);
@@ -214,15 +230,30 @@ class ObjectCollector {
   }
 
   warnings(): string[] {
-    if (this.skipped.size === 0) return [];
-    const kinds = [...this.skipped].map(([kind, count]) => `${kind} (${count})`).join(', ');
-    return [`${this.label}: ignored objects of kinds the plan does not use: ${kinds}`];
+    const warnings: string[] = [];
+    if (this.skipped.size > 0) {
+      const kinds = [...this.skipped].map(([kind, count]) => `${kind} (${count})`).join(', ');
+      warnings.push(`${this.label}: ignored objects of kinds the plan does not use: ${kinds}`);
+    }
+    if (this.duplicates.length > 0) {
+      const shown = this.duplicates.slice(0, 3).join(', ');
+      const more = this.duplicates.length > 3 ? ` and ${this.duplicates.length - 3} more` : '';
+      warnings.push(`${this.label}: skipped identical second copies of ${shown}${more}`);
+    }
+    return warnings;
   }
 
   private fail(problem: string): never {
     const hint = problem.endsWith('not a List') ? ` (make one with: ${SNAPSHOT_COMMAND})` : '';
     throw new SnapshotLoadError(`cannot read ${this.label}: ${problem}${hint}`);
   }
+}
+
+/** `Pod shop/web-1`, `Node k8s-node-1`: how errors name an object. */
+function objectName(kind: string, metadata: Record<string, unknown>): string {
+  const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? `${metadata.namespace}/` : '';
+  const name = String(metadata.name);
+  return `${kind} ${namespace}${name.length > 253 ? `${name.slice(0, 253)}…` : name}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
-import { resourceAmount } from './quantity.js';
+import { resourceAmount } from '../../snapshot/quantity.js';
 
 /** Amounts by resource name: cpu in millicores, memory and the rest in units (component-helpers' units). */
 export type Resources = Readonly<Record<string, number>>;

@@ -191,7 +191,7 @@ describe('issue 8, finding 7', () => {
   });
 
   it('rejects invalid keys and values as the API server would', () => {
-    expect(parseError('app=web!')).toMatch(/invalid label selector "app=web!": found '!'/);
+    expect(parseError('app=web!')).toMatch(/invalid label selector "app=web!": found "!"/);
     expect(parseError('app=-web')).toMatch(/label value "-web" must be empty or alphanumerics/);
     expect(parseError('a/b/c=d')).toMatch(/label key "a\/b\/c" has more than one "\/"/);
     expect(parseError(`v=${'x'.repeat(64)}`)).toMatch(/longer than 63 characters/);

@@ -71,7 +71,11 @@ describe('loadSnapshotFile: accepted shapes', () => {
   it('a typed list (as the API serves it) gives its items their kind, and counts as loaded even when empty', async () => {
     const yaml = [
       stringify({ kind: 'NodeList', apiVersion: 'v1', items: [{ metadata: { name: 'n1' } }] }),
-      stringify({ kind: 'PodList', apiVersion: 'v1', items: [{ metadata: { name: 'a', namespace: 'demo' } }] }),
+      stringify({
+        kind: 'PodList',
+        apiVersion: 'v1',
+        items: [{ metadata: { name: 'a', namespace: 'demo' }, spec: { containers: [{ name: 'c' }] } }],
+      }),
       stringify({ kind: 'PodDisruptionBudgetList', apiVersion: 'policy/v1', items: [] }),
     ].join('---\n');
     const s = await loadSnapshotFile(file(yaml, 'yaml'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resourceAmount, scaledQuantity } from '../../../../src/plan/scheduling/quantity.js';
+import { resourceAmount, scaledQuantity } from '../../../src/snapshot/quantity.js';
 
 describe('resourceAmount', () => {
   it.each([

@@ -1,7 +1,7 @@
 /**
  * Resource quantities ("100m", "64Mi", "3377252Ki", "1.5", "2e3") as the scheduler counts them: cpu in
  * millicores (`MilliValue`), everything else in whole units (`Value`), both rounded UP like apimachinery's
- * resource.Quantity. plan/ may not load client-node at run time, so this is a small exact parser: the
+ * resource.Quantity. client-node's quantityToScalar reads "" as 0 and cannot read "1.5Gi", so this is a small exact parser: the
  * arithmetic is done on BigInt so that "0.1" cpu is 100m, not 101m after a float round-up.
  */
 
@@ -61,4 +61,24 @@ function parse(text: string, scaleExponent: number): number | null {
     result = (mantissa + divisor - 1n) / divisor;
   }
   return sign === '-' ? -Number(result) : Number(result);
+}
+
+/**
+ * Why a value is not a quantity the API server would accept in a resource list (requests, limits,
+ * allocatable, capacity, overhead), or null: resource.ParseQuantity's syntax (no spaces, a sign, digits
+ * with an optional fraction, then a binary or decimal suffix or an exponent), and not negative, as
+ * ValidateResourceQuantityValue requires.
+ */
+export function quantityProblem(value: unknown): string | null {
+  if (typeof value === 'number') {
+    return !Number.isFinite(value) ? 'is not a quantity' : value < 0 ? 'must be greater than or equal to 0' : null;
+  }
+  if (typeof value !== 'string') return 'is not a quantity (a string such as "100m" or "64Mi")';
+  if (value === '') return 'is empty, not a quantity';
+  const m = QUANTITY.exec(value);
+  if (!m || (m[2] === '' && (m[3] ?? '') === ''))
+    return `${JSON.stringify(value.length > 63 ? `${value.slice(0, 63)}…` : value)} is not a quantity`;
+  if (m[1] === '-' && /[1-9]/.test(`${m[2]}${m[3] ?? ''}`))
+    return `${JSON.stringify(value)} must be greater than or equal to 0`;
+  return null;
 }
