@@ -24,7 +24,8 @@ export interface PageRequest {
 
 export interface ListPage<T> {
   readonly items: T[];
-  readonly metadata?: { readonly _continue?: string | undefined } | undefined;
+  readonly metadata?:
+    { readonly _continue?: string | undefined; readonly remainingItemCount?: number | undefined } | undefined;
 }
 
 interface KindReader {
@@ -62,6 +63,19 @@ export interface ReadOptions {
   readonly required: readonly ListableKind[];
   /** Objects per page; 0 lists in one request. */
   readonly chunkSize?: number | undefined;
+  /** Called after each page of each kind, so a caller can show how far the read has got. */
+  readonly onProgress?: ((progress: ListProgress) => void) | undefined;
+}
+
+/** How far the listing of one kind has got. */
+export interface ListProgress {
+  readonly kind: ListableKind;
+  /** The plural resource, as kubectl names it ("pods"). */
+  readonly resource: string;
+  readonly read: number;
+  /** read + the server's remainingItemCount; null when the server does not say (or after the last page). */
+  readonly total: number | null;
+  readonly done: boolean;
 }
 
 export interface ClusterRead {
@@ -82,7 +96,7 @@ export async function readCluster(client: KubeClient, options: ReadOptions): Pro
   const warnings: string[] = [];
   const readOne = async (kind: ListableKind) => {
     try {
-      objects.set(kind, await listKind(client, kind, chunkSize));
+      objects.set(kind, await listKind(client, kind, chunkSize, options.onProgress));
     } catch (err) {
       const error = err instanceof KubeError ? err : classifyKubeError(err, client.target);
       const optional = !options.required.includes(kind);
@@ -102,11 +116,26 @@ export async function listKind(
   client: KubeClient,
   kind: ListableKind,
   chunkSize = DEFAULT_CHUNK_SIZE,
+  onProgress?: (progress: ListProgress) => void,
 ): Promise<object[]> {
   const reader = READERS[kind];
   const call: KubeCall = { verb: 'list', resource: reader.resource };
+  const resource = reader.resource.split('.')[0] ?? reader.resource;
+  const report = onProgress
+    ? (read: number, remaining: number | undefined, done: boolean) =>
+        onProgress({
+          kind,
+          resource,
+          read,
+          total: done ? read : remaining === undefined ? null : read + remaining,
+          done,
+        })
+    : undefined;
+  report?.(0, undefined, false);
   try {
-    return await listAllPages((page) => reader.list(client, page), chunkSize, stripUnusedFields);
+    const items = await listAllPages((page) => reader.list(client, page), chunkSize, stripUnusedFields, report);
+    report?.(items.length, 0, true);
+    return items;
   } catch (err) {
     throw classifyKubeError(err, client.target, call);
   }
@@ -120,6 +149,8 @@ export async function listAllPages<T>(
   fetchPage: (page: PageRequest) => Promise<ListPage<T>>,
   chunkSize: number,
   each: (item: T) => T = (item) => item,
+  /** After each page but the last: items so far and the server's remainingItemCount. */
+  onPage?: (read: number, remaining: number | undefined, done: boolean) => void,
 ): Promise<T[]> {
   const items: T[] = [];
   let token: string | undefined;
@@ -134,6 +165,7 @@ export async function listAllPages<T>(
     }
     for (const item of page.items) items.push(each(item));
     token = chunkSize > 0 ? page.metadata?._continue || undefined : undefined;
+    if (token) onPage?.(items.length, page.metadata?.remainingItemCount, false);
   } while (token);
   return items;
 }

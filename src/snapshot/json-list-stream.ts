@@ -314,16 +314,19 @@ function syntaxError(err: unknown, offset: number): JsonStreamError {
 }
 
 /** Reads a JSON list file of any size (see JsonListStream). */
-export async function readJsonListFile(path: string): Promise<unknown> {
+export async function readJsonListFile(path: string, onBytes?: (bytesRead: number) => void): Promise<unknown> {
   const chunkBytes = 16 * 1024 * 1024;
   const file = await open(path, 'r');
   try {
     const stream = new JsonListStream();
     const chunk = Buffer.allocUnsafe(chunkBytes); // reused: the stream copies what it keeps
+    let total = 0;
     for (;;) {
       const { bytesRead } = await file.read(chunk, 0, chunkBytes, null);
       if (bytesRead === 0) break;
       stream.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      onBytes?.(total);
     }
     return stream.end();
   } finally {

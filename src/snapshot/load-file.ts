@@ -22,6 +22,19 @@ export const SNAPSHOT_COMMAND =
  */
 const REQUIRED_IN_FILE: readonly SnapshotKind[] = ['Node'];
 
+/** How far reading a snapshot file has got. */
+export interface FileProgress {
+  readonly path: string;
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+  /** Reading streams (large files) or reads at once; parsing is one blocking step after a whole read. */
+  readonly phase: 'reading' | 'parsing';
+}
+
+export interface SnapshotFileOptions {
+  readonly onProgress?: ((progress: FileProgress) => void) | undefined;
+}
+
 /** A snapshot file that cannot be used; the message is one line and names the file. */
 export class SnapshotLoadError extends Error {
   constructor(message: string) {
@@ -44,16 +57,26 @@ export class SnapshotLoadError extends Error {
  *
  * A file too large for one string (a large cluster's List is over 1 GB) is read as JSON in pieces.
  */
-export async function loadSnapshotFile(path: string): Promise<Snapshot> {
+export async function loadSnapshotFile(path: string, options: SnapshotFileOptions = {}): Promise<Snapshot> {
   const label = `snapshot "${path}"`;
   const source = { type: 'file', path } as const;
   // Only reading is wrapped here: checking the objects says its own errors.
   let content: { text: string } | { document: unknown };
   try {
-    content =
-      (await stat(path)).size > MAX_STRING_LENGTH
-        ? { document: await readLargeJson(path, label) }
-        : { text: await readFile(path, 'utf8') };
+    const totalBytes = (await stat(path)).size;
+    const report = options.onProgress
+      ? (bytesRead: number, phase: FileProgress['phase']) =>
+          options.onProgress?.({ path, bytesRead, totalBytes, phase })
+      : undefined;
+    report?.(0, 'reading');
+    if (totalBytes > MAX_STRING_LENGTH) {
+      // Read and parsed piece by piece: progress after each piece.
+      content = { document: await readLargeJson(path, label, (read) => report?.(read, 'reading')) };
+    } else {
+      content = { text: await readFile(path, 'utf8') };
+      // One JSON.parse or YAML parse of the whole text follows, and it blocks until it is done.
+      report?.(totalBytes, 'parsing');
+    }
   } catch (err) {
     if (err instanceof SnapshotLoadError) throw err; // readLargeJson's "not valid JSON"
     throw new SnapshotLoadError(`cannot read ${label}: ${describeReadError(err)}`);
@@ -63,9 +86,9 @@ export async function loadSnapshotFile(path: string): Promise<Snapshot> {
     : snapshotFromDocuments([content.document], source, label);
 }
 
-async function readLargeJson(path: string, label: string): Promise<unknown> {
+async function readLargeJson(path: string, label: string, onBytes: (read: number) => void): Promise<unknown> {
   try {
-    return await readJsonListFile(path);
+    return await readJsonListFile(path, onBytes);
   } catch (err) {
     if (!(err instanceof JsonStreamError)) throw err;
     const where = await lineAndColumnAtByte(path, err.offset);

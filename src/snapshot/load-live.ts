@@ -1,11 +1,16 @@
 import type { KubeClient } from '../kube/client.js';
-import { readCluster } from '../kube/reads.js';
+import { readCluster, type ListProgress } from '../kube/reads.js';
 import { assembleSnapshot } from './assemble.js';
 import { REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot } from './types.js';
+
+/** How far the live read has got, per kind (re-exported so ui/ never imports kube/). */
+export type { ListProgress } from '../kube/reads.js';
 
 export interface LiveSnapshotOptions {
   /** Objects per list request (kubectl's --chunk-size); 0 = no paging. */
   readonly chunkSize?: number | undefined;
+  /** After each page of each kind: how far the read has got (for a spinner; the read never waits on it). */
+  readonly onProgress?: ((progress: ListProgress) => void) | undefined;
 }
 
 /**
@@ -18,6 +23,7 @@ export async function loadLiveSnapshot(client: KubeClient, options: LiveSnapshot
     kinds: SNAPSHOT_KINDS,
     required: REQUIRED_KINDS,
     chunkSize: options.chunkSize,
+    onProgress: options.onProgress,
   });
   const { context, server } = client.target;
   return assembleSnapshot({ type: 'live', context, server }, read.objects, read.warnings);

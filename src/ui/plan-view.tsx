@@ -1,65 +1,85 @@
-import { render, useApp, useInput } from 'ink';
-import { useEffect, useState } from 'react';
+import { Box, render, Text, useApp, useInput, useWindowSize } from 'ink';
+import { useMemo, useState } from 'react';
 import type { DrainPlan } from '../plan/types.js';
-import { ColorContext } from './color-context.js';
-import { PlanView } from './components/PlanView.js';
-import { colorsEnabled } from './theme.js';
+import { planDocument } from './plan-document.js';
+import type { StyledLine } from './plan-layout.js';
+import { applyAction, INITIAL_SCREEN_STATE, keyAction, layoutScreen, screenSummary } from './plan-screen.js';
+import { colorsEnabled, toneColor } from './theme.js';
 
-export interface PlanAppProps {
-  plan: DrainPlan;
-  /** Listen to keys: d toggles per-node reasons, q or Esc quits. When false, render once and exit. */
-  interactive: boolean;
-  width: number;
-  colors: boolean;
+export interface PlanScreenProps {
+  readonly plan: DrainPlan;
+  /** The command to run next, with the user's own flags. */
+  readonly nextCommand?: string | undefined;
+  readonly colors: boolean;
 }
 
-/** The plan view plus its one piece of state (details shown or not) and its keys. */
-export function PlanApp({ plan, interactive, width, colors }: PlanAppProps) {
+/**
+ * The full-screen plan: a thin shell over plan-screen.ts, which decides every line. This component only
+ * keeps the scroll/fold state, reads the window size (re-laying out on resize) and draws.
+ */
+export function PlanScreen({ plan, nextCommand, colors }: PlanScreenProps) {
   const { exit } = useApp();
-  const [details, setDetails] = useState(false);
-  useInput(
-    (input, key) => {
-      if (input === 'd') setDetails((shown) => !shown);
-      else if (input === 'q' || key.escape) exit();
-    },
-    { isActive: interactive },
+  const { columns, rows } = useWindowSize();
+  const [state, setState] = useState(INITIAL_SCREEN_STATE);
+  const document = useMemo(
+    () => planDocument(plan, { details: state.details, nextCommand }),
+    [plan, state.details, nextCommand],
   );
-  useEffect(() => {
-    if (!interactive) exit();
-  }, [interactive, exit]);
+  const layout = layoutScreen(document, columns, rows, state);
+  useInput((input, key) => {
+    const action = keyAction(input, key);
+    if (action === null) return;
+    if (action.type === 'quit') return exit();
+    setState((current) => {
+      const doc =
+        current.details === state.details ? document : planDocument(plan, { details: current.details, nextCommand });
+      return applyAction(layoutScreen(doc, columns, rows, current), action);
+    });
+  });
   return (
-    <ColorContext.Provider value={colors}>
-      <PlanView plan={plan} details={details} interactive={interactive} width={width} />
-    </ColorContext.Provider>
+    <Box flexDirection="column" width={columns} height={layout.lines.length}>
+      {layout.lines.map((l, i) => (
+        <ScreenLine key={i} line={l} colors={colors} />
+      ))}
+    </Box>
   );
 }
 
-export interface PlanInkOptions {
+function ScreenLine({ line, colors }: { line: StyledLine; colors: boolean }) {
+  return (
+    <Text
+      wrap="truncate-end"
+      color={line.tone ? toneColor(line.tone, colors) : undefined}
+      dimColor={line.tone === 'muted'}
+      bold={line.bold}
+      inverse={line.inverse ?? false}
+    >
+      {line.text || ' '}
+    </Text>
+  );
+}
+
+export interface PlanScreenOptions {
+  readonly nextCommand?: string | undefined;
   readonly stdout?: NodeJS.WriteStream;
   readonly stdin?: NodeJS.ReadStream;
-  /** Default: stdin and stdout are terminals and stdin can enter raw mode. */
-  readonly interactive?: boolean;
   /** Default: on unless NO_COLOR is set. */
   readonly colors?: boolean;
 }
 
 /**
- * Renders the plan on a terminal and resolves when the user quits (q, Esc, Ctrl-C), or right after the
- * first frame when stdin is not a terminal. The last frame stays on screen.
+ * Opens the plan full-screen (alternate screen: nothing reaches the scrollback while it is open) and
+ * resolves when the user quits with q, Esc or Ctrl-C; then the verdict, its reasons and the next command
+ * are left in the scrollback, ending with a newline so the prompt starts on its own line. Only for a
+ * terminal on both stdin and stdout: the caller prints text otherwise.
  */
-export async function renderPlanInk(plan: DrainPlan, options: PlanInkOptions = {}): Promise<void> {
+export async function renderPlanScreen(plan: DrainPlan, options: PlanScreenOptions = {}): Promise<void> {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
-  const interactive =
-    options.interactive ?? Boolean(stdin.isTTY && stdout.isTTY && typeof stdin.setRawMode === 'function');
   const instance = render(
-    <PlanApp
-      plan={plan}
-      interactive={interactive}
-      width={stdout.columns ?? 80}
-      colors={options.colors ?? colorsEnabled()}
-    />,
-    { stdout, stdin, patchConsole: false },
+    <PlanScreen plan={plan} nextCommand={options.nextCommand} colors={options.colors ?? colorsEnabled()} />,
+    { stdout, stdin, alternateScreen: true, interactive: true, patchConsole: false, exitOnCtrlC: true },
   );
   await instance.waitUntilExit();
+  stdout.write(screenSummary(planDocument(plan, { nextCommand: options.nextCommand }), stdout.columns || 80));
 }

@@ -2,7 +2,8 @@ import { Option, type Command } from 'commander';
 import type { EmbeddedSnapshotName } from '../../snapshot/embedded.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../plan/taint-eviction.js';
 import type { DrainFlagValues } from '../drain-flags.js';
-import { planSnapshot, showPlan, type PlanFormat } from './plan.js';
+import { UNLIMITED_WIDTH, wrapText } from '../../ui/text-wrap.js';
+import { planSnapshot, showPlan, terminalWidth, type PlanFormat } from './plan.js';
 
 const DEMO_NODE = 'k8s-node-1';
 
@@ -34,7 +35,8 @@ export function register(program: Command): void {
         ['text', 'json', 'yaml'],
       ),
     )
-    .action(async (values: { output?: PlanFormat }) => {
+    .option('--no-tui', 'print text even on a terminal, instead of the full-screen view')
+    .action(async (values: { output?: PlanFormat; tui?: boolean }) => {
       // The bundled snapshots (270 kB of JSON) are loaded only by the demo, not at every start.
       const { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot } = await import('../../snapshot/embedded.js');
       for (const [i, name] of EMBEDDED_SNAPSHOT_NAMES.entries()) {
@@ -42,12 +44,13 @@ export function register(program: Command): void {
         if (values.output === 'yaml') process.stdout.write('---\n');
         else if (values.output !== 'json') {
           const heading = `Example ${i + 1} of ${EMBEDDED_SNAPSHOT_NAMES.length} (snapshot "${name}"): ${STORIES[name]}`;
+          const wrapped = wrapText(heading, terminalWidth(process.stdout) ?? UNLIMITED_WIDTH).join('\n');
           process.stdout.write(
-            `${i > 0 ? '\n' : ''}${heading}\n$ kubectl maint plan ${DEMO_NODE} --ignore-daemonsets\n\n`,
+            `${i > 0 ? '\n' : ''}${wrapped}\n$ kubectl maint plan ${DEMO_NODE} --ignore-daemonsets\n\n`,
           );
         }
         const plan = planSnapshot(loadEmbeddedSnapshot(name), { names: [DEMO_NODE] }, DEMO_FLAGS);
-        await showPlan(plan, values.output);
+        await showPlan(plan, values.output, { noTui: values.tui === false });
       }
     });
 }

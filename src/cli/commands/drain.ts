@@ -14,7 +14,7 @@ import { CliError, ExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
-import { planSnapshot } from './plan.js';
+import { planSnapshot, terminalWidth } from './plan.js';
 
 export type DryRunMode = 'none' | 'client' | 'server';
 
@@ -112,7 +112,7 @@ async function drainCommand(nodeArgs: readonly string[], values: DrainCommandVal
   const plan = planSnapshot(snapshot, selection, values);
   const work = drainTargets(plan, snapshot.pods);
   const json = values.output === 'json';
-  if (!json) process.stdout.write(renderPlanText(plan, { brief: true }));
+  if (!json) process.stdout.write(renderPlanText(plan, { brief: true, width: terminalWidth(process.stdout) }));
   refuseLikeKubectl(plan, work);
   const answer = await confirm(plan, work, values);
   if (answer !== 'yes') {

@@ -3,6 +3,7 @@ import { buildPlan } from '../../plan/build-plan.js';
 import type { DrainPlan, ReadVerdict, Verdict } from '../../plan/types.js';
 import { ClusterIndex } from '../../snapshot/cluster-index.js';
 import type { Snapshot } from '../../snapshot/types.js';
+import type { ReadProgressReporter } from '../../ui/read-progress.js';
 import { renderPlanText } from '../../ui/plan-text.js';
 import { addDrainFlags, planOptionsFrom, type DrainFlagValues } from '../drain-flags.js';
 import { ExitCode } from '../exit-codes.js';
@@ -11,6 +12,7 @@ import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-
 import { nodeSelection, resolveNodes, type NodeSelection } from '../node-selection.js';
 import { maxUnavailableOption } from '../pool-flags.js';
 import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValues } from '../pool-plan.js';
+import { argsAfter, commandLine, drainArgsFromPlanArgs } from '../suggested-command.js';
 
 export type PlanFormat = 'text' | 'json' | 'yaml';
 
@@ -19,6 +21,15 @@ export interface PlanFlagValues extends PoolFlagValues, KubeFlagValues {
   readonly snapshot?: string;
   readonly output?: PlanFormat;
   readonly allowIncomplete?: boolean;
+  /** false with --no-tui: text even on a terminal. */
+  readonly tui?: boolean;
+}
+
+export interface ShowPlanOptions {
+  /** --no-tui: text even on a terminal. */
+  readonly noTui?: boolean;
+  /** What the full-screen view suggests running next. */
+  readonly nextCommand?: string | undefined;
 }
 
 export function register(program: Command): void {
@@ -42,18 +53,32 @@ export function register(program: Command): void {
       '--allow-incomplete',
       'exit as the verdict from what was read (0 for clear or slow) when a kind the plan needs could not be ' +
         'read, instead of 4 (the plan still says incomplete)',
-    );
+    )
+    .option('--no-tui', 'print text even on a terminal, instead of the full-screen view');
   command.addOption(maxUnavailableOption().helpGroup('Pool (several nodes, batch by batch):'));
   addDrainFlags(command);
   addKubeFlags(command);
-  command.action(async (nodeArgs: string[], values: PlanFlagValues) => {
+  command.action(async (nodeArgs: string[], values: PlanFlagValues, self: Command) => {
     const selection = nodeSelection(nodeArgs, values.selector);
-    const { index, nodes } = indexAndNodes(await snapshotFromFlags(values), selection);
-    const plan = isPoolPlan(nodes, values)
-      ? poolPlanOf(index, nodes, values)
-      : buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
+    const progress = await readProgress();
+    let plan;
+    try {
+      const snapshot = await snapshotFromFlags(values, progress);
+      // The spinner's line goes before the loader's warnings, or they would be drawn over.
+      if (snapshot.warnings.length > 0) progress?.stop();
+      progress?.step('Planning');
+      const { index, nodes } = indexAndNodes(snapshot, selection);
+      plan = isPoolPlan(nodes, values)
+        ? poolPlanOf(index, nodes, values)
+        : buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
+    } finally {
+      progress?.stop();
+    }
     if (plan.kind === 'PoolPlan') await showPoolPlan(plan, values.output);
-    else await showPlan(plan, values.output);
+    else {
+      const next = nextCommand(plan, argsAfter(rawArgs(self), 'plan'));
+      await showPlan(plan, values.output, { noTui: values.tui === false, nextCommand: next });
+    }
     process.exitCode = planExitCode(plan, values.allowIncomplete === true);
   });
 }
@@ -78,17 +103,42 @@ export function planExitCode(
 }
 
 /** Loads the snapshot the flags name: the file of --snapshot, else the live cluster. */
-export async function snapshotFromFlags(values: PlanFlagValues): Promise<Snapshot> {
+export async function snapshotFromFlags(
+  values: PlanFlagValues,
+  progress?: ReadProgressReporter | null,
+): Promise<Snapshot> {
   try {
     if (values.snapshot) {
       const { loadSnapshotFile } = await import('../../snapshot/load-file.js');
-      return await loadSnapshotFile(values.snapshot);
+      return await loadSnapshotFile(values.snapshot, { onProgress: progress?.onFile });
     }
     const { loadLiveSnapshot } = await import('../../snapshot/load-live.js');
-    return await loadLiveSnapshot(await connect(values), values);
+    return await loadLiveSnapshot(await connect(values), { ...values, onProgress: progress?.onList });
   } catch (err) {
     throw asCliError(err);
   }
+}
+
+/** The spinner on stderr while reading, loaded only when stderr is a terminal (it is ora, and only draws there). */
+async function readProgress(): Promise<ReadProgressReporter | null> {
+  if (!process.stderr.isTTY) return null;
+  const { startReadProgress } = await import('../../ui/read-progress.js');
+  return startReadProgress();
+}
+
+/** The arguments the program was parsed from (commander keeps them on the root command, untyped). */
+function rawArgs(command: Command): readonly string[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return (root as unknown as { rawArgs?: readonly string[] }).rawArgs ?? [];
+}
+
+/** Drain when the plan says the drain can finish; otherwise the same plan again, once the cause is fixed. */
+export function nextCommand(plan: DrainPlan, planArgs: readonly string[]): string {
+  const goAhead = plan.verdict === 'clear' || plan.verdict === 'slow';
+  return goAhead
+    ? commandLine(['kubectl', 'maint', 'drain', ...drainArgsFromPlanArgs(planArgs)])
+    : commandLine(['kubectl', 'maint', 'plan', ...planArgs]);
 }
 
 /** Plans a loaded snapshot; warnings from loading go to stderr first. */
@@ -100,17 +150,37 @@ export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, value
 }
 
 /**
- * Results go to stdout. Without -o: the Ink view on a terminal (loaded only then, so pipes never parse
- * React), plain text otherwise.
+ * Results go to stdout. Without -o, on a terminal (stdin and stdout, outside CI): the full-screen view,
+ * loaded only then so pipes never parse React. Otherwise text, wrapped to the terminal when stdout is one.
  */
-export async function showPlan(plan: DrainPlan, format: PlanFormat | undefined): Promise<void> {
+export async function showPlan(
+  plan: DrainPlan,
+  format: PlanFormat | undefined,
+  options: ShowPlanOptions = {},
+): Promise<void> {
   if (format === 'json' || format === 'yaml') {
     const { renderPlanJson, renderPlanYaml } = await import('../../ui/plan-output.js');
     return void process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanYaml(plan));
   }
-  if (format === undefined && process.stdout.isTTY) {
-    const { renderPlanInk } = await import('../../ui/plan-view.js');
-    return renderPlanInk(plan);
+  if (format === undefined && !options.noTui && canOpenFullScreen()) {
+    const { renderPlanScreen } = await import('../../ui/plan-view.js');
+    return renderPlanScreen(plan, { nextCommand: options.nextCommand });
   }
-  process.stdout.write(renderPlanText(plan));
+  process.stdout.write(renderPlanText(plan, { width: terminalWidth(process.stdout) }));
+}
+
+/** A person at a terminal: keys come from one and the screen is one. CI logs get text (as Ink would decide). */
+function canOpenFullScreen(): boolean {
+  return Boolean(process.stdout.isTTY && process.stdin.isTTY) && !isCi(process.env);
+}
+
+/** The columns to wrap text to: the terminal's, or none for a pipe or a file. */
+export function terminalWidth(stream: NodeJS.WriteStream): number | undefined {
+  return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
+}
+
+/** is-in-ci's rule (which Ink and ora follow): CI or CONTINUOUS_INTEGRATION or any CI_* set, unless CI is 0/false. */
+export function isCi(env: NodeJS.ProcessEnv): boolean {
+  if (env['CI'] === '0' || env['CI'] === 'false') return false;
+  return 'CI' in env || 'CONTINUOUS_INTEGRATION' in env || Object.keys(env).some((k) => k.startsWith('CI_'));
 }

@@ -18,7 +18,7 @@ function pagedList(total: number, options: { expireAt?: string } = {}) {
     const start = page._continue ? Number(page._continue) : 0;
     const end = page.limit ? Math.min(total, start + page.limit) : total;
     const items = Array.from({ length: end - start }, (_, i) => start + i);
-    return { items, metadata: end < total ? { _continue: String(end) } : {} };
+    return { items, metadata: end < total ? { _continue: String(end), remainingItemCount: total - end } : {} };
   };
   return { fetchPage, requests };
 }
@@ -29,6 +29,16 @@ describe('listAllPages', () => {
     const items = await listAllPages(fetchPage, 500);
     expect(items).toEqual(Array.from({ length: 1200 }, (_, i) => i));
     expect(requests).toEqual([{ limit: 500 }, { limit: 500, _continue: '500' }, { limit: 500, _continue: '1000' }]);
+  });
+
+  it('reports after each page but the last how many items are read and how many remain', async () => {
+    const { fetchPage } = pagedList(1200);
+    const pages: [number, number | undefined][] = [];
+    await listAllPages(fetchPage, 500, undefined, (read, remaining) => pages.push([read, remaining]));
+    expect(pages).toEqual([
+      [500, 700],
+      [1000, 200],
+    ]);
   });
 
   it('chunk size 0 lists everything in one request without a limit', async () => {

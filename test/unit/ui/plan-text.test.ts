@@ -141,4 +141,14 @@ describe('renderPlanText', () => {
       "
     `);
   });
+
+  it('wraps to a terminal width between words, pod names whole, the budget table still read at 60 columns', () => {
+    const plan = blockedPlan();
+    const text = renderPlanText(plan, { width: 60 });
+    const lines = text.split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
+    for (const pod of plan.pods) expect(lines.some((l) => l.includes(`${pod.namespace}/${pod.name}`))).toBe(true);
+    expect(text).toMatch(/\n {2}demo\/hello\n {4}allowed: 1 · healthy\/desired: \d\/\d\n/);
+    expect(renderPlanText(plan, { width: 200 })).toBe(renderPlanText(plan));
+  });
 });

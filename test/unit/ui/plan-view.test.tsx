@@ -1,63 +1,108 @@
-import { render } from 'ink-testing-library';
-import { describe, expect, it } from 'vitest';
-import { PlanApp, renderPlanInk } from '../../../src/ui/plan-view.js';
+import { render } from 'ink';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stripVTControlCharacters } from 'node:util';
+import type { DrainPlan } from '../../../src/plan/types.js';
+import { PlanScreen, renderPlanScreen } from '../../../src/ui/plan-view.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import { blockedPlan, slowPlan } from './plan-fixture.js';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const NEXT = 'kubectl maint drain k8s-node-1 --ignore-daemonsets';
 
-describe('<PlanApp />', () => {
-  it('toggles details (per-node reasons, every caveat) with d, and says so in the key hints', async () => {
-    const { lastFrame, stdin } = render(<PlanApp plan={blockedPlan()} interactive width={100} colors={false} />);
-    expect(lastFrame()).not.toContain('not on k8s-node-2');
-    expect(lastFrame()).toContain('d show details (per-node reasons, every caveat) · q quit');
-    stdin.write('d');
-    await settle();
-    expect(lastFrame()).toContain("not on k8s-node-2: node(s) didn't match pod topology spread constraints");
-    expect(lastFrame()).toContain('d hide details (per-node reasons, every caveat) · q quit');
-    stdin.write('d');
-    await settle();
-    expect(lastFrame()).not.toContain('not on k8s-node-2');
+/** Polls until the condition holds (Ink renders on its own schedule); fails with the last frame. */
+async function until(condition: () => boolean, describe: () => string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`condition not met; last frame:\n${describe()}`);
+}
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+/**
+ * <PlanScreen> on a terminal of a given size, as ink-testing-library renders (debug: each frame written
+ * whole), but with a stdout whose size the test sets and changes.
+ */
+function renderAt(plan: DrainPlan, columns: number, rows: number) {
+  const stdout = new FakeStdout(true);
+  stdout.columns = columns;
+  stdout.rows = rows;
+  const stdin = new FakeStdin(true);
+  const instance = render(<PlanScreen plan={plan} nextCommand={NEXT} colors={false} />, {
+    stdout: stdout.asStream(),
+    stdin: stdin.asStream(),
+    debug: true,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
+  cleanups.push(() => instance.unmount());
+  const frame = () => stripVTControlCharacters(stdout.writes.at(-1) ?? '');
+  return { stdout, stdin, frame, lines: () => frame().split('\n') };
+}
+
+describe('<PlanScreen />', () => {
+  it.each([
+    { columns: 60, rows: 20 },
+    { columns: 80, rows: 24 },
+    { columns: 120, rows: 40 },
+  ])('draws exactly $columns x $rows, verdict first, key hints last', async ({ columns, rows }) => {
+    const view = renderAt(slowPlan(), columns, rows);
+    await until(() => view.frame().includes('q quit'), view.frame);
+    const lines = view.lines();
+    expect(lines).toHaveLength(rows);
+    expect(lines[0]).toBe('SLOW: draining k8s-node-1 waits for disruption budgets');
+    expect(lines.at(-1)).toMatch(/^q quit · ↑↓ scroll/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns);
   });
 
-  it('shows no key hints when it does not listen to keys', () => {
-    const { lastFrame } = render(<PlanApp plan={slowPlan()} interactive={false} width={100} colors={false} />);
-    expect(lastFrame()).not.toContain('q quit');
+  it('scrolls with j and G, keeping the verdict on the first line', async () => {
+    const view = renderAt(blockedPlan(), 80, 24);
+    await until(() => view.frame().includes('q quit'), view.frame);
+    view.stdin.press('G');
+    await until(() => / (\d+)-(\d+)\/\2$/.test(view.lines().at(-1) ?? ''), view.frame);
+    expect(view.lines()[0]).toBe('BLOCKED: draining k8s-node-1 cannot finish');
+    expect(view.frame()).toContain(blockedPlan().caveats.at(-1)!.slice(0, 30));
+  });
+
+  it('folds a section with its number and re-lays out when the terminal is resized', async () => {
+    const view = renderAt(slowPlan(), 120, 40);
+    await until(() => view.frame().includes('▾ 1 Pods'), view.frame);
+    view.stdin.press('1');
+    await until(() => view.frame().includes('▸ 1 Pods'), view.frame);
+    view.stdout.columns = 60;
+    view.stdout.rows = 20;
+    view.stdout.emit('resize');
+    await until(() => view.lines().length === 20, view.frame);
+    for (const line of view.lines()) expect(line.length).toBeLessThanOrEqual(60);
+    expect(view.frame()).toContain('▸ 1 Pods');
   });
 });
 
-describe('renderPlanInk', () => {
-  it('renders once and resolves by itself when stdin is not a terminal', async () => {
-    const stdout = new FakeStdout();
-    await renderPlanInk(slowPlan(), {
-      stdout: stdout.asStream(),
-      stdin: new FakeStdin(false).asStream(),
-      colors: false,
-    });
-    expect(stdout.text()).toContain('SLOW: draining k8s-node-1 waits for disruption budgets');
-    expect(stdout.text()).not.toContain('q quit');
-  });
-
-  it.each([
-    { key: 'q', name: 'q' },
-    { key: '\u001b', name: 'Esc' },
-  ])('resolves when the user presses $name, leaving the plan on screen', async ({ key }) => {
-    const stdout = new FakeStdout();
+describe('renderPlanScreen', () => {
+  it('opens the alternate screen, and on q leaves it and prints the summary with the next command', async () => {
+    const stdout = new FakeStdout(true);
+    stdout.columns = 80;
+    stdout.rows = 24;
     const stdin = new FakeStdin(true);
-    let resolved = false;
-    const done = renderPlanInk(blockedPlan(), {
+    const done = renderPlanScreen(slowPlan(), {
       stdout: stdout.asStream(),
       stdin: stdin.asStream(),
-      interactive: true,
+      nextCommand: NEXT,
       colors: false,
-    }).then(() => {
-      resolved = true;
     });
-    await settle();
-    expect(resolved).toBe(false);
-    stdin.press(key);
+    await until(
+      () => stdout.text().includes('q quit'),
+      () => stdout.text(),
+    );
+    const raw = stdout.writes.join('');
+    expect(raw).toContain('\u001b[?1049h');
+    stdin.press('q');
     await done;
-    expect(resolved).toBe(true);
-    expect(stdout.text()).toContain('BLOCKED: draining k8s-node-1 cannot finish');
+    const after = stdout.writes.join('').split('\u001b[?1049l');
+    expect(after).toHaveLength(2);
+    const summary = stripVTControlCharacters(after[1]!);
+    expect(summary).toMatch(/^SLOW: draining k8s-node-1 waits for disruption budgets\n/);
+    expect(summary.endsWith(`Next: ${NEXT}\n`)).toBe(true);
   });
 });

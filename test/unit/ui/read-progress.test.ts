@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { ListProgress } from '../../../src/snapshot/load-live.js';
+import { fileProgressText, listProgressText, startReadProgress } from '../../../src/ui/read-progress.js';
+import { FakeStdout } from './fake-terminal.js';
+
+const progress = (resource: string, read: number, total: number | null, done = false): ListProgress => ({
+  kind: 'Pod',
+  resource,
+  read,
+  total,
+  done,
+});
+
+describe('listProgressText', () => {
+  it('names the kinds being read, the largest first, with the count the server announced', () => {
+    const reads = new Map([
+      ['Node', progress('nodes', 500, 500, true)],
+      ['Pod', progress('pods', 12400, 15000)],
+      ['ReplicaSet', progress('replicasets', 1000, null)],
+    ]);
+    expect(listProgressText(reads)).toBe(
+      'Reading the cluster: pods 12,400 / 15,000 · replicasets 1,000 (1 of 3 kinds read)',
+    );
+  });
+});
+
+describe('fileProgressText', () => {
+  it('says how much of a large snapshot is read, then that it is parsed', () => {
+    const base = { path: '/tmp/x/big.json', totalBytes: 1.6 * 1024 ** 3 };
+    expect(fileProgressText({ ...base, bytesRead: 120 * 1024 ** 2, phase: 'reading' })).toBe(
+      'Reading snapshot big.json: 120 MB / 1.6 GB',
+    );
+    expect(fileProgressText({ ...base, bytesRead: base.totalBytes, phase: 'parsing' })).toBe(
+      'Parsing snapshot big.json (1.6 GB)',
+    );
+  });
+});
+
+describe('startReadProgress', () => {
+  it('draws nothing when stderr is not a terminal', () => {
+    const stream = new FakeStdout(false);
+    const reporter = startReadProgress({ stream: stream.asStream(), colors: false });
+    reporter.onList(progress('pods', 500, 15000));
+    reporter.stop();
+    expect(stream.writes).toEqual([]);
+  });
+});
