@@ -93,6 +93,40 @@ describe('layoutScreen: the first screen', () => {
   });
 });
 
+describe('layoutScreen: what the model warns about', () => {
+  it('names what the drain destroys and what was not read, with what to do, on the first screen', () => {
+    const plan: DrainPlan = {
+      ...labPlan('hello'),
+      verdict: 'incomplete',
+      assumedVerdict: 'slow',
+      warnings: [
+        {
+          reason: 'PodsNotRecreated',
+          message: '2 pods are deleted for good: no controller recreates them (--force)',
+          pods: ['demo/a', 'demo/b'],
+        },
+      ],
+      unread: [
+        {
+          kind: 'PodDisruptionBudget',
+          why: 'snapshot "x.json" holds no PodDisruptionBudget object',
+          effect: 'budgets are unknown',
+          pods: [],
+        },
+      ],
+    };
+    const layout = press(plan, 80, 24, []);
+    const screen = texts(layout).join('\n');
+    expect(layout.lines[0]?.tone).toBe('bad');
+    expect(screen).toContain('Warning: 2 pods are deleted for good: no controller recreates them (--force)');
+    expect(screen.replace(/\s+/g, ' ')).toContain(
+      'read PodDisruptionBudgets too (add them to the snapshot), or pass --allow-incomplete',
+    );
+    expect(screen.replace(/\s+/g, ' ')).toContain(`then plan again: ${NEXT}`);
+    expect(screenSummary(planDocument(plan, { nextCommand: NEXT }), 80)).toContain('Warning: 2 pods are deleted');
+  });
+});
+
 describe('layoutScreen: never splits a pod name, and the budget table reads at 60 columns', () => {
   it('keeps every pod name whole on one line at 60 columns', () => {
     const plan = labPlan('hello-ignore');
