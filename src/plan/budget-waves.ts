@@ -126,6 +126,24 @@ function budgetBypass(pod: V1Pod, deleteInsteadOfEvict: boolean): string | null 
   return null;
 }
 
+/**
+ * Where the replacements of pods whose eviction is blocked would go once the block is lifted (the budget
+ * fixed, the refused pod dealt with): each is evicted in the simulation after every admitted eviction and
+ * placed, in plan order, so they compete for the room the admitted replacements left. The operator learns
+ * whether lifting the block would be enough. A pod nothing recreates (or already finished or terminating)
+ * keeps no replacement.
+ */
+export function placeBlockedReplacements(
+  blocked: readonly EvictionCandidate[],
+  placer: ReplacementPlacer,
+): Map<string, ReplacementPlan> {
+  const placed = new Map<string, ReplacementPlan>();
+  const replaced = blocked.filter(needsReplacement);
+  for (const c of replaced) placer.evict(c.pod);
+  for (const c of replaced) placed.set(c.key, { ...placer.place(c.pod), whenUnblocked: true });
+  return placed;
+}
+
 /** Finished pods are not replaced; a terminating pod's replacement already exists. */
 function needsReplacement(c: EvictionCandidate): boolean {
   return c.recreates && !isTerminal(c.pod) && !isTerminating(c.pod);

@@ -1,7 +1,12 @@
 import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
 import { parseLabelSelector, matchesLabelSelector } from '../snapshot/label-selector.js';
-import { scheduleEvictions, type EvictionCandidate, type ScheduledEviction } from './budget-waves.js';
+import {
+  placeBlockedReplacements,
+  scheduleEvictions,
+  type EvictionCandidate,
+  type ScheduledEviction,
+} from './budget-waves.js';
 import { budgetFacts, budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
 import { planCaveats } from './caveats.js';
 import { completeVerdict, unreadKinds, unreadLines } from './completeness.js';
@@ -53,19 +58,24 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
   }));
 
   const refusals = refusalsByNode(pods);
-  const candidates: EvictionCandidate[] = pods
-    .filter((p) => isRemoved(p) && !refusals.has(p.node))
+  const removed: EvictionCandidate[] = pods
+    .filter(isRemoved)
     .map((p) => ({ pod: p.pod, key: p.key, budgets: p.budgets, recreates: p.controller?.recreates ?? false }));
+  const candidates = removed.filter((c) => !refusals.has(c.pod.spec?.nodeName ?? ''));
   const simulation = new SchedulingSimulation(index, new Set(nodes));
   const schedule = scheduleEvictions(candidates, simulation, {
     deleteInsteadOfEvict: options.disableEviction,
     budgetsKnown: index.snapshot.kinds.has('PodDisruptionBudget'),
   });
 
+  const blocked = removed.filter((c) => (schedule.pods.get(c.key)?.outcome ?? 'blocked') === 'blocked');
+  const unblocked = placeBlockedReplacements(blocked, simulation);
+
   const taint = maintenanceTaint(options.taint.key, options.taint.value);
   const podPlans = pods.map((p) => {
     const scheduled = isRemoved(p) ? (schedule.pods.get(p.key) ?? heldByNode(p.node, refusals)) : undefined;
-    return podPlan(p, scheduled, options, taint);
+    const replacement = scheduled?.replacement ?? unblocked.get(p.key) ?? null;
+    return podPlan(p, scheduled && { ...scheduled, replacement }, options, taint);
   });
   const budgets = budgetPlans(pods, budgetCache, schedule.budgets);
   const brokenByDeletes = options.disableEviction ? budgetsBrokenByDeletes(candidates) : [];

@@ -69,6 +69,11 @@ export interface ReplacementPlan {
    * anti-affinity still holds their domain while they terminate): it waits, it is not stuck.
    */
   readonly waitsForTermination?: boolean;
+  /**
+   * True for a pod whose eviction is blocked (two budgets, a budget that never allows, a node held by a
+   * refused pod): where its replacement would go once the block is lifted, after every admitted eviction.
+   */
+  readonly whenUnblocked?: boolean;
 }
 
 export interface PodPlan {
@@ -90,7 +95,10 @@ export interface PodPlan {
   /** The controller that recreates the pod, if any. */
   readonly controller: { readonly kind: string; readonly name: string } | null;
   readonly pdbs: readonly PdbRef[];
-  /** null when nothing recreates the pod. */
+  /**
+   * Judged for every pod a controller recreates, evicted or blocked (then `whenUnblocked`); null only when
+   * nothing recreates the pod, or when it is not removed (skipped, refused), finished or already terminating.
+   */
   readonly replacement: ReplacementPlan | null;
   readonly noExecute: { readonly afterSeconds: number | null; readonly reason: string };
   readonly nodeFailure: { readonly afterSeconds: number | null; readonly reason: string };

@@ -163,7 +163,9 @@ export function replacementLines(plan: DrainPlan): ReplacementLine[] {
     .flatMap((pod) => {
       const r = pod.replacement;
       if (r === null) return [];
-      const placement = r.schedulable ? (r.placedOn ?? r.nodes.join(', ')) : r.message;
+      const where = r.schedulable ? (r.placedOn ?? r.nodes.join(', ')) : r.message;
+      // A blocked pod's replacement says whether lifting the block would be enough.
+      const placement = r.whenUnblocked ? `once unblocked: ${where}` : where;
       return [
         {
           pod: qualified(pod),
@@ -175,10 +177,7 @@ export function replacementLines(plan: DrainPlan): ReplacementLine[] {
     });
 }
 
-/**
- * Pods the drain removes that no controller recreates: they are gone for good. (A blocked pod has no
- * replacement plan either, but its controller would recreate it.)
- */
+/** Pods the drain removes that no controller recreates: they are gone for good. */
 export function unreplacedPods(plan: DrainPlan): string[] {
   return plan.pods
     .filter((p) => (p.action === 'evict' || p.action === 'delete') && p.controller === null)

@@ -41,6 +41,8 @@ describe('buildPlan rules', () => {
     expect(plan.verdictReasons).toEqual([
       'cannot evict shop/a: the API answers 500 "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support." (shop/everything, shop/web)',
     ]);
+    // Blocked, but its ReplicaSet recreates it: whether fixing the budgets is enough is judged (issue 8, finding 8).
+    expect(plan.pods[0]!.replacement).toMatchObject({ schedulable: true, placedOn: 'n2', whenUnblocked: true });
   });
 
   it('a single replica under minAvailable 1 is blocked: the budget never allows an eviction', () => {
@@ -60,6 +62,22 @@ describe('buildPlan rules', () => {
         'budget shop/web never allows an eviction: minAvailable 1 >= 1 expected pod(s): every pod must stay healthy',
     });
     expect(plan.budgets[0]?.neverAllows).toBe('minAvailable 1 >= 1 expected pod(s): every pod must stay healthy');
+    expect(plan.pods[0]!.replacement).toMatchObject({ schedulable: true, placedOn: 'n2', whenUnblocked: true });
+  });
+
+  it('a blocked pod nothing recreates keeps replacement null', () => {
+    const pdb = makePdb().name('bare').ns('shop').selector({ app: 'bare' }).maxUnavailable(0);
+    const bare = makePod().name('bare').ns('shop').node('n1').labels({ app: 'bare' }).obj();
+    const plan = buildPlan(
+      makeIndex({
+        nodes,
+        pods: [bare],
+        pdbs: [pdb.status({ disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 }).obj()],
+        ...owners,
+      }),
+      options({ force: true }),
+    );
+    expect(plan.pods[0]).toMatchObject({ outcome: 'blocked', controller: null, replacement: null });
   });
 
   it('the patient pod tolerates the maintenance taint for 30s while its neighbours go at once', () => {

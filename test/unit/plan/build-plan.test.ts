@@ -125,8 +125,10 @@ describe('buildPlan on the hello-ignore scenario (nodeTaintsPolicy Ignore)', () 
     );
     expect(plan.verdictReasons).toEqual([
       `cannot evict demo/hello-7d4b9c8f6d-8hzvd: ${plan.pods[1]!.outcomeReason}`,
-      `no node for the replacement of demo/hello-7d4b9c8f6d-2xkqp: ${first.message}`,
+      `no node for the replacement of demo/hello-7d4b9c8f6d-2xkqp, demo/hello-7d4b9c8f6d-8hzvd: ${first.message}`,
     ]);
+    // The blocked pod's replacement is judged too: lifting the budget would not be enough.
+    expect(plan.pods[1]!.replacement).toMatchObject({ schedulable: false, whenUnblocked: true });
   });
 
   it('names the topology spread constraint among the reasons the replacement found no node', () => {
@@ -148,9 +150,10 @@ describe('buildPlan options and errors', () => {
     expect(plan.verdictReasons).toEqual([
       'cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): kube-system/kindnet-m4q9t, kube-system/kube-proxy-m4q9t',
     ]);
+    // Held by the refused pods, yet their ReplicaSet would recreate them: the replacement is judged.
     expect(plan.pods.filter((p) => p.action === 'evict').map((p) => [p.outcome, p.replacement])).toEqual([
-      ['blocked', null],
-      ['blocked', null],
+      ['blocked', expect.objectContaining({ schedulable: true, placedOn: 'k8s-node-2', whenUnblocked: true })],
+      ['blocked', expect.objectContaining({ schedulable: true, placedOn: 'k8s-node-2', whenUnblocked: true })],
     ]);
   });
 
@@ -211,7 +214,7 @@ describe('buildPlan on the snapshots captured from the real lab (bundled example
       blocked.pods.filter((p) => p.action === 'evict').map((p) => [p.outcome, p.replacement?.schedulable]),
     ).toEqual([
       ['immediate', false],
-      ['blocked', undefined],
+      ['blocked', false],
     ]);
   });
 });
