@@ -47,7 +47,7 @@ const UID_MISMATCH = /UID in (the )?precondition/i;
 export function classifyEviction(outcome: ApiOutcome, call: EvictionCall): EvictionStep {
   if (outcome.kind === 'ok') return { kind: 'admitted' };
   if (outcome.kind === 'network') {
-    return { kind: 'retry', error: `cannot reach the API server: ${outcome.message}`, retryAfterMs: null };
+    return { kind: 'retry', error: outcome.message, retryAfterMs: null };
   }
   const { code, status } = outcome;
   const retryAfterMs = status.retryAfterSeconds === null ? null : status.retryAfterSeconds * 1000;

@@ -103,7 +103,10 @@ describe('kubectl maint plan: exit codes and one-line errors', () => {
     );
     const r = await run(['plan', 'k8s-node-1', '--kubeconfig', kubeconfig]);
     expect(r.exitCode).toBe(1);
-    expectOneLineError(r.stderr, `cannot reach the cluster at https://127.0.0.1:${port}: connection refused`);
+    expectOneLineError(
+      r.stderr,
+      `The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?`,
+    );
   });
 
   it('a plan that can finish exits 0, and -o json prints the DrainPlan', async () => {

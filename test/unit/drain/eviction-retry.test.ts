@@ -136,10 +136,13 @@ const cases: Case[] = [
   },
   {
     name: 'A network error is retried',
-    outcome: { kind: 'network', message: 'fetch failed: connect ECONNREFUSED 127.0.0.1:6443' },
+    outcome: {
+      kind: 'network',
+      message: 'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?',
+    },
     expected: {
       kind: 'retry',
-      error: 'cannot reach the API server: fetch failed: connect ECONNREFUSED 127.0.0.1:6443',
+      error: 'The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?',
       retryAfterMs: null,
     },
   },

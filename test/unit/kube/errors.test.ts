@@ -191,14 +191,14 @@ describe('classifyKubeError: failures before any answer (real sockets on loopbac
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('a closed port is "connection refused"', async () => {
+  it('a closed port is kubectl\'s "connection … was refused" line', async () => {
     const probe = net.createServer();
     const port = await listen(probe);
     await new Promise((resolve) => probe.close(resolve));
     const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
     expect({ kind: error.kind, message: error.message }).toEqual({
       kind: 'unreachable',
-      message: `cannot reach the cluster at https://127.0.0.1:${port}: connection refused`,
+      message: `The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?`,
     });
   });
 
@@ -209,7 +209,7 @@ describe('classifyKubeError: failures before any answer (real sockets on loopbac
     const error = await failureOf(targetFor(`https://127.0.0.1:${port}`, { requestTimeoutMs: 300 }));
     expect({ kind: error.kind, message: error.message }).toEqual({
       kind: 'timeout',
-      message: `cannot reach the cluster at https://127.0.0.1:${port}: no answer within 300ms (--request-timeout)`,
+      message: 'Unable to connect to the server: timed out after 300ms (--request-timeout)',
     });
   });
 
@@ -220,7 +220,7 @@ describe('classifyKubeError: failures before any answer (real sockets on loopbac
     const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
     expect({ kind: error.kind, message: error.message }).toEqual({
       kind: 'tls',
-      message: `TLS handshake with https://127.0.0.1:${port} failed: the server did not answer in TLS (is the server address http:// rather than https://?)`,
+      message: 'Unable to connect to the server: http: server gave HTTP response to HTTPS client',
     });
   });
 
@@ -264,7 +264,8 @@ describe('classifyKubeError: failures before any answer (real sockets on loopbac
       const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
       expect({ kind: error.kind, message: error.message }).toEqual({
         kind: 'tls',
-        message: `TLS handshake with https://127.0.0.1:${port} failed: certificate signed by unknown authority (check certificate-authority-data in the kubeconfig)`,
+        message:
+          'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority',
       });
     });
 

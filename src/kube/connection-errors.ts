@@ -1,0 +1,180 @@
+import type { KubeErrorKind, KubeTargetInfo } from './errors.js';
+
+/**
+ * A request that got no answer from the API server (refused, timed out, TLS failure), in kubectl's words:
+ * kubectl's StandardErrorMessage (k8s.io/kubectl pkg/cmd/util/helpers.go) prints "The connection to the
+ * server HOST was refused - did you specify the right host or port?" for a refused connection and
+ * "Unable to connect to the server: <Go's error>" for every other failure before an answer. The Go error
+ * texts (crypto/x509, crypto/tls, net) are mirrored from Node's codes, so the operator reads one wording
+ * whichever tool failed. `undefined` when the error is not a connection failure.
+ */
+export function describeConnectionFailure(
+  err: unknown,
+  target: KubeTargetInfo | undefined,
+): { kind: KubeErrorKind; message: string } | undefined {
+  const code = findErrorCode(err);
+  if (findTimeout(err) || (code === 'UND_ERR_CONNECT_TIMEOUT' && target?.requestTimeoutMs)) {
+    return { kind: 'timeout', message: unable(timeoutText(target)) };
+  }
+  if (code === undefined) return undefined;
+  const socket = findCause(err, (e) => (e as { code?: unknown }).code === code) as SocketError | undefined;
+  if (code === 'ECONNREFUSED') {
+    return {
+      kind: 'unreachable',
+      message: `The connection to the server ${hostOf(target, socket)} was refused - did you specify the right host or port?`,
+    };
+  }
+  const tls = describeTls(code, socket);
+  if (tls) return { kind: 'tls', message: unable(tls) };
+  const network = describeNetwork(code, target, socket);
+  if (network) return { kind: network.kind, message: unable(network.text) };
+  return undefined;
+}
+
+function unable(detail: string): string {
+  return `Unable to connect to the server: ${detail}`;
+}
+
+function timeoutText(target: KubeTargetInfo | undefined): string {
+  return target?.requestTimeoutMs
+    ? `timed out after ${formatMs(target.requestTimeoutMs)} (--request-timeout)`
+    : 'the request timed out';
+}
+
+interface SocketError {
+  readonly code?: string;
+  readonly address?: string;
+  readonly port?: number;
+  readonly hostname?: string;
+  readonly host?: string;
+  readonly cert?: { readonly subjectaltname?: string };
+}
+
+/** The server as kubectl names it in "The connection to the server HOST was refused": the URL's host:port. */
+function hostOf(target: KubeTargetInfo | undefined, socket: SocketError | undefined): string {
+  if (target?.server) {
+    try {
+      const url = new URL(target.server);
+      return url.port ? url.host : `${url.hostname}:${url.protocol === 'http:' ? 80 : 443}`;
+    } catch {
+      return target.server;
+    }
+  }
+  if (socket?.address) return socket.port ? `${socket.address}:${socket.port}` : socket.address;
+  return 'the API server';
+}
+
+/** OpenSSL / Node TLS codes in the words of Go's crypto/tls and crypto/x509, as kubectl prints them. */
+function describeTls(code: string, socket: SocketError | undefined): string | undefined {
+  const verify = 'tls: failed to verify certificate: x509:';
+  switch (code) {
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+      return `${verify} certificate signed by unknown authority`;
+    case 'CERT_HAS_EXPIRED':
+    case 'CERT_NOT_YET_VALID':
+      return `${verify} certificate has expired or is not yet valid`;
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `${verify} certificate is valid for ${certificateNames(socket)}, not ${socket?.host ?? 'this host'}`;
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+    case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
+      return 'http: server gave HTTP response to HTTPS client';
+    case 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED':
+      return 'remote error: tls: certificate required';
+    case 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE':
+      return 'remote error: tls: bad certificate';
+    case 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA':
+      return 'remote error: tls: unknown certificate authority';
+    default:
+      if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || code.startsWith('CERT_')) {
+        return `tls: ${code
+          .toLowerCase()
+          .replace(/^err_(ssl|tls)_/, '')
+          .replaceAll('_', ' ')}`;
+      }
+      return undefined;
+  }
+}
+
+/** "DNS:localhost, IP Address:127.0.0.1" → "localhost, 127.0.0.1", Go's list in "certificate is valid for …". */
+function certificateNames(socket: SocketError | undefined): string {
+  const names = (socket?.cert?.subjectaltname ?? '')
+    .split(',')
+    .map((entry) => entry.trim().replace(/^(DNS|IP Address):/, ''))
+    .filter((name) => name !== '');
+  return names.length > 0 ? names.join(', ') : 'other names';
+}
+
+/** Socket-level failures in the words of Go's net package. */
+function describeNetwork(
+  code: string,
+  target: KubeTargetInfo | undefined,
+  socket: SocketError | undefined,
+): { kind: KubeErrorKind; text: string } | undefined {
+  const host = hostOf(target, socket);
+  const hostname = socket?.hostname ?? host.replace(/:\d+$/, '');
+  switch (code) {
+    case 'ENOTFOUND':
+      return { kind: 'unreachable', text: `dial tcp: lookup ${hostname}: no such host` };
+    case 'EAI_AGAIN':
+      return { kind: 'unreachable', text: `dial tcp: lookup ${hostname}: temporary failure in name resolution` };
+    case 'ECONNRESET':
+      return { kind: 'unreachable', text: 'read: connection reset by peer' };
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return { kind: 'unreachable', text: 'EOF (the server closed the connection)' };
+    case 'EHOSTUNREACH':
+      return { kind: 'unreachable', text: `dial tcp ${host}: connect: no route to host` };
+    case 'ENETUNREACH':
+      return { kind: 'unreachable', text: `dial tcp ${host}: connect: network is unreachable` };
+    case 'EADDRNOTAVAIL':
+      return { kind: 'unreachable', text: `dial tcp ${host}: connect: cannot assign requested address` };
+    case 'ETIMEDOUT':
+      return { kind: 'timeout', text: `dial tcp ${host}: i/o timeout` };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { kind: 'timeout', text: `dial tcp ${host}: connection or TLS handshake timed out` };
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return { kind: 'timeout', text: 'the server stopped answering' };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * undici's fetch rejects with `TypeError: fetch failed` and puts the socket error in `cause`, sometimes
+ * an AggregateError (one per address tried). Walk causes and aggregates, first code wins.
+ */
+export function findErrorCode(err: unknown): string | undefined {
+  const found = findCause(
+    err,
+    (e) => typeof (e as { code?: unknown }).code === 'string' && (e as { code: string }).code !== '',
+  );
+  return found === undefined ? undefined : (found as { code: string }).code;
+}
+
+/** AbortSignal.timeout() aborts with a DOMException named TimeoutError; fetch rethrows it as is or as a cause. */
+function findTimeout(err: unknown): boolean {
+  return findCause(err, (e) => (e as { name?: unknown }).name === 'TimeoutError') !== undefined;
+}
+
+function findCause(err: unknown, matches: (e: object) => boolean, depth = 0): object | undefined {
+  if (depth > 5 || err === null || typeof err !== 'object') return undefined;
+  if (matches(err)) return err;
+  const inner = (err as { errors?: unknown }).errors;
+  for (const one of Array.isArray(inner) ? inner : []) {
+    const found = findCause(one, matches, depth + 1);
+    if (found) return found;
+  }
+  return findCause((err as { cause?: unknown }).cause, matches, depth + 1);
+}
+
+export function formatMs(ms: number): string {
+  if (ms % 60_000 === 0 && ms >= 60_000) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
