@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeConfigFlags } from '../kube/config.js';
-import { DEFAULT_CHUNK_SIZE } from '../kube/defaults.js';
+import { formatMs } from '../kube/connection-errors.js';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_EXEC_TIMEOUT_MS } from '../kube/defaults.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { parseCount, parseDurationMs } from './flag-values.js';
 
@@ -15,13 +16,23 @@ export interface KubeFlagValues {
   readonly requestTimeout?: number;
   readonly insecureSkipTlsVerify?: boolean;
   readonly chunkSize?: number;
+  readonly server?: string;
+  readonly token?: string;
+  readonly as?: string;
+  readonly asGroup?: readonly string[];
+  readonly asUid?: string;
+  readonly certificateAuthority?: string;
+  readonly clientCertificate?: string;
+  readonly clientKey?: string;
+  readonly tlsServerName?: string;
 }
 
 const GROUP = 'Cluster connection (as in kubectl):';
 
 /**
- * Adds the subset of kubectl's global flags that choose the cluster and credentials (cli-runtime's
- * ConfigFlags). kubectl does not parse them for a plugin, so each command that talks to the API takes them.
+ * Adds kubectl's global flags that choose the cluster and credentials (cli-runtime's ConfigFlags), with
+ * kubectl's meaning and precedence over the kubeconfig (kube/config.ts). kubectl does not parse them for a
+ * plugin, so each command that talks to the API takes them.
  */
 export function addKubeFlags(command: Command): Command {
   const options = [
@@ -29,7 +40,25 @@ export function addKubeFlags(command: Command): Command {
     new Option('--context <name>', 'the kubeconfig context to use'),
     new Option('--cluster <name>', "the kubeconfig cluster to use (overrides the context's)"),
     new Option('--user <name>', "the kubeconfig user to use (overrides the context's)"),
-    new Option('--request-timeout <duration>', 'give up on a request after this long (e.g. 30s, 2m); 0 = never')
+    new Option('-s, --server <address>', 'the address and port of the Kubernetes API server'),
+    new Option('--token <token>', 'bearer token for authentication to the API server'),
+    new Option('--as <user>', 'username to impersonate for the operation (a user or a service account)'),
+    new Option('--as-group <group>', 'group to impersonate for the operation; repeat for several groups').argParser(
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    ),
+    new Option('--as-uid <uid>', 'UID to impersonate for the operation'),
+    new Option('--certificate-authority <file>', 'path to a cert file for the certificate authority'),
+    new Option('--client-certificate <file>', 'path to a client certificate file for TLS'),
+    new Option('--client-key <file>', 'path to a client key file for TLS'),
+    new Option(
+      '--tls-server-name <name>',
+      'server name to use for server certificate validation (default: the host used to contact the server)',
+    ),
+    new Option(
+      '--request-timeout <duration>',
+      'give up on a request after this long, connect and TLS handshake included (e.g. 30s, 2m); 0 = never. ' +
+        `Also bounds an exec credential plugin (default bound: ${formatMs(DEFAULT_EXEC_TIMEOUT_MS)})`,
+    )
       .argParser(parseDurationMs)
       .default(0, '0'),
     new Option(
@@ -52,6 +81,15 @@ export function kubeConfigFlags(values: KubeFlagValues): KubeConfigFlags {
     user: values.user,
     requestTimeoutMs: values.requestTimeout ?? 0,
     insecureSkipTlsVerify: values.insecureSkipTlsVerify === true,
+    server: values.server,
+    token: values.token,
+    as: values.as,
+    asGroups: values.asGroup,
+    asUid: values.asUid,
+    certificateAuthority: values.certificateAuthority,
+    clientCertificate: values.clientCertificate,
+    clientKey: values.clientKey,
+    tlsServerName: values.tlsServerName,
   };
 }
 

@@ -2,9 +2,8 @@ import {
   AppsV1Api,
   BatchV1Api,
   CoreV1Api,
-  HttpMethod,
   PolicyV1Api,
-  RequestContext,
+  type RequestContext,
   ServerConfiguration,
   createConfiguration,
   type Configuration,
@@ -59,24 +58,15 @@ export function makeApi<T>(target: KubeTarget, Api: new (configuration: Configur
 }
 
 /**
- * Obtains the credentials once before any request (runs the exec plugin, reads token files), so that a
- * failing credential plugin is reported as such, and so that parallel requests share the cached token
- * instead of each starting the plugin.
+ * Obtains the credentials once before any request (reads token and certificate files, runs the exec
+ * plugin within its bound), so that a failing credential is reported as such, and so that parallel
+ * requests share the result instead of each starting the plugin.
  */
 export async function resolveCredentials(target: KubeTarget): Promise<void> {
   try {
-    await target.kubeConfig.applySecurityAuthentication(new RequestContext(target.server, HttpMethod.GET));
+    await target.kubeConfig.prepare();
   } catch (err) {
-    const file = (err as NodeJS.ErrnoException).syscall === 'open' ? (err as NodeJS.ErrnoException).path : undefined;
-    if (file) {
-      throw new KubeError(
-        'config',
-        `cannot read "${file}" named in the kubeconfig (context "${target.context}"): ${(err as NodeJS.ErrnoException).code}`,
-        {
-          cause: err,
-        },
-      );
-    }
+    if (err instanceof KubeError) throw err;
     const classified = classifyKubeError(err, target);
     if (classified.kind !== 'unknown') throw classified;
     const reason = (err instanceof Error ? err.message : String(err)).split('\n').find((l) => l.trim() !== '');
@@ -84,9 +74,7 @@ export async function resolveCredentials(target: KubeTarget): Promise<void> {
     throw new KubeError(
       'unauthorized',
       `cannot get credentials for user "${target.user}"${from}: ${reason ?? 'unknown error'}`,
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
 }

@@ -13,7 +13,13 @@ export function describeConnectionFailure(
   target: KubeTargetInfo | undefined,
 ): { kind: KubeErrorKind; message: string } | undefined {
   const code = findErrorCode(err);
-  if (findTimeout(err) || (code === 'UND_ERR_CONNECT_TIMEOUT' && target?.requestTimeoutMs)) {
+  const connectTimeoutMs = code === 'UND_ERR_CONNECT_TIMEOUT' ? undiciTimeoutMs(err) : undefined;
+  const requestTimeoutMs = target?.requestTimeoutMs ?? 0;
+  // The connect timeout is --request-timeout when that is shorter than undici's own (kube/transport.ts).
+  if (
+    findTimeout(err) ||
+    (connectTimeoutMs !== undefined && requestTimeoutMs > 0 && connectTimeoutMs >= requestTimeoutMs)
+  ) {
     return { kind: 'timeout', message: unable(timeoutText(target)) };
   }
   if (code === undefined) return undefined;
@@ -26,7 +32,7 @@ export function describeConnectionFailure(
   }
   const tls = describeTls(code, socket);
   if (tls) return { kind: 'tls', message: unable(tls) };
-  const network = describeNetwork(code, target, socket);
+  const network = describeNetwork(code, target, socket, connectTimeoutMs);
   if (network) return { kind: network.kind, message: unable(network.text) };
   return undefined;
 }
@@ -113,6 +119,7 @@ function describeNetwork(
   code: string,
   target: KubeTargetInfo | undefined,
   socket: SocketError | undefined,
+  connectTimeoutMs: number | undefined,
 ): { kind: KubeErrorKind; text: string } | undefined {
   const host = hostOf(target, socket);
   const hostname = socket?.hostname ?? host.replace(/:\d+$/, '');
@@ -136,7 +143,10 @@ function describeNetwork(
     case 'ETIMEDOUT':
       return { kind: 'timeout', text: `dial tcp ${host}: i/o timeout` };
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return { kind: 'timeout', text: `dial tcp ${host}: connection or TLS handshake timed out` };
+      return {
+        kind: 'timeout',
+        text: `dial tcp ${host}: connection or TLS handshake timed out${connectTimeoutMs ? ` after ${formatMs(connectTimeoutMs)}` : ''}`,
+      };
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
       return { kind: 'timeout', text: 'the server stopped answering' };
@@ -155,6 +165,13 @@ export function findErrorCode(err: unknown): string | undefined {
     (e) => typeof (e as { code?: unknown }).code === 'string' && (e as { code: string }).code !== '',
   );
   return found === undefined ? undefined : (found as { code: string }).code;
+}
+
+/** undici's ConnectTimeoutError says "(attempted address: HOST:PORT, timeout: 10000ms)". */
+function undiciTimeoutMs(err: unknown): number | undefined {
+  const found = findCause(err, (e) => (e as { code?: unknown }).code === 'UND_ERR_CONNECT_TIMEOUT');
+  const match = /timeout: (\d+)ms/.exec((found as { message?: string } | undefined)?.message ?? '');
+  return match ? Number(match[1]) : undefined;
 }
 
 /** AbortSignal.timeout() aborts with a DOMException named TimeoutError; fetch rethrows it as is or as a cause. */

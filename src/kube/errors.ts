@@ -199,7 +199,7 @@ function firstLine(err: unknown): string {
   return firstLineOf(err instanceof Error ? err.message : String(err));
 }
 
-function firstLineOf(text: string): string {
+export function firstLineOf(text: string): string {
   return (
     text
       .split('\n')

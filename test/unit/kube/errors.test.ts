@@ -1,15 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApi } from '../../../src/kube/client.js';
-import type { KubeTarget } from '../../../src/kube/config.js';
+import { loadKubeTarget, type KubeTarget } from '../../../src/kube/config.js';
 import { classifyKubeError, KubeError, type KubeCall, type KubeTargetInfo } from '../../../src/kube/errors.js';
+import { base64Of, makePki, type Pki } from './pki.js';
 
 const target: KubeTargetInfo = {
   context: 'lab-alice',
@@ -146,25 +146,35 @@ describe('classifyKubeError: answers from the API server', () => {
   });
 });
 
-/** A kubeconfig target pointing at `server`, with the CA given (or none). */
+/** A target loaded by loadKubeTarget from a kubeconfig pointing at `server`, with the CA given (or none). */
 function targetFor(server: string, options: { caData?: string; requestTimeoutMs?: number } = {}): KubeTarget {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server, skipTLSVerify: false, ...(options.caData ? { caData: options.caData } : {}) }],
-    users: [{ name: 'u', token: 'token' }],
-    contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
-    currentContext: 'ctx',
-  });
-  return {
-    kubeConfig,
-    context: 'ctx',
-    cluster: 'c',
-    user: 'u',
-    server,
-    namespace: 'default',
-    requestTimeoutMs: options.requestTimeoutMs ?? 0,
-    files: [],
-  };
+  const dir = mkdtempSync(path.join(tmpdir(), 'maint-target-'));
+  const file = path.join(dir, 'kubeconfig');
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: c',
+      '  cluster:',
+      `    server: ${server}`,
+      ...(options.caData ? [`    certificate-authority-data: ${options.caData}`] : []),
+      'users:',
+      '- name: u',
+      '  user: {token: token}',
+      'contexts:',
+      '- name: ctx',
+      '  context: {cluster: c, user: u}',
+      'current-context: ctx',
+      '',
+    ].join('\n'),
+  );
+  try {
+    return loadKubeTarget({ kubeconfig: file, requestTimeoutMs: options.requestTimeoutMs ?? 0 }, { HOME: dir });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Makes a real request with client-node and classifies what it throws. */
@@ -226,32 +236,11 @@ describe('classifyKubeError: failures before any answer (real sockets on loopbac
 
   describe('with a server certificate from a CA the kubeconfig does not name', () => {
     let port = 0;
+    let pki: Pki;
     beforeAll(async () => {
       workDir = mkdtempSync(path.join(tmpdir(), 'maint-tls-'));
-      const key = path.join(workDir, 'key.pem');
-      const cert = path.join(workDir, 'cert.pem');
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-sha256',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-          '-keyout',
-          key,
-          '-out',
-          cert,
-        ],
-        { stdio: 'ignore' },
-      );
+      pki = makePki(workDir);
+      const { key, cert } = pki.leaf('server', { cn: '127.0.0.1', san: 'IP:127.0.0.1' });
       const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [] }));
@@ -270,7 +259,7 @@ describe('classifyKubeError: failures before any answer (real sockets on loopbac
     });
 
     it('succeeds once the kubeconfig names that CA', async () => {
-      const caData = readFileSync(path.join(workDir, 'cert.pem')).toString('base64');
+      const caData = base64Of(pki.caFile);
       const list = await makeApi(targetFor(`https://127.0.0.1:${port}`, { caData }), CoreV1Api).listNode();
       expect(list.items).toEqual([]);
     });

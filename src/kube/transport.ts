@@ -1,0 +1,286 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { KubeConfig, RequestContext, HttpMethod } from '@kubernetes/client-node';
+import { Agent, type Dispatcher } from 'undici';
+import { KubeError } from './errors.js';
+import { runExecPlugin, type ExecConfig, type ExecCredential } from './exec-credential.js';
+
+/** Certificate or key material from the kubeconfig or a flag: a file to read, or base64 data inline. */
+export type Material =
+  { readonly file: string; readonly origin: string } | { readonly data: string; readonly origin: string };
+
+/** Impersonate-User / -Group / -Uid / -Extra-*, from --as, --as-group, --as-uid or the user's `as*` fields. */
+export interface Impersonation {
+  readonly user: string;
+  readonly groups: readonly string[];
+  readonly uid?: string | undefined;
+  readonly extra: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Everything needed to reach the API server as the chosen user, after kubectl's precedence between the
+ * kubeconfig and the flags (kube/config.ts decides; this module only connects). Files are not read yet.
+ */
+export interface ConnectionSettings {
+  readonly server: string;
+  readonly context: string;
+  readonly user: string;
+  readonly insecure: boolean;
+  readonly tlsServerName?: string | undefined;
+  readonly ca?: Material | undefined;
+  readonly clientCertificate?: Material | undefined;
+  readonly clientKey?: Material | undefined;
+  readonly token?: string | undefined;
+  readonly tokenFile?: string | undefined;
+  readonly basic?: { readonly username: string; readonly password: string } | undefined;
+  readonly exec?: ExecConfig | undefined;
+  /** A legacy auth-provider (oidc…): left to client-node's authenticators. */
+  readonly authProvider: boolean;
+  readonly impersonate?: Impersonation | undefined;
+  /** --request-timeout in ms; 0 = none. Also bounds connect + TLS handshake and the exec plugin. */
+  readonly requestTimeoutMs: number;
+}
+
+/** undici's own connect timeout (TCP + TLS handshake), close to client-go's 10 s TLSHandshakeTimeout. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/** What every request carries: credentials in headers, and a dispatcher with the TLS material. */
+interface Prepared {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly dispatcher: Dispatcher;
+  /** Epoch ms after which an exec plugin's credential must be renewed. */
+  readonly expiresAt?: number | undefined;
+}
+
+/**
+ * client-node's KubeConfig with its authentication replaced by ours, so that every client built on it
+ * (the typed APIs, Watch, ListWatch) connects as kubectl would: kubectl's precedence of credentials,
+ * impersonation headers (one Impersonate-Group line per group, as client-go sends them), tokenFile, a
+ * bounded exec plugin, TLS material checked with kubectl's messages, and connect + TLS handshake bounded
+ * by --request-timeout.
+ */
+export class TargetKubeConfig extends KubeConfig {
+  private prepared: Promise<Prepared> | undefined;
+
+  constructor(private readonly settings: ConnectionSettings) {
+    super();
+  }
+
+  override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+    const prepared = await this.prepare();
+    for (const [name, value] of Object.entries(prepared.headers)) context.setHeaderParam(name, value);
+    context.setDispatcher(prepared.dispatcher);
+  }
+
+  /** Reads the files, runs the exec plugin and builds the dispatcher once; again when a credential expires. */
+  prepare(): Promise<Prepared> {
+    const current = this.prepared;
+    if (current) {
+      return current.then((p) => (p.expiresAt !== undefined && p.expiresAt <= Date.now() ? this.renew() : p));
+    }
+    return this.renew();
+  }
+
+  private renew(): Promise<Prepared> {
+    const next = prepareConnection(this.settings, () => this.legacyAuthorization());
+    // A failure is not cached: the next request tries again (a plugin that failed once may succeed).
+    next.catch(() => {
+      if (this.prepared === next) this.prepared = undefined;
+    });
+    this.prepared = next;
+    return next;
+  }
+
+  /** The Authorization header client-node's authenticators produce for a legacy auth-provider. */
+  private async legacyAuthorization(): Promise<string | undefined> {
+    const context = new RequestContext(this.settings.server, HttpMethod.GET);
+    await super.applySecurityAuthentication(context);
+    return context.getHeaders().Authorization;
+  }
+}
+
+async function prepareConnection(
+  settings: ConnectionSettings,
+  legacyAuthorization: () => Promise<string | undefined>,
+): Promise<Prepared> {
+  const tls = settings.server.startsWith('https:') || settings.ca || settings.clientCertificate || settings.insecure;
+  const ca = settings.ca ? readCa(settings.ca) : undefined;
+  let cert = settings.clientCertificate ? readMaterial(settings.clientCertificate) : undefined;
+  let key = settings.clientKey ? readMaterial(settings.clientKey) : undefined;
+  if (cert || key) checkKeyPair(settings, cert, key);
+  const headers: Record<string, string> = {};
+  let expiresAt: number | undefined;
+
+  // client-go sends credentials only over TLS (rest.IsConfigTransportTLS), and runs the exec plugin only
+  // when the user has no token, basic auth or client certificate.
+  if (tls) {
+    const token = settings.token ?? (settings.tokenFile ? readTokenFile(settings) : undefined);
+    if (token) headers.Authorization = `Bearer ${token.trim()}`;
+    else if (settings.basic) {
+      const { username, password } = settings.basic;
+      headers.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+    }
+    if (!token && !settings.basic && !cert && settings.exec) {
+      const credential: ExecCredential = await runExecPlugin(settings.exec, {
+        user: settings.user,
+        requestTimeoutMs: settings.requestTimeoutMs,
+        cluster: { server: settings.server, tlsServerName: settings.tlsServerName, insecure: settings.insecure },
+        stdinIsTerminal: process.stdin.isTTY === true,
+      });
+      if (credential.token) headers.Authorization = `Bearer ${credential.token}`;
+      if (credential.clientCertificateData && credential.clientKeyData) {
+        cert = Buffer.from(credential.clientCertificateData);
+        key = Buffer.from(credential.clientKeyData);
+      }
+      expiresAt = credential.expiresAt;
+    } else if (!token && !settings.basic && settings.authProvider) {
+      const authorization = await legacyAuthorization();
+      if (authorization) headers.Authorization = authorization;
+    }
+  }
+
+  const timeout =
+    settings.requestTimeoutMs > 0 ? Math.min(settings.requestTimeoutMs, CONNECT_TIMEOUT_MS) : CONNECT_TIMEOUT_MS;
+  const agent = new Agent({
+    connect: {
+      timeout,
+      ...(ca ? { ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+      ...(settings.insecure ? { rejectUnauthorized: false } : {}),
+      ...(settings.tlsServerName ? { servername: settings.tlsServerName } : {}),
+      keepAlive: true,
+      keepAliveInitialDelay: 30_000,
+    },
+  });
+  const dispatcher = settings.impersonate ? agent.compose(impersonating(settings.impersonate)) : agent;
+  return { headers, dispatcher, expiresAt };
+}
+
+/**
+ * Adds the impersonation headers at the dispatcher, where headers are a list: fetch would merge repeated
+ * Impersonate-Group headers into one "a, b" value, which the API server reads as one group named "a, b".
+ */
+function impersonating(as: Impersonation): Dispatcher.DispatcherComposeInterceptor {
+  const lines: string[] = ['Impersonate-User', as.user];
+  for (const group of as.groups) lines.push('Impersonate-Group', group);
+  if (as.uid) lines.push('Impersonate-Uid', as.uid);
+  for (const [key, values] of Object.entries(as.extra)) {
+    for (const value of values) lines.push(`Impersonate-Extra-${encodeURIComponent(key)}`, value);
+  }
+  return (dispatch) => (options, handler) =>
+    dispatch({ ...options, headers: [...flatHeaders(options.headers), ...lines] }, handler);
+}
+
+function flatHeaders(headers: Dispatcher.DispatchOptions['headers']): string[] {
+  if (!headers) return [];
+  if (Array.isArray(headers)) return headers.flat() as string[];
+  const flat: string[] = [];
+  const entries =
+    Symbol.iterator in (headers as object)
+      ? [...(headers as Iterable<[string, string | string[] | undefined]>)]
+      : Object.entries(headers as Record<string, string | string[] | undefined>);
+  for (const [name, value] of entries) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) flat.push(name, one);
+  }
+  return flat;
+}
+
+function readMaterial(material: Material): Buffer {
+  if ('file' in material) {
+    try {
+      return fs.readFileSync(material.file);
+    } catch (err) {
+      throw new KubeError(
+        'config',
+        `cannot read ${material.origin} "${material.file}": ${describeFsError(err as NodeJS.ErrnoException)}`,
+        { cause: err },
+      );
+    }
+  }
+  const bad = firstInvalidBase64(material.data);
+  if (bad !== undefined) throw new KubeError('config', `${material.origin}: illegal base64 data at input byte ${bad}`);
+  return Buffer.from(material.data, 'base64');
+}
+
+/** Go's encoding/base64 (StdEncoding) is strict where Buffer.from is lenient: find what Go would reject. */
+function firstInvalidBase64(data: string): number | undefined {
+  const text = data.replace(/[\r\n]/g, '');
+  const invalid = text.search(/[^A-Za-z0-9+/=]|=[^=]/);
+  if (invalid >= 0) return invalid;
+  if (text.length % 4 !== 0) return text.length - (text.length % 4);
+  return undefined;
+}
+
+/** A CA bundle must hold at least one certificate (client-go: "unable to load root certificates"). */
+function readCa(material: Material): Buffer {
+  const ca = readMaterial(material);
+  if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new KubeError(
+      'config',
+      `${material.origin}: unable to load root certificates: unable to parse bytes as PEM block`,
+    );
+  }
+  return ca;
+}
+
+/** The checks of Go's tls.X509KeyPair, with its messages: what kubectl says about a bad certificate or key. */
+function checkKeyPair(settings: ConnectionSettings, cert: Buffer | undefined, key: Buffer | undefined): void {
+  const certOrigin = settings.clientCertificate?.origin ?? 'client certificate';
+  const keyOrigin = settings.clientKey?.origin ?? 'client key';
+  if (!cert) throw new KubeError('config', `${keyOrigin} is set but no client certificate is`);
+  if (!key) {
+    throw new KubeError(
+      'config',
+      `client-key-data or client-key must be specified for ${settings.user} to use the clientCert authentication method.`,
+    );
+  }
+  if (!cert.includes('-----BEGIN'))
+    throw new KubeError('config', `${certOrigin}: tls: failed to find any PEM data in certificate input`);
+  if (!key.includes('-----BEGIN'))
+    throw new KubeError('config', `${keyOrigin}: tls: failed to find any PEM data in key input`);
+  let certificate: crypto.X509Certificate;
+  try {
+    certificate = new crypto.X509Certificate(cert);
+  } catch {
+    throw new KubeError('config', `${certOrigin}: tls: failed to parse certificate`);
+  }
+  let privateKey: crypto.KeyObject;
+  try {
+    privateKey = crypto.createPrivateKey(key);
+  } catch {
+    throw new KubeError('config', `${keyOrigin}: tls: failed to parse private key`);
+  }
+  if (!certificate.checkPrivateKey(privateKey)) {
+    throw new KubeError('config', `${keyOrigin}: tls: private key does not match public key`);
+  }
+}
+
+/** kubectl reads tokenFile and fails when it cannot (client_config.go): never a silent anonymous request. */
+function readTokenFile(settings: ConnectionSettings): string {
+  const file = settings.tokenFile!;
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new KubeError(
+      'config',
+      `cannot read tokenFile "${file}" of user "${settings.user}": ${describeFsError(err as NodeJS.ErrnoException)}`,
+      { cause: err },
+    );
+  }
+}
+
+/** Go's words for the usual file errors ("open F: no such file or directory"), without the path twice. */
+function describeFsError(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    default:
+      return err.code ?? err.message;
+  }
+}
