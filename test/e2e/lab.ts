@@ -1,5 +1,7 @@
 import { execa, type Options } from 'execa';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { signLeaf } from '../support/pki.js';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -96,4 +98,50 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** The lab's API server address and PKI files (its CA signs client certificates: CN = user name). */
+export async function labConnection(): Promise<{ server: string; pki: string; caFile: string }> {
+  const kubeconfig = (await labEnv()).KUBECONFIG;
+  const server = /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))?.[1];
+  if (!server) throw new Error(`no server in the lab kubeconfig ${kubeconfig}`);
+  const pki = path.join(path.dirname(kubeconfig), 'pki');
+  return { server, pki, caFile: path.join(pki, 'ca.crt') };
+}
+
+/** A client certificate and key for `user`, signed by the lab's CA, written to `dir`. */
+export async function labUserCertificate(user: string, dir: string): Promise<{ cert: string; key: string }> {
+  const { pki, caFile } = await labConnection();
+  return signLeaf({ caFile, caKey: path.join(pki, 'ca.key') }, dir, user, { cn: user, clientAuth: true });
+}
+
+/** A kubeconfig (in `dir`) for a user whose client certificate the lab's CA signs: CN is the user name. */
+export async function labUserKubeconfig(user: string, dir: string): Promise<string> {
+  const { server, caFile } = await labConnection();
+  const { cert, key } = await labUserCertificate(user, dir);
+  const b64 = (file: string) => readFileSync(file).toString('base64');
+  const file = path.join(dir, `${user}.kubeconfig`);
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: lab',
+      '  cluster:',
+      `    server: ${server}`,
+      `    certificate-authority-data: ${b64(caFile)}`,
+      'users:',
+      `- name: ${user}`,
+      '  user:',
+      `    client-certificate-data: ${b64(cert)}`,
+      `    client-key-data: ${b64(key)}`,
+      'contexts:',
+      `- name: ${user}`,
+      `  context: {cluster: lab, user: ${user}}`,
+      `current-context: ${user}`,
+      '',
+    ].join('\n'),
+  );
+  return file;
 }

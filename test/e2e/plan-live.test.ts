@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, labEnv, seedScenario } from './lab.js';
+import { kubectl, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
 
 // `kubectl maint plan` against the lab's real API server: the live read path (pagination, RBAC) and the
 // plan it leads to. The command is the built binary, run the way kubectl runs a plugin.
@@ -93,69 +92,7 @@ describe('kubectl maint plan against the lab (hello)', () => {
 });
 
 describe('kubectl maint plan with least-privilege users (RBAC on the lab)', () => {
-  /** A kubeconfig for a user whose client certificate the lab's CA signs: CN is the user name. */
-  async function kubeconfigFor(user: string): Promise<string> {
-    const labKubeconfig = (await labEnv()).KUBECONFIG;
-    const pki = path.join(path.dirname(labKubeconfig), 'pki');
-    const key = path.join(work, `${user}.key`);
-    const csr = path.join(work, `${user}.csr`);
-    const crt = path.join(work, `${user}.crt`);
-    execFileSync(
-      'openssl',
-      ['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-subj', `/CN=${user}`, '-keyout', key, '-out', csr],
-      {
-        stdio: 'ignore',
-      },
-    );
-    execFileSync(
-      'openssl',
-      [
-        'x509',
-        '-req',
-        '-in',
-        csr,
-        '-CA',
-        path.join(pki, 'ca.crt'),
-        '-CAkey',
-        path.join(pki, 'ca.key'),
-        '-CAcreateserial',
-        '-CAserial',
-        path.join(work, 'ca.srl'),
-        '-sha256',
-        '-days',
-        '1',
-        '-out',
-        crt,
-      ],
-      { stdio: 'ignore' },
-    );
-    const server = /server: (\S+)/.exec(readFileSync(labKubeconfig, 'utf8'))?.[1];
-    const b64 = (file: string) => readFileSync(file).toString('base64');
-    const file = path.join(work, `${user}.kubeconfig`);
-    writeFileSync(
-      file,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '- name: lab',
-        '  cluster:',
-        `    server: ${server}`,
-        `    certificate-authority-data: ${b64(path.join(pki, 'ca.crt'))}`,
-        'users:',
-        `- name: ${user}`,
-        '  user:',
-        `    client-certificate-data: ${b64(crt)}`,
-        `    client-key-data: ${b64(key)}`,
-        'contexts:',
-        `- name: ${user}`,
-        `  context: {cluster: lab, user: ${user}}`,
-        `current-context: ${user}`,
-        '',
-      ].join('\n'),
-    );
-    return file;
-  }
+  const kubeconfigFor = (user: string) => labUserKubeconfig(user, work);
 
   beforeAll(async () => {
     await seedScenario('hello');

@@ -109,6 +109,29 @@ describe('kubectl maint plan: exit codes and one-line errors', () => {
     );
   });
 
+  it('a server that accepts and never answers, with --server and --request-timeout 1s: one line at the timeout (exit 1)', async () => {
+    const blackHole = net.createServer((socket) => socket.on('error', () => {}));
+    const port = await new Promise<number>((resolve) =>
+      blackHole.listen(0, '127.0.0.1', () => resolve((blackHole.address() as net.AddressInfo).port)),
+    );
+    try {
+      const r = await run([
+        'plan',
+        'k8s-node-1',
+        '-s',
+        `https://127.0.0.1:${port}`,
+        '--token',
+        't',
+        '--request-timeout',
+        '1s',
+      ]);
+      expect(r.exitCode).toBe(1);
+      expectOneLineError(r.stderr, 'Unable to connect to the server: timed out after 1s (--request-timeout)');
+    } finally {
+      blackHole.close();
+    }
+  });
+
   it('a plan that can finish exits 0, and -o json prints the DrainPlan', async () => {
     const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--ignore-daemonsets', '-o', 'json']);
     expect(r.exitCode).toBe(0);

@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { createKubeClient, resolveCredentials } from '../../../src/kube/client.js';
 import { loadKubeTarget, type KubeConfigFlags } from '../../../src/kube/config.js';
 import { classifyKubeError } from '../../../src/kube/errors.js';
-import { base64Of, makePki, type Pki } from './pki.js';
+import { alive, base64Of, makePki, type Pki } from '../../support/pki.js';
 
 // kubectl's connection flags and the kubeconfig fields behind them, against real TLS servers on loopback
 // with a PKI made by openssl: what reaches the server (credentials, impersonation headers, client
@@ -337,15 +337,6 @@ describe("kubectl's connection flags over the kubeconfig", () => {
     expect(await listNodes({ kubeconfig: file, insecureSkipTlsVerify: true })).toEqual({});
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Waits for a condition on state, polling; the test's own timeout bounds it. */
 async function until(check: () => boolean): Promise<void> {

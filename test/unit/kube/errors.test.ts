@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApi } from '../../../src/kube/client.js';
 import { loadKubeTarget, type KubeTarget } from '../../../src/kube/config.js';
 import { classifyKubeError, KubeError, type KubeCall, type KubeTargetInfo } from '../../../src/kube/errors.js';
-import { base64Of, makePki, type Pki } from './pki.js';
+import { base64Of, makePki, type Pki } from '../../support/pki.js';
 
 const target: KubeTargetInfo = {
   context: 'lab-alice',
