@@ -1,7 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeConfigFlags } from '../kube/config.js';
-import { formatMs } from '../kube/connection-errors.js';
 import { DEFAULT_CHUNK_SIZE, DEFAULT_EXEC_TIMEOUT_MS } from '../kube/defaults.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { parseCount, parseDurationMs } from './flag-values.js';
@@ -57,7 +56,7 @@ export function addKubeFlags(command: Command): Command {
     new Option(
       '--request-timeout <duration>',
       'give up on a request after this long, connect and TLS handshake included (e.g. 30s, 2m); 0 = never. ' +
-        `Also bounds an exec credential plugin (default bound: ${formatMs(DEFAULT_EXEC_TIMEOUT_MS)})`,
+        `Also bounds an exec credential plugin (default bound: ${DEFAULT_EXEC_TIMEOUT_MS / 1000}s)`,
     )
       .argParser(parseDurationMs)
       .default(0, '0'),
