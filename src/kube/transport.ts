@@ -142,6 +142,9 @@ async function prepareConnection(
   const timeout =
     settings.requestTimeoutMs > 0 ? Math.min(settings.requestTimeoutMs, CONNECT_TIMEOUT_MS) : CONNECT_TIMEOUT_MS;
   const agent = new Agent({
+    // undici's HTTP/2 client joins repeated headers into one "a, b" field: requests that must repeat one
+    // (two or more impersonated groups, or values of one extra) stay on HTTP/1.1, where each is a line.
+    allowH2: !repeatsHeaders(settings.impersonate),
     connect: {
       timeout,
       ...(ca ? { ca } : {}),
@@ -159,7 +162,8 @@ async function prepareConnection(
 
 /**
  * Adds the impersonation headers at the dispatcher, where headers are a list: fetch would merge repeated
- * Impersonate-Group headers into one "a, b" value, which the API server reads as one group named "a, b".
+ * Impersonate-Group headers into one "a, b" value, which the API server reads as one group named "a, b"
+ * (client-go sends one header line per group).
  */
 function impersonating(as: Impersonation): Dispatcher.DispatcherComposeInterceptor {
   const lines: string[] = ['Impersonate-User', as.user];
@@ -170,6 +174,10 @@ function impersonating(as: Impersonation): Dispatcher.DispatcherComposeIntercept
   }
   return (dispatch) => (options, handler) =>
     dispatch({ ...options, headers: [...flatHeaders(options.headers), ...lines] }, handler);
+}
+
+function repeatsHeaders(as: Impersonation | undefined): boolean {
+  return as !== undefined && (as.groups.length > 1 || Object.values(as.extra).some((values) => values.length > 1));
 }
 
 function flatHeaders(headers: Dispatcher.DispatchOptions['headers']): string[] {

@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
+import http2 from 'node:http2';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,13 +33,15 @@ interface ApiServer {
 
 async function apiServer(cert: string, key: string): Promise<ApiServer> {
   const seen: ApiServer['seen'] = [];
-  const server = https.createServer(
+  // HTTP/2 first, as kube-apiserver offers it: repeated headers must survive it too.
+  const server = http2.createSecureServer(
     {
       cert: readFileSync(cert),
       key: readFileSync(key),
       ca: readFileSync(pki.caFile),
       requestCert: true,
       rejectUnauthorized: false,
+      allowHTTP1: true,
     },
     (req, res) => {
       const cn = (req.socket as TLSSocket).getPeerCertificate().subject?.CN;
