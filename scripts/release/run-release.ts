@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -20,11 +21,11 @@ import { nodeBinaryCacheDir, nodeBinaryFor } from './node-binary.js';
 import { thirdPartyNotices } from './notices.js';
 import { buildExecutable } from './sea.js';
 import { buildDate, checkReleaseVersion, gitCommit, releaseStamp } from './stamp.js';
-import { archiveName, binaryName, parseTarget, TARGETS, targetName, type Target } from './targets.js';
+import { archiveName, binaryName, completionName, parseTarget, TARGETS, targetName, type Target } from './targets.js';
 
 const USAGE = `usage: npm run release -- --version vX.Y.Z [options]
 
-Builds kubectl-maint as a Node.js single executable per platform, packs each with LICENSE and
+Builds kubectl-maint as a Node.js single executable per platform, packs each with kubectl_complete-maint, LICENSE and
 THIRD_PARTY_LICENSES, and writes into --out: the archives, their sha256 (…_checksums.txt) and
 plugin.yaml, the krew manifest for this version.
 
@@ -106,10 +107,12 @@ async function buildArchives(version: string, targets: readonly Target[], out: s
       buildExecutable({ target, main: bundle, nodeBinary, isHost, configFile, output: binary });
       if (isHost) smokeTest(binary, version);
       copyFileSync(join(REPO_DIR, 'LICENSE'), join(stage, 'LICENSE'));
+      copyFileSync(join(REPO_DIR, 'bin', completionName(target)), join(stage, completionName(target)));
+      chmodSync(join(stage, completionName(target)), 0o755);
       writeFileSync(join(stage, 'THIRD_PARTY_LICENSES'), notices);
       const archive = join(out, archiveName(version, target));
       rmSync(archive, { force: true });
-      writeArchive(archive, stage, [binaryName(target), 'LICENSE', 'THIRD_PARTY_LICENSES']);
+      writeArchive(archive, stage, [binaryName(target), completionName(target), 'LICENSE', 'THIRD_PARTY_LICENSES']);
       log(`${targetName(target)}: ${archiveName(version, target)} ${mb(archive)} (executable ${mb(binary)})`);
       rmSync(stage, { recursive: true, force: true });
     }

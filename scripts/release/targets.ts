@@ -38,6 +38,14 @@ export function binaryName(target: Target): string {
   return target.os === 'windows' ? 'kubectl-maint.exe' : 'kubectl-maint';
 }
 
+/**
+ * The executable kubectl (>= 1.26) runs for completion after `kubectl maint`, shipped beside the
+ * binary: a shell script, or a .cmd on Windows (kubectl finds it through PATHEXT). Its source is in bin/.
+ */
+export function completionName(target: Target): string {
+  return target.os === 'windows' ? 'kubectl_complete-maint.cmd' : 'kubectl_complete-maint';
+}
+
 /** krew accepts .tar.gz and .zip; Windows users expect a .zip. */
 export function archiveName(version: string, target: Target): string {
   const extension = target.os === 'windows' ? 'zip' : 'tar.gz';

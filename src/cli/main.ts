@@ -35,6 +35,7 @@ Exit codes:
 export async function main(argv: readonly string[]): Promise<number> {
   exitQuietlyWhenTheReaderGoesAway();
   const program = buildProgram();
+  if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeCommand(program, argv);
   try {
     let args: string[];
     try {
@@ -50,6 +51,25 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (err) {
     return reportError(err);
   }
+}
+
+/**
+ * cobra's hidden completion command, as kubectl and the completion scripts call it. Never fails and
+ * never writes to stderr: a shell is waiting.
+ */
+async function completeCommand(program: Command, argv: readonly string[]): Promise<number> {
+  const { complete, formatCompletions, listNodeNames } = await import('./completion.js');
+  silence(program);
+  const result = await complete(program, argv.slice(1), listNodeNames);
+  const candidates =
+    argv[0] === '__completeNoDesc' ? result.candidates.map((c) => ({ value: c.value })) : result.candidates;
+  process.stdout.write(formatCompletions({ ...result, candidates }));
+  return ExitCode.Ok;
+}
+
+function silence(command: Command): void {
+  command.configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
+  command.commands.forEach(silence);
 }
 
 /** A reader that goes away (`kubectl maint plan … | head`) is not an error: stop quietly, as kubectl does. */

@@ -1,5 +1,6 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -111,9 +112,20 @@ describe(`installing kubectl maint ${VERSION} (${TARGET.os}/${TARGET.arch}) with
     expect(existsSync(join(krewRoot, 'bin', 'kubectl-maint'))).toBe(true);
   });
 
+  it('kubectl completes `kubectl maint` through kubectl_complete-maint from the archive, copied as the caveats say', () => {
+    const store = join(krewRoot, 'store', 'maint', VERSION);
+    copyFileSync(join(store, 'kubectl_complete-maint'), join(krewRoot, 'bin', 'kubectl_complete-maint'));
+    chmodSync(join(krewRoot, 'bin', 'kubectl_complete-maint'), 0o755);
+    const result = run('kubectl', ['__complete', 'maint', 'drain', 'k8s-'], { ...env, KUBECONFIG: labKubeconfig });
+    expect(result.stdout.split('\n')).toEqual(expect.arrayContaining(['k8s-node-1', 'k8s-node-2', ':4']));
+    expect(run('kubectl', ['__complete', 'maint', 'pl']).stdout).toMatch(/^plan\t/);
+  });
+
   it('krew extracts a LICENSE from the archive, which krew-index requires of every plugin', () => {
     const installed = join(krewRoot, 'store', 'maint', VERSION);
-    expect(readdirSync(installed).sort()).toEqual(['LICENSE', 'THIRD_PARTY_LICENSES', 'kubectl-maint'].sort());
+    expect(readdirSync(installed).sort()).toEqual(
+      ['LICENSE', 'THIRD_PARTY_LICENSES', 'kubectl-maint', 'kubectl_complete-maint'].sort(),
+    );
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toContain('Apache License');
   });
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as registerCompletion } from './completion.js';
 import { register as registerCordon } from './cordon.js';
 import { register as registerDemo } from './demo.js';
 import { register as registerDrain } from './drain.js';
@@ -16,4 +17,5 @@ export function registerCommands(program: Command): void {
   registerCordon(program);
   registerDemo(program);
   registerVersion(program);
+  registerCompletion(program);
 }

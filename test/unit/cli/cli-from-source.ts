@@ -22,6 +22,11 @@ export function scratchDir(): string {
   return dir;
 }
 
+/** The path of the bundled CLI (built once per test file). */
+export function cliBundlePath(): Promise<string> {
+  return cliBundle();
+}
+
 function cliBundle(): Promise<string> {
   bundled ??= (async () => {
     const outFile = path.join(scratchDir(), 'kubectl-maint.mjs');
