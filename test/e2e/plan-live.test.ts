@@ -15,6 +15,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface Plan {
   verdict: string;
+  assumedVerdict: string;
+  verdictReasons: string[];
+  unread: Array<{ kind: string; why: string; pods: string[] }>;
   nodes: string[];
   pods: Array<{ namespace: string; name: string; action: string; outcome: string | null; wave: number | null }>;
   budgets: Array<{ namespace: string; name: string; waves: number; perWave: number }>;
@@ -28,6 +31,18 @@ async function plan(args: string[], kubeconfig?: string) {
     env: { ...process.env, KUBECONFIG: kubeconfig ?? env.KUBECONFIG, NO_COLOR: '1' },
   });
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** The kinds of the README's snapshot command. */
+const ALL_KINDS =
+  'nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services';
+
+/** `kubectl get KINDS -A -o json` saved to a file, as an operator makes a snapshot. */
+async function saveSnapshot(name: string, kinds: string): Promise<string> {
+  const { stdout } = await kubectl(['get', kinds, '-A', '-o', 'json']);
+  const file = path.join(work, name);
+  writeFileSync(file, String(stdout));
+  return file;
 }
 
 /** The parts of a plan that must not depend on how the cluster was read. */
@@ -70,18 +85,21 @@ describe('kubectl maint plan against the lab (hello)', () => {
   });
 
   it('gives the same plan from `kubectl get … -o json` saved to a file', async () => {
-    const { stdout } = await kubectl([
-      'get',
-      'nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services',
-      '-A',
-      '-o',
-      'json',
-    ]);
-    const snapshot = path.join(work, 'hello.json');
-    writeFileSync(snapshot, String(stdout));
+    const snapshot = await saveSnapshot('hello.json', ALL_KINDS);
     const r = await plan(['k8s-node-1', '--ignore-daemonsets', '-o', 'json', '--snapshot', snapshot]);
     expect(r.exitCode).toBe(0);
     expect(outline(JSON.parse(r.stdout) as Plan)).toEqual(outline(live));
+  });
+
+  it('a `kubectl get` without budgets saved to a file is not clear: incomplete, exit 4', async () => {
+    const snapshot = await saveSnapshot('hello-no-budgets.json', ALL_KINDS.replace('poddisruptionbudgets,', ''));
+    const r = await plan(['k8s-node-1', '--ignore-daemonsets', '-o', 'json', '--snapshot', snapshot]);
+    expect(r.exitCode).toBe(4);
+    const p = JSON.parse(r.stdout) as Plan;
+    expect([p.verdict, p.assumedVerdict]).toEqual(['incomplete', 'clear']);
+    expect(p.verdictReasons[0]).toMatch(
+      /^PodDisruptionBudgets not read: snapshot ".*" holds no PodDisruptionBudget object/,
+    );
   });
 
   it('an unknown node is one line and exit 1', async () => {
@@ -133,5 +151,22 @@ describe('kubectl maint plan with least-privilege users (RBAC on the lab)', () =
     expect(warnings).toHaveLength(8);
     const p = JSON.parse(r.stdout) as Plan;
     expect(p.caveats.some((c) => /PodDisruptionBudget/i.test(c))).toBe(true);
+    // Not CLEAR or SLOW with exit 0: what it could not read could hold the drain back.
+    expect(r.exitCode).toBe(4);
+    expect(p.verdict).toBe('incomplete');
+    expect(p.assumedVerdict).toBe('clear');
+    expect(p.unread.map((u) => u.kind)).toEqual(['PodDisruptionBudget', 'ReplicaSet', 'DaemonSet']);
+    expect(p.unread[0]?.why).toBe(
+      'forbidden: user "maint-nodes-pods" cannot list poddisruptionbudgets.policy at the cluster scope',
+    );
+  });
+
+  it('--allow-incomplete lets the same user gate on the verdict from what was read (exit 0)', async () => {
+    const r = await plan(
+      ['k8s-node-1', '--ignore-daemonsets', '--allow-incomplete', '-o', 'json'],
+      await kubeconfigFor('maint-nodes-pods'),
+    );
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as Plan).verdict).toBe('incomplete');
   });
 });
