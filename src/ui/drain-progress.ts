@@ -17,6 +17,11 @@ export interface PodProgress {
   readonly phaseSinceMs: number;
   /** The budget this pod last waited for (namespace/name), kept after the wait ends, for the wave estimate. */
   readonly pdb: string | null;
+  /**
+   * A pod the drain removes (announced by `started`); false for the pods it leaves alone (DaemonSet,
+   * mirror), which are listed but not counted in the progress.
+   */
+  readonly counted: boolean;
 }
 
 /** Lines for the log above the live area; append-only, so Ink's <Static> prints each exactly once. */
@@ -42,6 +47,7 @@ export interface BudgetProgress {
   readonly maxAllowedSeen: number;
 }
 
+/** Progress over the pods the drain removes only: `total` is fixed by `started` and never changes. */
 export interface DrainCounts {
   readonly total: number;
   readonly queued: number;
@@ -126,7 +132,7 @@ export function reduceDrainEvents(
     startedAtMs,
     lastEventAtMs: event.atMs,
     elapsedMs: Math.max(0, event.atMs - startedAtMs),
-    counts: countPods(next.pods),
+    counts: countPods(next.pods.filter((p) => p.counted)),
     wavesLeft: next.finished ? 0 : estimateWavesLeft(next.pods, next.budgets, options.hints),
   };
 }
@@ -146,7 +152,13 @@ function applyEvent(state: DrainProgress, event: DrainEvent): DrainProgress {
         nodes: event.nodes,
         dryRun: event.dryRun,
         startedAtMs: event.atMs,
-        pods: event.pods.map((pod) => ({ pod, state: { phase: 'queued' }, phaseSinceMs: event.atMs, pdb: null })),
+        pods: event.pods.map((pod) => ({
+          pod,
+          state: { phase: 'queued' },
+          phaseSinceMs: event.atMs,
+          pdb: null,
+          counted: true,
+        })),
       };
     case 'cordoned':
       return {
@@ -186,7 +198,7 @@ function applyPodState(state: DrainProgress, pod: PodRef, podState: PodDrainStat
       : previous && previous.state.phase === podState.phase
         ? previous.phaseSinceMs
         : atMs;
-  const updated: PodProgress = { pod, state: podState, phaseSinceMs, pdb };
+  const updated: PodProgress = { pod, state: podState, phaseSinceMs, pdb, counted: previous?.counted ?? false };
   const pods = index === -1 ? [...state.pods, updated] : state.pods.map((p, i) => (i === index ? updated : p));
   const log =
     isFinished(podState) && !(previous && isFinished(previous.state))

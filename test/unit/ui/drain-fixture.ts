@@ -13,8 +13,9 @@ export const HELLO_A = podRef('hello-a');
 export const HELLO_B = podRef('hello-b');
 export const PROXY = podRef('kube-proxy-x1', 'kube-system');
 
+/** As the engine announces a drain: the pods it removes (the skipped ones follow as `skipped` events). */
 export function started(
-  pods: readonly PodRef[] = [HELLO_A, HELLO_B, PROXY],
+  pods: readonly PodRef[] = [HELLO_A, HELLO_B],
   dryRun: 'none' | 'client' | 'server' = 'none',
 ): DrainEvent {
   return { type: 'started', atMs: T0, nodes: ['k8s-node-1'], pods, dryRun };

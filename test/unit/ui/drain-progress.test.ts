@@ -86,19 +86,23 @@ describe('reduceDrainEvents', () => {
     expect(new Set(progress.log.map((e) => e.id)).size).toBe(progress.log.length);
   });
 
-  it('counts a whole drain as done and keeps the finished event', () => {
-    const progress = fold(helloDrain());
+  it('counts only the pods to remove, with a total that never changes, and keeps the finished event', () => {
+    const events = helloDrain();
+    const totals = events.map((_, i) => fold(events.slice(0, i + 1)).counts.total);
+    expect(new Set(totals.slice(1))).toEqual(new Set([2])); // from `started` on: 2, though kube-proxy is listed
+    const progress = fold(events);
+    expect(progress.pods.map((p) => p.pod.name)).toContain('kube-proxy-x1');
     expect(progress.counts).toEqual({
-      total: 3,
+      total: 2,
       queued: 0,
       evicting: 0,
       waiting: 0,
       terminating: 0,
       gone: 2,
-      skipped: 1,
+      skipped: 0,
       failed: 0,
       dryRun: 0,
-      done: 3,
+      done: 2,
     });
     expect(progress.finished?.result).toBe('drained');
     expect(progress.wavesLeft).toBe(0);

@@ -10,7 +10,7 @@ const progressOf = (events: readonly DrainEvent[]) =>
 describe('drainStatusLine', () => {
   it('names the pod that has waited longest for its budget, with the numbers', () => {
     expect(drainStatusLine(progressOf(helloDrain().slice(0, 8)), T0 + 14_000)).toBe(
-      'draining k8s-node-1 · 1/3 done · demo/hello-b waiting for budget hello: needs 3 healthy, has 3, allowed 0 · 0:14',
+      'draining k8s-node-1 · 0/2 done · demo/hello-b waiting for budget hello: needs 3 healthy, has 3, allowed 0 · 0:14',
     );
   });
   it('counts the other waiting pods instead of listing them', () => {

@@ -21,7 +21,7 @@ describe('<DrainView />', () => {
        0:00 - kube-system/kube-proxy-x1 skipped: DaemonSet-managed
 
       Draining k8s-node-1 · 0:14 · about 1 wave left
-      [████████░░░░░░░░░░░░░░░░] 1/3 · 1 waiting for a budget · 1 terminating
+      [░░░░░░░░░░░░░░░░░░░░░░░░] 0/2 · 1 waiting for a budget · 1 terminating
       demo/hello-b   budget hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 13s
       demo/hello-a   terminating, 17s grace left"
     `);
