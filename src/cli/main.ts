@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { pflagStyleArgv, subcommandOf } from './argv.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { registerCommands } from './commands/index.js';
+import { rememberInvocation } from './suggested-commands.js';
 import { commandPath, useKubectlStyleErrors } from './usage-errors.js';
 import { buildInfo } from '../version.js';
 
@@ -34,6 +35,7 @@ Exit codes:
 /** Runs the CLI and returns the exit code. Errors become one line on stderr, never a stack trace. */
 export async function main(argv: readonly string[]): Promise<number> {
   exitQuietlyWhenTheReaderGoesAway();
+  rememberInvocation(argv);
   const program = buildProgram();
   if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeCommand(program, argv);
   try {

@@ -16,7 +16,7 @@ import {
   type PodMachine,
   type PodMachineConfig,
 } from './pod-machine.js';
-import { finishedEvent, type FinishedEvent } from './summary.js';
+import { finishedEvent, type FinishedEvent, type NextCommands } from './summary.js';
 import type { DrainTarget, SkippedPod } from './targets.js';
 import { GoneTracker } from './wait-for-gone.js';
 
@@ -37,6 +37,8 @@ export interface DrainRequest {
   readonly alreadyCordoned?: ReadonlySet<string> | undefined;
   /** Aborting stops the drain: no new eviction is sent, the node stays cordoned, `finished` says what remains. */
   readonly signal?: AbortSignal | undefined;
+  /** The resume and uncordon commands to suggest, with the user's own flags. */
+  readonly commands?: NextCommands | undefined;
 }
 
 export interface DrainDeps {
@@ -345,6 +347,7 @@ class DrainRun {
       stoppedBy: abortedBeforeEvicting ? null : this.stoppedBy,
       pods: [...this.pods.values()].map((entry) => ({ ref: entry.target.ref, state: entry.machine.state })),
       abortedBeforeEvicting,
+      commands: this.request.commands,
     });
     this.emit(event);
     return event;

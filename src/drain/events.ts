@@ -85,4 +85,9 @@ export type DrainEvent =
       readonly failed: ReadonlyArray<{ readonly pod: PodRef; readonly error: string }>;
       /** The state the cluster is left in, in words (e.g. "node k8s-node-1 cordoned; 2 pods still on it"). */
       readonly clusterState: string;
+      /**
+       * Commands to paste, with the user's own flags: `resume` runs the same drain again, `uncordon` gives
+       * the cordoned nodes back. Absent from events of older versions.
+       */
+      readonly commands?: { readonly resume: string; readonly uncordon: string };
     };

@@ -14,7 +14,20 @@ export interface SummaryInput {
   readonly pods: ReadonlyArray<{ readonly ref: PodRef; readonly state: PodDrainState }>;
   /** A reason that stopped the drain before any eviction (a cordon that failed). */
   readonly abortedBeforeEvicting?: string | undefined;
+  /** The commands to suggest, with the user's own flags (default: the bare commands for the nodes). */
+  readonly commands?: NextCommands | undefined;
 }
+
+/** How to finish the drain, and how to give nodes back, as commands to paste. */
+export interface NextCommands {
+  readonly resume: string;
+  readonly uncordon: (nodes: readonly string[]) => string;
+}
+
+const bareCommands = (nodes: readonly string[]): NextCommands => ({
+  resume: `kubectl maint drain ${list(nodes)}`,
+  uncordon: (cordoned) => `kubectl maint uncordon ${list(cordoned)}`,
+});
 
 /** The last event: what is gone, what remains, and the state the cluster is left in, in words. */
 export function finishedEvent(input: SummaryInput): FinishedEvent {
@@ -26,6 +39,7 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
     .map((p) => p.ref);
   const failed = input.pods.flatMap((p) => (p.state.phase === 'failed' ? [{ pod: p.ref, error: p.state.error }] : []));
   const result = drainResult(input, failed.length);
+  const commands = input.commands ?? bareCommands(input.nodes);
   return {
     type: 'finished',
     atMs: input.atMs,
@@ -39,8 +53,12 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
       terminating: terminating.length,
       remaining: remaining.length,
     }),
+    commands: { resume: commands.resume, uncordon: commands.uncordon(uncordonNodes(input)) },
   };
 }
+
+/** The nodes to give back: the ones this drain cordoned, else all of them. */
+const uncordonNodes = (input: SummaryInput) => (input.cordoned.length > 0 ? input.cordoned : input.nodes);
 
 function drainResult(input: SummaryInput, failures: number): FinishedEvent['result'] {
   if (input.dryRun !== 'none') return 'dry-run';
@@ -72,9 +90,10 @@ function clusterState(input: SummaryInput, counts: { gone: number; terminating: 
     if (counts.terminating > 0) pods.push(`${counts.terminating} evicted and still terminating`);
     if (notEvicted > 0) pods.push(`${notEvicted} not evicted`);
   }
+  const commands = input.commands ?? bareCommands(input.nodes);
   const next =
     counts.remaining > 0
-      ? `; run \`kubectl maint drain ${list(input.nodes)}\` again to finish`
-      : `; \`kubectl maint uncordon ${list(input.cordoned.length > 0 ? input.cordoned : input.nodes)}\` returns ${input.nodes.length === 1 ? 'it' : 'them'} to service`;
+      ? `; run \`${commands.resume}\` again to finish`
+      : `; \`${commands.uncordon(uncordonNodes(input))}\` returns ${input.nodes.length === 1 ? 'it' : 'them'} to service`;
   return `${cordoned}; ${pods.join(', ')}${next}`;
 }

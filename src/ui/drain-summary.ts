@@ -11,7 +11,10 @@ import type { Tone } from './theme.js';
  *     done: 1 evicted, 2 skipped
  *     remaining: demo/hello-b (budget hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 19s)
  *     left: node k8s-node-1 cordoned; 1 pod still on it
- *     next: resume with kubectl maint drain k8s-node-1, or undo the cordon with kubectl uncordon k8s-node-1
+ *     next: resume with:
+ *       kubectl maint drain k8s-node-1 --ignore-daemonsets
+ *     or undo the cordon with:
+ *       kubectl maint uncordon k8s-node-1
  */
 export interface DrainSummary {
   readonly tone: Tone;
@@ -82,5 +85,8 @@ function remainingText(progress: DrainProgress, remaining: readonly PodRef[], at
 function nextSteps(progress: DrainProgress, finished: FinishedEvent): string[] {
   if (finished.result === 'drained' || finished.result === 'dry-run' || progress.dryRun !== 'none') return [];
   const nodes = progress.nodes.join(' ');
-  return [`next: resume with kubectl maint drain ${nodes}, or undo the cordon with kubectl uncordon ${nodes}`];
+  const resume = finished.commands?.resume ?? `kubectl maint drain ${nodes}`;
+  const uncordon = finished.commands?.uncordon ?? `kubectl maint uncordon ${nodes}`;
+  // Each command on a line of its own, so that it can be copied whole.
+  return [`next: resume with:`, `  ${resume}`, `or undo the cordon with:`, `  ${uncordon}`];
 }

@@ -13,6 +13,8 @@ export interface PlanTextOptions {
   readonly brief?: boolean;
   /** Wrap to this many columns (a terminal's); unlimited by default, for pipes and files. */
   readonly width?: number | undefined;
+  /** The command that shows the whole plan, with the user's own flags (brief only). */
+  readonly planCommand?: string;
 }
 
 const BRIEF_SECTIONS: ReadonlySet<PlanSection['id']> = new Set(['pods', 'budgets', 'replacements']);
@@ -32,7 +34,8 @@ export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): 
   const document = planDocument(plan, { details: options.details ?? false });
   const width = options.width ?? UNLIMITED_WIDTH;
   if (!options.brief) return layoutPlanText(document, width);
-  const more = `The NoExecute and node-failure comparisons and ${plan.caveats.length} caveats: kubectl maint plan ${plan.nodes.join(' ')}`;
+  const command = options.planCommand ?? `kubectl maint plan ${plan.nodes.join(' ')}`;
+  const more = `The NoExecute and node-failure comparisons and ${plan.caveats.length} caveats: ${command}`;
   const brief = {
     ...document,
     sections: [

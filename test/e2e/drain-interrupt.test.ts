@@ -50,7 +50,7 @@ describe('kubectl maint drain interrupted', () => {
     expect(run.finished?.gone).toHaveLength(1);
     expect(run.finished?.remaining).toHaveLength(1);
     expect(run.finished?.clusterState).toBe(
-      'node k8s-node-1 cordoned; 1 gone, 1 not evicted; run `kubectl maint drain k8s-node-1` again to finish',
+      'node k8s-node-1 cordoned; 1 gone, 1 not evicted; run `kubectl maint drain k8s-node-1 --ignore-daemonsets -o json` again to finish',
     );
     expect(await unschedulable('k8s-node-1')).toBe(true);
     // Pods disappeared only through the evictions the engine reported.

@@ -27,7 +27,7 @@ describe('kubectl maint drain on hello-ignore', () => {
       why: 'budget-exhausted',
     });
     expect(run.finished?.clusterState).toBe(
-      'node k8s-node-1 cordoned; 1 gone, 1 not evicted; run `kubectl maint drain k8s-node-1` again to finish',
+      'node k8s-node-1 cordoned; 1 gone, 1 not evicted; run `kubectl maint drain k8s-node-1 --ignore-daemonsets --timeout 12s -o json` again to finish',
     );
     // --timeout bounds the whole drain (cordon, evictions and waits) and nothing more.
     expect(took).toBeGreaterThanOrEqual(12_000);
@@ -44,6 +44,9 @@ describe('kubectl maint drain on hello-ignore', () => {
     expect(run.stdout).toContain('node/k8s-node-1 cordoned');
     expect(run.stderr).toMatch(/waiting for PodDisruptionBudget demo\/hello: needs 3 healthy, has 3/);
     expect(run.stderr).toContain('Timed out after');
-    expect(run.stderr).toContain('run `kubectl maint drain k8s-node-1` again to finish');
+    // The command to finish repeats the user's own flags.
+    expect(run.stderr).toContain(
+      'run `kubectl maint drain k8s-node-1 --ignore-daemonsets --timeout 5s` again to finish',
+    );
   });
 });

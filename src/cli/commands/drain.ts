@@ -8,12 +8,14 @@ import type { Snapshot } from '../../snapshot/types.js';
 import { drainEventJsonLine } from '../../ui/drain-json.js';
 import { drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
+import { formatMs } from '../../ui/format.js';
 import { renderPlanText } from '../../ui/plan-text.js';
 import { addDrainFlags, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
+import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { planSnapshot, terminalWidth } from './plan.js';
 
 export type DryRunMode = 'none' | 'client' | 'server';
@@ -78,7 +80,7 @@ export function register(program: Command): void {
   for (const option of options) command.addOption(option.helpGroup('Drain options (as in kubectl drain):'));
   addKubeFlags(command);
   command.action(async (nodes: string[], values: DrainCommandValues) => {
-    process.exitCode = await drainCommand(nodes, values);
+    process.exitCode = await drainCommand(nodes, values, suggestedCommands(program, invocation()));
   });
 }
 
@@ -93,7 +95,11 @@ export function parseDryRun(text: string | boolean): DryRunMode {
   throw new InvalidArgumentError(`Invalid dry-run value (${String(text)}). Must be "none", "server", or "client".`);
 }
 
-async function drainCommand(nodeArgs: readonly string[], values: DrainCommandValues): Promise<number> {
+async function drainCommand(
+  nodeArgs: readonly string[],
+  values: DrainCommandValues,
+  commands: SuggestedCommands,
+): Promise<number> {
   const selection = nodeSelection(nodeArgs, values.selector);
   const client = await connect(values);
   // The API side and the engine, loaded only now that the command talks to the cluster.
@@ -112,7 +118,11 @@ async function drainCommand(nodeArgs: readonly string[], values: DrainCommandVal
   const plan = planSnapshot(snapshot, selection, values);
   const work = drainTargets(plan, snapshot.pods);
   const json = values.output === 'json';
-  if (!json) process.stdout.write(renderPlanText(plan, { brief: true, width: terminalWidth(process.stdout) }));
+  if (!json) {
+    process.stdout.write(
+      renderPlanText(plan, { brief: true, width: terminalWidth(process.stdout), planCommand: commands.plan }),
+    );
+  }
   refuseLikeKubectl(plan, work);
   const answer = await confirm(plan, work, values);
   if (answer !== 'yes') {
@@ -143,6 +153,7 @@ async function drainCommand(nodeArgs: readonly string[], values: DrainCommandVal
           snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? ''),
         ),
         signal: abort.signal,
+        commands,
       },
       { api: drainApi(drainClientFor(client)), emit: sink.onEvent },
     );
@@ -187,8 +198,17 @@ async function confirm(
   work: DrainTargets,
   values: DrainCommandValues,
 ): Promise<'yes' | 'no' | 'interrupted'> {
-  if (values.yes || values.dryRun !== 'none' || values.output === 'json') return 'yes';
-  if (!process.stdin.isTTY || !process.stderr.isTTY) return 'yes';
+  if (
+    values.yes ||
+    values.dryRun !== 'none' ||
+    values.output === 'json' ||
+    !process.stdin.isTTY ||
+    !process.stderr.isTTY
+  ) {
+    const warning = values.dryRun === 'none' ? proceedWarning(plan, values.timeout) : null;
+    if (warning) process.stderr.write(`warning: ${warning}\n`);
+    return 'yes';
+  }
   const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';
   const pods = `${work.targets.length} pod${work.targets.length === 1 ? '' : 's'}`;
   const blocked =
@@ -208,6 +228,23 @@ async function confirm(
   } finally {
     rl.close();
   }
+}
+
+/**
+ * Said when the drain goes ahead without asking although the plan expects it not to finish (or could not
+ * read all it needs): the cause, and what bounds the wait.
+ */
+export function proceedWarning(plan: DrainPlan, timeoutMs: number): string | null {
+  if (plan.verdict !== 'blocked' && plan.verdict !== 'incomplete') return null;
+  const what =
+    plan.verdict === 'blocked'
+      ? 'the plan says this drain cannot finish'
+      : 'the plan could not read all it needs, so this drain may not finish';
+  const bound =
+    timeoutMs > 0
+      ? `--timeout ${formatMs(timeoutMs)} stops it`
+      : 'there is no --timeout, so it waits until interrupted (Ctrl-C)';
+  return `${what}: ${plan.verdictReasons[0] ?? plan.verdict}; ${bound}`;
 }
 
 interface EventSink {

@@ -36,6 +36,29 @@ describe('finishedEvent', () => {
       failed: [],
       clusterState:
         'node k8s-node-1 cordoned; all 2 pods gone; `kubectl maint uncordon k8s-node-1` returns it to service',
+      commands: { resume: 'kubectl maint drain k8s-node-1', uncordon: 'kubectl maint uncordon k8s-node-1' },
+    });
+  });
+
+  it("names the commands given, with the user's flags, and uncordons only the nodes this drain cordoned", () => {
+    const commands = {
+      resume: 'kubectl maint drain -l pool=blue --ignore-daemonsets --context lab',
+      uncordon: (nodes: readonly string[]) => `kubectl maint uncordon ${nodes.join(' ')} --context lab`,
+    };
+    const interrupted = finishedEvent({
+      ...base,
+      nodes: ['n1', 'n2'],
+      cordoned: ['n2'],
+      stoppedBy: 'interrupted',
+      pods: [{ ref: pod('a'), state: { phase: 'queued' } }],
+      commands,
+    });
+    expect(interrupted.clusterState).toBe(
+      'node n2 cordoned; 1 not evicted; run `kubectl maint drain -l pool=blue --ignore-daemonsets --context lab` again to finish',
+    );
+    expect(interrupted.commands).toEqual({
+      resume: commands.resume,
+      uncordon: 'kubectl maint uncordon n2 --context lab',
     });
   });
 

@@ -31,10 +31,31 @@ describe('summarizeDrain', () => {
         '  done: 1 evicted',
         '  remaining: demo/hello-b (budget hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 19s)',
         '  left: node k8s-node-1 cordoned; 1 pod still on it',
-        '  next: resume with kubectl maint drain k8s-node-1, or undo the cordon with kubectl uncordon k8s-node-1',
+        '  next: resume with:',
+        '    kubectl maint drain k8s-node-1',
+        '  or undo the cordon with:',
+        '    kubectl maint uncordon k8s-node-1',
       ].join('\n'),
     );
     expect(summary.tone).toBe('warn');
+  });
+
+  it("suggests the commands the engine built with the user's own flags, each on a line of its own", () => {
+    const commands = {
+      resume: "kubectl maint drain k8s-node-1 --ignore-daemonsets --context 'my lab'",
+      uncordon: "kubectl maint uncordon k8s-node-1 --context 'my lab'",
+    };
+    const summary = summaryOf([
+      started([HELLO_A, HELLO_B]),
+      waiting(HELLO_B, 13, 4),
+      { ...finished(20, 'interrupted', [HELLO_B]), commands } as DrainEvent,
+    ]);
+    expect(summary.lines.slice(-4)).toEqual([
+      'next: resume with:',
+      `  ${commands.resume}`,
+      'or undo the cordon with:',
+      `  ${commands.uncordon}`,
+    ]);
   });
 
   it('lists every failed pod with its error, in red', () => {
