@@ -1,9 +1,11 @@
 import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
+import type { V1LabelSelector } from '@kubernetes/client-node';
+import { budgetBlockers, sameBlockers } from './budget-blockers.js';
 import { BudgetWaiter, budgetKey } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
-import type { DrainEvent, PodRef } from './events.js';
+import type { BudgetBlocker, DrainEvent, PodRef } from './events.js';
 import { classifyEviction } from './eviction-retry.js';
 import {
   answered,
@@ -52,6 +54,9 @@ export interface DrainDeps {
 /** How long to wait for the watches' first LIST before evicting anyway (the GET fallback covers the rest). */
 const WATCH_READY_MS = 5_000;
 
+/** While pods wait for a budget, how often its pods are listed to say what holds it (one LIST per budget). */
+const EXPLAIN_EVERY_MS = 3_000;
+
 /**
  * Drains: cordon every node, then evict every target through the Eviction API, each pod driven by its
  * state machine (pod-machine.ts), with bounded concurrency, budget waits woken by the budgets' watch and
@@ -79,6 +84,12 @@ class DrainRun {
   private readonly watches: RunningWatch[] = [];
   private readonly watchedNamespaces = new Set<string>();
   private readonly warnedWatches = new Set<string>();
+  /** Budget key → its selector (from the budget watch) and what holds it (from its pods). */
+  private readonly selectors = new Map<string, V1LabelSelector>();
+  private readonly blockers = new Map<string, readonly BudgetBlocker[]>();
+  private readonly explaining = new Set<string>();
+  /** Aborted when run() returns, so that no loop outlives the drain. */
+  private readonly ended = new AbortController();
   private cordoned: string[] = [];
 
   constructor(
@@ -143,6 +154,7 @@ class DrainRun {
       return this.finish();
     } finally {
       stopTimer.abort();
+      this.ended.abort();
       for (const watch of this.watches) watch.stop();
     }
   }
@@ -228,7 +240,11 @@ class DrainRun {
     this.watchedNamespaces.add(namespace);
     this.watches.push(
       this.deps.api.watchPdbs(namespace, {
-        onUpsert: (pdb) => this.budgets.observe(pdb),
+        onUpsert: (pdb) => {
+          const key = budgetKey(pdb.metadata?.namespace ?? namespace, pdb.metadata?.name ?? '');
+          if (pdb.spec?.selector) this.selectors.set(key, pdb.spec.selector);
+          this.budgets.observe(pdb);
+        },
         onDelete: (pdb) => this.budgets.forget(pdb),
         onError: this.watchFailed(`PodDisruptionBudgets in namespace ${namespace}`),
       }),
@@ -335,7 +351,56 @@ class DrainRun {
   private update(entry: PodEntry, machine: PodMachine): void {
     const changed = machine.state !== entry.machine.state;
     entry.machine = machine;
-    if (changed) this.emitPod(entry.target.ref, machine.state);
+    if (!changed) return;
+    if (machine.state.phase === 'waiting-for-budget')
+      this.explain(budgetKey(entry.target.ref.namespace, machine.state.pdb));
+    this.emitPod(entry.target.ref, this.explained(entry.target.ref, machine.state));
+  }
+
+  /** A budget wait with what holds the budget, when its pods have told. */
+  private explained(ref: PodRef, state: PodMachine['state']): PodMachine['state'] {
+    if (state.phase !== 'waiting-for-budget') return state;
+    const blockers = this.blockers.get(budgetKey(ref.namespace, state.pdb));
+    return blockers && blockers.length > 0 ? { ...state, blockers } : state;
+  }
+
+  /**
+   * While some pod waits for the budget `key`, lists the budget's pods every few seconds and tells the
+   * waiting pods what holds it (a replacement the scheduler cannot place, a pod not Ready). One loop per
+   * budget; it ends when nobody waits for the budget any more or the drain stops.
+   */
+  private explain(key: string): void {
+    if (this.explaining.has(key) || this.request.dryRun !== 'none') return;
+    this.explaining.add(key);
+    const waiters = () =>
+      [...this.pods.values()].filter(
+        (e) =>
+          e.machine.state.phase === 'waiting-for-budget' &&
+          budgetKey(e.target.ref.namespace, e.machine.state.pdb) === key,
+      );
+    const loop = async () => {
+      while (!this.stop.signal.aborted && !this.ended.signal.aborted && waiters().length > 0) {
+        const selector = this.selectors.get(key);
+        if (selector) {
+          try {
+            const found = budgetBlockers(await this.deps.api.listPods(key.slice(0, key.indexOf('/')), selector));
+            if (!sameBlockers(this.blockers.get(key), found)) {
+              this.blockers.set(key, found);
+              for (const entry of waiters())
+                this.emitPod(entry.target.ref, this.explained(entry.target.ref, entry.machine.state));
+            }
+          } catch (err) {
+            this.warnOnce(
+              `list ${key}`,
+              `cannot list the pods of PodDisruptionBudget ${key} (${classifyKubeError(err, undefined, { verb: 'list', resource: 'pods' }).message}): the wait cannot say what holds it`,
+            );
+          }
+        }
+        await this.clock.sleep(EXPLAIN_EVERY_MS, AbortSignal.any([this.stop.signal, this.ended.signal]));
+      }
+      this.explaining.delete(key);
+    };
+    void loop();
   }
 
   private finish(abortedBeforeEvicting?: string): FinishedEvent {
@@ -355,6 +420,12 @@ class DrainRun {
 
   private emitPod(pod: PodRef, state: PodMachine['state']): void {
     this.emit({ type: 'pod', atMs: this.clock.now(), pod, state });
+  }
+
+  private warnOnce(what: string, message: string): void {
+    if (this.warnedWatches.has(what)) return;
+    this.warnedWatches.add(what);
+    this.warn(message);
   }
 
   private warn(message: string): void {

@@ -26,6 +26,12 @@ export type PodDrainState =
        * allows no eviction until it is fixed, however long the drain waits.
        */
       readonly controllerError?: string;
+      /**
+       * What keeps the budget from freeing up, as the cluster shows it (the budget's other pods): a
+       * replacement the scheduler cannot place, one not yet scheduled or started, a pod not Ready.
+       * Absent until known.
+       */
+      readonly blockers?: readonly BudgetBlocker[];
     }
   | { readonly phase: 'retrying'; readonly attempts: number; readonly error: string; readonly nextAttemptMs: number }
   | {
@@ -48,6 +54,19 @@ export type PodDrainState =
       /** The budget that refused it, if any. */
       readonly pdb: string | null;
     };
+
+/** A pod of a budget that keeps the budget from allowing an eviction. */
+export interface BudgetBlocker {
+  /** namespace/name */
+  readonly pod: string;
+  /**
+   * unschedulable: Pending, and the scheduler found no node (the wait will not end by itself); pending:
+   * not yet scheduled or not yet started; not-ready: running but not Ready.
+   */
+  readonly state: 'unschedulable' | 'pending' | 'not-ready';
+  /** The scheduler's message (PodScheduled condition, as in the FailedScheduling event), or why not Ready. */
+  readonly message: string;
+}
 
 export interface PodRef {
   readonly namespace: string;

@@ -1,4 +1,4 @@
-import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { ApiOutcome } from './api-outcome.js';
 import { setUnschedulable, type CordonResult } from './cordon.js';
 import { deletePod } from './delete-pod.js';
@@ -6,6 +6,7 @@ import type { DrainClient } from './drain-client.js';
 import { evictPod, type PodWriteOptions } from './eviction.js';
 import type { RunningWatch, WatchHandlers } from './list-watch.js';
 import { watchPdbsInNamespace } from './pdb-watch.js';
+import { listPodsMatching } from './pod-list.js';
 import { readPodOrNull, watchPodsOnNode } from './pod-watch.js';
 
 /**
@@ -18,6 +19,8 @@ export interface DrainApi {
   evict(options: PodWriteOptions): Promise<ApiOutcome>;
   deletePod(options: PodWriteOptions): Promise<ApiOutcome>;
   readPod(namespace: string, name: string): Promise<V1Pod | null>;
+  /** The pods of a namespace a budget's selector selects: what keeps the budget from freeing up. */
+  listPods(namespace: string, selector: V1LabelSelector): Promise<V1Pod[]>;
   watchPodsOnNode(node: string, handlers: WatchHandlers<V1Pod>): RunningWatch;
   watchPdbs(namespace: string, handlers: WatchHandlers<V1PodDisruptionBudget>): RunningWatch;
 }
@@ -28,6 +31,7 @@ export function drainApi(client: DrainClient): DrainApi {
     evict: (options) => evictPod(client, options),
     deletePod: (options) => deletePod(client, options),
     readPod: (namespace, name) => readPodOrNull(client, namespace, name),
+    listPods: (namespace, selector) => listPodsMatching(client, namespace, selector),
     watchPodsOnNode: (node, handlers) => watchPodsOnNode(client, node, handlers),
     watchPdbs: (namespace, handlers) => watchPdbsInNamespace(client, namespace, handlers),
   };

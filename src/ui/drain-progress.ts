@@ -22,6 +22,8 @@ export interface PodProgress {
    * mirror), which are listed but not counted in the progress.
    */
   readonly counted: boolean;
+  /** What the plan predicted holds this pod's budget (a replacement it found no node for), if anything. */
+  readonly planBlocker?: string | undefined;
 }
 
 /** Lines for the log above the live area; append-only, so Ink's <Static> prints each exactly once. */
@@ -76,8 +78,13 @@ export interface DrainProgress {
   readonly counts: DrainCounts;
   readonly log: readonly DrainLogEntry[];
   readonly budgets: readonly BudgetProgress[];
-  /** Estimated rounds of evictions still to come (0 once nothing is pending or the drain finished). */
+  /**
+   * Estimated rounds of evictions still to come (0 once nothing is pending, the drain finished, or the
+   * wait is known to be blocked: no estimate is honest then).
+   */
   readonly wavesLeft: number;
+  /** Why the drain cannot go on by itself, once the cluster says so (a replacement the scheduler cannot place). */
+  readonly blockedBy: string | null;
   readonly finished: FinishedEvent | null;
 }
 
@@ -87,6 +94,8 @@ export interface WaveHints {
   readonly perWave: ReadonlyMap<string, number>;
   /** Pod uid → namespace/name of its budget. */
   readonly podBudget: ReadonlyMap<string, string>;
+  /** namespace/name of a budget → why the plan expects it not to free up (a replacement with no node). */
+  readonly budgetBlocker?: ReadonlyMap<string, string>;
 }
 
 export interface DrainProgressOptions {
@@ -98,9 +107,17 @@ export interface DrainProgressOptions {
 }
 
 export function waveHintsFromPlan(plan: DrainPlan): WaveHints {
+  const unplaced = plan.pods.filter((p) => p.replacement?.schedulable === false);
   return {
     perWave: new Map(plan.budgets.map((b) => [qualified(b), b.perWave])),
     podBudget: new Map(plan.pods.flatMap((p) => (p.pdbs[0] ? [[p.uid, qualified(p.pdbs[0])] as const] : []))),
+    budgetBlocker: new Map(
+      unplaced.flatMap((p) =>
+        p.pdbs.map(
+          (b) => [qualified(b), `no node for the replacement of ${qualified(p)}: ${p.replacement!.message}`] as const,
+        ),
+      ),
+    ),
   };
 }
 
@@ -116,6 +133,7 @@ export function initialDrainProgress(): DrainProgress {
     log: [],
     budgets: [],
     wavesLeft: 0,
+    blockedBy: null,
     finished: null,
   };
 }
@@ -125,16 +143,42 @@ export function reduceDrainEvents(
   event: DrainEvent,
   options: DrainProgressOptions = {},
 ): DrainProgress {
-  const next = applyEvent(state, event);
+  const applied = applyEvent(state, event);
+  const next = { ...applied, pods: withPlanBlockers(applied.pods, options.hints) };
   const startedAtMs = next.startedAtMs ?? event.atMs;
+  const blockedBy = next.finished ? null : knownBlock(next.pods);
   return {
     ...next,
     startedAtMs,
     lastEventAtMs: event.atMs,
     elapsedMs: Math.max(0, event.atMs - startedAtMs),
     counts: countPods(next.pods.filter((p) => p.counted)),
-    wavesLeft: next.finished ? 0 : estimateWavesLeft(next.pods, next.budgets, options.hints),
+    wavesLeft: next.finished || blockedBy ? 0 : estimateWavesLeft(next.pods, next.budgets, options.hints),
+    blockedBy,
   };
+}
+
+/** Each waiting pod with what the plan predicted holds its budget. */
+function withPlanBlockers(pods: readonly PodProgress[], hints: WaveHints | undefined): readonly PodProgress[] {
+  if (!hints?.budgetBlocker?.size) return pods;
+  return pods.map((p) => {
+    const planBlocker = p.pdb ? hints.budgetBlocker?.get(p.pdb) : undefined;
+    return planBlocker === p.planBlocker ? p : { ...p, planBlocker };
+  });
+}
+
+/**
+ * A wait the cluster says will not end by itself: a pod of the budget the scheduler cannot place, or a
+ * budget the disruption controller cannot compute.
+ */
+function knownBlock(pods: readonly PodProgress[]): string | null {
+  for (const p of pods) {
+    if (p.state.phase !== 'waiting-for-budget') continue;
+    const stuck = p.state.blockers?.find((b) => b.state === 'unschedulable');
+    if (stuck) return `${stuck.pod} cannot be scheduled`;
+    if (p.state.controllerError) return `budget ${p.pdb ?? p.state.pdb} cannot be computed`;
+  }
+  return null;
 }
 
 /** Elapsed time as of `nowMs` while running, frozen at the `finished` event once done. */

@@ -1,4 +1,4 @@
-import type { PodDrainState, PodRef } from '../drain/events.js';
+import type { BudgetBlocker, PodDrainState, PodRef } from '../drain/events.js';
 import type { PodProgress } from './drain-progress.js';
 import { formatMs, qualified, qualifiedPdb } from './format.js';
 import type { Tone } from './theme.js';
@@ -23,7 +23,27 @@ export function budgetWaitText(pod: PodRef, wait: BudgetWait, style: 'full' | 's
   if (wait.why === 'status-not-observed') {
     return `${pdb}: status not yet observed by the disruption controller`;
   }
-  return `${pdb}: needs ${wait.desiredHealthy} healthy, has ${wait.currentHealthy}, allowed ${wait.disruptionsAllowed}`;
+  const numbers = `${pdb}: needs ${wait.desiredHealthy} healthy, has ${wait.currentHealthy}, allowed ${wait.disruptionsAllowed}`;
+  return wait.blockers && wait.blockers.length > 0 ? `${numbers}; ${blockersText(wait.blockers)}` : numbers;
+}
+
+/**
+ * What holds a budget, most blocking first: "demo/hello-x is Pending, the scheduler says: 0/4 nodes are
+ * available: …", "demo/hello-y is not Ready (…)". Two at most, then how many more.
+ */
+export function blockersText(blockers: readonly BudgetBlocker[]): string {
+  const one = (b: BudgetBlocker) => {
+    switch (b.state) {
+      case 'unschedulable':
+        return `${b.pod} is Pending, the scheduler says: ${b.message}`;
+      case 'pending':
+        return `${b.pod} is Pending (${b.message})`;
+      case 'not-ready':
+        return `${b.pod} is not Ready (${b.message})`;
+    }
+  };
+  const more = blockers.length > 2 ? `; and ${blockers.length - 2} more` : '';
+  return `${blockers.slice(0, 2).map(one).join('; ')}${more}`;
 }
 
 /** "evicted", "deleted", "already gone". */
@@ -39,8 +59,11 @@ export function describePodState(progress: PodProgress, nowMs: number): string {
       return 'queued';
     case 'evicting':
       return state.attempt > 1 ? `evicting (attempt ${state.attempt})` : 'evicting';
-    case 'waiting-for-budget':
-      return `${budgetWaitText(progress.pod, state, 'short')} · attempt ${state.attempts} · waiting ${formatMs(nowMs - state.sinceMs)}`;
+    case 'waiting-for-budget': {
+      // Until the cluster says what holds the budget, what the plan predicted does.
+      const planned = !state.blockers?.length && progress.planBlocker ? `; the plan: ${progress.planBlocker}` : '';
+      return `${budgetWaitText(progress.pod, state, 'short')}${planned} · attempt ${state.attempts} · waiting ${formatMs(nowMs - state.sinceMs)}`;
+    }
     case 'retrying':
       return `retrying in ${formatMs(state.nextAttemptMs - nowMs)} (attempt ${state.attempts}): ${state.error}`;
     case 'terminating':

@@ -9,6 +9,8 @@ export interface DrainHeaderProps {
   dryRun: 'none' | 'client' | 'server';
   elapsedMs: number;
   wavesLeft: number;
+  /** Why the drain cannot go on by itself, once known (then no waves estimate is shown). */
+  blockedBy?: string | null;
   counts: DrainCounts;
 }
 
@@ -16,7 +18,7 @@ export interface DrainHeaderProps {
  * Draining k8s-node-1 · 0:42 · about 2 waves left
  * [██████░░░░░░] 4/8 · 1 waiting for a budget · 1 terminating · 2 queued
  */
-export function DrainHeader({ nodes, dryRun, elapsedMs, wavesLeft, counts }: DrainHeaderProps) {
+export function DrainHeader({ nodes, dryRun, elapsedMs, wavesLeft, blockedBy = null, counts }: DrainHeaderProps) {
   const busy = [
     counts.evicting > 0 && `${counts.evicting} evicting`,
     counts.waiting > 0 && `${counts.waiting} waiting for a budget`,
@@ -34,6 +36,7 @@ export function DrainHeader({ nodes, dryRun, elapsedMs, wavesLeft, counts }: Dra
           {formatClock(elapsedMs)}
           {wavesLeft > 0 && ` · about ${wavesLeft} ${wavesLeft === 1 ? 'wave' : 'waves'} left`}
         </Tone>
+        {blockedBy && <Tone tone="bad"> · blocked: {blockedBy}</Tone>}
       </Text>
       <Text>
         <ProgressBar done={counts.done} total={counts.total} />

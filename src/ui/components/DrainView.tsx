@@ -47,6 +47,7 @@ export function DrainView({ progress, nowMs, maxRows = 15 }: DrainViewProps) {
             dryRun={progress.dryRun}
             elapsedMs={elapsedAt(progress, nowMs)}
             wavesLeft={progress.wavesLeft}
+            blockedBy={progress.blockedBy}
             counts={progress.counts}
           />
           {shown.map((p) => (

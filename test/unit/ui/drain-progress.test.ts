@@ -8,6 +8,7 @@ import {
   type DrainProgress,
   type DrainProgressOptions,
 } from '../../../src/ui/drain-progress.js';
+import { describePodState } from '../../../src/ui/drain-wording.js';
 import {
   cordoned,
   finished,
@@ -20,7 +21,7 @@ import {
   T0,
   waiting,
 } from './drain-fixture.js';
-import { slowPlan } from './plan-fixture.js';
+import { blockedPlan, slowPlan } from './plan-fixture.js';
 
 function fold(events: readonly DrainEvent[], options: DrainProgressOptions = {}): DrainProgress {
   return events.reduce((state, e) => reduceDrainEvents(state, e, options), initialDrainProgress());
@@ -153,5 +154,46 @@ describe('wavesLeft', () => {
   it('is zero once the drain has finished, whatever remains', () => {
     expect(fold([...waitingBoth, finished(60, 'interrupted', [HELLO_A, HELLO_B])]).wavesLeft).toBe(0);
     expect(fold(helloDrain()).wavesLeft).toBe(0);
+  });
+});
+
+describe('a wait that explains itself', () => {
+  const stuck = {
+    pod: 'demo/hello-new',
+    state: 'unschedulable' as const,
+    message: "0/4 nodes are available: 1 node(s) didn't match pod topology spread constraints.",
+  };
+
+  it('once the cluster says a pod of the budget cannot be scheduled: blocked, and no waves estimate', () => {
+    const before = fold([started([HELLO_A, HELLO_B]), waiting(HELLO_B, 1, 1)]);
+    expect([before.wavesLeft, before.blockedBy]).toEqual([1, null]);
+    const after = fold([started([HELLO_A, HELLO_B]), waiting(HELLO_B, 1, 1, { blockers: [stuck] })]);
+    expect([after.wavesLeft, after.blockedBy]).toEqual([0, 'demo/hello-new cannot be scheduled']);
+    const row = after.pods.find((p) => p.pod.uid === HELLO_B.uid)!;
+    expect(describePodState(row, T0 + 14_000)).toBe(
+      'budget hello: needs 3 healthy, has 3, allowed 0; demo/hello-new is Pending, the scheduler says: ' +
+        "0/4 nodes are available: 1 node(s) didn't match pod topology spread constraints. · attempt 1 · waiting 13s",
+    );
+  });
+
+  it('a pod that is only not Ready explains the wait without calling it blocked', () => {
+    const slow = {
+      pod: 'demo/hello-c',
+      state: 'not-ready' as const,
+      message: 'containers with unready status: [hello]',
+    };
+    const progress = fold([started([HELLO_A, HELLO_B]), waiting(HELLO_B, 1, 1, { blockers: [slow] })]);
+    expect(progress.blockedBy).toBeNull();
+    expect(describePodState(progress.pods[1]!, T0 + 2_000)).toContain(
+      'demo/hello-c is not Ready (containers with unready status: [hello])',
+    );
+  });
+
+  it('until the cluster tells, the row says what the plan predicted holds the budget', () => {
+    const hints = waveHintsFromPlan(blockedPlan());
+    const progress = fold([started([HELLO_A, HELLO_B]), waiting(HELLO_B, 1, 1)], { hints });
+    expect(describePodState(progress.pods[1]!, T0 + 2_000)).toContain(
+      '; the plan: no node for the replacement of demo/hello-a: 0/3 nodes are available',
+    );
   });
 });

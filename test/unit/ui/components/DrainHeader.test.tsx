@@ -26,6 +26,21 @@ describe('<DrainHeader />', () => {
       [████████████░░░░░░░░░░░░] 4/8 · 1 waiting for a budget · 1 terminating · 2 queued"
     `);
   });
+  it('once the wait is known to be blocked, says by what instead of a waves estimate', () => {
+    const { lastFrame } = render(
+      <DrainHeader
+        nodes={['k8s-node-1']}
+        dryRun="none"
+        elapsedMs={42_000}
+        wavesLeft={0}
+        blockedBy="demo/hello-new cannot be scheduled"
+        counts={counts}
+      />,
+    );
+    expect(lastFrame()?.split('\n')[0]).toBe(
+      'Draining k8s-node-1 · 0:42 · blocked: demo/hello-new cannot be scheduled',
+    );
+  });
   it('says when it is a dry run and leaves out the waves when none are left', () => {
     const { lastFrame } = render(
       <DrainHeader

@@ -1,0 +1,36 @@
+import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import type { DrainClient } from './drain-client.js';
+
+/** LIST the pods of a namespace that a label selector (a budget's) selects. */
+export async function listPodsMatching(
+  client: DrainClient,
+  namespace: string,
+  selector: V1LabelSelector,
+): Promise<V1Pod[]> {
+  const list = await client.core.listNamespacedPod({ namespace, labelSelector: labelSelectorText(selector) });
+  return list.items;
+}
+
+/**
+ * A LabelSelector in the query form the API server parses (`app=web,tier in (a,b),!canary`), as
+ * metav1.LabelSelectorAsSelector writes it. The empty selector is the empty string: every pod.
+ */
+export function labelSelectorText(selector: V1LabelSelector): string {
+  const labels = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => `${key}=${value}`);
+  const expressions = (selector.matchExpressions ?? []).map((req) => {
+    const values = [...(req.values ?? [])].sort().join(',');
+    switch (req.operator) {
+      case 'In':
+        return `${req.key} in (${values})`;
+      case 'NotIn':
+        return `${req.key} notin (${values})`;
+      case 'Exists':
+        return req.key;
+      case 'DoesNotExist':
+        return `!${req.key}`;
+      default:
+        throw new Error(`unknown label selector operator "${req.operator}" for key "${req.key}"`);
+    }
+  });
+  return [...labels, ...expressions].join(',');
+}
