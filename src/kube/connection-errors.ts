@@ -22,7 +22,7 @@ export function describeConnectionFailure(
   ) {
     return { kind: 'timeout', message: unable(timeoutText(target)) };
   }
-  if (code === undefined) return undefined;
+  if (code === undefined) return fetchFailed(err);
   const socket = findCause(err, (e) => (e as { code?: unknown }).code === code) as SocketError | undefined;
   if (code === 'ECONNREFUSED') {
     return {
@@ -34,7 +34,15 @@ export function describeConnectionFailure(
   if (tls) return { kind: 'tls', message: unable(tls) };
   const network = describeNetwork(code, target, socket, connectTimeoutMs);
   if (network) return { kind: network.kind, message: unable(network.text) };
-  return undefined;
+  return fetchFailed(err);
+}
+
+/** Any other failure of fetch before an answer: its cause's words, never fetch's own "fetch failed". */
+function fetchFailed(err: unknown): { kind: KubeErrorKind; message: string } | undefined {
+  if (!(err instanceof TypeError) || err.message !== 'fetch failed') return undefined;
+  const cause = (err as { cause?: unknown }).cause;
+  const said = cause instanceof Error ? cause.message.split('\n')[0]?.trim() : undefined;
+  return { kind: 'unreachable', message: unable(said || 'the connection failed') };
 }
 
 function unable(detail: string): string {

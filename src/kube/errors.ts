@@ -1,5 +1,5 @@
 import { isApiException, parseStatus } from './api-status.js';
-import { describeConnectionFailure, findErrorCode } from './connection-errors.js';
+import { describeConnectionFailure } from './connection-errors.js';
 
 /**
  * Every way a call to the API server (or loading the kubeconfig before it) can fail, reduced to the few
@@ -92,22 +92,7 @@ export function classifyKubeError(err: unknown, target: KubeTargetInfo | undefin
   }
   const connection = describeConnectionFailure(err, target);
   if (connection) return new KubeError(connection.kind, connection.message, { cause: err });
-  const code = findErrorCode(err);
-  if (code === 'ENOENT' && target?.execCommand) {
-    return new KubeError(
-      'unauthorized',
-      `cannot get credentials for user "${target.user}": command "${target.execCommand}" not found (check users[].exec in the kubeconfig)`,
-      { cause: err },
-    );
-  }
   const text = firstLine(err);
-  if (target?.execCommand && isFromExecPlugin(err)) {
-    return new KubeError(
-      'unauthorized',
-      `cannot get credentials for user "${target.user}" from "${target.execCommand}": ${text || 'the command failed'}`,
-      { cause: err },
-    );
-  }
   const doing = call ? ` (${call.verb} ${call.resource})` : '';
   return new KubeError('unknown', `request to ${serverName(target)} failed${doing}: ${text || 'unknown error'}`, {
     cause: err,
@@ -182,13 +167,6 @@ function describeCall(call: KubeCall): string {
   const name = call.name ? ` "${call.name}"` : '';
   const scope = call.namespace ? ` in namespace "${call.namespace}"` : call.name ? '' : ' at the cluster scope';
   return `${call.verb} ${call.resource}${name}${scope}`;
-}
-
-/** exec_auth rejects with `new Error(stderr)` or a JSON parse error; neither has a code nor a fetch cause. */
-function isFromExecPlugin(err: unknown): boolean {
-  return (
-    err instanceof Error && !(err instanceof TypeError && err.message === 'fetch failed') && err.cause === undefined
-  );
 }
 
 function serverName(target: KubeTargetInfo | undefined): string {

@@ -167,6 +167,21 @@ describe('the exec credential plugin', () => {
     await until(() => !alive(pid));
   });
 
+  it('that is not installed, or fails, is one line naming it (with the first line it wrote)', async () => {
+    const missing = path.join(dir, 'no-such-plugin');
+    const failing = plugin('fail.sh', 'echo "error: token expired, run login" >&2\necho more >&2\nexit 3');
+    const file = (command: string) =>
+      kubeconfig({ server: byIp.url, 'certificate-authority': pki.caFile }, execUser(command));
+    expect(await listNodes({ kubeconfig: file(missing) })).toEqual({
+      kind: 'unauthorized',
+      error: `cannot get credentials for user "u": command "${missing}" not found (check users[].exec in the kubeconfig)`,
+    });
+    expect(await listNodes({ kubeconfig: file(failing) })).toEqual({
+      kind: 'unauthorized',
+      error: `cannot get credentials for user "u" from "${failing}": error: token expired, run login (exit code 3)`,
+    });
+  });
+
   it('runs once for parallel requests, and its token is sent', async () => {
     const count = path.join(dir, 'runs');
     const ok = plugin(

@@ -267,27 +267,12 @@ describe('classifyKubeError: failures before any answer (real sockets on loopbac
 });
 
 describe('classifyKubeError: local failures', () => {
-  it('a missing exec credential plugin names the command', () => {
-    const spawnError = Object.assign(new Error('spawn kubelogin ENOENT'), {
-      code: 'ENOENT',
-      syscall: 'spawn kubelogin',
-    });
-    const error = classifyKubeError(spawnError, { ...target, execCommand: 'kubelogin' });
+  it('a fetch failure with an uncoded cause says what the cause says, never "fetch failed"', () => {
+    const error = classifyKubeError(new TypeError('fetch failed', { cause: new Error('other side closed') }), target);
     expect({ kind: error.kind, message: error.message }).toEqual({
-      kind: 'unauthorized',
-      message:
-        'cannot get credentials for user "alice": command "kubelogin" not found (check users[].exec in the kubeconfig)',
+      kind: 'unreachable',
+      message: 'Unable to connect to the server: other side closed',
     });
-  });
-
-  it('an exec plugin that fails reports the first line of its stderr', () => {
-    const error = classifyKubeError(new Error('error: token expired, run login\nmore'), {
-      ...target,
-      execCommand: 'kubelogin',
-    });
-    expect(error.message).toBe(
-      'cannot get credentials for user "alice" from "kubelogin": error: token expired, run login',
-    );
   });
 
   it('a KubeError passes through unchanged', () => {
