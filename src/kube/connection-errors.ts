@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { KubeErrorKind, KubeTargetInfo } from './errors.js';
 
 /**
@@ -40,8 +41,10 @@ export function describeConnectionFailure(
 /** Any other failure of fetch before an answer: its cause's words, never fetch's own "fetch failed". */
 function fetchFailed(err: unknown): { kind: KubeErrorKind; message: string } | undefined {
   if (!(err instanceof TypeError) || err.message !== 'fetch failed') return undefined;
+  // fetch refuses the ports of the Fetch standard's "bad port" list (1, 6000, 6665–6669…) without dialling.
   const cause = (err as { cause?: unknown }).cause;
   const said = cause instanceof Error ? cause.message.split('\n')[0]?.trim() : undefined;
+  if (said === 'bad port') return { kind: 'unreachable', message: unable('bad port (fetch never dials this port)') };
   return { kind: 'unreachable', message: unable(said || 'the connection failed') };
 }
 
@@ -92,7 +95,7 @@ function describeTls(code: string, socket: SocketError | undefined): string | un
     case 'CERT_NOT_YET_VALID':
       return `${verify} certificate has expired or is not yet valid`;
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `${verify} certificate is valid for ${certificateNames(socket)}, not ${socket?.host ?? 'this host'}`;
+      return `tls: failed to verify certificate: ${hostnameMismatch(socket)}`;
     case 'ERR_SSL_WRONG_VERSION_NUMBER':
     case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
       return 'http: server gave HTTP response to HTTPS client';
@@ -113,13 +116,23 @@ function describeTls(code: string, socket: SocketError | undefined): string | un
   }
 }
 
-/** "DNS:localhost, IP Address:127.0.0.1" → "localhost, 127.0.0.1", Go's list in "certificate is valid for …". */
-function certificateNames(socket: SocketError | undefined): string {
+/**
+ * Go's x509.HostnameError: the certificate's IP addresses when the name checked is an IP, its DNS names
+ * otherwise ("DNS:localhost, IP Address:127.0.0.1" checked against a DNS name lists "localhost").
+ */
+function hostnameMismatch(socket: SocketError | undefined): string {
+  const host = socket?.host ?? 'this host';
+  const ip = net.isIP(host) !== 0;
+  const wanted = ip ? 'IP Address:' : 'DNS:';
   const names = (socket?.cert?.subjectaltname ?? '')
     .split(',')
-    .map((entry) => entry.trim().replace(/^(DNS|IP Address):/, ''))
-    .filter((name) => name !== '');
-  return names.length > 0 ? names.join(', ') : 'other names';
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.startsWith(wanted))
+    .map((entry) => entry.slice(wanted.length));
+  if (ip && names.length === 0)
+    return `x509: cannot validate certificate for ${host} because it doesn't contain any IP SANs`;
+  if (names.length === 0) return `x509: certificate is not valid for any names, but wanted to match ${host}`;
+  return `x509: certificate is valid for ${names.join(', ')}, not ${host}`;
 }
 
 /** Socket-level failures in the words of Go's net package. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { makePki } from '../support/pki.js';
 import { bin, unschedulable } from './drain-run.js';
 import { kubectl, labConnection, labEnv, labUserCertificate, seedScenario } from './lab.js';
 
@@ -73,6 +74,47 @@ describe('without a kubeconfig: --server with a client certificate or a token', 
       'error: forbidden: user "system:serviceaccount:default:maint-e2e-conn" cannot get nodes at the cluster scope',
     ]);
     expect(await unschedulable('k8s-node-2')).toBe(false);
+  });
+});
+
+describe("TLS: the lab's serving certificate (localhost, kubernetes…, 127.0.0.1)", () => {
+  it('--tls-server-name checks it against that name: kubectl line for a wrong one, a cordon for a right one', async () => {
+    const kubeconfig = (await labEnv()).KUBECONFIG;
+    const wrong = await maint(['cordon', 'k8s-node-2', '--tls-server-name', 'wrong.example'], kubeconfig);
+    expect([wrong.exitCode, wrong.stderr]).toEqual([
+      1,
+      'error: Unable to connect to the server: tls: failed to verify certificate: x509: certificate is valid for localhost, kubernetes, kubernetes.default, kubernetes.default.svc, kubernetes.default.svc.cluster.local, not wrong.example',
+    ]);
+    const right = await maint(
+      ['cordon', 'k8s-node-2', '--dry-run=server', '--tls-server-name', 'kubernetes'],
+      kubeconfig,
+    );
+    expect([right.exitCode, right.stdout]).toEqual([0, 'node/k8s-node-2 cordoned (server dry run)']);
+    expect(await unschedulable('k8s-node-2')).toBe(false);
+  });
+
+  it('a CA that did not sign it: x509 unknown authority, one line, exit 1', async () => {
+    const other = makePki(mkdtempSync(path.join(work, 'other-ca-'))).caFile;
+    const r = await maint(
+      [
+        'plan',
+        'k8s-node-1',
+        '-s',
+        lab.server,
+        '--certificate-authority',
+        other,
+        '--client-certificate',
+        admin.cert,
+        '--client-key',
+        admin.key,
+      ],
+      undefined,
+    );
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+      1,
+      '',
+      'error: Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority',
+    ]);
   });
 });
 
