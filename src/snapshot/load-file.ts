@@ -192,8 +192,8 @@ function isSnapshotKind(kind: string): kind is SnapshotKind {
 class ObjectCollector {
   readonly objects = new Map<SnapshotKind, object[]>();
   private readonly skipped = new Map<string, number>();
-  /** Each object's first place in the file and its text, to tell an identical copy from a conflicting one. */
-  private readonly seen = new Map<string, { where: string; text: string }>();
+  /** Each object's first place in the file, to tell an identical copy from a conflicting one. */
+  private readonly seen = new Map<string, { where: string; item: Record<string, unknown> }>();
   private readonly duplicates: string[] = [];
 
   constructor(private readonly label: string) {}
@@ -236,12 +236,14 @@ class ObjectCollector {
     const key = `${kind}/${metadata.namespace ?? ''}/${metadata.name}`;
     const first = this.seen.get(key);
     if (first !== undefined) {
-      if (first.text !== JSON.stringify(item))
+      // Serialised only for a duplicate (rare): comparing every object's text would cost a second parse's time.
+      if (JSON.stringify(first.item) !== JSON.stringify(item)) {
         return this.fail(`${where}: ${name} is also ${first.where}, with other contents`);
+      }
       this.duplicates.push(name);
       return;
     }
-    this.seen.set(key, { where, text: JSON.stringify(item) });
+    this.seen.set(key, { where, item });
     const list = this.objects.get(kind);
     const object = item.kind === kind ? item : { ...item, kind };
     if (list) list.push(object);

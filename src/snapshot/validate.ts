@@ -13,7 +13,9 @@ import type { SnapshotKind } from './types.js';
  * names, selectors or quantities, which are the checks that change a verdict.
  */
 export function objectProblem(kind: SnapshotKind, object: Record<string, unknown>): string | null {
-  return check(object, SCHEMA_OF_KIND[kind], '') ?? semanticProblem(kind, object);
+  const problem = check(object, SCHEMA_OF_KIND[kind]);
+  if (problem) return `${problem.at.replace(/^\./, '') || '(the object)'}: ${problem.problem}`;
+  return semanticProblem(kind, object);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -198,77 +200,92 @@ const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
   Service: obj({ metadata: METADATA, spec: obj({ selector: map('string') }) }, ['metadata']),
 };
 
-function check(value: unknown, schema: Schema, path: string): string | null {
-  if (typeof schema === 'string') return leafProblem(value, schema, path);
+/**
+ * A problem below a value: `at` is the path from that value (`.spec.containers[0]`), built only on the
+ * way back from a problem, so that checking a valid object builds no strings at all.
+ */
+interface Found {
+  readonly at: string;
+  readonly problem: string;
+}
+
+const found = (problem: string): Found => ({ at: '', problem });
+const under = (segment: string, inner: Found): Found => ({ at: `${segment}${inner.at}`, problem: inner.problem });
+
+function check(value: unknown, schema: Schema): Found | null {
+  if (typeof schema === 'string') return leafProblem(value, schema);
   if ('list' in schema) {
-    if (!Array.isArray(value)) return `${path}: ${describe(value)}, not a list`;
-    if (schema.nonEmpty && value.length === 0) return `${path}: must have at least one element`;
-    for (const [i, element] of value.entries()) {
-      const at = `${path}[${i}]`;
-      if (element === null || element === undefined) return `${at}: is null`;
-      const problem = check(element, schema.list, at);
-      if (problem) return problem;
+    if (!Array.isArray(value)) return found(`${describe(value)}, not a list`);
+    if (schema.nonEmpty && value.length === 0) return found('must have at least one element');
+    for (let i = 0; i < value.length; i++) {
+      const element: unknown = value[i];
+      const inner = element === null || element === undefined ? found('is null') : check(element, schema.list);
+      if (inner) return under(`[${i}]`, inner);
     }
     return null;
   }
-  if (!isRecord(value)) return `${path}: ${describe(value)}, not an object`;
+  if (!isRecord(value)) return found(`${describe(value)}, not an object`);
   if ('map' in schema) {
-    for (const [key, element] of Object.entries(value)) {
-      const problem = check(element, schema.map, `${path}[${quoted(key)}]`);
-      if (problem) return problem;
+    for (const key in value) {
+      const inner = check(value[key], schema.map);
+      if (inner) return under(`[${quoted(key)}]`, inner);
     }
     return null;
   }
   for (const field of schema.required ?? []) {
-    if (value[field] === undefined || value[field] === null) return `${join(path, field)}: is required`;
+    if (value[field] === undefined || value[field] === null) return under(`.${field}`, found('is required'));
   }
-  for (const [field, fieldSchema] of Object.entries(schema.object)) {
+  for (const field in schema.object) {
     const element = value[field];
     if (element === undefined || element === null) continue;
-    const problem = check(element, fieldSchema, join(path, field));
-    if (problem) return problem;
+    const inner = check(element, schema.object[field]!);
+    if (inner) return under(`.${field}`, inner);
   }
   return null;
 }
 
-function leafProblem(value: unknown, leaf: Leaf, path: string): string | null {
+function leafProblem(value: unknown, leaf: Leaf): Found | null {
   switch (leaf) {
     case 'any':
       return null;
     case 'string':
-      return typeof value === 'string' ? null : `${path}: ${describe(value)}, not a string`;
+      return typeof value === 'string' ? null : wrongType(value, 'not a string');
     case 'boolean':
-      return typeof value === 'boolean' ? null : `${path}: ${describe(value)}, not true or false`;
+      return typeof value === 'boolean' ? null : wrongType(value, 'not true or false');
     case 'integer':
-      return Number.isSafeInteger(value) ? null : `${path}: ${describe(value)}, not an integer`;
+      return Number.isSafeInteger(value) ? null : wrongType(value, 'not an integer');
     case 'intOrString':
       return Number.isSafeInteger(value) || typeof value === 'string'
         ? null
-        : `${path}: ${describe(value)}, not an integer or a string`;
+        : wrongType(value, 'not an integer or a string');
     case 'timestamp':
       return value instanceof Date || (typeof value === 'string' && !Number.isNaN(Date.parse(value)))
         ? null
-        : `${path}: ${describe(value)}, not a timestamp`;
+        : wrongType(value, 'not a timestamp');
     case 'quantity': {
-      const problem = quantityProblem(value);
-      return problem ? `${path}: ${problem}` : null;
+      const reason = quantityProblem(value);
+      return reason ? found(reason) : null;
     }
     case 'labels':
-      return labelsProblem(value, path);
+      return labelsProblem(value);
     case 'selector': {
-      const problem = labelSelectorProblem(value);
-      return problem ? `${path}${problem.field}: ${problem.problem}` : null;
+      const reason = labelSelectorProblem(value);
+      return reason ? { at: reason.field, problem: reason.problem } : null;
     }
   }
 }
 
-function labelsProblem(value: unknown, path: string): string | null {
-  if (!isRecord(value)) return `${path}: ${describe(value)}, not a map of labels`;
-  for (const [key, label] of Object.entries(value)) {
-    const at = `${path}[${quoted(key)}]`;
-    if (typeof label !== 'string') return `${at}: ${describe(label)}, not a string`;
-    const problem = labelKeyProblem(key) ?? labelValueProblem(label);
-    if (problem) return `${at}: ${problem}`;
+const wrongType = (value: unknown, what: string): Found => found(`${describe(value)}, ${what}`);
+
+function labelsProblem(value: unknown): Found | null {
+  if (!isRecord(value)) return found(`${describe(value)}, not a map of labels`);
+  for (const key in value) {
+    const label = value[key];
+    const problem =
+      typeof label !== 'string'
+        ? `${describe(label)}, not a string`
+        : (labelKeyProblem(key) ?? labelValueProblem(label));
+    if (problem) return under(`[${quoted(key)}]`, found(problem));
   }
   return null;
 }
@@ -330,8 +347,6 @@ function describe(value: unknown): string {
       return typeof value;
   }
 }
-
-const join = (path: string, field: string) => (path === '' ? field : `${path}.${field}`);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -15,6 +15,8 @@ import { applyMutations, mutations } from './mutation.js';
  */
 const ERROR_LINE_BOUND = 600;
 const RUNS = 400;
+/** A few seconds on an idle machine; generous, so a loaded CI machine does not fail it on time alone. */
+const TIMEOUT_MS = 60_000;
 const EXAMPLES = ['hello.json', 'hello-blocked.json'];
 
 /** What a user sees: the plan, or the one error line. */
@@ -36,19 +38,23 @@ function planOrError(doc: unknown, file: string): { plan: boolean } | { error: s
 describe.each(EXAMPLES)('mutations of examples/%s', (name) => {
   const doc: unknown = JSON.parse(readFileSync(path.resolve('examples', name), 'utf8'));
 
-  it(`give a plan or one short line naming the file, object and field (${RUNS} seeded runs)`, () => {
-    fc.assert(
-      fc.property(mutations(doc), (list) => {
-        const result = planOrError(applyMutations(doc, list), name);
-        if ('error' in result) {
-          expect(result.error).not.toContain('\n');
-          expect(result.error.length).toBeLessThanOrEqual(ERROR_LINE_BOUND);
-          expect(result.error).toMatch(new RegExp(`^cannot read snapshot "${name}": `));
-        }
-      }),
-      { seed: 8, numRuns: RUNS },
-    );
-  });
+  it(
+    `give a plan or one short line naming the file, object and field (${RUNS} seeded runs)`,
+    () => {
+      fc.assert(
+        fc.property(mutations(doc), (list) => {
+          const result = planOrError(applyMutations(doc, list), name);
+          if ('error' in result) {
+            expect(result.error).not.toContain('\n');
+            expect(result.error.length).toBeLessThanOrEqual(ERROR_LINE_BOUND);
+            expect(result.error).toMatch(new RegExp(`^cannot read snapshot "${name}": `));
+          }
+        }),
+        { seed: 8, numRuns: RUNS },
+      );
+    },
+    TIMEOUT_MS,
+  );
 
   it('a mutation of a field the API server checks names the object and the field', () => {
     fc.assert(
