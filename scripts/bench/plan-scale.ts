@@ -75,6 +75,10 @@ const TARGETS = {
   peakRssPerFileByte: 1,
   /** 1 is linear; a rule that scans every pod for each pod would show as about 2. */
   scalingExponent: 1.3,
+  /** Compact JSON (no indentation to find items by): the loader against JSON.parse of the same file. */
+  compactLoad: 2,
+  /** The streamed reader on compact JSON, which has no pretty-printed separator to jump to. */
+  compactStreamed: 2,
 } as const;
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -107,6 +111,7 @@ export async function runPlanScaleBench(options: PlanScaleOptions = {}): Promise
 
     const cli = endToEnd(dir, file, one[0]!, planOne.value.pods.length, written.bytes <= maxString);
     const scaling = await planScaling(project, scale, planTen.median, runs);
+    const compact = await compactJson(project, dir, cluster, runs, file);
 
     const checks = [
       check('plan of one node', planOne.median / base, TARGETS.planOneNode, 'x baseline'),
@@ -115,6 +120,18 @@ export async function runPlanScaleBench(options: PlanScaleOptions = {}): Promise
       check('CLI plan end to end', cli.plan.seconds / cli.parse.seconds, TARGETS.cli, 'x node -e parse'),
       check('CLI peak RSS', cli.plan.maxRss / written.bytes, TARGETS.peakRssPerFileByte, 'x file size'),
       check('plan time against cluster size', scaling.exponent, TARGETS.scalingExponent, 'exponent'),
+      check(
+        'load of compact JSON',
+        compact.load.median / compact.baseline.median,
+        TARGETS.compactLoad,
+        'x its baseline',
+      ),
+      check(
+        'streamed read, compact',
+        compact.streamed.median / compact.baseline.median,
+        TARGETS.compactStreamed,
+        'x its baseline',
+      ),
     ];
     const lines = [
       `plan-scale: ${describeCounts(written.counts)}`,
@@ -140,6 +157,12 @@ export async function runPlanScaleBench(options: PlanScaleOptions = {}): Promise
       '',
       scaling.line,
       '',
+      `compact JSON (one line, as jq -c or an API client gives it): ${megabytes(compact.bytes)}, the same cluster`,
+      row(`baseline: ${compact.baseline.value}`, compact.baseline, compact.baseline.median),
+      row('load: the --snapshot loader', compact.load, compact.baseline.median),
+      row('streamed read (the path of files over 512 MB)', compact.streamed, compact.baseline.median),
+      row('streamed read of the pretty file, for comparison', compact.prettyStreamed, base),
+      '',
       'targets',
       ...checks.map((c) => c.line),
       '',
@@ -149,6 +172,38 @@ export async function runPlanScaleBench(options: PlanScaleOptions = {}): Promise
     return { title: 'plan-scale', text: lines.join('\n'), passed: checks.every((c) => c.passed) };
   } finally {
     if (!options.keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The same cluster written compact: the loader and the streamed reader (which files too large for one
+ * string always take, whatever their size here) against JSON.parse of that file, and the streamed reader
+ * on the pretty file against its own baseline. Only numbers are kept: the snapshots are dropped at once.
+ */
+async function compactJson(
+  project: Project,
+  dir: string,
+  cluster: Generator['FULL_SCALE'],
+  runs: number,
+  prettyFile: string,
+): Promise<{
+  bytes: number;
+  baseline: Measured<string>;
+  load: Measured<undefined>;
+  streamed: Measured<undefined>;
+  prettyStreamed: Measured<undefined>;
+}> {
+  const file = path.join(dir, 'compact.json');
+  const written = await project.generator.writeSyntheticCluster(file, cluster, 'compact');
+  try {
+    const baseline = measureBaseline(file, written.itemRanges, project.stream.MAX_STRING_LENGTH, runs);
+    const drop = () => undefined;
+    const load = await measureAsync(runs, () => project.loadFile.loadSnapshotFile(file).then(drop));
+    const streamed = await measureAsync(runs, () => project.stream.readJsonListFile(file).then(drop));
+    const prettyStreamed = await measureAsync(runs, () => project.stream.readJsonListFile(prettyFile).then(drop));
+    return { bytes: written.bytes, baseline, load, streamed, prettyStreamed };
+  } finally {
+    rmSync(file, { force: true });
   }
 }
 

@@ -526,25 +526,47 @@ export interface WrittenCluster {
   readonly itemRanges: readonly number[];
 }
 
-const LIST_HEAD = '{\n    "apiVersion": "v1",\n    "items": [\n';
-const LIST_TAIL = '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n';
-const ITEM_INDENT = '        ';
+/** The List around the items, in the two forms a reader meets: kubectl's indented one and a compact one. */
+const LAYOUTS = {
+  pretty: {
+    head: '{\n    "apiVersion": "v1",\n    "items": [\n',
+    tail: '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n',
+    first: '        ',
+    separator: ',\n        ',
+    item: (item: ApiObject) => JSON.stringify(item, null, 4).replaceAll('\n', '\n        '),
+  },
+  compact: {
+    head: '{"apiVersion":"v1","items":[',
+    tail: '],"kind":"List","metadata":{"resourceVersion":""}}\n',
+    first: '',
+    separator: ',',
+    item: (item: ApiObject) => JSON.stringify(item),
+  },
+} as const;
+
+export type ListLayout = keyof typeof LAYOUTS;
 
 /**
- * Writes the List as `kubectl get … -o json` prints it (json.MarshalIndent with four spaces), streaming:
- * one item is serialised at a time, so the file may exceed what one JavaScript string can hold.
+ * Writes the List as `kubectl get … -o json` prints it (json.MarshalIndent with four spaces), or compact
+ * (one line, as `jq -c`, an API client or `kubectl get --raw` gives it), streaming: one item is serialised
+ * at a time, so the file may exceed what one JavaScript string can hold.
  */
-export async function writeSyntheticCluster(path: string, options: SyntheticClusterOptions): Promise<WrittenCluster> {
+export async function writeSyntheticCluster(
+  path: string,
+  options: SyntheticClusterOptions,
+  layout: ListLayout = 'pretty',
+): Promise<WrittenCluster> {
+  const form = LAYOUTS[layout];
   const file = await open(path, 'w');
   const counts: Record<string, number> = {};
   const itemRanges: number[] = [];
-  let chunk = LIST_HEAD;
+  let chunk: string = form.head;
   let bytes = Buffer.byteLength(chunk);
   try {
     for (const item of syntheticClusterItems(options)) {
       counts[item.kind] = (counts[item.kind] ?? 0) + 1;
-      const separator = itemRanges.length === 0 ? ITEM_INDENT : `,\n${ITEM_INDENT}`;
-      const text = JSON.stringify(item, null, 4).replaceAll('\n', `\n${ITEM_INDENT}`);
+      const separator = itemRanges.length === 0 ? form.first : form.separator;
+      const text = form.item(item);
       const start = bytes + Buffer.byteLength(separator);
       bytes = start + Buffer.byteLength(text);
       itemRanges.push(start, bytes);
@@ -554,8 +576,8 @@ export async function writeSyntheticCluster(path: string, options: SyntheticClus
         chunk = '';
       }
     }
-    chunk += LIST_TAIL;
-    bytes += Buffer.byteLength(LIST_TAIL);
+    chunk += form.tail;
+    bytes += Buffer.byteLength(form.tail);
     await file.write(chunk);
   } finally {
     await file.close();
