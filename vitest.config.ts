@@ -11,6 +11,9 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // A guard against hangs, not a speed check: some unit tests start the CLI or run hundreds of
+          // seeded property runs, which take several times longer on a loaded 2-core CI machine.
+          testTimeout: 60_000,
         },
       },
       {
