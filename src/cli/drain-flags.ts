@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/taint-eviction.js';
 import type { PlanOptions } from '../plan/types.js';
+import { UsageError } from './exit-codes.js';
 import { parseDurationSeconds, parseSelectorArg } from './flag-values.js';
 
 /** What commander parses from kubectl drain's flags (shared by `plan` and `drain`). */
@@ -15,6 +16,14 @@ export interface DrainFlagValues {
   readonly taint: { readonly key: string; readonly value?: string | undefined };
   /** Seconds. */
   readonly nodeMonitorGracePeriod: number;
+  /** --order: how pods are grouped to leave one group after another. */
+  readonly order?: 'annotation' | 'priority';
+  /** --escalate-after, seconds. */
+  readonly escalateAfter?: number;
+  /** --escalate-namespace, repeated or comma-separated. */
+  readonly escalateNamespace?: readonly string[];
+  /** --surge (true) or --surge=NS/NAME,… */
+  readonly surge?: true | PlanOptions['surge'];
 }
 
 const GROUP = 'Drain options (as in kubectl drain):';
@@ -55,6 +64,9 @@ export function addDrainFlags(command: Command): Command {
   ];
   for (const option of options) command.addOption(option.helpGroup(GROUP));
   for (const option of comparison) command.addOption(option.helpGroup('Comparisons:'));
+  for (const option of strategyOptions()) command.addOption(option.helpGroup(STRATEGIES));
+  // Checked before anything is read from the cluster, like every other usage error.
+  command.hook('preAction', (_command, action) => void escalationFrom(action.opts<DrainFlagValues>()));
   return command;
 }
 
@@ -75,7 +87,78 @@ export function planOptionsFrom(
     taint: values.taint,
     nodeMonitorGracePeriodSeconds: values.nodeMonitorGracePeriod,
     nowEpochSeconds,
+    // The annotation order is the default: said only when priority is asked for.
+    ...(values.order === 'priority' ? { orderBy: 'priority' as const } : {}),
+    escalation: escalationFrom(values),
+    surge: surgeFrom(values),
   };
+}
+
+/** --escalate-after and --escalate-namespace mean something only together: one without the other is a usage error. */
+export function escalationFrom(values: DrainFlagValues): PlanOptions['escalation'] {
+  const namespaces = values.escalateNamespace ?? [];
+  if (values.escalateAfter === undefined && namespaces.length === 0) return undefined;
+  if (values.escalateAfter === undefined || namespaces.length === 0) {
+    throw new UsageError(
+      '--escalate-after and --escalate-namespace go together: name how long to wait and which namespaces may be escalated',
+    );
+  }
+  return { afterSeconds: values.escalateAfter, namespaces };
+}
+
+/** --surge alone surges every Deployment that needs it; --surge=NS/NAME,… only those. */
+export function surgeFrom(values: DrainFlagValues): PlanOptions['surge'] {
+  return values.surge === true ? { all: true, deployments: [] } : values.surge;
+}
+
+/** `--surge=NS/NAME,…`: the Deployments to surge, each namespace/name. */
+export function parseSurgeList(text: string): NonNullable<PlanOptions['surge']> {
+  const deployments = text.split(',').map((d) => d.trim());
+  for (const d of deployments) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(d)) {
+      throw new InvalidArgumentError(`"${d}" is not a Deployment as NAMESPACE/NAME.`);
+    }
+  }
+  return { all: false, deployments };
+}
+
+/** Repeated or comma-separated namespace names, each checked as a DNS label. */
+export function collectNamespaces(text: string, previous: readonly string[] = []): string[] {
+  const names = text.split(',').map((n) => n.trim());
+  for (const name of names) {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 63) {
+      throw new InvalidArgumentError(`"${name}" is not a valid namespace name.`);
+    }
+  }
+  return [...previous, ...names];
+}
+
+const STRATEGIES = 'Strategies (kubectl maint only):';
+
+/** The ways out of a drain kubectl does not have: eviction order (and, below, what builds on it). */
+function strategyOptions(): Option[] {
+  return [
+    new Option(
+      '--order <by>',
+      'pods leave in groups, lower first, each gone before the next starts: by their maint.kubectl.io/drain-order ' +
+        'annotation (annotation; none anywhere = all at once) or by pod priority (priority)',
+    )
+      .choices(['annotation', 'priority'])
+      .default('annotation'),
+    new Option(
+      '--escalate-after <duration>',
+      'delete (grace period honoured) a pod of an --escalate-namespace namespace whose budget still refuses its eviction after this long',
+    ).argParser(parseDurationSeconds),
+    new Option(
+      '--surge [deployments]',
+      'for a Deployment whose budget will not let its pod go, bring up an extra Ready replica elsewhere first, ' +
+        'evict, then return it to its own replica count; all such Deployments, or only NS/NAME,…',
+    ).argParser(parseSurgeList),
+    new Option(
+      '--escalate-namespace <ns>',
+      'a namespace whose pods --escalate-after may delete (repeat or comma-separate); no other pod is ever escalated',
+    ).argParser(collectNamespaces),
+  ];
 }
 
 const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;

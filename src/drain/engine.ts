@@ -4,6 +4,7 @@ import type { V1LabelSelector } from '@kubernetes/client-node';
 import { budgetBlockers, sameBlockers } from './budget-blockers.js';
 import { BudgetWaiter, budgetKey } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
+import { groupBy } from '../plan/group-by.js';
 import { Slots } from './concurrency.js';
 import type { BudgetBlocker, DrainEvent, PodRef } from './events.js';
 import { classifyEviction } from './eviction-retry.js';
@@ -12,6 +13,7 @@ import {
   budgetChanged,
   disappeared,
   initialMachine,
+  isSettled,
   requestSent,
   waitSkipped,
   type PodAction,
@@ -19,6 +21,7 @@ import {
   type PodMachineConfig,
 } from './pod-machine.js';
 import { finishedEvent, type FinishedEvent, type NextCommands } from './summary.js';
+import { SurgeRunner, type SurgeRequest, type SurgeWork } from './surge.js';
 import type { DrainTarget, SkippedPod } from './targets.js';
 import { GoneTracker } from './wait-for-gone.js';
 
@@ -37,6 +40,13 @@ export interface DrainRequest {
   readonly skipWaitForDeleteTimeoutSeconds: number;
   /** Nodes already unschedulable, as the snapshot saw them (client dry run reports "already cordoned" from it). */
   readonly alreadyCordoned?: ReadonlySet<string> | undefined;
+  /**
+   * --escalate-after / --escalate-namespace: a pod of these namespaces that its budget still refuses
+   * `afterMs` after the first refusal is deleted instead (its grace period honoured), loudly. No other pod.
+   */
+  readonly escalation?: { readonly afterMs: number; readonly namespaces: readonly string[] } | undefined;
+  /** --surge: the Deployments to surge before their pods' evictions, and those an interrupted drain left surged. */
+  readonly surge?: SurgeRequest | undefined;
   /** Aborting stops the drain: no new eviction is sent, the node stays cordoned, `finished` says what remains. */
   readonly signal?: AbortSignal | undefined;
   /** The resume and uncordon commands to suggest, with the user's own flags. */
@@ -69,7 +79,8 @@ export function runDrain(request: DrainRequest, deps: DrainDeps): Promise<Finish
 
 interface PodEntry {
   readonly target: DrainTarget;
-  readonly config: PodMachineConfig;
+  /** Replaced once, when the pod is escalated (delete instead of evict). */
+  config: PodMachineConfig;
   machine: PodMachine;
 }
 
@@ -91,6 +102,9 @@ class DrainRun {
   /** Aborted when run() returns, so that no loop outlives the drain. */
   private readonly ended = new AbortController();
   private cordoned: string[] = [];
+  private readonly surge: SurgeRunner;
+  /** Pod uid → the surge its eviction waits for. */
+  private readonly surgeOf = new Map<string, SurgeWork>();
 
   constructor(
     private readonly request: DrainRequest,
@@ -100,6 +114,8 @@ class DrainRun {
     this.budgets = new BudgetWaiter(this.clock);
     this.gone = new GoneTracker(this.clock, (ns, name) => deps.api.readPod(ns, name));
     this.slots = new Slots(request.concurrency);
+    this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, (event) => this.emit(event));
+    for (const work of request.surge?.deployments ?? []) for (const uid of work.pods) this.surgeOf.set(uid, work);
     const serverDryRun = request.dryRun === 'server';
     for (const target of request.targets) {
       const graceSeconds = request.gracePeriodSeconds >= 0 ? request.gracePeriodSeconds : target.ownGraceSeconds;
@@ -150,7 +166,15 @@ class DrainRun {
         return this.finish();
       }
       if (request.dryRun === 'none') await this.startWatches();
-      await Promise.all([...this.pods.values()].map((entry) => this.drive(entry)));
+      if (request.dryRun === 'none') {
+        for (const left of request.surge?.restoreFirst ?? [])
+          await this.surge.restore(left.namespace, left.name, 'an interrupted drain left it surged');
+      }
+      try {
+        await this.driveInGroups();
+      } finally {
+        await this.surge.restoreAll(this.stoppedBy ? `the drain stopped (${this.stoppedBy})` : 'the drain ended');
+      }
       return this.finish();
     } finally {
       stopTimer.abort();
@@ -263,8 +287,57 @@ class DrainRun {
     };
   }
 
-  /** Runs one pod's machine until it stops, or until the drain stops. */
+  /**
+   * Every pod at once (kubectl's way), or, with an eviction order, group after group: a group starts once
+   * every pod of the one before is gone (or skipped). A pod that failed holds the later groups back: the
+   * order was asked for because they must not go before it.
+   */
+  private async driveInGroups(): Promise<void> {
+    const groups = [...groupBy(this.pods.values(), (e) => e.target.group ?? 1)].sort(([a], [b]) => a - b);
+    if (groups.length <= 1) {
+      await Promise.all([...this.pods.values()].map((entry) => this.drive(entry)));
+      return;
+    }
+    for (const [position, [index, entries]] of groups.entries()) {
+      if (this.stop.signal.aborted) return;
+      this.emit({
+        type: 'group',
+        atMs: this.clock.now(),
+        index,
+        of: groups.length,
+        position: position + 1,
+        pods: entries.map((e) => e.target.ref),
+      });
+      await Promise.all(entries.map((entry) => this.drive(entry)));
+      const failed = entries.filter((e) => e.machine.state.phase === 'failed');
+      if (failed.length > 0 && position + 1 < groups.length) {
+        const names = failed.map((e) => `${e.target.ref.namespace}/${e.target.ref.name}`).join(', ');
+        this.warn(
+          `drain-order group ${position + 1} did not finish (${names} failed): the later groups are not started`,
+        );
+        return;
+      }
+    }
+  }
+
+  /**
+   * A surged pod waits for its Deployment's extra replicas to be Ready before its first eviction, and its
+   * Deployment goes back once every surged pod of it is settled. Other pods are driven at once.
+   */
   private async drive(entry: PodEntry): Promise<void> {
+    const work = this.surgeOf.get(entry.target.ref.uid);
+    if (!work || this.request.dryRun !== 'none') return this.drivePod(entry);
+    await this.surge.ready(work, this.stop.signal);
+    await this.drivePod(entry);
+    const settled = work.pods.every((uid) => {
+      const other = this.pods.get(uid);
+      return !other || isSettled(other.machine.state);
+    });
+    if (settled) await this.surge.restore(work.namespace, work.name);
+  }
+
+  /** Runs one pod's machine until it stops, or until the drain stops. */
+  private async drivePod(entry: PodEntry): Promise<void> {
     const ref = entry.target.ref;
     const goneSignal = this.gone.track(ref);
     const stopOrGone = AbortSignal.any([this.stop.signal, goneSignal]);
@@ -291,7 +364,10 @@ class DrainRun {
           case 'wait-for-budget': {
             this.watchBudgets(ref.namespace);
             const key = budgetKey(ref.namespace, action.pdb);
-            await this.budgets.wait(key, action.fallbackMs, stopOrGone);
+            const untilEscalation = this.msUntilEscalation(entry);
+            const wakeMs = untilEscalation === null ? action.fallbackMs : Math.min(action.fallbackMs, untilEscalation);
+            await this.budgets.wait(key, wakeMs, stopOrGone);
+            if (this.msUntilEscalation(entry) === 0 && !this.stop.signal.aborted) this.escalate(entry, action.pdb);
             action = { do: 'request' };
             break;
           }
@@ -318,6 +394,31 @@ class DrainRun {
     }
   }
 
+  /**
+   * How long until this pod is escalated: null when it never is (not an eviction, or its namespace was not
+   * named), 0 when due. Counted from the budget's first refusal.
+   */
+  private msUntilEscalation(entry: PodEntry): number | null {
+    const escalation = this.request.escalation;
+    const since = entry.machine.waitingSinceMs;
+    if (!escalation || entry.config.method !== 'evict' || since === null) return null;
+    if (!escalation.namespaces.includes(entry.target.ref.namespace)) return null;
+    return Math.max(0, since + escalation.afterMs - this.clock.now());
+  }
+
+  /** From now on the pod is deleted, not evicted: said in an event of its own, which every view shows as a warning. */
+  private escalate(entry: PodEntry, pdb: string): void {
+    const since = entry.machine.waitingSinceMs ?? this.clock.now();
+    entry.config = { ...entry.config, method: 'delete', escalated: true };
+    this.emit({
+      type: 'escalating',
+      atMs: this.clock.now(),
+      pod: entry.target.ref,
+      pdb,
+      refusedForMs: this.clock.now() - since,
+    });
+  }
+
   /** Sends the eviction (or delete) and feeds the classified answer to the machine. */
   private async send(entry: PodEntry): Promise<PodAction> {
     const { target, config } = entry;
@@ -330,12 +431,12 @@ class DrainRun {
       dryRun: config.dryRun === 'server',
     };
     const outcome =
-      target.method === 'evict' ? await this.deps.api.evict(options) : await this.deps.api.deletePod(options);
+      config.method === 'evict' ? await this.deps.api.evict(options) : await this.deps.api.deletePod(options);
     const step = classifyEviction(outcome, {
       namespace: target.ref.namespace,
       name: target.ref.name,
-      verb: target.method === 'evict' ? 'create' : 'delete',
-      resource: target.method === 'evict' ? 'pods/eviction' : 'pods',
+      verb: config.method === 'evict' ? 'create' : 'delete',
+      resource: config.method === 'evict' ? 'pods/eviction' : 'pods',
       knownPdbs: target.pdbs.map((key) => key.slice(key.indexOf('/') + 1)),
     });
     const numbers =

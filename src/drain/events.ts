@@ -39,7 +39,11 @@ export type PodDrainState =
       /** Epoch milliseconds when the grace period runs out (deletionTimestamp), if known. */
       readonly deadlineMs: number | null;
     }
-  | { readonly phase: 'gone'; readonly how: 'evicted' | 'deleted' | 'already-gone' }
+  | {
+      readonly phase: 'gone';
+      /** escalated: deleted by --escalate-after once its budget had refused it for that long. */
+      readonly how: 'evicted' | 'deleted' | 'already-gone' | 'escalated';
+    }
   | { readonly phase: 'skipped'; readonly reason: string }
   | { readonly phase: 'failed'; readonly error: string }
   | {
@@ -93,6 +97,44 @@ export type DrainEvent =
   | { readonly type: 'pod'; readonly atMs: number; readonly pod: PodRef; readonly state: PodDrainState }
   | { readonly type: 'warning'; readonly atMs: number; readonly message: string }
   | {
+      /**
+       * --escalate-after: the pod's budget has refused it for `refusedForMs`; it is deleted now (its grace
+       * period honoured), breaking the budget, because the operator named its namespace.
+       */
+      readonly type: 'escalating';
+      readonly atMs: number;
+      readonly pod: PodRef;
+      readonly pdb: string;
+      readonly refusedForMs: number;
+    }
+  | {
+      /**
+       * --surge, one Deployment: scaling-up (record and count patched), ready (the extra replicas are Ready:
+       * its pods are evicted now), restored (back to its own count, record removed), not-surged (why not,
+       * e.g. an autoscaler owns its count), failed (an API error; the record stays for the next drain).
+       */
+      readonly type: 'surge';
+      readonly atMs: number;
+      /** namespace/name */
+      readonly deployment: string;
+      readonly step: 'scaling-up' | 'ready' | 'restored' | 'not-surged' | 'failed';
+      readonly message: string;
+      /** The Deployment's own count and the surged count, when known. */
+      readonly replicas?: number;
+      readonly surgedTo?: number;
+    }
+  | {
+      /** An eviction-order group starts (only when there is more than one): the groups before it are gone. */
+      readonly type: 'group';
+      readonly atMs: number;
+      /** The plan's 1-based group number. */
+      readonly index: number;
+      /** 1-based position among the groups this drain runs, and how many there are. */
+      readonly position: number;
+      readonly of: number;
+      readonly pods: readonly PodRef[];
+    }
+  | {
       readonly type: 'finished';
       readonly atMs: number;
       /** drained: every pod gone; timeout: --timeout ran out; interrupted: Ctrl-C; failed: some pods failed; dry-run. */
@@ -102,6 +144,8 @@ export type DrainEvent =
       /** Evicted (or deleted) but not yet confirmed gone: a subset of `remaining`. */
       readonly terminating: readonly PodRef[];
       readonly failed: ReadonlyArray<{ readonly pod: PodRef; readonly error: string }>;
+      /** Deleted by --escalate-after (a subset of `gone`), breaking their budgets. */
+      readonly escalated?: readonly PodRef[];
       /** The state the cluster is left in, in words (e.g. "node k8s-node-1 cordoned; 2 pods still on it"). */
       readonly clusterState: string;
       /**

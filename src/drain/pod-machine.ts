@@ -50,6 +50,8 @@ export interface PodMachineConfig {
   readonly graceSeconds: number;
   /** Transient failures in a row after which the pod fails (a 5xx that never heals). */
   readonly maxFailures: number;
+  /** Deleted by --escalate-after after its budget kept refusing its eviction. */
+  readonly escalated?: boolean;
 }
 
 /** Budget numbers as the PDB's watch last reported them, to show while a pod waits. */
@@ -169,7 +171,13 @@ export function budgetChanged(machine: PodMachine, numbers: BudgetNumbers): PodM
  */
 export function disappeared(machine: PodMachine, config: PodMachineConfig): Transition {
   const ours = machine.state.phase === 'terminating';
-  const how = !ours ? 'already-gone' : config.method === 'evict' ? 'evicted' : 'deleted';
+  const how = !ours
+    ? 'already-gone'
+    : config.escalated
+      ? 'escalated'
+      : config.method === 'evict'
+        ? 'evicted'
+        : 'deleted';
   return stop(machine, { phase: 'gone', how });
 }
 

@@ -38,6 +38,7 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
     .filter((p) => p.state.phase === 'terminating' || (p.state.phase === 'skipped' && input.dryRun === 'none'))
     .map((p) => p.ref);
   const failed = input.pods.flatMap((p) => (p.state.phase === 'failed' ? [{ pod: p.ref, error: p.state.error }] : []));
+  const escalated = input.pods.filter((p) => p.state.phase === 'gone' && p.state.how === 'escalated').map((p) => p.ref);
   const result = drainResult(input, failed.length);
   const commands = input.commands ?? bareCommands(input.nodes);
   return {
@@ -48,6 +49,7 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
     remaining,
     terminating,
     failed,
+    ...(escalated.length > 0 ? { escalated } : {}),
     clusterState: clusterState(input, {
       gone: gone.length,
       terminating: terminating.length,

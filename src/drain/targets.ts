@@ -12,6 +12,8 @@ export interface DrainTarget {
   readonly pdbs: readonly string[];
   /** The pod's own terminationGracePeriodSeconds (the API's default, 30, when unset). */
   readonly ownGraceSeconds: number;
+  /** 1-based eviction-order group (plan.order): groups leave one after another. Absent = 1. */
+  readonly group?: number;
 }
 
 /** A pod on a drained node the drain leaves alone (DaemonSet-managed, mirror), with kubectl's reason. */
@@ -65,6 +67,7 @@ export function drainTargets(plan: DrainPlan, pods: readonly V1Pod[]): DrainTarg
         method: podPlan.action === 'delete' ? 'delete' : 'evict',
         pdbs: podPlan.pdbs.map((pdb) => budgetKey(pdb.namespace, pdb.name)),
         ownGraceSeconds: pod?.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS,
+        ...(podPlan.orderGroup && podPlan.orderGroup > 1 ? { group: podPlan.orderGroup } : {}),
       });
     }
   }

@@ -1,7 +1,9 @@
-import type { V1LabelSelector, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { V1Deployment, V1LabelSelector, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { ApiOutcome } from './api-outcome.js';
 import { setUnschedulable, type CordonResult } from './cordon.js';
 import { deletePod } from './delete-pod.js';
+import { autoscalerOf, patchSurge, readDeployment } from './deployment-surge.js';
+import type { SurgeRecord } from './surge-record.js';
 import type { DrainClient } from './drain-client.js';
 import { evictPod, type PodWriteOptions } from './eviction.js';
 import type { RunningWatch, WatchHandlers } from './list-watch.js';
@@ -23,6 +25,10 @@ export interface DrainApi {
   listPods(namespace: string, selector: V1LabelSelector): Promise<V1Pod[]>;
   watchPodsOnNode(node: string, handlers: WatchHandlers<V1Pod>): RunningWatch;
   watchPdbs(namespace: string, handlers: WatchHandlers<V1PodDisruptionBudget>): RunningWatch;
+  /** --surge: read a Deployment, set its replicas with the surge record, find its autoscaler. */
+  readDeployment(namespace: string, name: string): Promise<V1Deployment>;
+  patchSurge(deployment: V1Deployment, replicas: number, record: SurgeRecord | null): Promise<V1Deployment>;
+  autoscalerOf(namespace: string, deployment: string): Promise<string | null>;
 }
 
 export function drainApi(client: DrainClient): DrainApi {
@@ -34,6 +40,9 @@ export function drainApi(client: DrainClient): DrainApi {
     listPods: (namespace, selector) => listPodsMatching(client, namespace, selector),
     watchPodsOnNode: (node, handlers) => watchPodsOnNode(client, node, handlers),
     watchPdbs: (namespace, handlers) => watchPdbsInNamespace(client, namespace, handlers),
+    readDeployment: (namespace, name) => readDeployment(client, namespace, name),
+    patchSurge: (deployment, replicas, record) => patchSurge(client, deployment, replicas, record),
+    autoscalerOf: (namespace, deployment) => autoscalerOf(client, namespace, deployment),
   };
 }
 
@@ -41,3 +50,4 @@ export type { ApiOutcome } from './api-outcome.js';
 export type { CordonResult } from './cordon.js';
 export type { PodWriteOptions } from './eviction.js';
 export type { RunningWatch, WatchHandlers } from './list-watch.js';
+export { SURGE_ANNOTATION, surgeRecordOf, type SurgeRecord } from './surge-record.js';

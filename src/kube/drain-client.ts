@@ -1,5 +1,12 @@
-import { Watch, type CoreV1Api, type KubeConfig, type PolicyV1Api } from '@kubernetes/client-node';
-import type { KubeClient } from './client.js';
+import {
+  AutoscalingV2Api,
+  Watch,
+  type AppsV1Api,
+  type CoreV1Api,
+  type KubeConfig,
+  type PolicyV1Api,
+} from '@kubernetes/client-node';
+import { makeApi, type KubeClient } from './client.js';
 
 /** The API clients the drain's writes and watches use, all bound to one target. */
 export interface DrainClient {
@@ -7,6 +14,10 @@ export interface DrainClient {
   readonly core: CoreV1Api;
   readonly policy: PolicyV1Api;
   readonly watch: Watch;
+  /** Deployments, for --surge. */
+  readonly apps: AppsV1Api;
+  /** HorizontalPodAutoscalers, read before a surge. */
+  readonly autoscaling: AutoscalingV2Api;
 }
 
 /**
@@ -19,5 +30,7 @@ export function drainClientFor(client: KubeClient): DrainClient {
     core: client.core,
     policy: client.policy,
     watch: new Watch(client.target.kubeConfig),
+    apps: client.apps,
+    autoscaling: makeApi(client.target, AutoscalingV2Api),
   };
 }

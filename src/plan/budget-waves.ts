@@ -25,6 +25,8 @@ export interface ScheduledEviction {
   readonly wave: number | null;
   readonly reason: string;
   readonly replacement: ReplacementPlan | null;
+  /** Set when it waits on something other than its budget: a refused node, an earlier eviction-order group. */
+  readonly heldBy?: 'node' | 'order-group';
 }
 
 export interface BudgetWaves {

@@ -1,16 +1,28 @@
-import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { V1Deployment, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
 import { parseLabelSelector, matchesLabelSelector } from '../snapshot/label-selector.js';
 import {
   placeBlockedReplacements,
-  scheduleEvictions,
   type EvictionCandidate,
+  type EvictionSchedule,
   type ScheduledEviction,
 } from './budget-waves.js';
 import { budgetFacts, budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
 import { planCaveats } from './caveats.js';
 import { completeVerdict, unreadKinds, unreadLines } from './completeness.js';
 import { controllerOf, type ControllerInfo } from './controller.js';
+import { escalations } from './escalation.js';
+import { planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
+import { evictionOrder, groupOfPod, scheduleInGroups } from './eviction-order.js';
+import {
+  estimateDrain,
+  graceSecondsOf,
+  siblingsOf,
+  startToReady,
+  type DrainEta,
+  type EtaPod,
+  type StartToReady,
+} from './eta.js';
 import { groupBy } from './group-by.js';
 import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
 import { refusalLines } from './drain-filters/pod-delete-list.js';
@@ -19,8 +31,8 @@ import { podKey } from './pod-facts.js';
 import { SchedulingSimulation } from './scheduling/simulation.js';
 import { budgetsBrokenByTaint, maintenanceTaint, taintDeletion, taintText } from './taint-eviction.js';
 import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
-import { decideVerdict } from './verdict.js';
 import { planWarnings } from './warnings.js';
+import { verdictWithStrategies } from './strategy-verdict.js';
 
 /** One pod on a drained node with everything the plan learns about it before the waves. */
 interface PodFacts {
@@ -63,7 +75,11 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     .map((p) => ({ pod: p.pod, key: p.key, budgets: p.budgets, recreates: p.controller?.recreates ?? false }));
   const candidates = removed.filter((c) => !refusals.has(c.pod.spec?.nodeName ?? ''));
   const simulation = new SchedulingSimulation(index, new Set(nodes));
-  const schedule = scheduleEvictions(candidates, simulation, {
+  const order = evictionOrder(
+    candidates.map((c) => c.pod),
+    options.orderBy === 'priority',
+  );
+  const schedule = scheduleInGroups(candidates, order, simulation, {
     deleteInsteadOfEvict: options.disableEviction,
     budgetsKnown: index.snapshot.kinds.has('PodDisruptionBudget'),
   });
@@ -72,14 +88,58 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
   const unblocked = placeBlockedReplacements(blocked, simulation);
 
   const taint = maintenanceTaint(options.taint.key, options.taint.value);
+  const orderGroups = groupOfPod(order);
+  const scheduledOf = (p: PodFacts) =>
+    isRemoved(p) ? (schedule.pods.get(p.key) ?? heldByNode(p.node, refusals)) : undefined;
+  const firstEta = drainEta(index, pods, scheduledOf, orderGroups);
   const podPlans = pods.map((p) => {
-    const scheduled = isRemoved(p) ? (schedule.pods.get(p.key) ?? heldByNode(p.node, refusals)) : undefined;
+    const scheduled = scheduledOf(p);
     const replacement = scheduled?.replacement ?? unblocked.get(p.key) ?? null;
-    return podPlan(p, scheduled && { ...scheduled, replacement }, options, taint);
+    return {
+      ...podPlan(p, scheduled && { ...scheduled, replacement }, options, taint),
+      orderGroup: orderGroups.get(p.key) ?? null,
+      eta: firstEta.pods.get(p.key) ?? null,
+    };
   });
   const budgets = budgetPlans(pods, budgetCache, schedule.budgets);
   const brokenByDeletes = options.disableEviction ? budgetsBrokenByDeletes(candidates) : [];
-  const read = decideVerdict(podPlans, budgets, brokenByDeletes);
+  const heldByOthers = new Set(pods.flatMap((p) => (scheduledOf(p)?.heldBy !== undefined ? [p.key] : [])));
+  const escalated = escalations(podPlans, options.escalation, heldByOthers);
+  const surges = surgePlans(index, pods, podPlans, heldByOthers, options.surge);
+  const surged = new Map([...surges].filter(([, s]) => s.surged));
+  const certain = new Map([...escalated].filter(([key, e]) => e.when === 'certain' && !surged.has(key)));
+  const late = new Map<string, { afterSeconds: number; why: string }>([
+    ...[...certain].map(
+      ([key, e]) => [key, { afterSeconds: e.afterSeconds, why: 'deleted by --escalate-after' }] as const,
+    ),
+    ...[...surged].map(
+      ([key]) =>
+        [
+          key,
+          { afterSeconds: firstEta.surgeReadySeconds.get(key) ?? 0, why: 'evicted once the surge replica is Ready' },
+        ] as const,
+    ),
+  ]);
+  const eta = late.size === 0 ? firstEta : drainEta(index, pods, scheduledOf, orderGroups, late);
+  const withStrategies = podPlans.map((p) => {
+    const key = `${p.namespace}/${p.name}`;
+    const escalation = escalated.get(key);
+    const surge = surges.get(key);
+    if (!escalation && !surge) return p;
+    const why = [p.outcomeReason, surge?.text, surged.has(key) ? undefined : escalation?.text].filter(Boolean);
+    return {
+      ...p,
+      outcomeReason: why.join('; '),
+      ...(escalation ? { escalation } : {}),
+      ...(surge ? { surge } : {}),
+      eta: eta.pods.get(key) ?? null,
+    };
+  });
+  const rescued = new Map([
+    ...[...certain].map(([key, e]) => [key, `escalation: ${key} is ${e.text}`] as const),
+    ...[...surged].map(([key, s]) => [key, s.text] as const),
+  ]);
+  const read = verdictWithStrategies(withStrategies, budgets, brokenByDeletes, rescued);
   const unread = unreadKinds(
     index.snapshot,
     pods.map((p) => ({ pod: p.pod, removed: isRemoved(p) })),
@@ -103,13 +163,104 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
       pods.filter(isRemoved).map((p) => ({ pod: p.pod, recreated: p.controller?.recreates ?? false })),
     ),
     unread,
-    pods: podPlans,
+    pods: withStrategies,
     budgets,
     noExecute: { taint: taintText(taint), budgetsBroken: budgetsBrokenByTaint(tainted) },
     nodeFailure: { nodeMonitorGracePeriodSeconds: options.nodeMonitorGracePeriodSeconds },
-    caveats: caveats.map((c) => c.caveat),
-    caveatScopes: caveats,
+    caveats: [...order.problems, ...caveats.map((c) => c.caveat)],
+    caveatScopes: [...order.problems.map((caveat) => ({ caveat, pods: [] })), ...caveats],
+    order: { by: order.by, groups: order.groups },
+    eta: { totalSeconds: eta.totalSeconds, waves: eta.waves, basis: eta.basis },
   };
+}
+
+/**
+ * --surge: for each pod its budget blocks for good (and nothing else holds), whether the drain would
+ * surge its Deployment, or why not. All blocked pods of one Deployment share one surge.
+ */
+function surgePlans(
+  index: ClusterIndex,
+  pods: readonly PodFacts[],
+  podPlans: readonly PodPlan[],
+  heldByOthers: ReadonlySet<string>,
+  options: SurgeOptions | undefined,
+): Map<string, PodSurgePlan> {
+  const result = new Map<string, PodSurgePlan>();
+  if (!options) return result;
+  const deploymentOf = (p: PodFacts) =>
+    p.controller?.kind === 'Deployment' ? `${namespaceOf(p.pod)}/${p.controller.name}` : null;
+  const selected = pods.filter((p, i) => {
+    const plan = podPlans[i]!;
+    const eligible = plan.outcome === 'blocked' && plan.action === 'evict' && p.budgets.length === 1;
+    const deployment = deploymentOf(p);
+    return (
+      eligible &&
+      !heldByOthers.has(p.key) &&
+      (options.all || (deployment !== null && surgeSelects(options, deployment)))
+    );
+  });
+  const perDeployment = groupBy(selected, (p) => deploymentOf(p) ?? p.key);
+  for (const p of selected) {
+    const deployment = deploymentOf(p);
+    const owner = deployment ? index.owner('Deployment', namespaceOf(p.pod), p.controller!.name) : undefined;
+    result.set(
+      p.key,
+      planSurge({
+        pod: podPlans[pods.indexOf(p)]!,
+        controller: p.controller,
+        pdb: index.pdbsForPod(p.pod)[0],
+        deployment: owner as V1Deployment | undefined,
+        placement: deployment ? (podPlans[pods.indexOf(p)]!.replacement ?? null) : null,
+        extra: perDeployment.get(deployment ?? p.key)?.length ?? 1,
+      }),
+    );
+  }
+  return result;
+}
+
+/** The drain's timeline (eta.ts): each removed pod's grace period and its replacement's start-to-Ready time. */
+function drainEta(
+  index: ClusterIndex,
+  pods: readonly PodFacts[],
+  scheduledOf: (p: PodFacts) => ScheduledEviction | undefined,
+  orderGroups: ReadonlyMap<string, number>,
+  late: ReadonlyMap<string, { readonly afterSeconds: number; readonly why: string }> = new Map(),
+): DrainEta & { readonly surgeReadySeconds: ReadonlyMap<string, number> } {
+  const readiness = new Map<string, StartToReady>();
+  const readinessOf = (p: PodFacts): StartToReady => {
+    const owner = p.pod.metadata?.ownerReferences?.find((r) => r.controller)?.uid ?? p.key;
+    const known = readiness.get(owner);
+    if (known) return known;
+    const siblings = siblingsOf(p.pod, index.podsInNamespace(namespaceOf(p.pod)));
+    const ownerName = p.controller ? `${p.controller.kind} ${namespaceOf(p.pod)}/${p.controller.name}` : p.key;
+    return cache(readiness, owner, startToReady(p.pod, siblings, ownerName));
+  };
+  const removed = pods.filter(isRemoved).map((p) => ({ p, scheduled: scheduledOf(p) }));
+  const stuck = removed.filter((r) => r.scheduled?.outcome === 'blocked' || r.scheduled?.wave == null);
+  const blocked = stuck.some((r) => !late.has(r.p.key));
+  const latePods = stuck.flatMap(({ p }) => {
+    const strategy = late.get(p.key);
+    return strategy
+      ? [{ key: p.key, afterSeconds: strategy.afterSeconds, graceSeconds: graceSecondsOf(p.pod), why: strategy.why }]
+      : [];
+  });
+  const etaPods: EtaPod[] = removed.flatMap(({ p, scheduled }) =>
+    scheduled?.wave == null
+      ? []
+      : [
+          {
+            key: p.key,
+            wave: scheduled.wave,
+            group: orderGroups.get(p.key) ?? 1,
+            graceSeconds: graceSecondsOf(p.pod),
+            budgets: p.budgets.map((b) => b.key),
+            replacement: scheduled.replacement?.schedulable ? readinessOf(p) : null,
+          },
+        ],
+  );
+  // A surged pod goes once its extra replica is Ready: its workload's start-to-Ready time.
+  const surgeReadySeconds = new Map(stuck.map(({ p }) => [p.key, readinessOf(p).seconds] as const));
+  return { ...estimateDrain(etaPods, blocked, latePods), surgeReadySeconds };
 }
 
 /** The pods kubectl drain lists: bound to a drained node and matching --pod-selector, in plan order. */
@@ -152,6 +303,7 @@ function heldByNode(node: string, refusals: ReadonlyMap<string, string[]>): Sche
     wave: null,
     reason: `node "${node}" is not drained: kubectl evicts nothing on a node where a pod is refused (${why})`,
     replacement: null,
+    heldBy: 'node',
   };
 }
 
@@ -184,7 +336,7 @@ function podPlan(
 function budgetPlans(
   pods: readonly PodFacts[],
   facts: ReadonlyMap<V1PodDisruptionBudget, BudgetFacts>,
-  waves: ReturnType<typeof scheduleEvictions>['budgets'],
+  waves: EvictionSchedule['budgets'],
 ): BudgetPlan[] {
   const removed = pods.filter(isRemoved).flatMap((p) => p.budgets.map((b) => ({ budget: b.key, pod: p.key })));
   const drained = groupBy(removed, (r) => r.budget);

@@ -39,6 +39,16 @@ export interface PlanOptions {
    * Passed in because plan/ reads no clock.
    */
   readonly nowEpochSeconds: number;
+  /**
+   * How pods are ordered into groups that leave one after another: by their maint.kubectl.io/drain-order
+   * annotation (the default; no annotation anywhere = one group, kubectl's all at once) or, with
+   * `--order priority`, by pod priority, lowest first.
+   */
+  readonly orderBy?: 'annotation' | 'priority' | undefined;
+  /** --escalate-after / --escalate-namespace: pods of these namespaces still refused after this long are deleted. */
+  readonly escalation?: { readonly afterSeconds: number; readonly namespaces: readonly string[] } | undefined;
+  /** --surge (all Deployments) or --surge=NS/NAME,… (these): Deployments whose budget-locked pods are surged. */
+  readonly surge?: { readonly all: boolean; readonly deployments: readonly string[] } | undefined;
 }
 
 export interface PdbRef {
@@ -102,6 +112,50 @@ export interface PodPlan {
   readonly replacement: ReplacementPlan | null;
   readonly noExecute: { readonly afterSeconds: number | null; readonly reason: string };
   readonly nodeFailure: { readonly afterSeconds: number | null; readonly reason: string };
+  /** 1-based eviction-order group the pod leaves in (DrainPlan.order); null when not evicted or deleted. */
+  readonly orderGroup?: number | null;
+  /** When the drain would evict it and have it gone, in seconds from the first eviction (eta.ts); null when not removed or blocked. */
+  readonly eta?: PodEtaPlan | null;
+  /** --escalate-after: when and why the drain would delete this pod its budget keeps refusing. */
+  readonly escalation?: {
+    readonly afterSeconds: number;
+    readonly when: 'certain' | 'if-late';
+    readonly text: string;
+  };
+  /** --surge: whether the drain surges this pod's Deployment (from → to replicas) or why not. */
+  readonly surge?: {
+    readonly surged: boolean;
+    readonly deployment: string | null;
+    readonly fromReplicas?: number;
+    readonly toReplicas?: number;
+    readonly text: string;
+  };
+}
+
+export interface PodEtaPlan {
+  readonly evictedAfterSeconds: number;
+  readonly goneAfterSeconds: number;
+  readonly graceSeconds: number;
+  /** Its replacement's expected start-to-Ready time; null when nothing recreates it. */
+  readonly replacementReadySeconds: number | null;
+  /** What the numbers rest on, in words. */
+  readonly basis: string;
+}
+
+export interface DrainEtaPlan {
+  /** Seconds from the first eviction until the last pod is gone; null when the drain cannot finish. */
+  readonly totalSeconds: number | null;
+  readonly waves: ReadonlyArray<{
+    readonly wave: number;
+    readonly group: number;
+    readonly startsAfterSeconds: number;
+    /** Until the next wave may start: its replacements Ready (the budget freed), or the group gone. */
+    readonly freesAfterSeconds: number;
+    readonly pods: readonly string[];
+    readonly basis: string;
+  }>;
+  /** What the total rests on (the workloads' observed start-to-Ready times, probes), one line each. */
+  readonly basis: readonly string[];
 }
 
 export interface BudgetPlan {
@@ -195,4 +249,14 @@ export interface DrainPlan {
   readonly caveats: readonly string[];
   /** The same caveats with the pods each concerns, as data. */
   readonly caveatScopes: readonly CaveatScope[];
+  /** How long the drain takes, per wave and in total, with its basis (eta.ts). */
+  readonly eta?: DrainEtaPlan;
+  /**
+   * The groups pods leave in, one after another, each gone before the next starts (eviction-order.ts).
+   * `by: 'none'` with one group is kubectl's all at once.
+   */
+  readonly order?: {
+    readonly by: 'annotation' | 'priority' | 'none';
+    readonly groups: ReadonlyArray<{ readonly index: number; readonly key: number; readonly pods: readonly string[] }>;
+  };
 }

@@ -1,7 +1,15 @@
 import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import type { DrainProgress } from './drain-progress.js';
 import { renderDrainSummaryText, summarizeDrain } from './drain-summary.js';
-import { budgetWaitText, dryRunVerdict, evictionErrorPrefix, goneVerb } from './drain-wording.js';
+import {
+  budgetWaitText,
+  dryRunVerdict,
+  evictionErrorPrefix,
+  escalationText,
+  goneVerb,
+  groupStartText,
+  surgeText,
+} from './drain-wording.js';
 import { formatMs, qualified } from './format.js';
 
 /**
@@ -37,6 +45,12 @@ export function drainEventLines(before: DrainProgress, event: DrainEvent): Drain
       ];
     case 'warning':
       return [err(`Warning: ${event.message}`)];
+    case 'group':
+      return [out(groupStartText(event))];
+    case 'escalating':
+      return [err(`Warning: ${escalationText(event)}`)];
+    case 'surge':
+      return [(event.step === 'failed' || event.step === 'not-surged' ? err : out)(surgeText(event))];
     case 'pod':
       return podLines(before, event.pod, event.state, event.atMs, suffix);
     case 'finished':

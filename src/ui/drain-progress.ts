@@ -1,5 +1,6 @@
 import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import type { DrainPlan } from '../plan/types.js';
+import { escalationText, groupStartText, surgeText } from './drain-wording.js';
 import { qualified, qualifiedPdb } from './format.js';
 
 /**
@@ -37,7 +38,9 @@ export type DrainLogEntry =
       readonly dryRun: boolean;
     }
   | { readonly id: string; readonly kind: 'pod'; readonly atMs: number; readonly pod: PodRef; readonly state: Finished }
-  | { readonly id: string; readonly kind: 'warning'; readonly atMs: number; readonly message: string };
+  | { readonly id: string; readonly kind: 'warning'; readonly atMs: number; readonly message: string }
+  /** A step of the drain worth a line, e.g. an eviction-order group starting. */
+  | { readonly id: string; readonly kind: 'note'; readonly atMs: number; readonly message: string };
 
 export interface BudgetProgress {
   /** namespace/name */
@@ -85,6 +88,8 @@ export interface DrainProgress {
   readonly wavesLeft: number;
   /** Why the drain cannot go on by itself, once the cluster says so (a replacement the scheduler cannot place). */
   readonly blockedBy: string | null;
+  /** From the plan's estimate, when the hints carry one; null otherwise and once finished. */
+  readonly timeLeft?: TimeLeft | null;
   readonly finished: FinishedEvent | null;
 }
 
@@ -96,6 +101,24 @@ export interface WaveHints {
   readonly podBudget: ReadonlyMap<string, string>;
   /** namespace/name of a budget → why the plan expects it not to free up (a replacement with no node). */
   readonly budgetBlocker?: ReadonlyMap<string, string>;
+  /** The plan's estimate (plan.eta), for "about N s left": each pod's wave and when each wave starts. */
+  readonly eta?: {
+    readonly totalSeconds: number;
+    readonly podWave: ReadonlyMap<string, number>;
+    readonly waveStartsAfterSeconds: ReadonlyMap<number, number>;
+  };
+}
+
+/**
+ * The time left as of `atMs`, re-anchored as waves complete: while wave w is the earliest with pods not
+ * yet admitted, the plan's total minus wave w's planned start, counting down from when w became the
+ * current wave; once every pod is admitted, the longest grace period left.
+ */
+export interface TimeLeft {
+  readonly seconds: number;
+  readonly atMs: number;
+  /** The wave the anchor belongs to (0 once every pod is admitted). */
+  readonly wave: number;
 }
 
 export interface DrainProgressOptions {
@@ -107,6 +130,7 @@ export interface DrainProgressOptions {
 }
 
 export function waveHintsFromPlan(plan: DrainPlan): WaveHints {
+  const total = plan.eta?.totalSeconds;
   const unplaced = plan.pods.filter((p) => p.replacement?.schedulable === false);
   return {
     perWave: new Map(plan.budgets.map((b) => [qualified(b), b.perWave])),
@@ -118,7 +142,49 @@ export function waveHintsFromPlan(plan: DrainPlan): WaveHints {
         ),
       ),
     ),
+    ...(plan.eta && total != null
+      ? {
+          eta: {
+            totalSeconds: total,
+            podWave: new Map(plan.pods.flatMap((p) => (p.wave !== null ? [[p.uid, p.wave] as const] : []))),
+            waveStartsAfterSeconds: new Map(plan.eta.waves.map((w) => [w.wave, w.startsAfterSeconds])),
+          },
+        }
+      : {}),
   };
+}
+
+/** "about 40s left" as of `nowMs`: the anchor counted down; 0 once past it. */
+export function secondsLeftAt(progress: DrainProgress, nowMs: number): number | null {
+  const left = progress.timeLeft;
+  if (!left || progress.finished) return null;
+  return Math.max(0, left.seconds - (nowMs - left.atMs) / 1000);
+}
+
+function estimateTimeLeft(
+  pods: readonly PodProgress[],
+  previous: TimeLeft | null | undefined,
+  atMs: number,
+  eta: WaveHints['eta'],
+): TimeLeft | null {
+  if (!eta) return null;
+  const notAdmitted = pods.filter((p) =>
+    ['queued', 'evicting', 'retrying', 'waiting-for-budget'].includes(p.state.phase),
+  );
+  const waves = notAdmitted.flatMap((p) => {
+    const wave = eta.podWave.get(p.pod.uid);
+    return wave === undefined ? [] : [wave];
+  });
+  if (waves.length > 0) {
+    const wave = Math.min(...waves);
+    if (previous && previous.wave === wave) return previous;
+    return { seconds: eta.totalSeconds - (eta.waveStartsAfterSeconds.get(wave) ?? 0), atMs, wave };
+  }
+  const deadlines = pods.flatMap((p) =>
+    p.state.phase === 'terminating' && p.state.deadlineMs !== null ? [p.state.deadlineMs] : [],
+  );
+  if (deadlines.length === 0) return previous ?? null;
+  return { seconds: Math.max(0, (Math.max(...deadlines) - atMs) / 1000), atMs, wave: 0 };
 }
 
 export function initialDrainProgress(): DrainProgress {
@@ -155,6 +221,8 @@ export function reduceDrainEvents(
     counts: countPods(next.pods.filter((p) => p.counted)),
     wavesLeft: next.finished || blockedBy ? 0 : estimateWavesLeft(next.pods, next.budgets, options.hints),
     blockedBy,
+    timeLeft:
+      next.finished || blockedBy ? null : estimateTimeLeft(next.pods, state.timeLeft, event.atMs, options.hints?.eta),
   };
 }
 
@@ -224,6 +292,29 @@ function applyEvent(state: DrainProgress, event: DrainEvent): DrainProgress {
         ...state,
         log: [...state.log, { id: `${state.log.length}`, kind: 'warning', atMs: event.atMs, message: event.message }],
       };
+    case 'group':
+      return {
+        ...state,
+        log: [
+          ...state.log,
+          { id: `${state.log.length}`, kind: 'note', atMs: event.atMs, message: groupStartText(event) },
+        ],
+      };
+    case 'escalating':
+      return {
+        ...state,
+        log: [
+          ...state.log,
+          { id: `${state.log.length}`, kind: 'warning', atMs: event.atMs, message: escalationText(event) },
+        ],
+      };
+    case 'surge': {
+      const kind = event.step === 'failed' || event.step === 'not-surged' ? 'warning' : 'note';
+      return {
+        ...state,
+        log: [...state.log, { id: `${state.log.length}`, kind, atMs: event.atMs, message: surgeText(event) }],
+      };
+    }
     case 'pod':
       return applyPodState(state, event.pod, event.state, event.atMs);
     case 'finished':

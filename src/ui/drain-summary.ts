@@ -43,6 +43,9 @@ export function summarizeDrain(progress: DrainProgress, finished: FinishedEvent)
       ? [`remaining: ${remainingText(progress, finished.remaining, finished.atMs)}`]
       : []),
     ...finished.failed.map((f) => `failed: ${qualified(f.pod)}: ${f.error}`),
+    ...(finished.escalated ?? []).map(
+      (pod) => `escalated: ${qualified(pod)} deleted by --escalate-after, breaking its budget`,
+    ),
     `left: ${finished.clusterState}`,
     ...nextSteps(progress, finished),
   ];

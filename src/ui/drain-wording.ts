@@ -1,4 +1,4 @@
-import type { BudgetBlocker, PodDrainState, PodRef } from '../drain/events.js';
+import type { BudgetBlocker, DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import type { PodProgress } from './drain-progress.js';
 import { formatMs, qualified, qualifiedPdb } from './format.js';
 import type { Tone } from './theme.js';
@@ -48,6 +48,7 @@ export function blockersText(blockers: readonly BudgetBlocker[]): string {
 
 /** "evicted", "deleted", "already gone". */
 export function goneVerb(how: Extract<PodDrainState, { phase: 'gone' }>['how']): string {
+  if (how === 'escalated') return 'deleted by escalation';
   return how === 'already-gone' ? 'already gone' : how;
 }
 
@@ -113,4 +114,23 @@ function describeFinal(state: Extract<PodDrainState, { phase: 'skipped' | 'faile
   if (state.phase === 'skipped') return `skipped: ${state.reason}`;
   if (state.phase === 'failed') return `failed: ${state.error}`;
   return dryRunVerdict(state);
+}
+
+/** "drain-order group 2 of 3 starts (the groups before it are gone): shop/db, shop/cache". */
+export function groupStartText(event: Extract<DrainEvent, { type: 'group' }>): string {
+  const names = event.pods.map((p) => qualified(p)).join(', ');
+  return `drain-order group ${event.position} of ${event.of} starts (the groups before it are gone): ${names}`;
+}
+
+/** The loud line of an escalation: which pod, which budget, how long it refused, and that the budget is broken. */
+export function escalationText(event: Extract<DrainEvent, { type: 'escalating' }>): string {
+  return (
+    `escalating: pod ${qualified(event.pod)} was refused by PodDisruptionBudget ${qualifiedPdb(event.pod.namespace, event.pdb)} ` +
+    `for ${formatMs(event.refusedForMs)}; deleting it (grace period honoured), which breaks the budget, as --escalate-namespace ${event.pod.namespace} allows`
+  );
+}
+
+/** "deployment/demo/web surge scaling-up: 1 → 2 replica(s), until the extra one is Ready". */
+export function surgeText(event: Extract<DrainEvent, { type: 'surge' }>): string {
+  return `deployment ${event.deployment} surge ${event.step}: ${event.message}`;
 }

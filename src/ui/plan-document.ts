@@ -9,6 +9,8 @@ import {
   comparisonRow,
   isPerPodGroup,
   noExecuteComparison,
+  orderSection,
+  etaSection,
   placementText,
   podGroupRows,
   podGroups,
@@ -61,7 +63,15 @@ export type Block = (TextBlock | TableBlock | AxisBlock) & {
 };
 
 export type SectionId =
-  'pods' | 'budgets' | 'replacements' | 'noexecute' | 'taint-timeline' | 'failure-timeline' | 'caveats';
+  | 'pods'
+  | 'order'
+  | 'budgets'
+  | 'replacements'
+  | 'eta'
+  | 'noexecute'
+  | 'taint-timeline'
+  | 'failure-timeline'
+  | 'caveats';
 
 export interface PlanSection {
   readonly id: SectionId;
@@ -92,8 +102,10 @@ const BULLET_HANG = 2;
 export function planDocument(plan: DrainPlan, options: PlanDocumentOptions = {}): PlanDocument {
   const sections: (PlanSection | null)[] = [
     podsSection(plan),
+    linesSection('order', orderSection(plan)),
     budgetsSection(plan),
     replacementsSection(plan, options.details ?? false),
+    linesSection('eta', etaSection(plan)),
     noExecuteSection(plan),
     plan.pods.length > 0 ? timelineSection('taint-timeline', noExecuteTimeline(plan), true) : null,
     timelineSection('failure-timeline', nodeFailureTimeline(plan), false),
@@ -145,6 +157,16 @@ function podsSection(plan: DrainPlan): PlanSection {
     return [title, { kind: 'table', rows, indent: 4, lastCellBelow: true }];
   });
   return { id: 'pods', title: `Pods on ${nodes} (${plan.pods.length})`, blocks };
+}
+
+/** A titled list of lines (the eviction order, the estimate), or nothing when it has no title. */
+function linesSection(id: SectionId, section: { title: string; lines: readonly string[] }): PlanSection | null {
+  if (section.title === '') return null;
+  return {
+    id,
+    title: section.title,
+    blocks: section.lines.map((text): Block => ({ kind: 'text', text, indent: 2, hang: 2 })),
+  };
 }
 
 function budgetsSection(plan: DrainPlan): PlanSection | null {

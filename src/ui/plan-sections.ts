@@ -261,3 +261,47 @@ export function comparisonRow(c: FateComparison): string[] {
 export function placementText(line: ReplacementLine): string {
   return line.tone === 'ok' ? `-> ${line.placement}` : `unschedulable: ${line.placement}`;
 }
+
+/**
+ * The eviction-order groups, when there is more than one: a title naming what orders them, and one line
+ * per group ("1. order -5: shop/front"). Empty for kubectl's all at once.
+ */
+export function orderSection(plan: DrainPlan): { title: string; lines: string[] } {
+  const order = plan.order;
+  if (!order || order.groups.length <= 1) return { title: '', lines: [] };
+  const what = order.by === 'priority' ? 'priority' : 'order';
+  const basis =
+    order.by === 'priority' ? 'pod priority, lowest first' : 'annotation maint.kubectl.io/drain-order, lowest first';
+  return {
+    title: `Eviction order (${order.groups.length} groups by ${basis}; each gone before the next starts)`,
+    lines: order.groups.map((g) => `${g.index}. ${what} ${g.key}: ${g.pods.join(', ')}`),
+  };
+}
+
+/** Seconds to one decimal below a minute ("5.2s"), kubectl's ages beyond. */
+export function formatEtaSeconds(seconds: number): string {
+  return seconds < 60 ? `${Math.round(seconds * 10) / 10}s` : formatSeconds(seconds);
+}
+
+/**
+ * The estimate: a title with the total, one line per wave (when it starts, its pods, what frees the next
+ * wave and why), and the basis. Empty when nothing is evicted.
+ */
+export function etaSection(plan: DrainPlan): { title: string; lines: string[] } {
+  const eta = plan.eta;
+  if (!eta || eta.waves.length === 0) return { title: '', lines: [] };
+  const title =
+    eta.totalSeconds === null
+      ? 'Estimate: none, the drain cannot finish'
+      : `Estimate: about ${formatEtaSeconds(eta.totalSeconds)} from the first eviction until the last pod is gone`;
+  const grouped = new Set(eta.waves.map((w) => w.group)).size > 1;
+  const waves = eta.waves.map((w, i) => {
+    const last = i === eta.waves.length - 1;
+    const group = grouped ? `group ${w.group}, ` : '';
+    const then = last
+      ? 'then each pod is gone within its grace period'
+      : `next wave after ${formatEtaSeconds(w.freesAfterSeconds)}: ${w.basis}`;
+    return `wave ${w.wave} (${group}at ${formatEtaSeconds(w.startsAfterSeconds)}): ${listNames(w.pods)}; ${then}`;
+  });
+  return { title, lines: [...waves, ...eta.basis.map((b) => `basis: ${b}`)] };
+}

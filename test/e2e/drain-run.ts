@@ -36,6 +36,12 @@ export async function runMaint(args: readonly string[]): Promise<DrainRun> {
   return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
 }
 
+/** `kubectl maint plan ARGS…` to the end: a plan's pretty JSON is not event lines, so nothing is parsed. */
+export async function planRun(args: readonly string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const result = await (await startMaint(['plan', ...args])).child;
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
 /** `kubectl maint drain k8s-node-1 --ignore-daemonsets FLAGS… -o json`, the drain most tests run. */
 export function drainNode1(...flags: string[]): Promise<DrainRun> {
   return runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', ...flags, '-o', 'json']);

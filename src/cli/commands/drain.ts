@@ -2,7 +2,9 @@ import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { DrainEvent } from '../../drain/events.js';
 import type { FinishedEvent } from '../../drain/summary.js';
+import { surgeRequest } from '../../drain/surge-targets.js';
 import { drainTargets, type DrainTargets } from '../../drain/targets.js';
+import { surgeSelects } from '../../plan/surge.js';
 import type { DrainPlan } from '../../plan/types.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { drainEventJsonLine } from '../../ui/drain-json.js';
@@ -10,7 +12,7 @@ import { drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
 import { formatMs } from '../../ui/format.js';
 import { renderPlanText } from '../../ui/plan-text.js';
-import { addDrainFlags, type DrainFlagValues } from '../drain-flags.js';
+import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
@@ -152,6 +154,8 @@ async function drainCommand(
         alreadyCordoned: new Set(
           snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? ''),
         ),
+        escalation: escalationForEngine(values),
+        surge: surgeRequest(plan, snapshot.deployments, (deployment) => surgeSelects(surgeFrom(values), deployment)),
         signal: abort.signal,
         commands,
       },
@@ -162,6 +166,11 @@ async function drainCommand(
     await sink.done();
   }
   return exitCodeOf(finished.result);
+}
+
+function escalationForEngine(values: DrainCommandValues) {
+  const escalation = escalationFrom(values);
+  return escalation && { afterMs: escalation.afterSeconds * 1000, namespaces: escalation.namespaces };
 }
 
 export function exitCodeOf(result: FinishedEvent['result']): number {

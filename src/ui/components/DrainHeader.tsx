@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { DrainCounts } from '../drain-progress.js';
-import { formatClock } from '../format.js';
+import { formatClock, formatSeconds } from '../format.js';
 import { ProgressBar } from './ProgressBar.js';
 import { Tone } from './Tone.js';
 
@@ -12,13 +12,23 @@ export interface DrainHeaderProps {
   /** Why the drain cannot go on by itself, once known (then no waves estimate is shown). */
   blockedBy?: string | null;
   counts: DrainCounts;
+  /** From the plan's estimate, counting down; null or absent without one. */
+  secondsLeft?: number | null;
 }
 
 /**
- * Draining k8s-node-1 · 0:42 · about 2 waves left
+ * Draining k8s-node-1 · 0:42 · about 2 waves left · about 40s left
  * [██████░░░░░░] 4/8 · 1 waiting for a budget · 1 terminating · 2 queued
  */
-export function DrainHeader({ nodes, dryRun, elapsedMs, wavesLeft, blockedBy = null, counts }: DrainHeaderProps) {
+export function DrainHeader({
+  nodes,
+  dryRun,
+  elapsedMs,
+  wavesLeft,
+  blockedBy = null,
+  counts,
+  secondsLeft,
+}: DrainHeaderProps) {
   const busy = [
     counts.evicting > 0 && `${counts.evicting} evicting`,
     counts.waiting > 0 && `${counts.waiting} waiting for a budget`,
@@ -35,6 +45,8 @@ export function DrainHeader({ nodes, dryRun, elapsedMs, wavesLeft, blockedBy = n
           {' · '}
           {formatClock(elapsedMs)}
           {wavesLeft > 0 && ` · about ${wavesLeft} ${wavesLeft === 1 ? 'wave' : 'waves'} left`}
+          {secondsLeft != null &&
+            (secondsLeft >= 1 ? ` · about ${formatSeconds(secondsLeft)} left` : ' · past the estimate')}
         </Tone>
         {blockedBy && <Tone tone="bad"> · blocked: {blockedBy}</Tone>}
       </Text>

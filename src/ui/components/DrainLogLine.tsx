@@ -26,6 +26,8 @@ function describe(entry: DrainLogEntry): [ToneName, string, string] {
       ];
     case 'warning':
       return ['warn', '!', entry.message];
+    case 'note':
+      return ['muted', '›', entry.message];
     case 'pod': {
       const tone = PHASE_TONES[entry.state.phase];
       const failed = entry.state.phase === 'failed' || (entry.state.phase === 'dry-run' && !entry.state.admitted);

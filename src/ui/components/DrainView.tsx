@@ -1,5 +1,5 @@
 import { Box, Static, Text } from 'ink';
-import { elapsedAt, isFinished, type DrainProgress } from '../drain-progress.js';
+import { elapsedAt, isFinished, secondsLeftAt, type DrainProgress } from '../drain-progress.js';
 import { summarizeDrain } from '../drain-summary.js';
 import { describePodState, PHASE_TONES } from '../drain-wording.js';
 import { qualified } from '../format.js';
@@ -49,6 +49,7 @@ export function DrainView({ progress, nowMs, maxRows = 15 }: DrainViewProps) {
             wavesLeft={progress.wavesLeft}
             blockedBy={progress.blockedBy}
             counts={progress.counts}
+            secondsLeft={secondsLeftAt(progress, nowMs)}
           />
           {shown.map((p) => (
             <DrainPodRow

@@ -1,0 +1,215 @@
+import type { V1Pod, V1Probe } from '@kubernetes/client-node';
+import { controllerRef, isPodReady, toEpochSeconds } from './pod-facts.js';
+
+/**
+ * How long a drain takes, from what the cluster shows (pure: the snapshot's pods and the plan's waves in).
+ *
+ * - A pod is gone at most its terminationGracePeriodSeconds after its eviction (preStop hooks run inside it).
+ * - A budget frees its disruption when the replacement is Ready. How long that takes is the workload's own
+ *   history: for its pods that are Ready now, the Ready condition's lastTransitionTime minus the pod's
+ *   creationTimestamp (the replacement is created the moment the old pod is evicted). Without history,
+ *   the readiness probe's initialDelaySeconds + periodSeconds (its first successful probe, at the earliest).
+ * - Waves in sequence: wave w+1 is admitted when wave w's replacements are Ready; eviction-order groups in
+ *   sequence: a group starts when the previous one is gone.
+ */
+
+/** Where a replacement's start-to-Ready time comes from. */
+export type ReadinessBasis = 'observed' | 'readiness-probe' | 'none';
+
+export interface StartToReady {
+  readonly seconds: number;
+  readonly basis: ReadinessBasis;
+  /** In words: "observed: mean of 4 pods of ReplicaSet demo/hello-7d4b (2.3 s)". */
+  readonly text: string;
+}
+
+/** A pod the drain removes, as the estimate needs it. */
+export interface EtaPod {
+  /** namespace/name */
+  readonly key: string;
+  /** The plan's 1-based wave (run on across eviction-order groups). */
+  readonly wave: number;
+  readonly group: number;
+  readonly graceSeconds: number;
+  /** Its budgets (namespace/name): a later wave of the same budget waits for this pod's replacement. */
+  readonly budgets: readonly string[];
+  /** null when nothing recreates it. */
+  readonly replacement: StartToReady | null;
+}
+
+/** A pod no wave admits that a strategy removes after a fixed time (an escalation's bound). */
+export interface LatePod {
+  readonly key: string;
+  readonly afterSeconds: number;
+  readonly graceSeconds: number;
+  /** "deleted by --escalate-after". */
+  readonly why: string;
+}
+
+export interface WaveEta {
+  readonly wave: number;
+  readonly group: number;
+  /** Seconds after the first eviction when this wave's evictions are admitted. */
+  readonly startsAfterSeconds: number;
+  /** How long until the next wave may start: its replacements Ready (budget freed), or its pods gone at a group's end. */
+  readonly freesAfterSeconds: number;
+  readonly pods: readonly string[];
+  /** What the wave's time rests on, in words. */
+  readonly basis: string;
+}
+
+export interface PodEta {
+  readonly evictedAfterSeconds: number;
+  readonly goneAfterSeconds: number;
+  readonly graceSeconds: number;
+  readonly replacementReadySeconds: number | null;
+  readonly basis: string;
+}
+
+export interface DrainEta {
+  /** Seconds from the first eviction until the last pod is gone; null when the drain cannot finish. */
+  readonly totalSeconds: number | null;
+  readonly waves: readonly WaveEta[];
+  readonly pods: ReadonlyMap<string, PodEta>;
+  /** What the total rests on, one line each. */
+  readonly basis: readonly string[];
+}
+
+const DEFAULT_GRACE_SECONDS = 30;
+
+/** The pod's terminationGracePeriodSeconds (the API's default, 30, when unset). */
+export function graceSecondsOf(pod: V1Pod): number {
+  return pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+}
+
+/**
+ * How long a replacement of `pod` takes from creation to Ready: the mean over `siblings` (pods of the
+ * same controller) that are Ready now, else the readiness probes. Whole-second timestamps make one
+ * observation ±1 s; the mean over several pods averages that out.
+ */
+export function startToReady(pod: V1Pod, siblings: readonly V1Pod[], owner: string): StartToReady {
+  const observed = siblings.flatMap((p) => {
+    const seconds = readySecondsOf(p);
+    return seconds === undefined ? [] : [seconds];
+  });
+  if (observed.length > 0) {
+    const mean = observed.reduce((a, b) => a + b, 0) / observed.length;
+    return {
+      seconds: mean,
+      basis: 'observed',
+      text: `observed start-to-Ready of ${observed.length} pod(s) of ${owner}: ${round(mean)} s (mean)`,
+    };
+  }
+  const probe = probeSeconds(pod);
+  if (probe !== null) {
+    return {
+      seconds: probe,
+      basis: 'readiness-probe',
+      text: `readiness probe: initialDelaySeconds + periodSeconds = ${probe} s (no Ready pod to learn from)`,
+    };
+  }
+  return { seconds: 0, basis: 'none', text: 'no history and no readiness probe: taken as Ready at once' };
+}
+
+/** Ready's lastTransitionTime minus creation (or PodScheduled's transition when creation is missing). */
+function readySecondsOf(pod: V1Pod): number | undefined {
+  if (!isPodReady(pod)) return undefined;
+  const conditions = pod.status?.conditions ?? [];
+  const ready = toEpochSeconds(conditions.find((c) => c.type === 'Ready')?.lastTransitionTime);
+  const start =
+    toEpochSeconds(pod.metadata?.creationTimestamp) ??
+    toEpochSeconds(conditions.find((c) => c.type === 'PodScheduled')?.lastTransitionTime);
+  if (ready === undefined || start === undefined || ready < start) return undefined;
+  return ready - start;
+}
+
+/** The slowest container's first successful probe: initialDelaySeconds + periodSeconds (default 10). */
+function probeSeconds(pod: V1Pod): number | null {
+  const probes = (pod.spec?.containers ?? []).flatMap((c) => (c.readinessProbe ? [c.readinessProbe] : []));
+  if (probes.length === 0) return null;
+  return Math.max(...probes.map((p: V1Probe) => (p.initialDelaySeconds ?? 0) + (p.periodSeconds ?? 10)));
+}
+
+/** The pods of the same controller (the replacement's future siblings), by controller uid. */
+export function siblingsOf(pod: V1Pod, podsInNamespace: readonly V1Pod[]): V1Pod[] {
+  const uid = controllerRef(pod)?.uid;
+  if (!uid) return [];
+  return podsInNamespace.filter((p) => controllerRef(p)?.uid === uid);
+}
+
+/**
+ * Plays the waves out in time. `pods` are the drain's evictions (none blocked: a blocked drain has no
+ * total). Within a group, wave w+1 starts when the slowest replacement its budgets wait for in wave w is
+ * Ready (waves without such a replacement free nothing to wait for: the next starts at once); a group
+ * starts when every pod of the previous group is gone.
+ */
+export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: readonly LatePod[] = []): DrainEta {
+  const waves = [...new Set(pods.map((p) => p.wave))].sort((a, b) => a - b);
+  const podEtas = new Map<string, PodEta>();
+  const waveEtas: WaveEta[] = [];
+  let start = 0;
+  let groupEnd = 0;
+  for (const [i, wave] of waves.entries()) {
+    const members = pods.filter((p) => p.wave === wave);
+    const group = members[0]!.group;
+    for (const p of members) {
+      const gone = start + p.graceSeconds;
+      groupEnd = Math.max(groupEnd, gone);
+      podEtas.set(p.key, {
+        evictedAfterSeconds: start,
+        goneAfterSeconds: gone,
+        graceSeconds: p.graceSeconds,
+        replacementReadySeconds: p.replacement?.seconds ?? null,
+        basis: `terminationGracePeriodSeconds ${p.graceSeconds} s${p.replacement ? `; replacement: ${p.replacement.text}` : ''}`,
+      });
+    }
+    const nextMembers = pods.filter((p) => p.wave === waves[i + 1]);
+    const nextGroup = nextMembers[0]?.group ?? group;
+    const heldBudgets = new Set(nextMembers.flatMap((p) => p.budgets));
+    const slowest = members
+      .flatMap((p) => (p.replacement && p.budgets.some((b) => heldBudgets.has(b)) ? [p.replacement] : []))
+      .sort((a, b) => b.seconds - a.seconds)[0];
+    const frees =
+      nextGroup !== group
+        ? { after: groupEnd - start, basis: 'the group is gone (longest grace period): the next group starts' }
+        : slowest
+          ? { after: slowest.seconds, basis: `its replacements Ready (${BASIS_WORDS[slowest.basis]})` }
+          : { after: 0, basis: 'no replacement to wait for' };
+    waveEtas.push({
+      wave,
+      group,
+      startsAfterSeconds: round(start),
+      freesAfterSeconds: round(frees.after),
+      pods: members.map((p) => p.key),
+      basis: frees.basis,
+    });
+    start += frees.after;
+    if (nextGroup !== group) groupEnd = start;
+  }
+  for (const p of late) {
+    podEtas.set(p.key, {
+      evictedAfterSeconds: p.afterSeconds,
+      goneAfterSeconds: p.afterSeconds + p.graceSeconds,
+      graceSeconds: p.graceSeconds,
+      replacementReadySeconds: null,
+      basis: `${p.why} after ${p.afterSeconds} s; terminationGracePeriodSeconds ${p.graceSeconds} s`,
+    });
+  }
+  const total = Math.max(0, ...[...podEtas.values()].map((p) => p.goneAfterSeconds));
+  return {
+    totalSeconds: blocked ? null : round(total),
+    waves: waveEtas,
+    pods: podEtas,
+    basis: blocked
+      ? ['the drain cannot finish: no total']
+      : [...new Set(pods.flatMap((p) => (p.replacement ? [p.replacement.text] : [])))],
+  };
+}
+
+const BASIS_WORDS: Readonly<Record<ReadinessBasis, string>> = {
+  observed: 'observed start-to-Ready',
+  'readiness-probe': 'readiness probe',
+  none: 'no basis: taken as at once',
+};
+
+const round = (seconds: number) => Math.round(seconds * 10) / 10;

@@ -1,0 +1,78 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { kubectl, seedScenario } from './lab.js';
+import { runMaint, planRun } from './drain-run.js';
+
+// The plan's estimate against the measured drain: three replicas on k8s-node-1 under a maxUnavailable 1
+// budget (three waves), whose replacements become Ready 2 s, 5 s or 10 s after they start (the lab's KWOK
+// honours lab.kubectl-maint.io/ready-delay). The estimate comes from the pods' own history (their Ready
+// transition against their creation) and their grace period; the drain is measured from its first
+// eviction to its end, as the estimate counts.
+
+const workload = (readySeconds: number) => `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: eta, namespace: demo}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: eta}}
+  template:
+    metadata:
+      labels: {app: eta}
+      annotations: {lab.kubectl-maint.io/ready-delay: ${readySeconds}s}
+    spec:
+      terminationGracePeriodSeconds: 2
+      containers: [{name: main, image: registry.k8s.io/pause:3.10}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: eta, namespace: demo}
+spec:
+  maxUnavailable: 1
+  selector: {matchLabels: {app: eta}}
+`;
+
+const ONLY_ETA = ['k8s-node-1', '--ignore-daemonsets', '--pod-selector', 'app=eta'];
+
+/** Seeds hello, then puts the three replicas on k8s-node-1 (k8s-node-2 cordoned meanwhile) and waits for the budget. */
+async function seedEta(readySeconds: number): Promise<void> {
+  await seedScenario('hello');
+  await kubectl(['cordon', 'k8s-node-2']);
+  await kubectl(['apply', '-f', '-'], { input: workload(readySeconds) });
+  await kubectl(['rollout', 'status', '-n', 'demo', 'deployment/eta', '--timeout=120s']);
+  await kubectl(['uncordon', 'k8s-node-2']);
+  await kubectl(['wait', '-n', 'demo', 'pdb/eta', '--for=jsonpath={.status.disruptionsAllowed}=1', '--timeout=60s']);
+}
+
+describe.each([2, 5, 10])(
+  'the plan estimates a drain whose replacements are Ready %i s after start',
+  (readySeconds) => {
+    beforeEach(async () => {
+      await seedEta(readySeconds);
+    });
+
+    it('within 25 % of the measured drain, with its basis named', async () => {
+      const plan = await planRun([...ONLY_ETA, '-o', 'json']);
+      expect(plan.exitCode, plan.stderr).toBe(0);
+      const planned = JSON.parse(plan.stdout) as {
+        eta: { totalSeconds: number; waves: unknown[]; basis: string[] };
+      };
+      expect(planned.eta.waves).toHaveLength(3);
+      expect(planned.eta.basis).toEqual([
+        expect.stringMatching(/^observed start-to-Ready of 3 pod\(s\) of Deployment demo\/eta: [\d.]+ s \(mean\)$/),
+      ]);
+
+      const run = await runMaint(['drain', ...ONLY_ETA, '-o', 'json']);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const firstEviction = Math.min(
+        ...run.events.flatMap((e) => (e.type === 'pod' && e.state.phase === 'evicting' ? [e.atMs] : [])),
+      );
+      const measured = (run.finished!.atMs - firstEviction) / 1000;
+      const error = (planned.eta.totalSeconds - measured) / measured;
+      console.log(
+        `ETA ${readySeconds} s scenario: estimate ${planned.eta.totalSeconds} s, measured ${measured.toFixed(1)} s, ` +
+          `error ${(error * 100).toFixed(1)} %`,
+      );
+      expect(Math.abs(error)).toBeLessThanOrEqual(0.25);
+    });
+  },
+);
