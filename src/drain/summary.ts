@@ -1,4 +1,5 @@
 import type { DrainEvent, PodDrainState, PodRef } from './events.js';
+import { plural } from '../wording.js';
 
 export type FinishedEvent = Extract<DrainEvent, { type: 'finished' }>;
 
@@ -69,7 +70,6 @@ function drainResult(input: SummaryInput, failures: number): FinishedEvent['resu
   return 'drained';
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const list = (names: readonly string[]) => names.join(' ');
 
 function clusterState(input: SummaryInput, counts: { gone: number; terminating: number; remaining: number }): string {

@@ -2,6 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { MULTIPLE_BUDGETS_MESSAGE, unhealthyPodBypassesBudget, type BudgetFacts } from './budgets.js';
 import { isPodReady, isTerminal, isTerminating } from './pod-facts.js';
 import type { EvictOutcome, ReplacementPlan } from './types.js';
+import { plural } from '../wording.js';
 
 /** The part of the scheduling simulation the waves drive (SchedulingSimulation has this shape). */
 export interface ReplacementPlacer {
@@ -233,7 +234,7 @@ class BudgetState {
 
   private admittedReason(round: number): string {
     const { facts } = this;
-    if (round === 1) return `budget ${facts.key} allows ${facts.disruptionsAllowed} disruption(s) now`;
+    if (round === 1) return `budget ${facts.key} allows ${plural(facts.disruptionsAllowed, 'disruption')} now`;
     const after =
       facts.stale && round === 2
         ? `after the disruption controller catches up (status is stale, observedGeneration ${facts.observedGeneration} < generation ${facts.generation}: the API answers 429 until then)`

@@ -1,6 +1,7 @@
 import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { isPodReady } from './pod-facts.js';
 import type { NoExecuteBudgetBreach } from './types.js';
+import { plural } from '../wording.js';
 
 /** The API server's answer (HTTP 500) when more than one budget selects the pod being evicted. */
 export const MULTIPLE_BUDGETS_MESSAGE =
@@ -84,7 +85,7 @@ export function neverAllows(pdb: V1PodDisruptionBudget): string | null {
   if (typeof spec.minAvailable === 'string') {
     return `minAvailable ${spec.minAvailable} of ${expected} expected pods rounds up to ${min}: every pod must stay healthy`;
   }
-  return `minAvailable ${min} >= ${expected} expected pod(s): every pod must stay healthy`;
+  return `minAvailable ${min} >= ${plural(expected, 'expected pod')}: every pod must stay healthy`;
 }
 
 function invalid(field: string, value: string | number): string {

@@ -3,6 +3,7 @@ import { chooseBatch, poolOrder, type ChosenBatch } from './batching.js';
 import { clusterAfterBatch, isRemovedByDrain } from './pool-state.js';
 import type { PoolBatch, PoolPlan, PoolPlanOptions } from './pool-types.js';
 import type { Verdict } from './types.js';
+import { plural } from '../wording.js';
 
 /**
  * The whole run over a pool, batch after batch, without touching the cluster: each batch is planned
@@ -97,11 +98,15 @@ function poolVerdict(
       .map((b) => `${label(b)} is ${b.verdict}: ${b.verdictReasons[0] ?? b.verdict}`),
   ];
   if (movedTwice.length > 0) {
-    reasons.push(`${movedTwice.length} pod(s) move twice: their replacements land on nodes of later batches`);
+    reasons.push(
+      `${plural(movedTwice.length, 'pod')} ${movedTwice.length === 1 ? 'moves' : 'move'} twice: their replacements land on nodes of later batches`,
+    );
   }
   if (reasons.length === 0 || verdict === 'clear') {
     const evicted = batches.reduce((n, b) => n + b.evicted, 0);
-    reasons.unshift(`${batches.length} batch(es), every pod can go at once in each: ${evicted} pod(s) evicted in all`);
+    reasons.unshift(
+      `${plural(batches.length, 'batch', 'batches')}, every pod can go at once in each: ${plural(evicted, 'pod')} evicted in all`,
+    );
   }
   return { verdict, reasons };
 }

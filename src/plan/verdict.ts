@@ -1,6 +1,7 @@
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { groupBy } from './group-by.js';
 import type { BudgetPlan, NoExecuteBudgetBreach, PodPlan, ReadVerdict } from './types.js';
+import { plural } from '../wording.js';
 
 export interface VerdictWithReasons {
   readonly verdict: ReadVerdict;
@@ -38,8 +39,8 @@ export function decideVerdict(
     ),
     ...brokenByDeletes.map(
       (b) =>
-        `--disable-eviction deletes ${b.pods.length} healthy pod(s) of budget ${b.namespace}/${b.name} at once, ` +
-        `which allows ${b.disruptionsAllowed} disruption(s): ${b.pods.join(', ')}`,
+        `--disable-eviction deletes ${plural(b.pods.length, 'healthy pod')} of budget ${b.namespace}/${b.name} at once, ` +
+        `which allows ${plural(b.disruptionsAllowed, 'disruption')}: ${b.pods.join(', ')}`,
     ),
   ];
   const verdict: ReadVerdict =
@@ -51,7 +52,9 @@ export function decideVerdict(
 function clearReason(pods: readonly PodPlan[]): string {
   const evicted = pods.filter((p) => p.outcome === 'immediate').length;
   const verb = pods.some((p) => p.action === 'delete') ? 'deleted' : 'evicted';
-  return evicted === 0 ? 'nothing to evict' : `all ${evicted} pod(s) can be ${verb} at once`;
+  return evicted === 0
+    ? 'nothing to evict'
+    : `${evicted === 1 ? 'the pod' : `all ${evicted} pods`} can be ${verb} at once`;
 }
 
 function slowBudgetLines(budgets: readonly BudgetPlan[], waiting: readonly PodPlan[]): string[] {
@@ -60,7 +63,7 @@ function slowBudgetLines(budgets: readonly BudgetPlan[], waiting: readonly PodPl
     .filter((b) => waitingKeys.has(`${b.namespace}/${b.name}`))
     .map(
       (b) =>
-        `budget ${b.namespace}/${b.name} lets ${b.perWave} pod(s) go at a time: ${b.waves} waves, each waiting for replacements to become Ready` +
+        `budget ${b.namespace}/${b.name} lets ${plural(b.perWave, 'pod')} go at a time: ${plural(b.waves, 'wave')}, each waiting for replacements to become Ready` +
         (b.stale ? ' (its status is stale: the first wave waits for the disruption controller)' : ''),
     );
 }

@@ -141,8 +141,8 @@ export function budgetLine(budget: BudgetPlan): BudgetLine {
     waves: budget.neverAllows
       ? 'never'
       : budget.waves <= 1
-        ? `${budget.waves} wave`
-        : `${budget.waves} waves of ${budget.perWave}`,
+        ? plural(budget.waves, 'wave')
+        : `${plural(budget.waves, 'wave')} of ${budget.perWave}`,
     tone,
     note: notes.join('; '),
   };

@@ -1,6 +1,7 @@
 import type { PoolBatch, PoolPlan } from '../plan/pool-types.js';
 import type { Verdict } from '../plan/types.js';
 import { formatColumns } from './text-columns.js';
+import { plural } from './format.js';
 
 const HEADLINE: Readonly<Record<string, string>> = {
   clear: 'CLEAR',
@@ -14,10 +15,10 @@ const HEADLINE: Readonly<Record<string, string>> = {
  * caveats. Each batch's full drain plan is in `-o json`.
  *
  *   SLOW: 6 nodes in 3 batches of at most 2
- *     - batch 1 (w6, w1) is slow: budget shop/web lets 1 pod(s) go at a time: 2 waves, …
+ *     - batch 1 (w6, w1) is slow: budget shop/web lets 1 pod go at a time: 2 waves, …
  */
 export function renderPoolPlanText(plan: PoolPlan): string {
-  const headline = `${verdictWord(plan.verdict)}: ${plan.nodes.length} node(s) in ${plan.batches.length} batch(es) of at most ${plan.maxUnavailable}`;
+  const headline = `${verdictWord(plan.verdict)}: ${plural(plan.nodes.length, 'node')} in ${plural(plan.batches.length, 'batch', 'batches')} of at most ${plan.maxUnavailable}`;
   const sections: string[][] = [
     [headline, ...plan.verdictReasons.map((r) => `  - ${r}`)],
     ['Batches', ...formatColumns([BATCH_HEADER, ...plan.batches.map(batchRow)]).map((l) => `  ${l}`)],

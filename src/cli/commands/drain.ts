@@ -19,6 +19,7 @@ import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-
 import { nodeSelection } from '../node-selection.js';
 import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { planSnapshot, terminalWidth } from './plan.js';
+import { plural } from '../../wording.js';
 
 export type DryRunMode = 'none' | 'client' | 'server';
 
@@ -219,7 +220,7 @@ async function confirm(
     return 'yes';
   }
   const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';
-  const pods = `${work.targets.length} pod${work.targets.length === 1 ? '' : 's'}`;
+  const pods = plural(work.targets.length, 'pod');
   const blocked =
     plan.verdict === 'blocked'
       ? ` (the plan says this drain cannot finish: ${plan.verdictReasons[0] ?? 'blocked'})`

@@ -1,6 +1,7 @@
 import type { Rejection } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
+import { plural } from '../../wording.js';
 
 export interface NodeRejected {
   readonly node: NodeInfo;
@@ -41,7 +42,7 @@ function preemptionMessage(pod: PodInfo, totalNodes: number, rejected: readonly 
   const candidates = rejected.filter((r) => r.rejection.code === 'Unschedulable');
   const withVictims = candidates.filter((r) => r.node.lowestPriority < pod.priority).length;
   if (withVictims > 0) {
-    return `preemption: not simulated (${withVictims} node(s) hold lower-priority pods that preemption might evict).`;
+    return `preemption: not simulated (${plural(withVictims, 'node')} ${withVictims === 1 ? 'holds' : 'hold'} lower-priority pods that preemption might evict).`;
   }
   const outcome = candidates.length > 0 ? [`${candidates.length} ${NO_VICTIMS}`] : [];
   if (totalNodes > candidates.length) outcome.push(`${totalNodes - candidates.length} ${NOT_HELPFUL}`);

@@ -36,7 +36,7 @@ describe('kubectl maint plan over a pool', () => {
   it('one node with --max-unavailable is a pool of one; text leads with the verdict and the batches', async () => {
     const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--ignore-daemonsets', '--max-unavailable', '1']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe('SLOW: 1 node(s) in 1 batch(es) of at most 1');
+    expect(r.stdout.split('\n')[0]).toBe('SLOW: 1 node in 1 batch of at most 1');
     expect(r.stdout).toMatch(/^ {2}BATCH {3}NODES/m);
   });
 

@@ -58,7 +58,7 @@ describe('scheduleEvictions', () => {
       EVICT,
     );
     expect(summary(schedule)).toEqual({
-      'shop/a': { outcome: 'immediate', wave: 1, reason: 'budget shop/web allows 1 disruption(s) now' },
+      'shop/a': { outcome: 'immediate', wave: 1, reason: 'budget shop/web allows 1 disruption now' },
       'shop/b': {
         outcome: 'waits',
         wave: 2,

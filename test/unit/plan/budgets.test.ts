@@ -51,7 +51,7 @@ describe('neverAllows', () => {
     {
       name: 'minAvailable 1 on a single replica never allows an eviction',
       pdb: makePdb().minAvailable(1).status(status(1, 1)).obj(),
-      expected: 'minAvailable 1 >= 1 expected pod(s): every pod must stay healthy',
+      expected: 'minAvailable 1 >= 1 expected pod: every pod must stay healthy',
     },
     {
       name: 'minAvailable 2 of 4 allows two',

@@ -6,7 +6,7 @@ import { nodes, options, owners, web } from './rules-fixture.js';
 describe('buildPlan rules', () => {
   it('is clear when every pod can go at once, and says how many', () => {
     const plan = buildPlan(makeIndex({ nodes, pods: [web('a').obj(), web('b', 'n2').obj()], ...owners }), options());
-    expect([plan.verdict, plan.verdictReasons]).toEqual(['clear', ['all 1 pod(s) can be evicted at once']]);
+    expect([plan.verdict, plan.verdictReasons]).toEqual(['clear', ['the pod can be evicted at once']]);
   });
 
   it('is clear with nothing to evict on an empty node', () => {
@@ -59,9 +59,9 @@ describe('buildPlan rules', () => {
     expect(plan.pods[0]).toMatchObject({
       outcome: 'blocked',
       outcomeReason:
-        'budget shop/web never allows an eviction: minAvailable 1 >= 1 expected pod(s): every pod must stay healthy',
+        'budget shop/web never allows an eviction: minAvailable 1 >= 1 expected pod: every pod must stay healthy',
     });
-    expect(plan.budgets[0]?.neverAllows).toBe('minAvailable 1 >= 1 expected pod(s): every pod must stay healthy');
+    expect(plan.budgets[0]?.neverAllows).toBe('minAvailable 1 >= 1 expected pod: every pod must stay healthy');
     expect(plan.pods[0]!.replacement).toMatchObject({ schedulable: true, placedOn: 'n2', whenUnblocked: true });
   });
 
@@ -141,7 +141,7 @@ describe('buildPlan rules', () => {
     );
     expect(plan.verdict).toBe('slow');
     expect(plan.verdictReasons).toEqual([
-      'budget shop/web lets 1 pod(s) go at a time: 1 waves, each waiting for replacements to become Ready (its status is stale: the first wave waits for the disruption controller)',
+      'budget shop/web lets 1 pod go at a time: 1 wave, each waiting for replacements to become Ready (its status is stale: the first wave waits for the disruption controller)',
     ]);
   });
 });

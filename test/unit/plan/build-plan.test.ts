@@ -38,7 +38,7 @@ describe('buildPlan on the hello scenario (nodeTaintsPolicy Honor)', () => {
   it('is slow: the budget lets one hello pod go per wave, two waves', () => {
     expect(plan.verdict).toBe('slow');
     expect(plan.verdictReasons).toEqual([
-      'budget demo/hello lets 1 pod(s) go at a time: 2 waves, each waiting for replacements to become Ready',
+      'budget demo/hello lets 1 pod go at a time: 2 waves, each waiting for replacements to become Ready',
     ]);
   });
 
@@ -53,7 +53,7 @@ describe('buildPlan on the hello scenario (nodeTaintsPolicy Honor)', () => {
     expect(plan.pods[0]).toMatchObject({
       controller: { kind: 'Deployment', name: 'hello' },
       pdbs: [{ namespace: 'demo', name: 'hello', disruptionsAllowed: 1 }],
-      outcomeReason: 'budget demo/hello allows 1 disruption(s) now',
+      outcomeReason: 'budget demo/hello allows 1 disruption now',
     });
   });
 
@@ -167,8 +167,8 @@ describe('buildPlan options and errors', () => {
     const plan = buildPlan(fixture('hello'), options({ disableEviction: true }));
     expect(plan.verdict).toBe('clear');
     expect(plan.verdictReasons).toEqual([
-      'all 2 pod(s) can be deleted at once',
-      '--disable-eviction deletes 2 healthy pod(s) of budget demo/hello at once, which allows 1 disruption(s): demo/hello-7d4b9c8f6d-2xkqp, demo/hello-7d4b9c8f6d-8hzvd',
+      'all 2 pods can be deleted at once',
+      '--disable-eviction deletes 2 healthy pods of budget demo/hello at once, which allows 1 disruption: demo/hello-7d4b9c8f6d-2xkqp, demo/hello-7d4b9c8f6d-8hzvd',
     ]);
     expect(plan.pods.slice(0, 2).map((p) => [p.action, p.outcome, p.wave])).toEqual([
       ['delete', 'immediate', 1],

@@ -57,7 +57,7 @@ describe('failedSchedulingMessage', () => {
   it('does not pretend to know the outcome when lower-priority pods could be preempted', () => {
     expect(failedSchedulingMessage(incoming(1000), 2, [rejectedNode('n1', cpu, 0), rejectedNode('n2', taint, 0)])).toBe(
       '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint(s).' +
-        ' preemption: not simulated (1 node(s) hold lower-priority pods that preemption might evict).',
+        ' preemption: not simulated (1 node holds lower-priority pods that preemption might evict).',
     );
   });
 });
