@@ -3,6 +3,7 @@ import { pflagStyleArgv, subcommandOf } from './argv.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { registerCommands } from './commands/index.js';
 import { rememberInvocation } from './suggested-commands.js';
+import { useTerminalWideHelp } from './help-layout.js';
 import { commandPath, useKubectlStyleErrors } from './usage-errors.js';
 import { buildInfo } from '../version.js';
 
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .version(buildInfo().version, '--version', 'print the version (kubectl maint version says more)')
     .showSuggestionAfterError(true)
     .exitOverride();
+  useTerminalWideHelp(program);
   registerCommands(program);
   useKubectlStyleErrors(program);
   program.addHelpText(

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { wrap } from '../../../src/cli/help-layout.js';
+import { buildProgram } from '../../../src/cli/main.js';
+
+/** `kubectl maint COMMAND --help` as a terminal `columns` wide shows it. */
+function helpAt(columns: number, command?: string): string {
+  const program = buildProgram();
+  const target = command ? program.commands.find((c) => c.name() === command)! : program;
+  target.configureOutput({ getOutHelpWidth: () => columns });
+  return target.helpInformation();
+}
+
+describe('help wrapped to the terminal', () => {
+  it.each([60, 80, 100])('at %i columns no line of drain --help is longer than the terminal', (columns) => {
+    const lines = helpAt(columns, 'drain').split('\n');
+    expect(lines.filter((l) => l.length > columns)).toEqual([]);
+    // Nothing is lost: the longest description is there, word for word.
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain(
+      'skip waiting for pods whose deletionTimestamp is older than this (seconds or a duration); 0 = never skip',
+    );
+  });
+
+  it('wide enough, descriptions stay in a column beside the flags', () => {
+    expect(helpAt(160, 'drain')).toMatch(/^ {2}--ignore-daemonsets +ignore DaemonSet-managed pods$/m);
+  });
+
+  it('narrower, each description goes under its flag, indented', () => {
+    expect(helpAt(80, 'drain')).toMatch(/^ {2}--ignore-daemonsets\n {6}ignore DaemonSet-managed pods$/m);
+  });
+
+  it('the command list of kubectl maint --help fits 60 columns too', () => {
+    expect(
+      helpAt(60)
+        .split('\n')
+        .filter((l) => l.length > 60),
+    ).toEqual([]);
+  });
+});
+
+describe('wrap', () => {
+  it('breaks between words, keeps a word longer than the width whole', () => {
+    expect(wrap('one two three four', 9)).toEqual(['one two', 'three', 'four']);
+    expect(wrap('a kube-apiserver-endpoint b', 5)).toEqual(['a', 'kube-apiserver-endpoint', 'b']);
+  });
+});
