@@ -8,14 +8,13 @@ import type { Tone } from './theme.js';
 type BudgetWait = Extract<PodDrainState, { phase: 'waiting-for-budget' }>;
 
 /**
- * "PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0" in lines and logs. Live rows are
- * short of room: "budget hello: …" (a budget always lives in its pod's namespace, which the row shows).
+ * "PodDisruptionBudget demo/hello: needs 3 healthy, has 3, allowed 0" in lines and logs; "budget
+ * demo/hello: …" in live rows, short of room. A budget is named namespace/name everywhere, as kubectl
+ * names objects, so the row and the plan read the same.
  */
 export function budgetWaitText(pod: PodRef, wait: BudgetWait, style: 'full' | 'short' = 'full'): string {
   const name = qualifiedPdb(pod.namespace, wait.pdb);
-  const own = `${pod.namespace}/`;
-  const pdb =
-    style === 'full' ? `PodDisruptionBudget ${name}` : `budget ${name.startsWith(own) ? name.slice(own.length) : name}`;
+  const pdb = style === 'full' ? `PodDisruptionBudget ${name}` : `budget ${name}`;
   if (wait.controllerError) {
     // A budget the controller cannot compute never allows an eviction: say so, not "allowed 0".
     return `${pdb}: the disruption controller cannot compute it (${wait.controllerError}); no eviction until that is fixed`;

@@ -10,13 +10,13 @@ const progressOf = (events: readonly DrainEvent[]) =>
 describe('drainStatusLine', () => {
   it('names the pod that has waited longest for its budget, with the numbers', () => {
     expect(drainStatusLine(progressOf(helloDrain().slice(0, 8)), T0 + 14_000)).toBe(
-      'draining k8s-node-1 · 0/2 done · demo/hello-b waiting for budget hello: needs 3 healthy, has 3, allowed 0 · 0:14',
+      'draining k8s-node-1 · 0/2 done · demo/hello-b waiting for budget demo/hello: needs 3 healthy, has 3, allowed 0 · 0:14',
     );
   });
   it('counts the other waiting pods instead of listing them', () => {
     const progress = progressOf([started([HELLO_A, HELLO_B]), waiting(HELLO_A, 1, 1), waiting(HELLO_B, 2, 1)]);
     expect(drainStatusLine(progress, T0 + 3000)).toContain(
-      'waiting for budget hello: needs 3 healthy, has 3, allowed 0 (+1 other)',
+      'waiting for budget demo/hello: needs 3 healthy, has 3, allowed 0 (+1 other)',
     );
   });
   it('falls back to pods terminating when nothing waits', () => {

@@ -22,10 +22,10 @@ describe('<DrainView />', () => {
 
       Draining k8s-node-1 · 0:14 · about 1 wave left
       [░░░░░░░░░░░░░░░░░░░░░░░░] 0/2 · 1 waiting for a budget · 1 terminating
-      demo/hello-b   budget hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 13s
+      demo/hello-b   budget demo/hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 13s
       demo/hello-a   terminating, 17s grace left"
     `);
-    expect(lastFrame()).toContain('budget hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 13s');
+    expect(lastFrame()).toContain('budget demo/hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 13s');
   });
 
   it('counts down the grace period with the clock, between events', () => {
