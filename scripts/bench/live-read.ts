@@ -77,13 +77,19 @@ export function runLiveReadBench(options: LiveReadOptions): { text: string } {
   }
 }
 
-function snapshotRead(): string[] {
+/** `kubectl get` of every kind a plan reads: what a snapshot file holds. */
+export function snapshotRead(): string[] {
   const kinds = 'nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,services';
   return ['get', kinds, '-A', '-o', 'json'];
 }
 
 /** hello (to reset the lab), then the extra nodes and pods, and waits until KWOK has every pod Running. */
-function populate(options: LiveReadOptions, work: string, nodes: number, podsPerNode: number): void {
+export function populate(
+  options: Pick<LiveReadOptions, 'env' | 'kubectlBin' | 'labScript'>,
+  work: string,
+  nodes: number,
+  podsPerNode: number,
+): void {
   must(spawnSync('bash', [options.labScript, 'seed', 'hello'], { env: options.env, encoding: 'utf8' }), 'lab seed');
   const kubectl = (args: string[]) =>
     must(spawnSync(options.kubectlBin, args, { env: options.env, encoding: 'utf8' }), `kubectl ${args.join(' ')}`);

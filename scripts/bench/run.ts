@@ -20,6 +20,10 @@
  *
  *   plan-scale the planner on a generated 5,000-node / 150,000-pod snapshot, against JSON.parse of the
  *              same snapshot (scripts/bench/plan-scale.ts; needs no lab).
+ *   startup    start-up against kubectl in the same run, release binary and from source: version,
+ *              cordon + uncordon, plan -o json on a 20-node lab, and the demo's first screen
+ *              (scripts/bench/startup.ts; STARTUP_RUNS runs each, default 15; RELEASE_BINARY to skip
+ *              building one).
  *   live-read  `kubectl maint plan` on a lab grown to 500 nodes and 15,000 pods, against `kubectl get …
  *              -o json` of the same apiserver (scripts/bench/live-read.ts). Only when asked for by name:
  *              growing the lab takes a few minutes.
@@ -33,6 +37,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
+import type * as Startup from './startup.js';
 import type * as Stats from './stats.js';
 
 // Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
@@ -160,6 +165,20 @@ if (wanted('plan-scale')) {
   // Imported by URL: Node resolves a .ts file only by its own name, and this one is not compiled.
   const module = (await import(new URL('./plan-scale.ts', import.meta.url).href)) as typeof PlanScale;
   const report = await module.runPlanScaleBench();
+  console.log(report.text);
+  if (!report.passed) missed = true;
+}
+
+if (wanted('startup')) {
+  const module = (await import(new URL('./startup.ts', import.meta.url).href)) as typeof Startup;
+  const report = await module.runStartupBench({
+    env,
+    kubectlBin,
+    labScript,
+    root,
+    runs: Number(process.env.STARTUP_RUNS ?? 15),
+    releaseBinary: process.env.RELEASE_BINARY,
+  });
   console.log(report.text);
   if (!report.passed) missed = true;
 }
