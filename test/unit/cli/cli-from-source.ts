@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { bundleCli } from '../../../scripts/release/bundle.js';
 
 // The CLI as a user runs it, built from the sources under test by esbuild (as the release is), so these
@@ -12,6 +12,9 @@ const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'
 let bundled: Promise<string> | undefined;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+// Each test starts the CLI, some several times: on a busy 2-core machine that takes seconds, not the
+// default 5 s limit's worth.
+vi.setConfig({ testTimeout: 60_000 });
 // Bundling takes a second or two, more on a busy machine: once per test file, before its tests.
 beforeAll(() => cliBundle().then(() => undefined), 120_000);
 
