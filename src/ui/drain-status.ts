@@ -6,7 +6,7 @@ import { formatClock, plural } from './format.js';
  * The drain in one line, for a spinner: nodes, pods done, what holds it up (the longest budget wait
  * first), elapsed time.
  *
- *   draining k8s-node-1 · 2/3 done · demo/hello-b waiting for budget hello: needs 3 healthy, has 3, allowed 0 · 0:14
+ *   draining k8s-node-1 · 2/3 done · demo/hello-b waiting for budget demo/hello: needs 3 healthy, has 3, allowed 0 · 0:14
  */
 export function drainStatusLine(progress: DrainProgress, nowMs: number): string {
   if (progress.startedAtMs === null) return 'starting the drain';

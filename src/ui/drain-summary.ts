@@ -9,7 +9,7 @@ import type { Tone } from './theme.js';
  *
  *   Interrupted after 1m12s: 1 pod remains on k8s-node-1
  *     done: 1 evicted, 2 skipped
- *     remaining: demo/hello-b (budget hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 19s)
+ *     remaining: demo/hello-b (budget demo/hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 19s)
  *     left: node k8s-node-1 cordoned; 1 pod still on it
  *     next: resume with:
  *       kubectl maint drain k8s-node-1 --ignore-daemonsets

@@ -171,7 +171,7 @@ describe('a wait that explains itself', () => {
     expect([after.wavesLeft, after.blockedBy]).toEqual([0, 'demo/hello-new cannot be scheduled']);
     const row = after.pods.find((p) => p.pod.uid === HELLO_B.uid)!;
     expect(describePodState(row, T0 + 14_000)).toBe(
-      'budget hello: needs 3 healthy, has 3, allowed 0; demo/hello-new is Pending, the scheduler says: ' +
+      'budget demo/hello: needs 3 healthy, has 3, allowed 0; demo/hello-new is Pending, the scheduler says: ' +
         "0/4 nodes are available: 1 node(s) didn't match pod topology spread constraints. · attempt 1 · waiting 13s",
     );
   });
