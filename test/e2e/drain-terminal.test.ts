@@ -1,15 +1,21 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { execa } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, labEnv, seedScenario } from './lab.js';
-import { bin, podsIn, unschedulable } from './drain-run.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { eventually, kubectlJson, labEnv, seedScenario } from './lab.js';
+import { bin, podsIn, setHelloMaxUnavailable, unschedulable } from './drain-run.js';
 
-// The real binary in a real terminal (tmux): the plan, the confirmation prompt, the live Ink view, the
-// summary, read off the screen as an operator would see them.
+// The real binary in a real terminal (tmux, on its own socket): the plan, the confirmation prompt, the
+// live Ink view, the summary, read off the screen as an operator would see them.
 
-const session = `maint-drain-e2e-${process.pid}`;
-const tmux = (...args: string[]) => execa('tmux', args);
+const socket = `maint-drain-e2e-${process.pid}`;
+const session = 'drain';
+const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args]);
 /** The whole screen and its scrollback, wrapped lines joined. */
 const screen = async () => String((await tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', session)).stdout);
+/** Whitespace collapsed, so a text can be found however the screen wrapped it. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 /** Seeds hello and starts `kubectl maint drain k8s-node-1` in a 160×50 tmux session; the shell then shows the exit code. */
 async function drainHelloInTerminal(): Promise<void> {
@@ -22,8 +28,34 @@ async function drainHelloInTerminal(): Promise<void> {
   await tmux('new-session', '-d', '-s', session, ...size, '-e', `KUBECONFIG=${env.KUBECONFIG}`, command);
 }
 
+const PROMPT = 'e2e-prompt$';
+/** `kubectl maint` as kubectl finds a plugin: a `kubectl-maint` on PATH (the source entry point). */
+const pluginDir = mkdtempSync(path.join(tmpdir(), 'maint-plugin-'));
+symlinkSync(bin, path.join(pluginDir, 'kubectl-maint'));
+afterAll(() => rmSync(pluginDir, { recursive: true, force: true }));
+
+/**
+ * An operator's shell (not CI) in a columns × rows terminal, where `kubectl maint …` works as typed: the
+ * lab's kubectl and the plugin on PATH, the pinned Node first.
+ */
+async function openShell(columns: number, rows: number): Promise<void> {
+  const env = await labEnv();
+  const PATH = [pluginDir, path.dirname(process.execPath), env.labBin, process.env.PATH ?? ''].join(':');
+  // PATH set by the command itself: tmux gives a new session the client's PATH, whatever -e says.
+  const shell = `env -u CI -u CONTINUOUS_INTEGRATION PATH='${PATH}' PS1='${PROMPT} ' bash --norc --noprofile`;
+  const size = ['-x', String(columns), '-y', String(rows)];
+  await tmux('new-session', '-d', '-s', session, ...size, '-e', `KUBECONFIG=${env.KUBECONFIG}`, shell);
+  await eventually(async () => (await screen()).includes(PROMPT), 10_000, 'the shell prompt');
+}
+
+/** Types a command line into the shell. */
+async function type(line: string): Promise<void> {
+  await tmux('send-keys', '-t', session, '-l', line);
+  await tmux('send-keys', '-t', session, 'Enter');
+}
+
 afterEach(async () => {
-  await execa('tmux', ['kill-session', '-t', session], { reject: false });
+  await tmux('kill-server').catch(() => undefined);
 });
 
 describe('kubectl maint drain in a terminal', () => {
@@ -69,5 +101,63 @@ describe('kubectl maint drain in a terminal', () => {
     expect(final).toContain('Nothing was changed.');
     expect(final).toContain('EXIT=1');
     expect(await unschedulable('k8s-node-1')).toBe(false);
+  });
+
+  it("on hello-ignore: names the Pending replacement and the scheduler's message while it waits; the resume command printed after Ctrl-C, pasted, finishes the drain", async () => {
+    await seedScenario('hello-ignore');
+    await openShell(120, 40);
+    await type('kubectl maint drain k8s-node-1 --ignore-daemonsets --yes; echo "EXIT=$?"');
+
+    const waiting = await eventually(
+      async () => {
+        const text = flat(await screen());
+        return /is Pending, the scheduler says: 0\/\d+ nodes are available/.test(text) && text.includes('blocked:')
+          ? text
+          : undefined;
+      },
+      90_000,
+      'the wait to name the Pending replacement',
+    );
+    // --yes on a plan that cannot finish: said before anything changes, with what bounds the wait.
+    expect(waiting).toContain('warning: the plan says this drain cannot finish');
+    expect(waiting).toContain('there is no --timeout, so it waits until interrupted (Ctrl-C)');
+    expect(waiting).toMatch(/didn't match pod topology spread constraints/);
+    expect(waiting).not.toMatch(/waves? left/); // known to be blocked: no estimate
+    // The pod it names is the replacement really Pending in the cluster.
+    const named = /(demo\/hello-[a-z0-9]+-[a-z0-9]+) is Pending, the scheduler says/.exec(waiting)?.[1];
+    const pods = await kubectlJson<{ items: Array<{ metadata: { name: string }; status: { phase: string } }> }>([
+      'get',
+      'pods',
+      '-n',
+      'demo',
+    ]);
+    expect(pods.items.find((p) => `demo/${p.metadata.name}` === named)?.status.phase).toBe('Pending');
+
+    await tmux('send-keys', '-t', session, 'C-c');
+    const interrupted = await eventually(
+      async () => ((await screen()).includes('EXIT=130') ? screen() : undefined),
+      30_000,
+      'the drain to stop after Ctrl-C',
+    );
+    // The command to resume is on a line of its own and repeats the user's flags.
+    const lines = interrupted.split('\n').map((l) => l.trim());
+    const resume = lines[lines.indexOf('next: resume with:') + 1] ?? '';
+    expect(resume).toBe('kubectl maint drain k8s-node-1 --ignore-daemonsets --yes');
+
+    // Once the budget gives, the same command, pasted as printed, finishes the job.
+    await setHelloMaxUnavailable(2);
+    await type(`${resume}; echo "RESUMED=$?"`);
+    const final = await eventually(
+      async () => {
+        const text = await screen();
+        return /RESUMED=\d+/.test(text) ? text : undefined;
+      },
+      90_000,
+      'the resumed drain to finish',
+    );
+    expect(final).toContain('RESUMED=0');
+    expect(final).toMatch(/Drained k8s-node-1 in \d+s/);
+    expect((await podsIn('demo')).filter((p) => p.node === 'k8s-node-1')).toEqual([]);
+    expect(await unschedulable('k8s-node-1')).toBe(true);
   });
 });
