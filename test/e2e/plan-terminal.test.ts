@@ -1,0 +1,155 @@
+import { execa } from 'execa';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bin } from './drain-run.js';
+import { eventually, labEnv, seedScenario } from './lab.js';
+
+// `kubectl maint plan` in a real terminal (tmux, on its own socket), on the lab's scenarios, at three
+// sizes: the verdict is on the first screen, G reaches the last caveat, a resize re-lays the screen out,
+// and q leaves the summary and a clean prompt, with nothing of the view left in the scrollback.
+
+const socket = `maint-plan-e2e-${process.pid}`;
+const session = 'plan';
+const PROMPT = 'e2e-prompt$';
+const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args]);
+
+/** The visible screen, one string per row (tmux drops trailing spaces). */
+async function screenRows(): Promise<string[]> {
+  return String((await tmux('capture-pane', '-p', '-t', session)).stdout).split('\n');
+}
+
+/** Everything the shell shows, scrollback included, wrapped lines joined. */
+async function history(): Promise<string> {
+  return String((await tmux('capture-pane', '-p', '-J', '-S', '-1000', '-t', session)).stdout);
+}
+
+/** Whitespace collapsed, so a text can be found however the screen wrapped it. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+/** An operator's shell in a terminal of this size: not CI (Ink and the view would fall back to text). */
+async function openShell(columns: number, rows: number): Promise<void> {
+  const env = await labEnv();
+  const shell = `env -u CI -u CONTINUOUS_INTEGRATION PS1='${PROMPT} ' bash --norc --noprofile`;
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    session,
+    '-x',
+    String(columns),
+    '-y',
+    String(rows),
+    '-e',
+    `KUBECONFIG=${env.KUBECONFIG}`,
+    shell,
+  );
+  await eventually(async () => (await screenRows()).some((r) => r.startsWith(PROMPT)), 10_000, 'the shell prompt');
+}
+
+/** Waits until the view fills a columns × rows screen: the verdict on top, the key hints at the bottom. */
+async function viewAt(columns: number, rows: number): Promise<string[]> {
+  return eventually(
+    async () => {
+      const screen = await screenRows();
+      const full = screen.length === rows && /^q quit/.test(screen.at(-1) ?? '');
+      return full &&
+        /^(CLEAR|SLOW|BLOCKED|INCOMPLETE):/.test(screen[0] ?? '') &&
+        screen.every((r) => r.length <= columns)
+        ? screen
+        : undefined;
+    },
+    30_000,
+    `the plan view at ${columns}x${rows}`,
+  );
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly args: readonly string[];
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'hello', args: ['k8s-node-1', '--ignore-daemonsets'] },
+  { name: 'hello-ignore', args: ['k8s-node-1', '--ignore-daemonsets'] },
+  { name: 'patient', args: ['k8s-node-2', '--ignore-daemonsets', '--force'] },
+];
+
+/** Each size, and the size the test resizes it to. */
+const SIZES = [
+  { columns: 80, rows: 24, resizedTo: { columns: 120, rows: 40 } },
+  { columns: 120, rows: 40, resizedTo: { columns: 60, rows: 20 } },
+  { columns: 60, rows: 20, resizedTo: { columns: 80, rows: 24 } },
+];
+
+afterEach(async () => {
+  await tmux('kill-session', '-t', session).catch(() => undefined);
+});
+
+afterAll(async () => {
+  await tmux('kill-server').catch(() => undefined);
+});
+
+describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ name, args }) => {
+  let plan: { verdict: string; caveats: string[]; verdictReasons: string[] };
+
+  beforeAll(async () => {
+    await seedScenario(name);
+    const env = await labEnv();
+    // The same plan as JSON (no terminal), to know what the screen must show.
+    const json = await execa(process.execPath, [bin, 'plan', ...args, '-o', 'json'], {
+      env: { KUBECONFIG: env.KUBECONFIG },
+      reject: false,
+    });
+    plan = JSON.parse(json.stdout) as typeof plan;
+  });
+
+  it.each(SIZES)(
+    '$columns x $rows: verdict first, G to the last caveat, resize, q to a clean prompt',
+    async ({ columns, rows, resizedTo }) => {
+      await openShell(columns, rows);
+      await tmux('send-keys', '-t', session, `${process.execPath} ${bin} plan ${args.join(' ')}`, 'Enter');
+
+      const first = await viewAt(columns, rows);
+      expect(first[0]).toMatch(new RegExp(`^${plan.verdict.toUpperCase()}:`));
+      // The first reason starts on the second row, whatever the size.
+      expect(first[1]).toBe(`  - ${plan.verdictReasons[0]}`.slice(0, first[1]?.length ?? 0));
+
+      const lastCaveat = plan.caveats.at(-1);
+      await tmux('send-keys', '-t', session, 'G');
+      const end = await eventually(
+        async () => {
+          const screen = await screenRows();
+          // "21-40/40" once at the end; "all" when the whole plan fits on the screen.
+          return / ((\d+)-(\d+)\/\3|all)$/.test(screen.at(-1) ?? '') ? screen : undefined;
+        },
+        10_000,
+        'the end of the plan',
+      );
+      expect(end[0]).toMatch(new RegExp(`^${plan.verdict.toUpperCase()}:`));
+      if (lastCaveat) expect(flat(end.join('\n'))).toContain(flat(lastCaveat));
+
+      await tmux('resize-window', '-t', session, '-x', String(resizedTo.columns), '-y', String(resizedTo.rows));
+      const resized = await viewAt(resizedTo.columns, resizedTo.rows);
+      expect(resized[0]).toMatch(new RegExp(`^${plan.verdict.toUpperCase()}:`));
+
+      await tmux('send-keys', '-t', session, 'q');
+      // The prompt the command was typed at may have scrolled off a small screen: read the history.
+      const text = await eventually(
+        async () => {
+          const all = (await history()).trimEnd();
+          return all.split('\n').at(-1) === PROMPT && all.includes('Next: ') ? all : undefined;
+        },
+        10_000,
+        'the summary and a new prompt after q',
+      );
+      // The summary: verdict, reasons, the command to run next with the user's flags; then the prompt alone.
+      const summary = text.slice(text.lastIndexOf(`${bin} plan`));
+      expect(summary).toMatch(new RegExp(`\\n${plan.verdict.toUpperCase()}:`));
+      const next = plan.verdict === 'clear' || plan.verdict === 'slow' ? 'drain' : 'plan';
+      expect(flat(summary)).toContain(`Next: kubectl maint ${next} ${args.join(' ')}`);
+      // Nothing of the view itself reached the scrollback.
+      const all = await history();
+      expect(all).not.toContain('q quit');
+      expect(all).not.toMatch(/[▾▸] 1 Pods on/);
+    },
+  );
+});
