@@ -73,7 +73,9 @@ export async function loadSnapshotFile(path: string, options: SnapshotFileOption
       // Read and parsed piece by piece: progress after each piece.
       content = { document: await readLargeJson(path, label, (read) => report?.(read, 'reading')) };
     } else {
-      content = { text: await readFile(path, 'utf8') };
+      content = {
+        text: report ? await readTextReporting(path, (read) => report(read, 'reading')) : await readFile(path, 'utf8'),
+      };
       // One JSON.parse or YAML parse of the whole text follows, and it blocks until it is done.
       report?.(totalBytes, 'parsing');
     }
@@ -84,6 +86,18 @@ export async function loadSnapshotFile(path: string, options: SnapshotFileOption
   return 'text' in content
     ? snapshotFromText(content.text, source, label)
     : snapshotFromDocuments([content.document], source, label);
+}
+
+/** The file as text, reporting the bytes read after each 16 MB piece. */
+async function readTextReporting(path: string, onBytes: (read: number) => void): Promise<string> {
+  const pieces: Buffer[] = [];
+  let read = 0;
+  for await (const piece of createReadStream(path, { highWaterMark: 16 * 1024 * 1024 }) as AsyncIterable<Buffer>) {
+    pieces.push(piece);
+    read += piece.length;
+    onBytes(read);
+  }
+  return Buffer.concat(pieces).toString('utf8');
 }
 
 async function readLargeJson(path: string, label: string, onBytes: (read: number) => void): Promise<unknown> {

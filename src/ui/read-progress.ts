@@ -56,6 +56,8 @@ export interface ReadProgressReporter {
 export interface ReadProgressOptions {
   readonly stream?: NodeJS.WriteStream;
   readonly colors?: boolean;
+  /** Draw even where ora would not (tests); by default ora decides: a terminal, outside CI. */
+  readonly enabled?: boolean;
 }
 
 export function startReadProgress(options: ReadProgressOptions = {}): ReadProgressReporter {
@@ -69,6 +71,8 @@ export function startReadProgress(options: ReadProgressOptions = {}): ReadProgre
     const fitted = text.length > width - 3 ? `${text.slice(0, width - 4)}…` : text;
     if (spinner) {
       spinner.text = fitted;
+      // Draw now: the step that follows (parsing, planning) may hold the event loop, and with it the timer.
+      spinner.render();
       return;
     }
     // discardStdin would put stdin in raw mode and take Ctrl-C away from the CLI's SIGINT handler.

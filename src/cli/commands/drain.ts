@@ -18,7 +18,7 @@ import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from
 import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
 import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
-import { planSnapshot, terminalWidth } from './plan.js';
+import { planSnapshot, readProgress, terminalWidth } from './plan.js';
 import { plural } from '../../wording.js';
 
 export type DryRunMode = 'none' | 'client' | 'server';
@@ -113,10 +113,13 @@ async function drainCommand(
     import('../../kube/drain-client.js'),
   ]);
   let snapshot: Snapshot;
+  const progress = await readProgress();
   try {
-    snapshot = await loadLiveSnapshot(client, values);
+    snapshot = await loadLiveSnapshot(client, { ...values, onProgress: progress?.onList });
   } catch (err) {
     throw asCliError(err);
+  } finally {
+    progress?.stop();
   }
   const plan = planSnapshot(snapshot, selection, values);
   const work = drainTargets(plan, snapshot.pods);

@@ -120,7 +120,7 @@ export async function snapshotFromFlags(
 }
 
 /** The spinner on stderr while reading, loaded only when stderr is a terminal (it is ora, and only draws there). */
-async function readProgress(): Promise<ReadProgressReporter | null> {
+export async function readProgress(): Promise<ReadProgressReporter | null> {
   if (!process.stderr.isTTY) return null;
   const { startReadProgress } = await import('../../ui/read-progress.js');
   return startReadProgress();

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot } from '../../../src/snapshot/embedded.js';
-import { loadSnapshotFile, SNAPSHOT_COMMAND, SnapshotLoadError } from '../../../src/snapshot/load-file.js';
+import {
+  loadSnapshotFile,
+  SNAPSHOT_COMMAND,
+  SnapshotLoadError,
+  type FileProgress,
+} from '../../../src/snapshot/load-file.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'maint-snapshot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,6 +45,21 @@ async function loadError(name: string): Promise<string> {
   }
   throw new Error('the snapshot unexpectedly loaded');
 }
+
+describe('loadSnapshotFile: progress', () => {
+  it('reports the bytes read, then the parse, with the file size', async () => {
+    const name = file(JSON.stringify(list(node('n1'), pod('a'))));
+    const reports: FileProgress[] = [];
+    await loadSnapshotFile(name, { onProgress: (p) => reports.push(p) });
+    const size = reports[0]!.totalBytes;
+    expect(size).toBeGreaterThan(0);
+    expect(reports.map((r) => [r.phase, r.bytesRead])).toEqual([
+      ['reading', 0],
+      ['reading', size],
+      ['parsing', size],
+    ]);
+  });
+});
 
 describe('loadSnapshotFile: accepted shapes', () => {
   it('a kubectl List of mixed kinds, JSON', async () => {

@@ -37,6 +37,26 @@ describe('fileProgressText', () => {
 });
 
 describe('startReadProgress', () => {
+  it('draws the counts on the terminal as pages arrive, the parse step, and clears its line when stopped', () => {
+    const stream = new FakeStdout(true);
+    const reporter = startReadProgress({ stream: stream.asStream(), colors: false, enabled: true });
+    reporter.onList(progress('pods', 500, 15000));
+    reporter.onList(progress('pods', 12400, 15000));
+    reporter.step('Planning');
+    reporter.stop();
+    expect(stream.text()).toContain('Reading the cluster: pods 500 / 15,000 (0 of 1 kinds read)');
+    expect(stream.text()).toContain('Reading the cluster: pods 12,400 / 15,000');
+    expect(stream.text()).toContain('Planning');
+  });
+
+  it('shows nothing for a small snapshot file', () => {
+    const stream = new FakeStdout(true);
+    const reporter = startReadProgress({ stream: stream.asStream(), colors: false, enabled: true });
+    reporter.onFile({ path: 'small.json', bytesRead: 0, totalBytes: 1024, phase: 'reading' });
+    reporter.stop();
+    expect(stream.text()).toBe('');
+  });
+
   it('draws nothing when stderr is not a terminal', () => {
     const stream = new FakeStdout(false);
     const reporter = startReadProgress({ stream: stream.asStream(), colors: false });
