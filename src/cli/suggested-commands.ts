@@ -2,7 +2,8 @@ import type { Command, Option } from 'commander';
 import { subcommandOf } from './argv.js';
 
 /**
- * The commands a drain suggests (resume, see the plan, give the nodes back), built from the words the
+ * The commands a drain suggests (resume, see the plan, give the nodes back) and the drain a plan
+ * suggests, built from the words the
  * user typed so that they repeat the user's own flags — node names or selector, --ignore-daemonsets,
  * --kubeconfig, --context… — and can be pasted into a shell as they are.
  */
@@ -11,6 +12,8 @@ export interface SuggestedCommands {
   readonly resume: string;
   /** The plan of the same drain: the words `plan` accepts. */
   readonly plan: string;
+  /** The drain a plan previews: the words `drain` accepts (no --snapshot, --no-tui…). */
+  readonly drain: string;
   /** The nodes back in service: `uncordon` with these nodes (the ones cordoned) and the connection flags. */
   readonly uncordon: (nodes: readonly string[]) => string;
 }
@@ -49,6 +52,7 @@ export function suggestedCommands(program: Command, argv: readonly string[]): Su
     return (flag: string) => other?.options.some((o) => o.long === flag) ?? false;
   };
   const planAccepts = accepts('plan');
+  const drainAccepts = accepts('drain');
   const uncordonAccepts = accepts('uncordon');
   const line = (subcommand: string, parts: readonly string[]) =>
     ['kubectl', 'maint', subcommand, ...parts].map(shellQuote).join(' ');
@@ -57,6 +61,10 @@ export function suggestedCommands(program: Command, argv: readonly string[]): Su
     plan: line(
       'plan',
       words.filter((w) => w.flag === null || planAccepts(w.flag)).flatMap((w) => w.tokens),
+    ),
+    drain: line(
+      'drain',
+      words.filter((w) => w.flag === null || drainAccepts(w.flag)).flatMap((w) => w.tokens),
     ),
     uncordon: (nodes) =>
       line('uncordon', [

@@ -12,7 +12,7 @@ import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-
 import { nodeSelection, resolveNodes, type NodeSelection } from '../node-selection.js';
 import { maxUnavailableOption } from '../pool-flags.js';
 import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValues } from '../pool-plan.js';
-import { argsAfter, commandLine, drainArgsFromPlanArgs } from '../suggested-command.js';
+import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 
 export type PlanFormat = 'text' | 'json' | 'yaml';
 
@@ -76,7 +76,7 @@ export function register(program: Command): void {
     }
     if (plan.kind === 'PoolPlan') await showPoolPlan(plan, values.output);
     else {
-      const next = nextCommand(plan, argsAfter(rawArgs(self), 'plan'));
+      const next = nextCommand(plan, suggestedCommands(rootOf(self), invocation()));
       await showPlan(plan, values.output, { noTui: values.tui === false, nextCommand: next });
     }
     process.exitCode = planExitCode(plan, values.allowIncomplete === true);
@@ -126,19 +126,14 @@ export async function readProgress(): Promise<ReadProgressReporter | null> {
   return startReadProgress();
 }
 
-/** The arguments the program was parsed from (commander keeps them on the root command, untyped). */
-function rawArgs(command: Command): readonly string[] {
-  let root = command;
-  while (root.parent) root = root.parent;
-  return (root as unknown as { rawArgs?: readonly string[] }).rawArgs ?? [];
+/** The program a subcommand belongs to: the suggestions read every command's flags from it. */
+function rootOf(command: Command): Command {
+  return command.parent ? rootOf(command.parent) : command;
 }
 
 /** Drain when the plan says the drain can finish; otherwise the same plan again, once the cause is fixed. */
-export function nextCommand(plan: DrainPlan, planArgs: readonly string[]): string {
-  const goAhead = plan.verdict === 'clear' || plan.verdict === 'slow';
-  return goAhead
-    ? commandLine(['kubectl', 'maint', 'drain', ...drainArgsFromPlanArgs(planArgs)])
-    : commandLine(['kubectl', 'maint', 'plan', ...planArgs]);
+export function nextCommand(plan: DrainPlan, commands: SuggestedCommands): string {
+  return plan.verdict === 'clear' || plan.verdict === 'slow' ? commands.drain : commands.resume;
 }
 
 /** Plans a loaded snapshot; warnings from loading go to stderr first. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli/main.js';
+import { nextCommand } from '../../../src/cli/commands/plan.js';
 import { shellQuote, suggestedCommands } from '../../../src/cli/suggested-commands.js';
+import { blockedPlan, slowPlan } from '../ui/plan-fixture.js';
 
 // Every command a drain suggests repeats the user's own flags and pastes into a shell as it is.
 
@@ -44,6 +46,19 @@ describe('suggestedCommands', () => {
     const s = suggest(['drain', '--force=true', 'k8s-node-1', '-ojson', '--grace-period=10']);
     expect(s.resume).toBe('kubectl maint drain --force=true k8s-node-1 -ojson --grace-period=10');
     expect(s.plan).toBe('kubectl maint plan --force=true k8s-node-1 -ojson');
+  });
+});
+
+describe('the drain a plan suggests', () => {
+  it("keeps the user's drain and connection flags and drops plan's own (--snapshot, --no-tui)", () => {
+    const argv = ['plan', 'k8s-node-1', '--ignore-daemonsets', '--context', 'prod', '--snapshot=c.json', '--no-tui'];
+    expect(suggest(argv).drain).toBe('kubectl maint drain k8s-node-1 --ignore-daemonsets --context prod');
+  });
+
+  it('is the drain when the plan says it can finish, the same plan again when it cannot', () => {
+    const s = suggest(['plan', 'k8s-node-1', '--ignore-daemonsets', '--no-tui']);
+    expect(nextCommand(slowPlan(), s)).toBe('kubectl maint drain k8s-node-1 --ignore-daemonsets');
+    expect(nextCommand(blockedPlan(), s)).toBe('kubectl maint plan k8s-node-1 --ignore-daemonsets --no-tui');
   });
 });
 
