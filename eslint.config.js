@@ -87,6 +87,20 @@ export default tseslint.config(
     },
   },
   {
+    // run/ drives a pool over drain/, plan/ and kube/; like drain/ it emits events and never renders.
+    files: ['src/run/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/ui/**', '**/cli/**'], message: 'run/ emits events; ui/ renders them and cli/ wires both.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // kube/ is the bottom layer: it talks to the API server and knows nothing of the layers above it.
     files: ['src/kube/**'],
     rules: {

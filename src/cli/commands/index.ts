@@ -4,6 +4,7 @@ import { register as registerCordon } from './cordon.js';
 import { register as registerDemo } from './demo.js';
 import { register as registerDrain } from './drain.js';
 import { register as registerPlan } from './plan.js';
+import { register as registerRun } from './run.js';
 import { register as registerVersion } from './version.js';
 
 /**
@@ -14,6 +15,7 @@ export function registerCommands(program: Command): void {
   void program;
   registerPlan(program);
   registerDrain(program);
+  registerRun(program);
   registerCordon(program);
   registerDemo(program);
   registerVersion(program);

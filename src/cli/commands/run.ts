@@ -1,0 +1,84 @@
+import { Option, type Command } from 'commander';
+import { addDrainFlags } from '../drain-flags.js';
+import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
+import { addKubeFlags, type KubeFlagValues } from '../kube-flags.js';
+import { maxUnavailableOption } from '../pool-flags.js';
+import type { PoolFlagValues } from '../pool-plan.js';
+
+export interface RunCommandValues extends PoolFlagValues, KubeFlagValues {
+  readonly selector?: string;
+  readonly gracePeriod: number;
+  readonly timeout: number;
+  readonly concurrency: number;
+  readonly commandTimeout: number;
+  readonly nodeReadyTimeout: number;
+  readonly budgetTimeout: number;
+  readonly expectReboot?: boolean;
+  readonly uncordon: boolean;
+  readonly keepGoing?: boolean;
+  readonly resume?: string | true;
+  readonly rerunCommand?: boolean;
+  readonly takeOver?: boolean;
+  readonly forceStart?: boolean;
+  readonly stateNamespace: string;
+  readonly output?: 'text' | 'json';
+}
+
+export const DEFAULT_STATE_NAMESPACE = 'kube-system';
+
+export function register(program: Command): void {
+  const command = program
+    .command('run')
+    .summary('take a pool through drain → your command → back in service, in the batches the pool plan chose')
+    .description(
+      'Runs maintenance over a pool, batch by batch: cordon and drain (as kubectl maint drain), run COMMAND once ' +
+        'per node ({node} in its arguments; MAINT_NODE, MAINT_RUN and KUBECONFIG in its environment), wait until ' +
+        'the node is Ready again, uncordon, and wait until the budgets the batch touched are back before the next ' +
+        'batch. The run is recorded in the cluster (a Lease in --state-namespace and annotations on each node), so ' +
+        'Ctrl-C leaves every node in a recorded phase and `kubectl maint run --resume` continues it from any machine.',
+    )
+    .argument('[node...]', 'the pool: node names (or -l), then -- COMMAND ARGS…')
+    .option('-l, --selector <selector>', 'the pool is the nodes matching this label selector', parseSelectorArg)
+    .addOption(maxUnavailableOption());
+  addDrainFlags(command);
+  const options = [
+    new Option('--grace-period <seconds>', "seconds given to each pod to terminate; negative: the pod's own")
+      .argParser(parseWholeSeconds)
+      .default(-1),
+    new Option('--timeout <duration>', "give up on a batch's drain after this long; 0 = never")
+      .argParser(parseDurationMs)
+      .default(0, '0s'),
+    new Option('--concurrency <n>', 'at most this many pods evicted and not yet gone at a time; 0 = no limit')
+      .argParser(parseCount)
+      .default(16),
+    new Option('--command-timeout <duration>', 'kill the command after this long (a failure); 0 = never')
+      .argParser(parseDurationMs)
+      .default(0, '0s'),
+    new Option('--node-ready-timeout <duration>', 'a node not Ready again after this long has failed')
+      .argParser(parseDurationMs)
+      .default(600_000, '10m'),
+    new Option('--budget-timeout <duration>', "stop when a batch's budgets are not back after this long")
+      .argParser(parseDurationMs)
+      .default(600_000, '10m'),
+    new Option('--expect-reboot', 'the command reboots the node: wait until it reports a new bootID'),
+    new Option('--no-uncordon', 'leave each node cordoned once it is back'),
+    new Option('--keep-going', 'after a failed node, go on with the next batches (the failed node stays cordoned)'),
+    new Option('--resume [run]', 'continue the run recorded in the cluster (the only one, or the one named)'),
+    new Option('--rerun-command', 'with --resume: run the command again where it did not finish or failed'),
+    new Option('--take-over', "take nodes from a run whose holder's lease expired"),
+    new Option('--force-start', 'start even though the pool plan is blocked'),
+    new Option('--state-namespace <namespace>', "where the run's Lease lives").default(DEFAULT_STATE_NAMESPACE),
+    new Option('-o, --output <format>', 'text (default) or json (one event per line)').choices(['text', 'json']),
+  ];
+  for (const option of options) command.addOption(option.helpGroup('Run options:'));
+  addKubeFlags(command);
+  command.action(async (operands: string[], values: RunCommandValues, self: Command) => {
+    const rawArgs = (self.parent as (Command & { rawArgs?: string[] }) | null)?.rawArgs ?? [];
+    const dashes = rawArgs.indexOf('--');
+    const argv = dashes < 0 ? [] : rawArgs.slice(dashes + 1);
+    const nodes = operands.slice(0, operands.length - argv.length);
+    // Loaded only when run: the cluster client and the engines stay out of every other command's start-up.
+    const { runCommandAction } = await import('../run-action.js');
+    process.exitCode = await runCommandAction(nodes, argv, values);
+  });
+}

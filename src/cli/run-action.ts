@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import { hostname, userInfo } from 'node:os';
+import { delimiter } from 'node:path';
+import type { V1Lease } from '@kubernetes/client-node';
+import { systemClock } from '../drain/clock.js';
+import type { KubeClient } from '../kube/client.js';
+import type { RunApi } from '../kube/run-api.js';
+import { checkAccess, checkNodesFree, claimRun, LeaseKeeper, RunRefused, takeRunForResume } from '../run/claim.js';
+import { commandProblem } from '../run/command.js';
+import type { RunEvent } from '../run/events.js';
+import { runPool } from '../run/runner.js';
+import { ANNOTATION, nodePhase, type RunDefinition, type RunOptions } from '../run/state.js';
+import { RunLines } from '../ui/run-lines.js';
+import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
+import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { asCliError, connect } from './kube-flags.js';
+import { nodeSelection } from './node-selection.js';
+import { indexAndNodes, poolPlanOf } from './pool-plan.js';
+
+/**
+ * `kubectl maint run`'s work, loaded only when the command runs: checks that write nothing (the
+ * command, the nodes, permissions, other runs, the pool plan), then the claim in the cluster, then the
+ * run itself with its Lease renewed, and the clean-up or the resume command at the end.
+ */
+/** What talks to the cluster, loaded once the command runs (start-up: see eslint.config.js). */
+async function clusterModules() {
+  const [drainApiModule, drainClientModule, runApiModule, loadLiveModule] = await Promise.all([
+    import('../kube/drain-api.js'),
+    import('../kube/drain-client.js'),
+    import('../kube/run-api.js'),
+    import('../snapshot/load-live.js'),
+  ]);
+  return {
+    drainApi: drainApiModule.drainApi,
+    drainClientFor: drainClientModule.drainClientFor,
+    runApi: runApiModule.runApi,
+    loadLiveSnapshot: loadLiveModule.loadLiveSnapshot,
+  };
+}
+
+export async function runCommandAction(nodeArgs: string[], argv: string[], values: RunCommandValues): Promise<number> {
+  if (values.resume !== undefined && (nodeArgs.length > 0 || values.selector || argv.length > 0)) {
+    throw new UsageError('--resume takes the nodes and the command from the run: give neither');
+  }
+  if (values.rerunCommand && values.resume === undefined) throw new UsageError('--rerun-command goes with --resume');
+  const selection = values.resume === undefined ? nodeSelection(nodeArgs, values.selector) : undefined;
+  const problem = commandProblem(argv);
+  if (problem) throw new CliError(`${problem}: nothing was changed`);
+  const client = await connect(values);
+  const { runApi, loadLiveSnapshot } = await clusterModules();
+  const api = runApi(client);
+  const holder = `${userInfo().username}@${hostname()} pid ${process.pid}`;
+  const ctx = { api, namespace: values.stateNamespace, holder, nowMs: Date.now() };
+  try {
+    let definition: RunDefinition;
+    let lease;
+    let conditions: boolean;
+    if (values.resume !== undefined) {
+      ({ conditions } = await checkAccess(ctx));
+      const runId = values.resume === true ? undefined : values.resume;
+      const found = await takeRunForResume(ctx, runId);
+      ({ definition, lease } = found);
+      await refuseUnfinishedCommands(
+        api,
+        definition,
+        values.rerunCommand === true,
+        values.stateNamespace,
+        holder,
+        found,
+      );
+    } else {
+      const { index, nodes } = indexAndNodes(await loadLiveSnapshot(client, values), selection!);
+      ({ conditions } = await checkAccess(ctx));
+      await checkNodesFree(ctx, nodes, values.takeOver === true);
+      const plan = poolPlanOf(index, nodes, values);
+      if (plan.verdict === 'blocked' && !values.forceStart) {
+        throw new CliError(
+          `the pool plan is blocked: ${plan.verdictReasons[0] ?? 'blocked'} (--force-start to run anyway; nothing was changed)`,
+          ExitCode.Blocked,
+        );
+      }
+      definition = {
+        id: newRunId(new Date()),
+        batches: plan.batches.map((b) => b.nodes),
+        command: argv,
+        options: runOptionsFrom(values),
+      };
+      lease = await claimRun(ctx, definition);
+    }
+    if (!conditions) {
+      process.stderr.write(
+        'note: cannot patch nodes/status: the node lifecycle conditions are not written; the phases are in the node annotations\n',
+      );
+    }
+    return await drive(definition, lease, { api, holder, values, conditions, client });
+  } catch (err) {
+    if (err instanceof RunRefused) throw new CliError(err.message);
+    throw asCliError(err);
+  }
+}
+
+/** A resumed run re-runs a command that did not finish (or failed) only when asked: say which node, write nothing more. */
+async function refuseUnfinishedCommands(
+  api: RunApi,
+  definition: RunDefinition,
+  rerun: boolean,
+  namespace: string,
+  holder: string,
+  found: { lease: V1Lease },
+): Promise<void> {
+  if (rerun) return;
+  for (const node of definition.batches.flat()) {
+    const phase = nodePhase(await api.readNode(node));
+    if (phase === 'command-running' || phase === 'command-failed') {
+      // Give the lease back as it was found: nothing else was written.
+      await new LeaseKeeper({ api, namespace, holder, now: Date.now }, found.lease, () => {}).release();
+      const what = phase === 'command-running' ? 'did not finish (interrupted)' : 'failed';
+      throw new RunRefused(
+        `node "${node}": its command ${what}; re-run it with kubectl maint run --resume ${definition.id} --rerun-command`,
+      );
+    }
+  }
+}
+
+interface DriveContext {
+  readonly api: RunApi;
+  readonly holder: string;
+  readonly values: RunCommandValues;
+  readonly conditions: boolean;
+  readonly client: KubeClient;
+}
+
+async function drive(
+  definition: RunDefinition,
+  lease: V1Lease,
+  { api, holder, values, conditions, client }: DriveContext,
+): Promise<number> {
+  const { drainApi, drainClientFor, loadLiveSnapshot } = await clusterModules();
+  const abort = new AbortController();
+  const keeper = new LeaseKeeper({ api, namespace: values.stateNamespace, holder, now: Date.now }, lease, (why) => {
+    process.stderr.write(`error: ${why}: stopping\n`);
+    abort.abort();
+  });
+  keeper.start();
+  const onSigint = () => {
+    if (abort.signal.aborted) process.exit(ExitCode.Interrupted);
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const sink = await eventSink(values.output);
+  const ns = values.stateNamespace === DEFAULT_STATE_NAMESPACE ? '' : ` --state-namespace ${values.stateNamespace}`;
+  let finished: RunEvent;
+  try {
+    finished = await runPool(
+      definition,
+      {
+        signal: abort.signal,
+        rerunCommand: values.rerunCommand === true,
+        resumed: values.resume !== undefined,
+        holder,
+      },
+      {
+        api,
+        drain: drainApi(drainClientFor(client)),
+        clock: systemClock,
+        loadSnapshot: () => loadLiveSnapshot(client, values),
+        emit: sink.emit,
+        writeConditions: conditions,
+        kubeconfig: client.target.files.length > 0 ? client.target.files.join(delimiter) : undefined,
+        resumeCommand: (rerun) => `kubectl maint run --resume ${definition.id}${rerun ? ' --rerun-command' : ''}${ns}`,
+      },
+    );
+  } catch (err) {
+    // The API failed under the run: give the Lease back so that a resume need not wait for it to expire.
+    await keeper.release().catch(() => undefined);
+    throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    await sink.done();
+  }
+  if (finished.type === 'run-finished' && finished.result === 'done') {
+    for (const node of definition.batches.flat()) {
+      await api.annotateNode(node, {
+        [ANNOTATION.run]: null,
+        [ANNOTATION.phase]: null,
+        [ANNOTATION.since]: null,
+        [ANNOTATION.bootId]: null,
+      });
+    }
+    await keeper.remove();
+    return ExitCode.Ok;
+  }
+  await keeper.release();
+  return finished.type === 'run-finished' && finished.result === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
+}
+
+interface RunSink {
+  readonly emit: (event: RunEvent) => void;
+  readonly done: () => Promise<void>;
+}
+
+/** -o json: one event per line; a terminal: the live pool view; otherwise one line per event. */
+async function eventSink(format: 'text' | 'json' | undefined): Promise<RunSink> {
+  if (format === 'json') {
+    return { emit: (event) => void process.stdout.write(`${JSON.stringify(event)}\n`), done: async () => {} };
+  }
+  if (format === undefined && process.stdout.isTTY) {
+    const { startRunInk } = await import('../ui/run-view.js');
+    const ink = startRunInk();
+    return { emit: (event) => ink.onEvent(event), done: () => ink.done() };
+  }
+  const lines = new RunLines();
+  return {
+    emit: (event) => {
+      for (const line of lines.lines(event))
+        (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${line.text}\n`);
+    },
+    done: async () => {},
+  };
+}
+
+function runOptionsFrom(values: RunCommandValues): RunOptions {
+  return {
+    ignoreDaemonsets: values.ignoreDaemonsets === true,
+    deleteEmptydirData: values.deleteEmptydirData === true,
+    force: values.force === true,
+    podSelector: values.podSelector || undefined,
+    disableEviction: values.disableEviction === true,
+    gracePeriodSeconds: values.gracePeriod,
+    drainTimeoutMs: values.timeout,
+    concurrency: values.concurrency,
+    commandTimeoutMs: values.commandTimeout,
+    nodeReadyTimeoutMs: values.nodeReadyTimeout,
+    budgetTimeoutMs: values.budgetTimeout,
+    expectReboot: values.expectReboot === true,
+    uncordon: values.uncordon !== false,
+    keepGoing: values.keepGoing === true,
+  };
+}
+
+/** A run's id: when it started, plus a little randomness so two runs started in the same second differ. */
+function newRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15).toLowerCase();
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}

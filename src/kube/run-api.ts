@@ -1,0 +1,130 @@
+import {
+  AuthorizationV1Api,
+  CoordinationV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type V1Lease,
+  type V1Node,
+  type V1NodeCondition,
+  type V1PodDisruptionBudget,
+} from '@kubernetes/client-node';
+import { makeApi, type KubeClient } from './client.js';
+import { setUnschedulable } from './cordon.js';
+import { drainClientFor } from './drain-client.js';
+import { classifyKubeError, type KubeCall, type KubeError } from './errors.js';
+
+/** A permission a run needs, in kubectl auth can-i's terms. */
+export interface AccessCheck {
+  readonly verb: string;
+  readonly resource: string;
+  readonly group?: string;
+  readonly subresource?: string;
+  readonly namespace?: string;
+}
+
+/**
+ * Everything `kubectl maint run` asks of the API server beyond the drain (kube/drain-api.ts): the run's
+ * Lease, the nodes' annotations, status conditions and readiness, uncordon, budgets, and access reviews.
+ * Failures are thrown as one-line KubeErrors.
+ */
+export interface RunApi {
+  readNode(name: string): Promise<V1Node>;
+  listNodes(labelSelector?: string): Promise<V1Node[]>;
+  /** Merge-patches metadata.annotations; a null value removes the annotation. */
+  annotateNode(name: string, annotations: Readonly<Record<string, string | null>>): Promise<void>;
+  /** Strategic-merge-patches status.conditions (merged by type) through nodes/status. */
+  setNodeConditions(name: string, conditions: readonly V1NodeCondition[]): Promise<void>;
+  uncordon(name: string): Promise<void>;
+  readLease(namespace: string, name: string): Promise<V1Lease | null>;
+  listLeases(namespace: string, labelSelector: string): Promise<V1Lease[]>;
+  createLease(namespace: string, lease: V1Lease): Promise<V1Lease>;
+  /** Replaces the Lease; the API answers 409 when its resourceVersion is no longer current. */
+  replaceLease(namespace: string, lease: V1Lease): Promise<V1Lease>;
+  deleteLease(namespace: string, name: string): Promise<void>;
+  readPdb(namespace: string, name: string): Promise<V1PodDisruptionBudget | null>;
+  /** SelfSubjectAccessReview: may the current user do this? */
+  canI(check: AccessCheck): Promise<boolean>;
+}
+
+export function runApi(client: KubeClient): RunApi {
+  const coordination = makeApi(client.target, CoordinationV1Api);
+  const authorization = makeApi(client.target, AuthorizationV1Api);
+  const drainClient = drainClientFor(client);
+  const fail =
+    (call: KubeCall) =>
+    (err: unknown): never => {
+      throw classifyKubeError(err, client.target, call);
+    };
+  const orNull =
+    <T>(call: KubeCall) =>
+    (err: unknown): T | null => {
+      const e: KubeError = classifyKubeError(err, client.target, call);
+      if (e.kind === 'not-found') return null;
+      throw e;
+    };
+  const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+  const strategicPatch = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
+  return {
+    readNode: (name) => client.core.readNode({ name }).catch(fail({ verb: 'get', resource: 'nodes', name })),
+    listNodes: async (labelSelector) =>
+      (
+        await client.core
+          .listNode(labelSelector ? { labelSelector } : {})
+          .catch(fail({ verb: 'list', resource: 'nodes' }))
+      ).items,
+    annotateNode: async (name, annotations) => {
+      await client.core
+        .patchNode({ name, body: { metadata: { annotations } } }, mergePatch)
+        .catch(fail({ verb: 'patch', resource: 'nodes', name }));
+    },
+    setNodeConditions: async (name, conditions) => {
+      await client.core
+        .patchNodeStatus({ name, body: { status: { conditions } } }, strategicPatch)
+        .catch(fail({ verb: 'patch', resource: 'nodes/status', name }));
+    },
+    uncordon: async (name) => {
+      await setUnschedulable(drainClient, name, false, 'none').catch(fail({ verb: 'patch', resource: 'nodes', name }));
+    },
+    readLease: (namespace, name) =>
+      coordination
+        .readNamespacedLease({ namespace, name })
+        .catch(orNull<V1Lease>({ verb: 'get', resource: 'leases.coordination.k8s.io', namespace, name })),
+    listLeases: async (namespace, labelSelector) =>
+      (
+        await coordination
+          .listNamespacedLease({ namespace, labelSelector })
+          .catch(fail({ verb: 'list', resource: 'leases.coordination.k8s.io', namespace }))
+      ).items,
+    createLease: (namespace, body) =>
+      coordination
+        .createNamespacedLease({ namespace, body })
+        .catch(fail({ verb: 'create', resource: 'leases.coordination.k8s.io', namespace })),
+    replaceLease: (namespace, body) =>
+      coordination
+        .replaceNamespacedLease({ namespace, name: body.metadata?.name ?? '', body })
+        .catch(fail({ verb: 'update', resource: 'leases.coordination.k8s.io', namespace, name: body.metadata?.name })),
+    deleteLease: async (namespace, name) => {
+      await coordination
+        .deleteNamespacedLease({ namespace, name })
+        .catch(orNull({ verb: 'delete', resource: 'leases.coordination.k8s.io', namespace, name }));
+    },
+    readPdb: (namespace, name) =>
+      client.policy
+        .readNamespacedPodDisruptionBudget({ namespace, name })
+        .catch(
+          orNull<V1PodDisruptionBudget>({ verb: 'get', resource: 'poddisruptionbudgets.policy', namespace, name }),
+        ),
+    canI: async (check) => {
+      const review = await authorization
+        .createSelfSubjectAccessReview({
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SelfSubjectAccessReview',
+            spec: { resourceAttributes: { ...check } },
+          },
+        })
+        .catch(fail({ verb: 'create', resource: 'selfsubjectaccessreviews.authorization.k8s.io' }));
+      return review.status?.allowed === true;
+    },
+  };
+}

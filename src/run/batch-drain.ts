@@ -1,0 +1,81 @@
+import { runDrain } from '../drain/engine.js';
+import type { DrainEvent } from '../drain/events.js';
+import type { FinishedEvent } from '../drain/summary.js';
+import { drainTargets } from '../drain/targets.js';
+import type { DrainApi } from '../kube/drain-api.js';
+import { buildPlan } from '../plan/build-plan.js';
+import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/taint-eviction.js';
+import type { DrainPlan, PlanOptions } from '../plan/types.js';
+import { ClusterIndex } from '../snapshot/cluster-index.js';
+import type { Snapshot } from '../snapshot/types.js';
+import type { RunOptions } from './state.js';
+
+export interface BatchDrainResult {
+  readonly finished: FinishedEvent;
+  /** Nodes of the batch with pods left on them (or refused by kubectl's filters): they are not drained. */
+  readonly notDrained: ReadonlyMap<string, string>;
+  /** Every budget selecting a drained pod, with its disruptionsAllowed before the batch: what the run waits to get back. */
+  readonly budgetsBefore: ReadonlyMap<string, number>;
+  readonly plan: DrainPlan;
+}
+
+/** PlanOptions for one batch from the run's recorded flags. */
+export function batchPlanOptions(options: RunOptions, nodes: readonly string[], nowEpochSeconds: number): PlanOptions {
+  return {
+    nodes,
+    ignoreDaemonSets: options.ignoreDaemonsets,
+    deleteEmptyDirData: options.deleteEmptydirData,
+    force: options.force,
+    podSelector: options.podSelector,
+    disableEviction: options.disableEviction,
+    skipWaitForDeleteTimeoutSeconds: 0,
+    taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
+    nodeMonitorGracePeriodSeconds: 50,
+    nowEpochSeconds,
+  };
+}
+
+/**
+ * One batch's drain with the existing engine: a fresh plan of the batch against the cluster as it is now
+ * (earlier batches moved pods around), kubectl's refusals honoured per node (a node with a refused pod is
+ * not drained and says why), then cordon and evict every target.
+ */
+export async function drainBatch(
+  snapshot: Snapshot,
+  nodes: readonly string[],
+  options: RunOptions,
+  deps: { api: DrainApi; emit: (event: DrainEvent) => void; signal: AbortSignal; nowMs: number },
+): Promise<BatchDrainResult> {
+  const index = new ClusterIndex(snapshot);
+  const plan = buildPlan(index, batchPlanOptions(options, nodes, Math.floor(deps.nowMs / 1000)));
+  const work = drainTargets(plan, snapshot.pods);
+  const refusedNodes = new Map<string, string>();
+  for (const pod of plan.pods.filter((p) => p.action === 'refuse')) {
+    refusedNodes.set(pod.node, `cannot drain: ${pod.namespace}/${pod.name}: ${pod.reason}`);
+  }
+  const drainable = nodes.filter((n) => !refusedNodes.has(n));
+  const finished = await runDrain(
+    {
+      nodes: drainable,
+      targets: work.targets.filter((t) => !refusedNodes.has(t.ref.node)),
+      skipped: work.skipped.filter((s) => !refusedNodes.has(s.ref.node)),
+      gracePeriodSeconds: options.gracePeriodSeconds,
+      timeoutMs: options.drainTimeoutMs,
+      concurrency: options.concurrency,
+      dryRun: 'none',
+      skipWaitForDeleteTimeoutSeconds: 0,
+      alreadyCordoned: new Set(snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? '')),
+      signal: deps.signal,
+    },
+    { api: deps.api, emit: deps.emit },
+  );
+  const notDrained = new Map(refusedNodes);
+  for (const pod of finished.remaining) {
+    if (!notDrained.has(pod.node))
+      notDrained.set(pod.node, `drain ${finished.result}: ${pod.namespace}/${pod.name} is still on it`);
+  }
+  const budgetsBefore = new Map(
+    plan.budgets.filter((b) => b.drainedPods.length > 0).map((b) => [`${b.namespace}/${b.name}`, b.disruptionsAllowed]),
+  );
+  return { finished, notDrained, budgetsBefore, plan };
+}

@@ -1,0 +1,141 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+
+export interface CommandRequest {
+  /** argv; `{node}` in any argument is replaced by the node's name. */
+  readonly argv: readonly string[];
+  readonly node: string;
+  readonly runId: string;
+  /** KUBECONFIG for the command: the file the run itself uses, if any. */
+  readonly kubeconfig?: string | undefined;
+  /** Milliseconds; 0 = no limit. */
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+  /** Each line of output as it comes, stdout and stderr interleaved. */
+  readonly onLine: (stream: 'stdout' | 'stderr', line: string) => void;
+}
+
+export interface CommandResult {
+  readonly exitCode: number | null;
+  /** Why it failed, in one line; null when it exited 0. */
+  readonly failure: string | null;
+  readonly interrupted: boolean;
+}
+
+/** The operator's argv for one node: `{node}` replaced in every argument. */
+export function commandFor(argv: readonly string[], node: string): string[] {
+  return argv.map((arg) => arg.replaceAll('{node}', node));
+}
+
+/**
+ * Runs the operator's command once for a node, without a shell (the argv as given), with MAINT_NODE,
+ * MAINT_RUN and KUBECONFIG in its environment, streaming its lines. Never throws: a command that cannot
+ * start, exits non-zero, is killed by --command-timeout or by an interruption is a result.
+ */
+export async function runCommand(request: CommandRequest): Promise<CommandResult> {
+  const [file, ...args] = commandFor(request.argv, request.node);
+  const child = execa(file!, args, {
+    env: {
+      MAINT_NODE: request.node,
+      MAINT_RUN: request.runId,
+      ...(request.kubeconfig ? { KUBECONFIG: request.kubeconfig } : {}),
+    },
+    reject: false,
+    stdin: 'ignore',
+    // Its own process group, so that a timeout or an interruption stops the whole command (a script's
+    // children too), not only its first process.
+    detached: true,
+    lines: false,
+  });
+  const stopped = stopGroupOn(child.pid, request);
+  const forward = (stream: 'stdout' | 'stderr') => {
+    let pending = '';
+    child[stream]?.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) request.onLine(stream, line.replace(/\r$/, ''));
+    });
+    child[stream]?.on('end', () => {
+      if (pending !== '') request.onLine(stream, pending);
+    });
+  };
+  forward('stdout');
+  forward('stderr');
+  const result = await child;
+  stopped.dispose();
+  if (stopped.why === 'interrupted') return { exitCode: null, failure: 'interrupted', interrupted: true };
+  if (stopped.why === 'timeout') {
+    return {
+      exitCode: null,
+      failure: `timed out after ${request.timeoutMs / 1000}s (--command-timeout)`,
+      interrupted: false,
+    };
+  }
+  if (result.failed && result.exitCode === undefined) {
+    return { exitCode: null, failure: (result.shortMessage ?? 'failed to start').split('\n')[0]!, interrupted: false };
+  }
+  if (result.exitCode !== 0) {
+    const how = result.signal ? `killed by ${result.signal}` : `exited ${result.exitCode}`;
+    return { exitCode: result.exitCode ?? null, failure: how, interrupted: false };
+  }
+  return { exitCode: 0, failure: null, interrupted: false };
+}
+
+const KILL_AFTER_MS = 5000;
+
+/** SIGTERM to the command's process group on timeout or abort, SIGKILL if it is still there 5 s later. */
+function stopGroupOn(pid: number | undefined, request: CommandRequest) {
+  const state: { why: 'timeout' | 'interrupted' | null; dispose: () => void } = { why: null, dispose: () => {} };
+  if (pid === undefined) return state;
+  const timers: NodeJS.Timeout[] = [];
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  const stop = (why: 'timeout' | 'interrupted') => {
+    if (state.why) return;
+    state.why = why;
+    signalGroup('SIGTERM');
+    timers.push(setTimeout(() => signalGroup('SIGKILL'), KILL_AFTER_MS).unref());
+  };
+  if (request.timeoutMs > 0) timers.push(setTimeout(() => stop('timeout'), request.timeoutMs));
+  const onAbort = () => stop('interrupted');
+  if (request.signal?.aborted) onAbort();
+  request.signal?.addEventListener('abort', onAbort, { once: true });
+  state.dispose = () => {
+    for (const t of timers) clearTimeout(t);
+    request.signal?.removeEventListener('abort', onAbort);
+  };
+  return state;
+}
+
+/**
+ * Checks before anything is written that the command can run: an executable file, found as given (with a
+ * slash) or on PATH. Returns a one-line problem, or null.
+ */
+export function commandProblem(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string | null {
+  const file = argv[0];
+  if (file === undefined || file === '') return null;
+  const candidates = file.includes('/')
+    ? [path.resolve(file)]
+    : (env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, file));
+  for (const candidate of candidates) {
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return null;
+    } catch {
+      continue;
+    }
+  }
+  return file.includes('/')
+    ? `command "${file}" is not an executable file`
+    : `command "${file}" is not an executable found on PATH`;
+}

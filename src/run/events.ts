@@ -1,0 +1,71 @@
+import type { DrainEvent } from '../drain/events.js';
+import type { NodePhase } from './state.js';
+
+/** One node's place in the run, as the final event reports it. */
+export interface NodeState {
+  readonly node: string;
+  readonly batch: number;
+  readonly phase: NodePhase;
+  /** Why it stopped, for a node in a failed phase. */
+  readonly problem?: string | undefined;
+}
+
+/**
+ * What `kubectl maint run` tells its listeners; `-o json` prints each as one line. Every view is a function
+ * of this stream. `atMs` is epoch milliseconds.
+ */
+export type RunEvent =
+  | {
+      readonly type: 'run-started';
+      readonly atMs: number;
+      readonly runId: string;
+      readonly holder: string;
+      readonly batches: readonly (readonly string[])[];
+      readonly command: readonly string[];
+      readonly resumed: boolean;
+    }
+  | { readonly type: 'batch-started'; readonly atMs: number; readonly batch: number; readonly nodes: readonly string[] }
+  | {
+      readonly type: 'phase';
+      readonly atMs: number;
+      readonly node: string;
+      readonly batch: number;
+      readonly phase: NodePhase;
+      readonly problem?: string | undefined;
+    }
+  /** An event of the batch's drain, as `kubectl maint drain -o json` prints it. */
+  | { readonly type: 'drain'; readonly atMs: number; readonly batch: number; readonly event: DrainEvent }
+  | {
+      readonly type: 'command-output';
+      readonly atMs: number;
+      readonly node: string;
+      readonly stream: 'stdout' | 'stderr';
+      readonly line: string;
+    }
+  | {
+      readonly type: 'command-finished';
+      readonly atMs: number;
+      readonly node: string;
+      readonly exitCode: number | null;
+      /** null when it exited 0. */
+      readonly failure: string | null;
+    }
+  | {
+      readonly type: 'budgets-waiting';
+      readonly atMs: number;
+      readonly batch: number;
+      /** Budgets not yet back to the disruptionsAllowed they had before the batch. */
+      readonly budgets: ReadonlyArray<{ readonly name: string; readonly before: number; readonly now: number }>;
+    }
+  | { readonly type: 'batch-finished'; readonly atMs: number; readonly batch: number; readonly ok: boolean }
+  | { readonly type: 'warning'; readonly atMs: number; readonly message: string }
+  | {
+      readonly type: 'run-finished';
+      readonly atMs: number;
+      readonly runId: string;
+      /** done: every node back in service; failed: a node stopped in a failed phase; interrupted: Ctrl-C. */
+      readonly result: 'done' | 'failed' | 'interrupted';
+      readonly nodes: readonly NodeState[];
+      /** The command that continues the run, or null when it is done. */
+      readonly resumeCommand: string | null;
+    };

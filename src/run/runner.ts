@@ -1,0 +1,277 @@
+import type { V1Node } from '@kubernetes/client-node';
+import type { Clock } from '../drain/clock.js';
+import type { DrainApi } from '../kube/drain-api.js';
+import type { RunApi } from '../kube/run-api.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { drainBatch } from './batch-drain.js';
+import { runCommand, type CommandResult } from './command.js';
+import type { NodeState, RunEvent } from './events.js';
+import {
+  ANNOTATION,
+  isFailedPhase,
+  lifecycleConditions,
+  nodePhase,
+  reached,
+  type NodePhase,
+  type RunDefinition,
+} from './state.js';
+
+export interface RunDeps {
+  readonly api: RunApi;
+  readonly drain: DrainApi;
+  readonly clock: Clock;
+  /** A fresh picture of the cluster, read before each batch's drain. */
+  readonly loadSnapshot: () => Promise<Snapshot>;
+  readonly emit: (event: RunEvent) => void;
+  /** Write the node lifecycle conditions on node status (the user may patch nodes/status). */
+  readonly writeConditions: boolean;
+  readonly kubeconfig?: string | undefined;
+  /** The command that continues this run, for the final event. */
+  readonly resumeCommand: (rerunCommand: boolean) => string;
+  /** Runs the operator's command (runCommand; replaceable only to observe it). */
+  readonly runCommand?: typeof runCommand;
+}
+
+export interface RunControl {
+  /** Aborts the run: drains stop evicting, commands are killed, every node stays in its recorded phase. */
+  readonly signal: AbortSignal;
+  /** --resume --rerun-command: run the command again on nodes whose command did not finish or failed. */
+  readonly rerunCommand: boolean;
+  readonly resumed: boolean;
+  readonly holder: string;
+}
+
+const POLL_MS = 1000;
+
+/**
+ * Drives a run batch by batch: cordon and drain (the drain engine), the operator's command once per node,
+ * the node's return (Ready, and a new bootID with --expect-reboot), uncordon, and the batch's budgets back
+ * to where they were before the next batch starts. Each node's phase is written to the node before the
+ * step starts, so an interruption leaves every node in a recorded phase and a resume starts each node at
+ * that phase. A failed step leaves its node cordoned and stops the run after the batch (--keep-going: goes
+ * on with the next batches); a node whose command failed is never uncordoned.
+ */
+export async function runPool(definition: RunDefinition, control: RunControl, deps: RunDeps): Promise<RunEvent> {
+  const run = new PoolRun(definition, control, deps);
+  return run.run();
+}
+
+class PoolRun {
+  private readonly phases = new Map<string, { batch: number; phase: NodePhase; problem?: string | undefined }>();
+
+  constructor(
+    private readonly definition: RunDefinition,
+    private readonly control: RunControl,
+    private readonly deps: RunDeps,
+  ) {}
+
+  async run(): Promise<RunEvent> {
+    const { definition, control } = this;
+    this.emit({
+      type: 'run-started',
+      runId: definition.id,
+      holder: control.holder,
+      batches: definition.batches,
+      command: definition.command,
+      resumed: control.resumed,
+    });
+    await this.readPhases();
+    let failed = false;
+    for (const [i, nodes] of definition.batches.entries()) {
+      const batch = i + 1;
+      if (nodes.every((n) => this.phaseOf(n) === 'done')) continue;
+      this.emit({ type: 'batch-started', batch, nodes });
+      const ok = await this.runBatch(batch, nodes);
+      this.emit({ type: 'batch-finished', batch, ok });
+      if (this.aborted) return this.finish('interrupted');
+      if (!ok) {
+        failed = true;
+        if (!definition.options.keepGoing) break;
+      }
+    }
+    return this.finish(failed ? 'failed' : 'done');
+  }
+
+  private get aborted(): boolean {
+    return this.control.signal.aborted;
+  }
+
+  private async runBatch(batch: number, nodes: readonly string[]): Promise<boolean> {
+    const { options } = this.definition;
+    // 1. Drain the nodes not yet drained (a resumed run drains again: it is idempotent).
+    const toDrain = nodes.filter((n) => !reached(this.phaseOf(n), 'drained'));
+    let budgetsBefore: ReadonlyMap<string, number> = new Map();
+    if (toDrain.length > 0) {
+      for (const node of toDrain) await this.setPhase(node, batch, 'draining');
+      const snapshot = await this.deps.loadSnapshot();
+      const drained = await drainBatch(snapshot, toDrain, options, {
+        api: this.deps.drain,
+        emit: (event) => this.emit({ type: 'drain', batch, event }),
+        signal: this.control.signal,
+        nowMs: this.deps.clock.now(),
+      });
+      budgetsBefore = drained.budgetsBefore;
+      if (this.aborted) return false;
+      for (const node of toDrain) {
+        const problem = drained.notDrained.get(node);
+        await this.setPhase(node, batch, problem ? 'drain-failed' : 'drained', problem);
+      }
+    }
+    // 2. The operator's command, once per node, all nodes of the batch at once.
+    await Promise.all(nodes.map((node) => this.commandStep(batch, node)));
+    if (this.aborted) return false;
+    // 3. Back in service: Ready again, then uncordon.
+    await Promise.all(nodes.map((node) => this.returnStep(batch, node)));
+    if (this.aborted) return false;
+    // 4. The budgets the batch touched back to where they were, so the next drain does not stall.
+    const budgetsOk = await this.waitForBudgets(batch, budgetsBefore);
+    return budgetsOk && nodes.every((n) => !isFailedPhase(this.phaseOf(n)));
+  }
+
+  private async commandStep(batch: number, node: string): Promise<void> {
+    const phase = this.phaseOf(node);
+    const rerun = this.control.rerunCommand && (phase === 'command-running' || phase === 'command-failed');
+    if (phase !== 'drained' && !rerun) return;
+    if (this.definition.command.length === 0) return this.setPhase(node, batch, 'command-done');
+    if (this.definition.options.expectReboot) {
+      const bootId = (await this.deps.api.readNode(node)).status?.nodeInfo?.bootID ?? '';
+      await this.deps.api.annotateNode(node, { [ANNOTATION.bootId]: bootId });
+    }
+    await this.setPhase(node, batch, 'command-running');
+    const result: CommandResult = await (this.deps.runCommand ?? runCommand)({
+      argv: this.definition.command,
+      node,
+      runId: this.definition.id,
+      kubeconfig: this.deps.kubeconfig,
+      timeoutMs: this.definition.options.commandTimeoutMs,
+      signal: this.control.signal,
+      onLine: (stream, line) => this.emit({ type: 'command-output', node, stream, line }),
+    });
+    this.emit({ type: 'command-finished', node, exitCode: result.exitCode, failure: result.failure });
+    if (result.interrupted) return; // stays command-running: the resume says so
+    if (result.failure) return this.setPhase(node, batch, 'command-failed', `command ${result.failure}`);
+    await this.setPhase(node, batch, 'command-done');
+  }
+
+  private async returnStep(batch: number, node: string): Promise<void> {
+    const phase = this.phaseOf(node);
+    if (phase !== 'command-done' && phase !== 'returning' && phase !== 'returned') return;
+    if (phase !== 'returned') {
+      await this.setPhase(node, batch, 'returning');
+      const back = await this.waitUntilBack(node);
+      if (back === 'aborted') return;
+      if (back !== 'back') return this.setPhase(node, batch, 'not-returned', back);
+      await this.setPhase(node, batch, 'returned');
+    }
+    if (this.definition.options.uncordon) await this.deps.api.uncordon(node);
+    await this.setPhase(node, batch, 'done');
+  }
+
+  /** Until the node is Ready (and, with --expect-reboot, reports another bootID than before the command). */
+  private async waitUntilBack(node: string): Promise<'back' | 'aborted' | string> {
+    const { clock } = this.deps;
+    const deadline = clock.now() + this.definition.options.nodeReadyTimeoutMs;
+    let last: V1Node | undefined;
+    for (;;) {
+      last = await this.deps.api.readNode(node);
+      if (isBack(last, this.definition.options.expectReboot)) return 'back';
+      if (clock.now() >= deadline) break;
+      if (!(await clock.sleep(POLL_MS, this.control.signal))) return 'aborted';
+    }
+    const seconds = Math.round(this.definition.options.nodeReadyTimeoutMs / 1000);
+    return this.definition.options.expectReboot && isReady(last)
+      ? `still reports the bootID it had before the command after ${seconds}s (--expect-reboot)`
+      : `not Ready after ${seconds}s (--node-ready-timeout)`;
+  }
+
+  /** Until every budget the batch drained is back to its disruptionsAllowed from before the batch. */
+  private async waitForBudgets(batch: number, before: ReadonlyMap<string, number>): Promise<boolean> {
+    if (before.size === 0) return true;
+    const { clock } = this.deps;
+    const deadline = clock.now() + this.definition.options.budgetTimeoutMs;
+    let reported = '';
+    for (;;) {
+      const short: Array<{ name: string; before: number; now: number }> = [];
+      for (const [name, allowed] of before) {
+        const [namespace, pdbName] = name.split('/') as [string, string];
+        const pdb = await this.deps.api.readPdb(namespace, pdbName);
+        const now = pdb?.status?.disruptionsAllowed ?? allowed;
+        const current = (pdb?.status?.observedGeneration ?? 0) >= (pdb?.metadata?.generation ?? 0);
+        if (pdb && (now < allowed || !current)) short.push({ name, before: allowed, now });
+      }
+      if (short.length === 0) return true;
+      const text = JSON.stringify(short);
+      if (text !== reported) this.emit({ type: 'budgets-waiting', batch, budgets: short });
+      reported = text;
+      if (clock.now() >= deadline) {
+        const names = short.map((b) => `${b.name} (${b.now} of ${b.before} allowed)`).join(', ');
+        this.emit({ type: 'warning', message: `batch ${batch}: budgets not back after the batch: ${names}` });
+        return false;
+      }
+      if (!(await clock.sleep(POLL_MS, this.control.signal))) return false;
+    }
+  }
+
+  private async readPhases(): Promise<void> {
+    for (const [i, nodes] of this.definition.batches.entries()) {
+      for (const node of nodes) {
+        const phase = nodePhase(await this.deps.api.readNode(node)) ?? 'pending';
+        this.phases.set(node, { batch: i + 1, phase });
+      }
+    }
+  }
+
+  private phaseOf(node: string): NodePhase {
+    return this.phases.get(node)?.phase ?? 'pending';
+  }
+
+  /** Records the phase on the node (annotation, and the lifecycle conditions where allowed), then tells the listeners. */
+  async setPhase(node: string, batch: number, phase: NodePhase, problem?: string): Promise<void> {
+    const nowIso = new Date(this.deps.clock.now()).toISOString();
+    await this.deps.api.annotateNode(node, {
+      [ANNOTATION.run]: this.definition.id,
+      [ANNOTATION.phase]: phase,
+      [ANNOTATION.since]: nowIso,
+    });
+    if (this.deps.writeConditions) await this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso));
+    this.phases.set(node, { batch, phase, problem });
+    this.emit({ type: 'phase', node, batch, phase, problem });
+  }
+
+  private async finish(result: 'done' | 'failed' | 'interrupted'): Promise<RunEvent> {
+    const nodes: NodeState[] = [...this.phases].map(([node, s]) => ({
+      node,
+      batch: s.batch,
+      phase: s.phase,
+      problem: s.problem,
+    }));
+    const needsRerun = nodes.some((n) => n.phase === 'command-running' || n.phase === 'command-failed');
+    const event: RunEvent = {
+      type: 'run-finished',
+      atMs: this.deps.clock.now(),
+      runId: this.definition.id,
+      result,
+      nodes,
+      resumeCommand: result === 'done' ? null : this.deps.resumeCommand(needsRerun),
+    };
+    this.deps.emit(event);
+    return event;
+  }
+
+  private emit(event: DistributiveOmit<RunEvent, 'atMs'>): void {
+    this.deps.emit({ ...event, atMs: this.deps.clock.now() } as RunEvent);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function isReady(node: V1Node | undefined): boolean {
+  return (node?.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+function isBack(node: V1Node, expectReboot: boolean): boolean {
+  if (!isReady(node)) return false;
+  if (!expectReboot) return true;
+  const before = node.metadata?.annotations?.[ANNOTATION.bootId];
+  return before === undefined || node.status?.nodeInfo?.bootID !== before;
+}

@@ -1,0 +1,211 @@
+import type { V1Lease, V1Node } from '@kubernetes/client-node';
+
+/**
+ * The run's state in the cluster, so that any machine can see it and resume it:
+ *
+ * - one coordination.k8s.io Lease per run (`maint-run-<id>`, label `maint.kubectl.io/run`), whose
+ *   holderIdentity is the process driving the run (`user@host pid N`), renewed every RENEW_SECONDS while it
+ *   works and released (holder cleared) when it stops; its annotations hold the run's definition: the
+ *   batches, the command, and the flags that shape the drain — everything `--resume` needs;
+ * - on each node of the run, annotations: the run it belongs to (the claim), its phase, and since when;
+ *   for `--expect-reboot`, the bootID it had before the command.
+ *
+ * A node claimed by a run whose Lease is held and not expired is refused to any other run; an expired or
+ * released Lease can be taken over (`--resume`, or `--take-over` for another run).
+ */
+export const ANNOTATION = {
+  run: 'maint.kubectl.io/run',
+  phase: 'maint.kubectl.io/phase',
+  since: 'maint.kubectl.io/phase-since',
+  bootId: 'maint.kubectl.io/boot-id-before',
+  batches: 'maint.kubectl.io/batches',
+  command: 'maint.kubectl.io/command',
+  options: 'maint.kubectl.io/options',
+} as const;
+
+export const RUN_LABEL = 'maint.kubectl.io/run';
+export const LEASE_SECONDS = 30;
+export const RENEW_SECONDS = 10;
+
+/**
+ * A node's phase in a run. The order is the run's: a node only moves forward, so a resumed run starts
+ * each node at its recorded phase.
+ */
+export const NODE_PHASES = [
+  'pending',
+  'draining',
+  'drained',
+  'command-running',
+  'command-done',
+  'returning',
+  'returned',
+  'done',
+] as const;
+export type ForwardPhase = (typeof NODE_PHASES)[number];
+/** Where a node stops when something went wrong: it stays cordoned. */
+export type FailedPhase = 'drain-failed' | 'command-failed' | 'not-returned';
+export type NodePhase = ForwardPhase | FailedPhase;
+
+export function isFailedPhase(phase: NodePhase): phase is FailedPhase {
+  return phase === 'drain-failed' || phase === 'command-failed' || phase === 'not-returned';
+}
+
+/** Whether `phase` is at or past `step` on the forward path. */
+export function reached(phase: NodePhase, step: ForwardPhase): boolean {
+  if (isFailedPhase(phase)) return false;
+  return NODE_PHASES.indexOf(phase) >= NODE_PHASES.indexOf(step);
+}
+
+/** What a run is: recorded on its Lease when it starts, read back by --resume. */
+export interface RunDefinition {
+  readonly id: string;
+  readonly batches: readonly (readonly string[])[];
+  /** argv of the operator's command; empty for none. */
+  readonly command: readonly string[];
+  readonly options: RunOptions;
+}
+
+/** The flags that shape the run, kept so that --resume drains and waits the same way. */
+export interface RunOptions {
+  readonly ignoreDaemonsets: boolean;
+  readonly deleteEmptydirData: boolean;
+  readonly force: boolean;
+  readonly podSelector?: string | undefined;
+  readonly disableEviction: boolean;
+  readonly gracePeriodSeconds: number;
+  /** Milliseconds per drain; 0 = none. */
+  readonly drainTimeoutMs: number;
+  readonly concurrency: number;
+  /** Milliseconds; 0 = none. */
+  readonly commandTimeoutMs: number;
+  /** Milliseconds to wait for a node to be Ready again. */
+  readonly nodeReadyTimeoutMs: number;
+  /** Milliseconds to wait for the batch's budgets to recover. */
+  readonly budgetTimeoutMs: number;
+  readonly expectReboot: boolean;
+  readonly uncordon: boolean;
+  readonly keepGoing: boolean;
+}
+
+export const leaseName = (runId: string) => `maint-run-${runId}`;
+
+/** A Lease's acquireTime and renewTime are MicroTime: RFC 3339 with exactly six fractional digits. */
+export function microTime(ms: number): Date {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z') as unknown as Date;
+}
+
+export function leaseFor(definition: RunDefinition, holder: string, nowMs: number, namespace: string): V1Lease {
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: {
+      name: leaseName(definition.id),
+      namespace,
+      labels: { [RUN_LABEL]: definition.id },
+      annotations: {
+        [ANNOTATION.batches]: JSON.stringify(definition.batches),
+        [ANNOTATION.command]: JSON.stringify(definition.command),
+        [ANNOTATION.options]: JSON.stringify(definition.options),
+      },
+    },
+    spec: {
+      holderIdentity: holder,
+      leaseDurationSeconds: LEASE_SECONDS,
+      acquireTime: microTime(nowMs),
+      renewTime: microTime(nowMs),
+    },
+  };
+}
+
+/** The run recorded on a Lease; throws a one-line Error when the annotations are not ours. */
+export function definitionOf(lease: V1Lease): RunDefinition {
+  const a = lease.metadata?.annotations ?? {};
+  const id = lease.metadata?.labels?.[RUN_LABEL];
+  try {
+    if (!id) throw new Error('no run label');
+    return {
+      id,
+      batches: JSON.parse(a[ANNOTATION.batches] ?? '') as string[][],
+      command: JSON.parse(a[ANNOTATION.command] ?? '') as string[],
+      options: JSON.parse(a[ANNOTATION.options] ?? '') as RunOptions,
+    };
+  } catch {
+    throw new Error(`lease ${lease.metadata?.namespace}/${lease.metadata?.name} does not record a kubectl maint run`);
+  }
+}
+
+/** Who holds the Lease now: null when released or expired at `nowMs`. */
+export function activeHolder(lease: V1Lease, nowMs: number): string | null {
+  const holder = lease.spec?.holderIdentity;
+  if (!holder) return null;
+  const renewed = toMs(lease.spec?.renewTime);
+  const duration = (lease.spec?.leaseDurationSeconds ?? LEASE_SECONDS) * 1000;
+  if (renewed === undefined) return holder;
+  return renewed + duration > nowMs ? holder : null;
+}
+
+/** Seconds until the Lease expires (0 when it has). */
+export function secondsLeft(lease: V1Lease, nowMs: number): number {
+  const renewed = toMs(lease.spec?.renewTime) ?? nowMs;
+  const duration = (lease.spec?.leaseDurationSeconds ?? LEASE_SECONDS) * 1000;
+  return Math.max(0, Math.ceil((renewed + duration - nowMs) / 1000));
+}
+
+export function nodePhase(node: V1Node): NodePhase | null {
+  const phase = node.metadata?.annotations?.[ANNOTATION.phase];
+  return phase && ([...NODE_PHASES, 'drain-failed', 'command-failed', 'not-returned'] as string[]).includes(phase)
+    ? (phase as NodePhase)
+    : null;
+}
+
+export const runOfNode = (node: V1Node): string | null => node.metadata?.annotations?.[ANNOTATION.run] ?? null;
+
+function toMs(value: Date | string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** The node lifecycle conditions (KEP-5683, alpha in 1.37) a phase sets, True for the current one. */
+export function lifecycleConditions(
+  phase: NodePhase,
+  nowIso: string,
+): Array<{
+  type: string;
+  status: 'True' | 'False';
+  reason: string;
+  message: string;
+  lastTransitionTime: Date;
+  lastHeartbeatTime: Date;
+}> {
+  const active: Record<string, boolean> = {
+    MaintenancePlanned: phase === 'pending',
+    DrainInProgress: phase === 'draining',
+    Drained:
+      (reached(phase, 'drained') && !reached(phase, 'done')) || phase === 'command-failed' || phase === 'not-returned',
+    MaintenanceInProgress: [
+      'command-running',
+      'command-done',
+      'returning',
+      'returned',
+      'command-failed',
+      'not-returned',
+    ].includes(phase),
+  };
+  const at = nowIso as unknown as Date;
+  return Object.entries(active).map(([type, on]) => ({
+    type,
+    status: on ? 'True' : 'False',
+    reason: on ? `KubectlMaint${phaseWord(phase)}` : 'KubectlMaint',
+    message: `kubectl maint run: node phase ${phase}`,
+    lastTransitionTime: at,
+    lastHeartbeatTime: at,
+  }));
+}
+
+function phaseWord(phase: NodePhase): string {
+  return phase
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+}

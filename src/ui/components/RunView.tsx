@@ -1,0 +1,87 @@
+import { Box, Static, Text } from 'ink';
+import { runSummary } from '../run-lines.js';
+import { podsLeft, type RunProgress } from '../run-progress.js';
+import { formatClock } from '../format.js';
+import { formatColumns } from '../text-columns.js';
+import { DrainView } from './DrainView.js';
+import { Tone } from './Tone.js';
+
+export interface RunViewProps {
+  progress: RunProgress;
+  nowMs: number;
+}
+
+/**
+ * The live pool view: finished steps print once above (<Static>); below, one row per node (batch, phase,
+ * time in phase, pods left), the current batch's drain with its waits while it drains, each running
+ * command's last output lines, and the budgets the run waits for. The summary replaces it at the end.
+ */
+export function RunView({ progress, nowMs }: RunViewProps) {
+  const startedAtMs = progress.startedAtMs ?? nowMs;
+  if (progress.finished) {
+    return (
+      <Box flexDirection="column">
+        <RunLog progress={progress} startedAtMs={startedAtMs} />
+        {runSummary(progress.finished).map((line, i) => (
+          <Text key={i}>{line}</Text>
+        ))}
+      </Box>
+    );
+  }
+  const rows = [
+    ['NODE', 'BATCH', 'PHASE', 'FOR', 'PODS LEFT'],
+    ...progress.nodes.map((n) => [
+      n.node,
+      String(n.batch),
+      n.phase + (n.problem ? ` (${n.problem})` : ''),
+      n.sinceMs === null ? '' : formatClock(nowMs - n.sinceMs),
+      n.batch === progress.currentBatch ? String(podsLeft(progress, n.node)) : '',
+    ]),
+  ];
+  const draining = progress.nodes.some((n) => n.phase === 'draining') && progress.drain.startedAtMs !== null;
+  const commands = progress.nodes.filter((n) => n.phase === 'command-running' && n.output.length > 0);
+  return (
+    <Box flexDirection="column">
+      <RunLog progress={progress} startedAtMs={startedAtMs} />
+      <Text bold>
+        Run {progress.runId ?? ''} · batch {progress.currentBatch ?? '-'} of {progress.batchCount} ·{' '}
+        {formatClock(nowMs - startedAtMs)}
+      </Text>
+      {formatColumns(rows).map((line, i) => (
+        <Text key={i}>{line}</Text>
+      ))}
+      {draining && (
+        <Box marginTop={1}>
+          <DrainView progress={progress.drain} nowMs={nowMs} maxRows={8} />
+        </Box>
+      )}
+      {commands.map((n) => (
+        <Box key={n.node} flexDirection="column" marginTop={1}>
+          <Tone tone="muted">{n.node}:</Tone>
+          {n.output.map((line, i) => (
+            <Text key={i}> {line}</Text>
+          ))}
+        </Box>
+      ))}
+      {progress.budgetsWaiting.length > 0 && (
+        <Tone tone="warn">
+          waiting for budgets: {progress.budgetsWaiting.map((b) => `${b.name} ${b.now}/${b.before} allowed`).join(', ')}
+        </Tone>
+      )}
+    </Box>
+  );
+}
+
+/** Finished steps, printed once each above the live area. */
+function RunLog({ progress, startedAtMs }: { progress: RunProgress; startedAtMs: number }) {
+  return (
+    <Static items={[...progress.log]}>
+      {(entry) => (
+        <Text key={entry.id}>
+          <Tone tone="muted">{formatClock(entry.atMs - startedAtMs).padStart(5)} </Tone>
+          <Tone tone={entry.tone}>{entry.text}</Tone>
+        </Text>
+      )}
+    </Static>
+  );
+}

@@ -1,0 +1,76 @@
+import type { RunEvent } from '../run/events.js';
+import { drainEventLines, type DrainLine } from './drain-lines.js';
+import { initialDrainProgress, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
+import { formatColumns } from './text-columns.js';
+
+/**
+ * `kubectl maint run` without a terminal: one line per event. Each batch's drain is worded as `kubectl
+ * maint drain` words it; the command's output is prefixed with its node; the summary lists every node's
+ * phase and the command that resumes the run.
+ *
+ *   run 20261201-1400-ab12: 3 batches: w6 w1 | w2 w3 | w4 w5
+ *   batch 1: w6, w1
+ *   node/w6 draining
+ *   [w6] rebooting…
+ */
+export class RunLines {
+  private drain: DrainProgress = initialDrainProgress();
+
+  lines(event: RunEvent): DrainLine[] {
+    switch (event.type) {
+      case 'run-started':
+        return [
+          out(
+            `run ${event.runId}${event.resumed ? ' resumed' : ''} by ${event.holder}: ${event.batches.length} batch(es): ${event.batches.map((b) => b.join(' ')).join(' | ')}`,
+          ),
+        ];
+      case 'batch-started':
+        this.drain = initialDrainProgress();
+        return [out(`batch ${event.batch}: ${event.nodes.join(', ')}`)];
+      case 'phase':
+        return [out(`node/${event.node} phase ${event.phase}${event.problem ? `: ${event.problem}` : ''}`)];
+      case 'drain': {
+        const lines = drainEventLines(this.drain, event.event);
+        this.drain = reduceDrainEvents(this.drain, event.event);
+        return lines;
+      }
+      case 'command-output':
+        return [{ stream: event.stream, text: `[${event.node}] ${event.line}` }];
+      case 'command-finished':
+        return [out(`node/${event.node} command ${event.failure ?? 'exited 0'}`)];
+      case 'budgets-waiting':
+        return [
+          err(
+            `batch ${event.batch}: waiting for budgets to recover: ${event.budgets.map((b) => `${b.name} (${b.now} of ${b.before} allowed)`).join(', ')}`,
+          ),
+        ];
+      case 'batch-finished':
+        return [out(`batch ${event.batch} ${event.ok ? 'done' : 'stopped'}`)];
+      case 'warning':
+        return [err(`Warning: ${event.message}`)];
+      case 'run-finished':
+        return runSummary(event).map(err);
+    }
+  }
+}
+
+/** The end of a run: its result, each node's phase, and how to continue. */
+export function runSummary(event: Extract<RunEvent, { type: 'run-finished' }>): string[] {
+  const headline: Record<typeof event.result, string> = {
+    done: `run ${event.runId} done: every node is back in service`,
+    failed: `run ${event.runId} stopped: a node failed; failed nodes stay cordoned`,
+    interrupted: `run ${event.runId} interrupted: each node stays in the phase below`,
+  };
+  const rows = [
+    ['NODE', 'BATCH', 'PHASE', 'PROBLEM'],
+    ...event.nodes.map((n) => [n.node, String(n.batch), n.phase, n.problem ?? '']),
+  ];
+  return [
+    headline[event.result],
+    ...formatColumns(rows, '  '),
+    ...(event.resumeCommand ? [`continue with: ${event.resumeCommand}`] : []),
+  ];
+}
+
+const out = (text: string): DrainLine => ({ stream: 'stdout', text });
+const err = (text: string): DrainLine => ({ stream: 'stderr', text });

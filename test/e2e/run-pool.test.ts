@@ -1,0 +1,280 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/run/events.js';
+import { bin } from './drain-run.js';
+import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+
+// `kubectl maint run` over the lab's `pool` scenario: six KWOK workers in three zones, three budgeted
+// workloads, and scripts/lab/reboot-node.sh as the operator's command (NotReady, then Ready with a new bootID).
+
+const root = path.resolve(import.meta.dirname, '../..');
+const reboot = path.join(root, 'scripts/lab/reboot-node.sh');
+const work = mkdtempSync(path.join(tmpdir(), 'maint-run-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const POOL = ['pool-1', 'pool-2', 'pool-3', 'pool-4', 'pool-5', 'pool-6'];
+const RUN_FLAGS = ['--ignore-daemonsets', '--expect-reboot', '-o', 'json'];
+
+interface Started {
+  readonly child: ResultPromise<{ reject: false }>;
+  /** Events seen so far (stdout lines), filled as they come. */
+  readonly events: RunEvent[];
+}
+
+/** Starts `kubectl maint ARGS…` in `cwd` with the lab's kubectl and the reboot script's settings. */
+async function start(args: readonly string[], env: Record<string, string> = {}, cwd = root): Promise<Started> {
+  const lab = await labEnv();
+  const child = execa(process.execPath, [bin, ...args], {
+    reject: false,
+    cwd,
+    env: { ...process.env, KUBECONFIG: lab.KUBECONFIG, PATH: lab.PATH, NO_COLOR: '1', ...env },
+  });
+  const events: RunEvent[] = [];
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('{"type":')) events.push(JSON.parse(line) as RunEvent);
+  });
+  return { child, events };
+}
+
+async function finish(run: Started) {
+  const r = await run.child;
+  return { exitCode: r.exitCode, stderr: String(r.stderr), events: run.events };
+}
+
+const finishedOf = (events: readonly RunEvent[]) =>
+  events.find((e): e is Extract<RunEvent, { type: 'run-finished' }> => e.type === 'run-finished');
+
+interface NodeObject {
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: { unschedulable?: boolean };
+}
+async function poolNodes(): Promise<NodeObject[]> {
+  return (await kubectlJson<{ items: NodeObject[] }>(['get', 'nodes', '-l', 'pool=blue'])).items;
+}
+
+interface Budget {
+  metadata: { name: string };
+  status?: { currentHealthy?: number; desiredHealthy?: number };
+}
+
+/** Samples every budget of the pool's namespace until stopped; records each sample below desired health. */
+function watchBudgets(): { stop: () => Promise<{ samples: number; below: string[] }> } {
+  let stopped = false;
+  let samples = 0;
+  const below: string[] = [];
+  const loop = (async () => {
+    while (!stopped) {
+      const list = await kubectlJson<{ items: Budget[] }>(['get', 'pdb', '-n', 'shop']);
+      samples += 1;
+      for (const b of list.items) {
+        const { currentHealthy = 0, desiredHealthy = 0 } = b.status ?? {};
+        if (currentHealthy < desiredHealthy) below.push(`${b.metadata.name}: ${currentHealthy} < ${desiredHealthy}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return { samples, below };
+    },
+  };
+}
+
+async function deploymentsReady(): Promise<boolean> {
+  const list = await kubectlJson<{ items: Array<{ spec: { replicas: number }; status: { readyReplicas?: number } }> }>([
+    'get',
+    'deployments',
+    '-n',
+    'shop',
+  ]);
+  return list.items.length === 3 && list.items.every((d) => d.status.readyReplicas === d.spec.replicas);
+}
+
+describe('kubectl maint run over a pool of six KWOK workers', () => {
+  beforeEach(async () => {
+    await seedScenario('pool');
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+  });
+
+  it('takes every node through drain, reboot and back, two at a time, never below a budget', async () => {
+    const log = path.join(work, 'calls.log');
+    const watcher = watchBudgets();
+    const run = await start(
+      ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', reboot, '{node}'],
+      {
+        REBOOT_LOG: log,
+      },
+    );
+    const r = await finish(run);
+    const budgets = await watcher.stop();
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const started = r.events.find((e) => e.type === 'run-started');
+    expect(started?.type === 'run-started' && started.batches.map((b) => b.length)).toEqual([2, 2, 2]);
+    expect(finishedOf(r.events)?.result).toBe('done');
+
+    // Every node uncordoned, its run annotations gone; the run's Lease deleted; every workload Ready.
+    const nodes = await poolNodes();
+    expect(nodes.filter((n) => n.spec.unschedulable)).toEqual([]);
+    expect(
+      nodes.flatMap((n) => Object.keys(n.metadata.annotations ?? {}).filter((k) => k.startsWith('maint.'))),
+    ).toEqual([]);
+    const leases = await kubectl(['get', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '-o', 'name']);
+    expect(String(leases.stdout)).toBe('');
+    await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
+    expect(budgets.samples).toBeGreaterThan(5);
+    expect(budgets.below).toEqual([]);
+
+    // The command ran once per node, with {node}, MAINT_NODE, MAINT_RUN and KUBECONFIG.
+    const runId = started?.type === 'run-started' ? started.runId : '';
+    const calls = readFileSync(log, 'utf8').trim().split('\n').sort();
+    const { KUBECONFIG } = await labEnv();
+    expect(calls).toEqual(POOL.map((n) => `${n} MAINT_NODE=${n} MAINT_RUN=${runId} KUBECONFIG=${KUBECONFIG}`));
+  });
+
+  it('Ctrl-C during a command leaves each node in a recorded phase; --resume from another directory finishes', async () => {
+    const run = await start(
+      ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', reboot, '{node}'],
+      {
+        REBOOT_SECONDS: '30',
+      },
+    );
+    await eventually(
+      async () => run.events.some((e) => e.type === 'phase' && e.phase === 'command-running'),
+      120_000,
+      'a command to start',
+    );
+    run.child.kill('SIGINT');
+    const first = await finish(run);
+    expect(first.exitCode).toBe(130);
+    const interrupted = finishedOf(first.events);
+    expect(interrupted?.result).toBe('interrupted');
+    const running = interrupted!.nodes.filter((n) => n.phase === 'command-running').map((n) => n.node);
+    expect(running.length).toBeGreaterThan(0);
+    // The phases are on the nodes, and those nodes stay cordoned.
+    const nodes = await poolNodes();
+    for (const name of running) {
+      const node = nodes.find((n) => n.metadata.name === name)!;
+      expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('command-running');
+      expect(node.spec.unschedulable).toBe(true);
+    }
+    expect(interrupted!.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
+
+    // From another directory with no local files: refused until --rerun-command, then it finishes.
+    const elsewhere = mkdtempSync(path.join(work, 'elsewhere-'));
+    const refused = await finish(await start(['run', '--resume', '-o', 'json'], {}, elsewhere));
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(
+      /^error: node "pool-\d": its command did not finish \(interrupted\); re-run it with kubectl maint run --resume \S+ --rerun-command/,
+    );
+    const resumed = await finish(
+      await start(['run', '--resume', '--rerun-command', '-o', 'json'], { REBOOT_SECONDS: '1' }, elsewhere),
+    );
+    expect(resumed.exitCode).toBe(0);
+    expect(finishedOf(resumed.events)?.result).toBe('done');
+    expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
+    await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
+  });
+
+  it('a second run over a node of a running one refuses, naming the holder, and writes nothing', async () => {
+    const first = await start(['run', 'pool-1', 'pool-2', ...RUN_FLAGS, '--', reboot, '{node}'], {
+      REBOOT_SECONDS: '30',
+    });
+    await eventually(
+      async () => first.events.some((e) => e.type === 'phase'),
+      60_000,
+      'the first run to claim its nodes',
+    );
+    const second = await finish(await start(['run', 'pool-2', 'pool-3', ...RUN_FLAGS, '--', reboot, '{node}']));
+    expect(second.exitCode).toBe(1);
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect(second.stderr).toMatch(
+      /^error: node "pool-2" is in run \S+ held by \S+@\S+ pid \d+ \(its lease expires in \d+s unless renewed\): nothing was changed$/,
+    );
+    const pool3 = (await poolNodes()).find((n) => n.metadata.name === 'pool-3')!;
+    expect(pool3.metadata.annotations?.['maint.kubectl.io/run']).toBeUndefined();
+    expect(pool3.spec.unschedulable).toBeUndefined();
+    first.child.kill('SIGINT');
+    await finish(first);
+  });
+
+  it('a command that exits 1 leaves its node cordoned and stops the run before the next batch', async () => {
+    // The node that fails is the first of the first batch, as the pool plan chooses it.
+    const planned = await start([
+      'plan',
+      '-l',
+      'pool=blue',
+      '--max-unavailable',
+      '2',
+      '--ignore-daemonsets',
+      '-o',
+      'json',
+    ]);
+    const plan = JSON.parse(String((await planned.child).stdout)) as { batches: Array<{ nodes: string[] }> };
+    const first = plan.batches[0]!.nodes[0]!;
+    const run = await start(
+      ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', reboot, '{node}'],
+      {
+        REBOOT_FAIL_NODE: first,
+      },
+    );
+    const r = await finish(run);
+    expect(r.exitCode).toBe(1);
+    const finished = finishedOf(r.events)!;
+    expect(finished.result).toBe('failed');
+    const failed = finished.nodes.find((n) => n.node === first)!;
+    expect(failed).toMatchObject({ phase: 'command-failed', problem: 'command exited 1' });
+    const nodes = await poolNodes();
+    expect(nodes.find((n) => n.metadata.name === first)!.spec.unschedulable).toBe(true);
+    // Nodes of later batches were never touched.
+    const later = finished.nodes.filter((n) => n.batch > failed.batch);
+    expect(later.length).toBeGreaterThan(0);
+    for (const n of later) {
+      expect(n.phase).toBe('pending');
+      expect(nodes.find((x) => x.metadata.name === n.node)!.spec.unschedulable).toBeUndefined();
+    }
+    expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
+  });
+
+  it('a user who cannot create Leases gets one line before anything is written', async () => {
+    const rbac = [
+      'apiVersion: rbac.authorization.k8s.io/v1',
+      'kind: ClusterRole',
+      'metadata: {name: maint-e2e-drainer}',
+      'rules:',
+      '- {apiGroups: ["", apps, policy, batch], resources: ["*"], verbs: [get, list, watch]}',
+      '- {apiGroups: [""], resources: [nodes], verbs: [patch]}',
+      '- {apiGroups: [""], resources: [pods/eviction], verbs: [create]}',
+      '---',
+      'apiVersion: rbac.authorization.k8s.io/v1',
+      'kind: ClusterRoleBinding',
+      'metadata: {name: maint-e2e-drainer}',
+      'roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: maint-e2e-drainer}',
+      'subjects:',
+      '- {apiGroup: rbac.authorization.k8s.io, kind: User, name: maint-drainer}',
+      '',
+    ].join('\n');
+    const manifest = path.join(work, 'rbac-run.yaml');
+    writeFileSync(manifest, rbac);
+    await kubectl(['apply', '-f', manifest]);
+    const kubeconfig = await labUserKubeconfig('maint-drainer', work);
+    const r = await finish(
+      await start(['run', '-l', 'pool=blue', ...RUN_FLAGS, '--', reboot, '{node}'], { KUBECONFIG: kubeconfig }),
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(
+      'error: cannot create Leases in namespace "kube-system" (the run\'s state): nothing was changed',
+    );
+    const nodes = await poolNodes();
+    expect(nodes.filter((n) => n.spec.unschedulable || n.metadata.annotations?.['maint.kubectl.io/run'])).toEqual([]);
+  });
+});

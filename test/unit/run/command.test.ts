@@ -1,0 +1,64 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commandFor, commandProblem, runCommand } from '../../../src/run/command.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'maint-command-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function script(name: string, body: string, mode = 0o755): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, mode);
+  return file;
+}
+
+describe('the operator command', () => {
+  it('gets {node} replaced in every argument', () => {
+    expect(commandFor(['ssh', '{node}', 'reboot --host={node}'], 'w1')).toEqual(['ssh', 'w1', 'reboot --host=w1']);
+  });
+
+  it('is checked before anything is written: executable, found as given or on PATH', () => {
+    expect(commandProblem([script('ok.sh', 'true')])).toBeNull();
+    expect(commandProblem(['sh'], { PATH: '/bin:/usr/bin' })).toBeNull();
+    expect(commandProblem([script('plain.txt', 'true', 0o644)])).toMatch(/is not an executable file$/);
+    expect(commandProblem(['no-such-command-here'], { PATH: dir })).toBe(
+      'command "no-such-command-here" is not an executable found on PATH',
+    );
+    expect(commandProblem([])).toBeNull();
+  });
+
+  it('runs with MAINT_NODE, MAINT_RUN and KUBECONFIG, its lines streamed per stream', async () => {
+    const lines: string[] = [];
+    const file = script('env.sh', 'echo "$1 $MAINT_NODE $MAINT_RUN $KUBECONFIG"; echo oops >&2');
+    const result = await runCommand({
+      argv: [file, '{node}'],
+      node: 'w1',
+      runId: 'r1',
+      kubeconfig: '/k/config',
+      timeoutMs: 0,
+      onLine: (stream, line) => lines.push(`${stream}: ${line}`),
+    });
+    expect(result).toEqual({ exitCode: 0, failure: null, interrupted: false });
+    expect(lines.sort()).toEqual(['stderr: oops', 'stdout: w1 w1 r1 /k/config']);
+  });
+
+  it('reports a non-zero exit, a timeout and an interruption as results, never throws', async () => {
+    const base = { node: 'w1', runId: 'r1', onLine: () => {} };
+    expect(await runCommand({ ...base, argv: [script('fail.sh', 'exit 3')], timeoutMs: 0 })).toEqual({
+      exitCode: 3,
+      failure: 'exited 3',
+      interrupted: false,
+    });
+    const slow = script('slow.sh', 'sleep 30');
+    expect(await runCommand({ ...base, argv: [slow], timeoutMs: 200 })).toMatchObject({
+      failure: 'timed out after 0.2s (--command-timeout)',
+      interrupted: false,
+    });
+    const abort = new AbortController();
+    const running = runCommand({ ...base, argv: [slow], timeoutMs: 0, signal: abort.signal });
+    abort.abort();
+    expect(await running).toMatchObject({ interrupted: true });
+  });
+});

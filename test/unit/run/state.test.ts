@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activeHolder,
+  definitionOf,
+  leaseFor,
+  lifecycleConditions,
+  reached,
+  secondsLeft,
+  type RunDefinition,
+} from '../../../src/run/state.js';
+
+const definition: RunDefinition = {
+  id: '20261201-140000-ab12',
+  batches: [['w6', 'w1'], ['w2']],
+  command: ['reboot-node.sh', '{node}'],
+  options: {
+    ignoreDaemonsets: true,
+    deleteEmptydirData: false,
+    force: false,
+    disableEviction: false,
+    gracePeriodSeconds: -1,
+    drainTimeoutMs: 0,
+    concurrency: 16,
+    commandTimeoutMs: 0,
+    nodeReadyTimeoutMs: 600_000,
+    budgetTimeoutMs: 600_000,
+    expectReboot: true,
+    uncordon: true,
+    keepGoing: false,
+  },
+};
+const T0 = Date.parse('2026-12-01T14:00:00Z');
+
+describe('the run Lease', () => {
+  const lease = leaseFor(definition, 'ops@laptop pid 7', T0, 'kube-system');
+
+  it('records the whole run, so --resume from anywhere reads it back', () => {
+    expect(lease.metadata?.name).toBe('maint-run-20261201-140000-ab12');
+    expect(lease.metadata?.labels).toEqual({ 'maint.kubectl.io/run': definition.id });
+    expect(definitionOf(lease)).toEqual(definition);
+    // MicroTime: the API server refuses anything but six fractional digits.
+    expect(lease.spec?.renewTime).toBe('2026-12-01T14:00:00.000000Z');
+  });
+
+  it('is held until leaseDurationSeconds after its last renewal, then expired', () => {
+    expect(activeHolder(lease, T0 + 29_000)).toBe('ops@laptop pid 7');
+    expect(secondsLeft(lease, T0 + 29_000)).toBe(1);
+    expect(activeHolder(lease, T0 + 30_000)).toBeNull();
+    expect(secondsLeft(lease, T0 + 31_000)).toBe(0);
+  });
+
+  it('is free once released (no holder), whatever its renewal', () => {
+    expect(activeHolder({ ...lease, spec: { ...lease.spec, holderIdentity: '' } }, T0)).toBeNull();
+  });
+
+  it('refuses a Lease that is not a run, in one line', () => {
+    expect(() => definitionOf({ metadata: { name: 'x', namespace: 'kube-system' } })).toThrow(
+      'lease kube-system/x does not record a kubectl maint run',
+    );
+  });
+});
+
+describe('node phases', () => {
+  it('move forward; a failed phase has reached nothing', () => {
+    expect(reached('command-done', 'drained')).toBe(true);
+    expect(reached('draining', 'drained')).toBe(false);
+    expect(reached('command-failed', 'drained')).toBe(false);
+  });
+
+  it('map to the node lifecycle conditions, one True at a time on the way', () => {
+    const on = (phase: Parameters<typeof lifecycleConditions>[0]) =>
+      lifecycleConditions(phase, '2026-12-01T14:00:00Z')
+        .filter((c) => c.status === 'True')
+        .map((c) => c.type);
+    expect(on('pending')).toEqual(['MaintenancePlanned']);
+    expect(on('draining')).toEqual(['DrainInProgress']);
+    expect(on('drained')).toEqual(['Drained']);
+    expect(on('command-running')).toEqual(['Drained', 'MaintenanceInProgress']);
+    expect(on('command-failed')).toEqual(['Drained', 'MaintenanceInProgress']);
+    expect(on('done')).toEqual([]);
+  });
+});

@@ -1,0 +1,102 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { RunView } from '../../../src/ui/components/RunView.js';
+import type { RunEvent } from '../../../src/run/events.js';
+import { RunLines, runSummary } from '../../../src/ui/run-lines.js';
+import { initialRunProgress, podsLeft, reduceRunEvents } from '../../../src/ui/run-progress.js';
+
+const pod = { namespace: 'shop', name: 'web-1', uid: 'u1', node: 'w1' };
+const events: RunEvent[] = [
+  {
+    type: 'run-started',
+    atMs: 0,
+    runId: 'r1',
+    holder: 'ops@h pid 1',
+    batches: [['w1', 'w2'], ['w3']],
+    command: ['x'],
+    resumed: false,
+  },
+  { type: 'batch-started', atMs: 1, batch: 1, nodes: ['w1', 'w2'] },
+  { type: 'phase', atMs: 2, node: 'w1', batch: 1, phase: 'draining' },
+  {
+    type: 'drain',
+    atMs: 3,
+    batch: 1,
+    event: { type: 'started', atMs: 3, nodes: ['w1', 'w2'], pods: [pod], dryRun: 'none' },
+  },
+  { type: 'drain', atMs: 4, batch: 1, event: { type: 'pod', atMs: 4, pod, state: { phase: 'evicting', attempt: 1 } } },
+  { type: 'command-output', atMs: 5, node: 'w1', stream: 'stdout', line: 'one' },
+  { type: 'command-output', atMs: 6, node: 'w1', stream: 'stdout', line: 'two' },
+  { type: 'command-output', atMs: 7, node: 'w1', stream: 'stderr', line: 'three' },
+  { type: 'command-output', atMs: 8, node: 'w1', stream: 'stdout', line: 'four' },
+  { type: 'phase', atMs: 9, node: 'w2', batch: 1, phase: 'command-failed', problem: 'command exited 1' },
+];
+
+describe('the run progress', () => {
+  const progress = events.reduce(reduceRunEvents, initialRunProgress());
+
+  it('has one row per node with its batch and phase, since when, and the last three output lines', () => {
+    expect(progress.nodes.map((n) => [n.node, n.batch, n.phase, n.sinceMs])).toEqual([
+      ['w1', 1, 'draining', 2],
+      ['w2', 1, 'command-failed', 9],
+      ['w3', 2, 'pending', null],
+    ]);
+    expect(progress.nodes[0]!.output).toEqual(['two', 'three', 'four']);
+  });
+
+  it('counts the pods the current drain has left on each node', () => {
+    expect(podsLeft(progress, 'w1')).toBe(1);
+    expect(podsLeft(progress, 'w2')).toBe(0);
+  });
+
+  it('logs the phases, a failure in the bad tone', () => {
+    expect(progress.log.map((l) => [l.tone, l.text])).toEqual([
+      ['muted', 'node/w1 draining'],
+      ['bad', 'node/w2 command-failed: command exited 1'],
+    ]);
+  });
+});
+
+describe('the run lines', () => {
+  it('prefix command output with the node and word the drain as kubectl does', () => {
+    const lines = new RunLines();
+    const text = events.flatMap((e) => lines.lines(e)).map((l) => `${l.stream}: ${l.text}`);
+    expect(text).toContain('stdout: [w1] one');
+    expect(text).toContain('stderr: [w1] three');
+    expect(text).toContain('stdout: batch 1: w1, w2');
+    expect(text).toContain('stdout: evicting pod shop/web-1');
+  });
+
+  it('end with every node, its phase, and the command that continues the run', () => {
+    const summary = runSummary({
+      type: 'run-finished',
+      atMs: 10,
+      runId: 'r1',
+      result: 'failed',
+      nodes: [
+        { node: 'w1', batch: 1, phase: 'done' },
+        { node: 'w2', batch: 1, phase: 'command-failed', problem: 'command exited 1' },
+      ],
+      resumeCommand: 'kubectl maint run --resume r1 --rerun-command',
+    });
+    expect(summary).toEqual([
+      'run r1 stopped: a node failed; failed nodes stay cordoned',
+      '  NODE   BATCH   PHASE            PROBLEM',
+      '  w1     1       done',
+      '  w2     1       command-failed   command exited 1',
+      'continue with: kubectl maint run --resume r1 --rerun-command',
+    ]);
+  });
+});
+
+describe('<RunView />', () => {
+  it('shows every node with its batch, phase, time in phase and pods left, the drain and the command output', () => {
+    const progress = events.slice(0, 8).reduce(reduceRunEvents, initialRunProgress());
+    const frame = render(<RunView progress={progress} nowMs={12_000} />).lastFrame() ?? '';
+    expect(frame).toContain('Run r1 · batch 1 of 2 · 0:12');
+    expect(frame).toMatch(/NODE\s+BATCH\s+PHASE\s+FOR\s+PODS LEFT/);
+    expect(frame).toMatch(/w1\s+1\s+draining\s+0:11\s+1/);
+    expect(frame).toMatch(/w3\s+2\s+pending/);
+    expect(frame).toContain('Draining w1, w2');
+  });
+});
