@@ -9,6 +9,8 @@ export interface ChosenBatch {
   readonly plan: DrainPlan;
   /** False when even the first remaining node alone cannot be drained: the run stops there. */
   readonly acceptable: boolean;
+  /** Nodes that made a bigger batch unacceptable: tried again after the others. */
+  readonly deferred: readonly string[];
 }
 
 /**
@@ -22,12 +24,17 @@ export function poolOrder(index: ClusterIndex, pool: readonly string[]): string[
   return [...pool].sort((a, b) => pods(a) - pods(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/** Plans of one batch that may refill it with untried nodes after dropping offenders; later ones only drop. */
+const REFILL_ATTEMPTS = 2;
+
 /**
  * Chooses the next batch among `remaining` (in pool order): the first `maxUnavailable` nodes, planned
- * together; while that drain is blocked or leaves a replacement without a node, the node holding the
- * last offending pod gives its place to the next untried node. Filling the batch is always worth it: a
- * batch costs the operator's command and the node's return (minutes), a budget wave inside a batch only a
- * replacement's start-up (seconds). A single node that still offends is returned as not acceptable.
+ * together; while that drain is blocked or leaves a replacement without a node, the nodes holding the
+ * offending pods leave the batch (they are deferred: tried again after the others) and, for the first
+ * attempts, untried nodes take their places. Filling the batch is worth it: a batch costs the operator's
+ * command and the node's return (minutes), a budget wave inside a batch only a replacement's start-up
+ * (seconds). When every node of the batch offends, the first one is planned alone; a single node that
+ * still offends is returned as not acceptable. At most REFILL_ATTEMPTS + 2 plans per batch.
  */
 export function chooseBatch(
   index: ClusterIndex,
@@ -35,18 +42,23 @@ export function chooseBatch(
   maxUnavailable: number,
   options: PlanOptions,
 ): ChosenBatch {
-  const chosen = remaining.slice(0, maxUnavailable);
+  let chosen = remaining.slice(0, maxUnavailable);
   let untried = remaining.slice(maxUnavailable);
-  for (;;) {
+  const deferred: string[] = [];
+  for (let attempt = 0; ; attempt++) {
     const plan = buildPlan(index, { ...options, nodes: chosen });
     const offenders = offendingNodes(plan);
-    if (offenders.length === 0) return { nodes: chosen, plan, acceptable: true };
-    if (chosen.length === 1) return { nodes: chosen, plan, acceptable: false };
-    const dropped = [...chosen].reverse().find((n) => offenders.includes(n))!;
-    chosen.splice(chosen.indexOf(dropped), 1);
-    const [next, ...rest] = untried;
-    if (next !== undefined) chosen.push(next);
-    untried = rest;
+    if (offenders.length === 0) return { nodes: chosen, plan, acceptable: true, deferred };
+    if (chosen.length === 1) return { nodes: chosen, plan, acceptable: false, deferred };
+    const kept = chosen.filter((n) => !offenders.includes(n));
+    deferred.push(...offenders);
+    if (attempt < REFILL_ATTEMPTS) {
+      const refill = untried.slice(0, maxUnavailable - kept.length);
+      untried = untried.slice(refill.length);
+      kept.push(...refill);
+    }
+    if (kept.length === 0) kept.push(deferred.splice(deferred.indexOf(offenders[0]!), 1)[0]!);
+    chosen = kept;
   }
 }
 

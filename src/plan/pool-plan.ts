@@ -25,11 +25,15 @@ export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): Po
   let remaining = poolOrder(index, pool);
   while (remaining.length > 0) {
     const batch = chooseBatch(state, remaining, options.maxUnavailable, options);
-    const nodes = batch.acceptable ? batch.nodes : [remaining[0]!];
-    chosen.push({ ...batch, nodes });
+    const nodes = batch.nodes;
+    chosen.push(batch);
     // A node whose replacements find no room still drains; one that is blocked keeps its pods.
     if (batch.plan.verdict !== 'blocked') state = clusterAfterBatch(state, batch.plan, chosen.length);
-    remaining = remaining.filter((n) => !nodes.includes(n));
+    const later = remaining.filter((n) => !nodes.includes(n));
+    remaining = [
+      ...later.filter((n) => !batch.deferred.includes(n)),
+      ...later.filter((n) => batch.deferred.includes(n)),
+    ];
   }
 
   const batches = chosen.map((b, i) => poolBatch(b, i + 1, chosen));
