@@ -6,6 +6,7 @@ verb=${1:-help}
 shift || true
 case "$verb" in
   build | up | down | status | env | seed | snapshot | capture-examples) exec "$here/$verb.sh" "$@" ;;
+  stop-component | start-component) exec "$here/component.sh" "${verb%-component}" "$@" ;;
   help | -h | --help)
     cat <<'USAGE'
 usage: npm run lab -- <verb>
@@ -19,6 +20,9 @@ usage: npm run lab -- <verb>
   capture-examples regenerate examples/*.json from the scenarios, in a lab of its own
   seed SCENARIO    reset the lab's workloads and nodes, apply a scenario and wait until it settles
                    (scenarios: scripts/lab/scenarios/*.yaml)
+  stop-component NAME   stop one component of the running lab (etcd, kube-apiserver,
+                   kube-controller-manager, kube-scheduler, kwok), as a fault would
+  start-component NAME  start it again with the lab's ports and configuration; waits until it serves
 environment: LAB_DIR (default /tmp/kubectl-maint-lab), LAB_CACHE (default ~/.cache/kubectl-maint-lab),
              LAB_KUBE_VERSION (default from scripts/lab/versions.env), LAB_POD_READY_DELAY_MS (default 1000)
 USAGE
