@@ -15,6 +15,8 @@ export const ExitCode = {
   Incomplete: 4,
   /** Interrupted (Ctrl-C, SIGINT convention 128 + 2). */
   Interrupted: 130,
+  /** Terminated by SIGTERM (128 + 15): drain stops as on Ctrl-C. */
+  Terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -1,7 +1,9 @@
+import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
 import type { V1LabelSelector } from '@kubernetes/client-node';
 import { budgetBlockers, sameBlockers } from './budget-blockers.js';
+import { BudgetStatusJudge } from './budget-staleness.js';
 import { BudgetWaiter, budgetKey } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { groupBy } from '../plan/group-by.js';
@@ -11,7 +13,9 @@ import { classifyEviction } from './eviction-retry.js';
 import {
   answered,
   budgetChanged,
+  budgetStatusJudged,
   disappeared,
+  finalizersSeen,
   initialMachine,
   isSettled,
   requestSent,
@@ -47,7 +51,10 @@ export interface DrainRequest {
   readonly escalation?: { readonly afterMs: number; readonly namespaces: readonly string[] } | undefined;
   /** --surge: the Deployments to surge before their pods' evictions, and those an interrupted drain left surged. */
   readonly surge?: SurgeRequest | undefined;
-  /** Aborting stops the drain: no new eviction is sent, the node stays cordoned, `finished` says what remains. */
+  /**
+   * Aborting stops the drain: no new eviction is sent, the node stays cordoned, `finished` says what remains.
+   * A string reason (`abort('SIGTERM')`) names what interrupted it.
+   */
   readonly signal?: AbortSignal | undefined;
   /** The resume and uncordon commands to suggest, with the user's own flags. */
   readonly commands?: NextCommands | undefined;
@@ -90,6 +97,7 @@ class DrainRun {
   private stoppedBy: 'interrupted' | 'timeout' | null = null;
   private readonly pods = new Map<string, PodEntry>();
   private readonly budgets: BudgetWaiter;
+  private readonly statuses: BudgetStatusJudge;
   private readonly gone: GoneTracker;
   private readonly slots: Slots;
   private readonly watches: RunningWatch[] = [];
@@ -112,7 +120,25 @@ class DrainRun {
   ) {
     this.clock = deps.clock ?? systemClock;
     this.budgets = new BudgetWaiter(this.clock);
-    this.gone = new GoneTracker(this.clock, (ns, name) => deps.api.readPod(ns, name));
+    this.statuses = new BudgetStatusJudge(
+      this.clock,
+      (namespace, selector) => deps.api.listPods(namespace, selector),
+      (key, stale) => this.forWaiters(key, (machine) => budgetStatusJudged(machine, stale)),
+      (key, error) => this.warnOnce(`count ${key}`, `cannot count the pods of budget ${key} (${error.message})`),
+    );
+    this.gone = new GoneTracker(
+      this.clock,
+      async (ns, name) => {
+        const pod = await deps.api.readPod(ns, name);
+        if (pod) this.noteFinalizers(pod);
+        return pod;
+      },
+      (ref, error) =>
+        this.warnOnce(
+          `read ${ref.namespace}/${ref.name}`,
+          `cannot read pod ${ref.namespace}/${ref.name} to see whether it is gone (${error.message}); waiting for its watch`,
+        ),
+    );
     this.slots = new Slots(request.concurrency);
     this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, (event) => this.emit(event));
     for (const work of request.surge?.deployments ?? []) for (const uid of work.pods) this.surgeOf.set(uid, work);
@@ -148,14 +174,14 @@ class DrainRun {
       if (request.targets.some((t) => t.method === 'delete')) {
         this.warn('--disable-eviction: pods are deleted directly, bypassing their PodDisruptionBudgets');
       }
+      const cordonError = await this.cordonAll();
+      if (cordonError) return this.finish(cordonError);
       if (request.dryRun === 'server') {
         this.warn(
           'server dry run: a dry-run eviction does not spend the budget, so each pod of a budget is judged against ' +
             'the unspent budget; pods admitted here may still have to wait for their budget in a real drain',
         );
       }
-      const cordonError = await this.cordonAll();
-      if (cordonError) return this.finish(cordonError);
       if (request.dryRun === 'client') {
         for (const entry of this.pods.values()) {
           this.update(entry, {
@@ -227,7 +253,7 @@ class DrainRun {
           dryRun: request.dryRun === 'server',
         });
       } catch (err) {
-        return `unable to cordon node "${node}": ${classifyKubeError(err, undefined, { verb: 'patch', resource: 'nodes', name: node }).message}`;
+        return `cannot cordon node "${node}": ${classifyKubeError(err, undefined, { verb: 'patch', resource: 'nodes', name: node }).message}`;
       }
     }
     return null;
@@ -238,20 +264,16 @@ class DrainRun {
     for (const node of this.request.nodes) {
       this.watches.push(
         this.deps.api.watchPodsOnNode(node, {
-          onUpsert: (pod) => this.gone.observe(pod),
+          onUpsert: (pod) => {
+            this.gone.observe(pod);
+            this.noteFinalizers(pod);
+          },
           onDelete: (pod) => this.gone.observeDeleted(pod),
           onError: this.watchFailed(`pods on node ${node}`),
         }),
       );
     }
-    this.budgets.onChange((key, numbers) => {
-      for (const entry of this.pods.values()) {
-        const state = entry.machine.state;
-        if (state.phase === 'waiting-for-budget' && budgetKey(entry.target.ref.namespace, state.pdb) === key) {
-          this.update(entry, budgetChanged(entry.machine, numbers));
-        }
-      }
-    });
+    this.budgets.onChange((key, numbers) => this.forWaiters(key, (machine) => budgetChanged(machine, numbers)));
     for (const entry of this.pods.values()) {
       for (const key of entry.target.pdbs) this.watchBudgets(key.slice(0, key.indexOf('/')));
     }
@@ -267,21 +289,42 @@ class DrainRun {
         onUpsert: (pdb) => {
           const key = budgetKey(pdb.metadata?.namespace ?? namespace, pdb.metadata?.name ?? '');
           if (pdb.spec?.selector) this.selectors.set(key, pdb.spec.selector);
+          this.statuses.observe(key, pdb);
           this.budgets.observe(pdb);
         },
-        onDelete: (pdb) => this.budgets.forget(pdb),
+        onDelete: (pdb) => {
+          this.statuses.forget(budgetKeyOf(pdb));
+          this.budgets.forget(pdb);
+        },
         onError: this.watchFailed(`PodDisruptionBudgets in namespace ${namespace}`),
       }),
     );
   }
 
+  /** Applies a transition to every pod waiting for budget `key`. */
+  private forWaiters(key: string, transition: (machine: PodMachine) => PodMachine): void {
+    for (const entry of this.pods.values()) {
+      const state = entry.machine.state;
+      if (state.phase === 'waiting-for-budget' && budgetKey(entry.target.ref.namespace, state.pdb) === key) {
+        this.update(entry, transition(entry.machine));
+      }
+    }
+  }
+
+  /** A terminating pod's finalizers, as the watch or a GET reported them: what its disappearance waits on. */
+  private noteFinalizers(pod: V1Pod): void {
+    const entry = this.pods.get(pod.metadata?.uid ?? '');
+    if (!entry || !pod.metadata?.deletionTimestamp) return;
+    this.update(entry, finalizersSeen(entry.machine, pod.metadata.finalizers ?? []));
+  }
+
   /** A watch failure is worth one warning per watch: the watch restarts by itself and the fallback timers cover the gap. */
   private watchFailed(what: string) {
     return (err: unknown, retryInMs: number) => {
-      if (this.warnedWatches.has(what)) return;
-      this.warnedWatches.add(what);
+      if (this.warnedWatches.has(`watch ${what}`)) return;
       const reason = classifyKubeError(err, undefined, { verb: 'watch', resource: what }).message;
-      this.warn(
+      this.warnOnce(
+        `watch ${what}`,
         `watch of ${what} failed (${reason}); retrying from ${retryInMs / 1000}s on, with slower polling meanwhile`,
       );
     };
@@ -439,9 +482,16 @@ class DrainRun {
       resource: config.method === 'evict' ? 'pods/eviction' : 'pods',
       knownPdbs: target.pdbs.map((key) => key.slice(key.indexOf('/') + 1)),
     });
-    const numbers =
-      step.kind === 'budget' ? this.budgets.numbers(budgetKey(target.ref.namespace, step.pdb)) : undefined;
-    return this.apply(entry, answered(entry.machine, step, this.clock.now(), config, numbers));
+    if (step.kind !== 'budget')
+      return this.apply(entry, answered(entry.machine, step, this.clock.now(), config, undefined));
+    const key = budgetKey(target.ref.namespace, step.pdb);
+    const known = this.budgets.numbers(key);
+    const stale = this.statuses.stale(key);
+    const numbers = known && stale ? { ...known, staleStatus: stale } : known;
+    const action = this.apply(entry, answered(entry.machine, step, this.clock.now(), config, numbers));
+    // While a pod waits, count the budget's pods: is its status still following them?
+    if (config.dryRun === 'none') void this.statuses.count(key);
+    return action;
   }
 
   private apply(entry: PodEntry, transition: { machine: PodMachine; action: PodAction }): PodAction {
@@ -514,6 +564,8 @@ class DrainRun {
       pods: [...this.pods.values()].map((entry) => ({ ref: entry.target.ref, state: entry.machine.state })),
       abortedBeforeEvicting,
       commands: this.request.commands,
+      interruptedBy: typeof this.request.signal?.reason === 'string' ? this.request.signal.reason : undefined,
+      timeoutMs: this.request.timeoutMs,
     });
     this.emit(event);
     return event;
@@ -537,6 +589,9 @@ class DrainRun {
     this.deps.emit(event);
   }
 }
+
+const budgetKeyOf = (pdb: V1PodDisruptionBudget) =>
+  budgetKey(pdb.metadata?.namespace ?? 'default', pdb.metadata?.name ?? '');
 
 /** A client dry run sends nothing: the API server checks no budget, as with kubectl drain --dry-run=client. */
 function clientDryRunReason(target: DrainTarget): string {

@@ -32,12 +32,21 @@ export type PodDrainState =
        * Absent until known.
        */
       readonly blockers?: readonly BudgetBlocker[];
+      /**
+       * Set when the budget's status looks stale: the pods it selects have disagreed with it since `sinceMs`
+       * (`healthyPods` healthy by the disruption controller's rule, not the status's currentHealthy), longer than
+       * the controller takes to catch up. The numbers above are then the last ones written, not facts; the
+       * usual cause is a disruption controller (kube-controller-manager) that is down.
+       */
+      readonly staleStatus?: { readonly healthyPods: number; readonly sinceMs: number };
     }
   | { readonly phase: 'retrying'; readonly attempts: number; readonly error: string; readonly nextAttemptMs: number }
   | {
       readonly phase: 'terminating';
       /** Epoch milliseconds when the grace period runs out (deletionTimestamp), if known. */
       readonly deadlineMs: number | null;
+      /** The pod's finalizers, once seen terminating with some: it cannot disappear until they are removed. */
+      readonly finalizers?: readonly string[];
     }
   | {
       readonly phase: 'gone';
@@ -153,4 +162,9 @@ export type DrainEvent =
        * the cordoned nodes back. Absent from events of older versions.
        */
       readonly commands?: { readonly resume: string; readonly uncordon: string };
+      /**
+       * Why the drain did not finish, in one line (the cordon the API server refused, the first pod that failed,
+       * the timeout or the signal, with what is left); absent when it finished, or a dry run was fully answered.
+       */
+      readonly error?: string;
     };

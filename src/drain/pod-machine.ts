@@ -1,4 +1,5 @@
 import { BUDGET_FALLBACK, TRANSIENT_RETRY, backoffDelayMs } from './backoff.js';
+import type { StaleStatus } from './budget-staleness.js';
 import type { EvictionStep } from './eviction-retry.js';
 import type { PodDrainState } from './events.js';
 
@@ -63,6 +64,8 @@ export interface BudgetNumbers {
   readonly observed: boolean;
   /** The disruption controller's SyncFailed message, when it cannot compute the budget. */
   readonly controllerError?: string | undefined;
+  /** The status looks stale (see budget-staleness.ts). */
+  readonly staleStatus?: StaleStatus | undefined;
 }
 
 export function initialMachine(): Transition {
@@ -123,6 +126,7 @@ export function answered(
           attempts: machine.attempts,
           sinceMs: since,
           ...(budget?.controllerError ? { controllerError: budget.controllerError } : {}),
+          ...(budget?.staleStatus && !budget.controllerError ? { staleStatus: budget.staleStatus } : {}),
         },
       };
       return { machine: next, action: { do: 'wait-for-budget', pdb: step.pdb, fallbackMs } };
@@ -147,11 +151,11 @@ export function answered(
   }
 }
 
-/** The budget's watch reported new numbers while the pod waits for it: show them. */
+/** The budget's watch reported new numbers while the pod waits for it: show them (a new status is not stale). */
 export function budgetChanged(machine: PodMachine, numbers: BudgetNumbers): PodMachine {
   const state = machine.state;
   if (state.phase !== 'waiting-for-budget') return machine;
-  const { controllerError: _previous, ...rest } = state;
+  const { controllerError: _previous, staleStatus: _stale, ...rest } = state;
   return {
     ...machine,
     state: {
@@ -163,6 +167,27 @@ export function budgetChanged(machine: PodMachine, numbers: BudgetNumbers): PodM
       ...(numbers.controllerError ? { controllerError: numbers.controllerError } : {}),
     },
   };
+}
+
+/** The drain counted the budget's pods again: its status is stale (or no longer), as budget-staleness.ts judges. */
+export function budgetStatusJudged(machine: PodMachine, stale: StaleStatus | null): PodMachine {
+  const state = machine.state;
+  if (state.phase !== 'waiting-for-budget' || state.controllerError) return machine;
+  const { staleStatus: previous, ...rest } = state;
+  if (previous?.healthyPods === stale?.healthyPods && previous?.sinceMs === stale?.sinceMs) return machine;
+  return { ...machine, state: stale ? { ...rest, staleStatus: stale } : rest };
+}
+
+/**
+ * The pod's watch (or a GET) saw it terminating with these finalizers: it cannot disappear before they are
+ * removed, so the views say which ones it waits on.
+ */
+export function finalizersSeen(machine: PodMachine, finalizers: readonly string[]): PodMachine {
+  const state = machine.state;
+  if (state.phase !== 'terminating') return machine;
+  if ((state.finalizers ?? []).join(' ') === finalizers.join(' ')) return machine;
+  const { finalizers: _previous, ...rest } = state;
+  return { ...machine, state: finalizers.length > 0 ? { ...rest, finalizers: [...finalizers] } : rest };
 }
 
 /**

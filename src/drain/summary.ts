@@ -1,3 +1,4 @@
+import { formatMs } from '../kube/errors.js';
 import type { DrainEvent, PodDrainState, PodRef } from './events.js';
 import { plural } from '../wording.js';
 
@@ -17,6 +18,10 @@ export interface SummaryInput {
   readonly abortedBeforeEvicting?: string | undefined;
   /** The commands to suggest, with the user's own flags (default: the bare commands for the nodes). */
   readonly commands?: NextCommands | undefined;
+  /** What interrupted the drain, when `stoppedBy` is 'interrupted' (the signal: SIGINT, SIGTERM). */
+  readonly interruptedBy?: string | undefined;
+  /** --timeout in milliseconds, to say it when `stoppedBy` is 'timeout'. */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** How to finish the drain, and how to give nodes back, as commands to paste. */
@@ -42,6 +47,7 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
   const escalated = input.pods.filter((p) => p.state.phase === 'gone' && p.state.how === 'escalated').map((p) => p.ref);
   const result = drainResult(input, failed.length);
   const commands = input.commands ?? bareCommands(input.nodes);
+  const error = drainError(input, result, failed);
   return {
     type: 'finished',
     atMs: input.atMs,
@@ -57,26 +63,75 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
       remaining: remaining.length,
     }),
     commands: { resume: commands.resume, uncordon: commands.uncordon(uncordonNodes(input)) },
+    ...(error === undefined ? {} : { error }),
   };
 }
 
 /** The nodes to give back: the ones this drain cordoned, else all of them. */
 const uncordonNodes = (input: SummaryInput) => (input.cordoned.length > 0 ? input.cordoned : input.nodes);
 
+/**
+ * A dry run that the API server refused (the cordon, or an eviction for anything but a budget) failed:
+ * it must not read as a successful rehearsal. A budget's refusal is the answer a dry run asks for.
+ */
 function drainResult(input: SummaryInput, failures: number): FinishedEvent['result'] {
-  if (input.dryRun !== 'none') return 'dry-run';
+  if (input.abortedBeforeEvicting) return 'failed';
+  if (input.dryRun !== 'none') return failures > 0 ? 'failed' : 'dry-run';
   if (input.stoppedBy) return input.stoppedBy;
-  if (input.abortedBeforeEvicting || failures > 0) return 'failed';
+  if (failures > 0) return 'failed';
   return 'drained';
 }
+
+/** Why the drain did not finish, in one line, for the one error line every view prints first. */
+function drainError(
+  input: SummaryInput,
+  result: FinishedEvent['result'],
+  failed: FinishedEvent['failed'],
+): string | undefined {
+  if (input.abortedBeforeEvicting) return input.abortedBeforeEvicting;
+  const left = input.pods.filter((p) => p.state.phase !== 'gone');
+  const leftText = `with ${plural(left.length, 'pod')} left${left.length > 0 ? `: ${describeLeft(left)}` : ''}`;
+  if (result === 'timeout') {
+    const after = input.timeoutMs ? ` after ${formatMs(input.timeoutMs)} (--timeout)` : '';
+    return `timed out${after} ${leftText}`;
+  }
+  if (result === 'interrupted') return `interrupted by ${input.interruptedBy ?? 'the user'} ${leftText}`;
+  const [first] = failed;
+  if (result === 'failed' && first) {
+    const more = failed.length > 1 ? ` (and ${plural(failed.length - 1, 'more pod')} failed)` : '';
+    return `${qualified(first.pod)}: ${first.error}${more}`;
+  }
+  return undefined;
+}
+
+/** "demo/a (waiting for budget hello), demo/b (terminating, held by finalizer x)" and at most 3 of them. */
+function describeLeft(pods: SummaryInput['pods']): string {
+  const shown = pods.slice(0, 3).map(({ ref, state }) => `${qualified(ref)} (${leftState(state)})`);
+  return pods.length > 3 ? `${shown.join(', ')} and ${pods.length - 3} more` : shown.join(', ');
+}
+
+function leftState(state: PodDrainState): string {
+  switch (state.phase) {
+    case 'waiting-for-budget':
+      return `waiting for budget ${state.pdb}`;
+    case 'terminating':
+      return state.finalizers && state.finalizers.length > 0
+        ? `terminating, held by ${state.finalizers.length === 1 ? 'finalizer' : 'finalizers'} ${state.finalizers.join(', ')}`
+        : 'terminating';
+    case 'retrying':
+      return `retrying: ${state.error}`;
+    default:
+      return state.phase;
+  }
+}
+
+const qualified = (ref: PodRef) => `${ref.namespace}/${ref.name}`;
 
 const list = (names: readonly string[]) => names.join(' ');
 
 function clusterState(input: SummaryInput, counts: { gone: number; terminating: number; remaining: number }): string {
   if (input.dryRun === 'client') return 'nothing was changed (client dry run: no request was sent)';
-  if (input.dryRun === 'server') {
-    return 'nothing was changed (server dry run: the API server checked the cordon and each eviction, and applied none)';
-  }
+  if (input.dryRun === 'server') return serverDryRunState(input);
   const nodes = input.nodes.length === 1 ? 'node' : 'nodes';
   const cordoned =
     input.cordoned.length === 0
@@ -98,4 +153,25 @@ function clusterState(input: SummaryInput, counts: { gone: number; terminating: 
       ? `; run \`${commands.resume}\` again to finish`
       : `; \`${commands.uncordon(uncordonNodes(input))}\` returns ${input.nodes.length === 1 ? 'it' : 'them'} to service`;
   return `${cordoned}; ${pods.join(', ')}${next}`;
+}
+
+/** Only a server dry run the API server accepted in full says that it checked everything. */
+function serverDryRunState(input: SummaryInput): string {
+  if (input.abortedBeforeEvicting) {
+    return 'nothing was changed (server dry run: the API server refused the cordon, so no eviction was sent)';
+  }
+  const judged = input.pods.map((p) => p.state);
+  const admitted = judged.filter((s) => s.phase === 'dry-run' && s.admitted).length;
+  const refused = judged.filter((s) => s.phase === 'dry-run' && !s.admitted).length;
+  const failed = judged.filter((s) => s.phase === 'failed').length;
+  if (admitted === judged.length) {
+    return 'nothing was changed (server dry run: the API server checked the cordon and each eviction, and applied none)';
+  }
+  const answers = [
+    admitted > 0 ? `${admitted} admitted` : '',
+    refused > 0 ? `${refused} refused by a budget` : '',
+    failed > 0 ? `${failed} failed` : '',
+    judged.length - admitted - refused - failed > 0 ? `${judged.length - admitted - refused - failed} not sent` : '',
+  ].filter((part) => part !== '');
+  return `nothing was changed (server dry run: the API server accepted the cordon; evictions: ${answers.join(', ')})`;
 }

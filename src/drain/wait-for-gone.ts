@@ -1,13 +1,18 @@
 import type { V1Pod } from '@kubernetes/client-node';
+import type { KubeError } from '../kube/errors.js';
 import { GONE_POLL, backoffDelayMs } from './backoff.js';
 import type { Clock } from './clock.js';
 import type { PodRef } from './events.js';
+import { readFailure } from './read-failures.js';
 
 /** How a wait for a pod to disappear ended. */
 export type GoneWakeup = 'gone' | 'skip-wait' | 'stopped';
 
 /** GET one pod, null when it does not exist (the watch's fallback; kubectl's getPodFn). */
 export type ReadPod = (namespace: string, name: string) => Promise<V1Pod | null>;
+
+/** A GET of a pod failed for a reason the next poll will not cure by itself (forbidden, TLS, a bug…). */
+export type ReadPodFailed = (ref: PodRef, error: KubeError) => void;
 
 const nameKey = (namespace: string, name: string) => `${namespace}/${name}`;
 
@@ -49,6 +54,7 @@ export class GoneTracker {
   constructor(
     private readonly clock: Clock,
     private readonly readPod: ReadPod,
+    private readonly onReadFailed: ReadPodFailed = () => {},
   ) {}
 
   /** Starts tracking a pod; the returned signal aborts when it is gone. */
@@ -103,8 +109,11 @@ export class GoneTracker {
     let pod: V1Pod | null;
     try {
       pod = await this.readPod(ref.namespace, ref.name);
-    } catch {
-      return; // the API is unreachable for now: the watch may still tell, or the next poll.
+    } catch (err) {
+      // Unreachable or restarting: the watch may still tell, or the next poll. Anything else is reported.
+      const error = readFailure(err, { verb: 'get', resource: 'pods', namespace: ref.namespace, name: ref.name });
+      if (error) this.onReadFailed(ref, error);
+      return;
     }
     const current = pod === null ? null : { uid: pod.metadata?.uid ?? '' };
     if (isGoneBy(ref.uid, current)) this.markGone(ref.uid);

@@ -98,13 +98,8 @@ function finishedLines(
   event: Extract<DrainEvent, { type: 'finished' }>,
   suffix: string,
 ): DrainLine[] {
-  const held =
-    event.result === 'dry-run'
-      ? before.pods.filter((p) => p.state.phase === 'dry-run' && !p.state.admitted).map((p) => p.pod)
-      : event.remaining;
-  const pending = new Set([...held, ...event.failed.map((f) => f.pod)].map((p) => p.node));
-  const why =
-    event.result === 'dry-run' ? 'evictions refused' : event.result === 'timeout' ? 'timed out' : event.result;
+  const pending = new Set(pendingNodes(before, event));
+  const why = failureReason(event);
   const nodes = before.nodes.map((node) =>
     pending.has(node)
       ? err(`error: unable to drain node "${node}": ${why}${suffix}`)
@@ -112,6 +107,38 @@ function finishedLines(
   );
   const summary = renderDrainSummaryText(summarizeDrain({ ...before, finished: event }, event));
   return [...nodes, ...summary.split('\n').map(err)];
+}
+
+/**
+ * The nodes a finished drain did not drain: those with a pod left or failed (in a dry run, a pod the API
+ * server refused), or all of them when the drain stopped before evicting anything (a cordon refused).
+ */
+function pendingNodes(before: DrainProgress, event: Extract<DrainEvent, { type: 'finished' }>): string[] {
+  if (event.result === 'failed' && event.failed.length === 0) return [...before.nodes];
+  const held =
+    event.result === 'dry-run'
+      ? before.pods.filter((p) => p.state.phase === 'dry-run' && !p.state.admitted).map((p) => p.pod)
+      : event.remaining;
+  const pending = new Set([...held, ...event.failed.map((f) => f.pod)].map((p) => p.node));
+  return before.nodes.filter((node) => pending.has(node));
+}
+
+function failureReason(event: Extract<DrainEvent, { type: 'finished' }>): string {
+  if (event.error) return event.error;
+  return event.result === 'dry-run' ? 'evictions refused' : event.result === 'timeout' ? 'timed out' : event.result;
+}
+
+/**
+ * The one line a drain that did not finish prints on stderr under `-o json` (whose stdout carries the
+ * events): `error: unable to drain node "k8s-node-1": <why>`. Null when it finished (or a dry run was
+ * answered in full, budget refusals included: they are the answer a dry run asks for).
+ */
+export function drainErrorLine(before: DrainProgress, event: Extract<DrainEvent, { type: 'finished' }>): string | null {
+  if (event.result === 'drained' || event.result === 'dry-run') return null;
+  const nodes = pendingNodes(before, event);
+  const named = nodes.length > 0 ? nodes : before.nodes;
+  const which = `${named.length === 1 ? 'node' : 'nodes'} ${named.map((n) => `"${n}"`).join(', ')}`;
+  return `error: unable to drain ${which}: ${failureReason(event)}`;
 }
 
 function dryRunSuffix(mode: DrainProgress['dryRun']): string {

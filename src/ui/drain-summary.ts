@@ -33,7 +33,9 @@ export function summarizeDrain(progress: DrainProgress, finished: FinishedEvent)
     interrupted: ['warn', `Interrupted after ${took}: ${remain} on ${nodes}`],
     failed: [
       'bad',
-      `Drain of ${nodes} failed after ${took}: ${plural(finished.failed.length, 'pod')} failed, ${remain}`,
+      finished.failed.length === 0
+        ? `Drain of ${nodes} failed after ${took}: ${finished.error ?? 'stopped before evicting'}`
+        : `Drain of ${nodes} failed after ${took}: ${plural(finished.failed.length, 'pod')} failed, ${remain}`,
     ],
   };
   const [tone, headline] = headlines[finished.result];
@@ -84,12 +86,18 @@ function remainingText(progress: DrainProgress, remaining: readonly PodRef[], at
   return listNames(described, 5);
 }
 
-/** After a real drain that did not finish, the two ways out: resume, or give the node back. */
+/**
+ * After a real drain that did not finish, the two ways out: resume, or give the nodes it cordoned back.
+ * A drain that cordoned nothing (the API server refused the cordon) has nothing to undo.
+ */
 function nextSteps(progress: DrainProgress, finished: FinishedEvent): string[] {
   if (finished.result === 'drained' || finished.result === 'dry-run' || progress.dryRun !== 'none') return [];
   const nodes = progress.nodes.join(' ');
   const resume = finished.commands?.resume ?? `kubectl maint drain ${nodes}`;
   const uncordon = finished.commands?.uncordon ?? `kubectl maint uncordon ${nodes}`;
+  // A drain that cordoned nothing (the API server refused the cordon) has nothing to undo.
+  const cordoned = progress.log.some((e) => e.kind === 'cordoned' && !e.dryRun);
+  if (!cordoned) return [`next: nothing to undo; once the cause is fixed, run:`, `  ${resume}`];
   // Each command on a line of its own, so that it can be copied whole.
   return [`next: resume with:`, `  ${resume}`, `or undo the cordon with:`, `  ${uncordon}`];
 }

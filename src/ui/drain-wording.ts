@@ -1,6 +1,6 @@
 import type { BudgetBlocker, DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import type { PodProgress } from './drain-progress.js';
-import { formatMs, qualified, qualifiedPdb } from './format.js';
+import { formatMs, plural, qualified, qualifiedPdb } from './format.js';
 import type { Tone } from './theme.js';
 
 /** How each drain view words a pod's state, in one place: the Ink rows, the text lines and the summary. */
@@ -18,6 +18,14 @@ export function budgetWaitText(pod: PodRef, wait: BudgetWait, style: 'full' | 's
   if (wait.controllerError) {
     // A budget the controller cannot compute never allows an eviction: say so, not "allowed 0".
     return `${pdb}: the disruption controller cannot compute it (${wait.controllerError}); no eviction until that is fixed`;
+  }
+  if (wait.staleStatus) {
+    // The numbers are the last ones written: say so, and what the pods say now.
+    return (
+      `${pdb}: status stale (it last said needs ${wait.desiredHealthy} healthy, has ${wait.currentHealthy}, ` +
+      `allowed ${wait.disruptionsAllowed}; ${plural(wait.staleStatus.healthyPods, 'pod')} healthy now): ` +
+      'is the disruption controller (kube-controller-manager) running?'
+    );
   }
   if (wait.why === 'status-not-observed') {
     return `${pdb}: status not yet observed by the disruption controller`;
@@ -45,6 +53,11 @@ export function blockersText(blockers: readonly BudgetBlocker[]): string {
   return `${blockers.slice(0, 2).map(one).join('; ')}${more}`;
 }
 
+/** "finalizer example.com/hold", "finalizers a, b": what a terminating pod waits on before it can go. */
+export function finalizersText(finalizers: readonly string[]): string {
+  return `${finalizers.length === 1 ? 'finalizer' : 'finalizers'} ${finalizers.join(', ')}`;
+}
+
 /** "evicted", "deleted", "already gone". */
 export function goneVerb(how: Extract<PodDrainState, { phase: 'gone' }>['how']): string {
   if (how === 'escalated') return 'deleted by escalation';
@@ -67,6 +80,9 @@ export function describePodState(progress: PodProgress, nowMs: number): string {
     case 'retrying':
       return `retrying in ${formatMs(state.nextAttemptMs - nowMs)} (attempt ${state.attempts}): ${state.error}`;
     case 'terminating':
+      if (state.finalizers && state.finalizers.length > 0) {
+        return `terminating for ${formatMs(nowMs - progress.phaseSinceMs)}, held by ${finalizersText(state.finalizers)}`;
+      }
       return state.deadlineMs === null
         ? `terminating for ${formatMs(nowMs - progress.phaseSinceMs)}`
         : `terminating, ${formatMs(state.deadlineMs - nowMs)} grace left`;

@@ -8,7 +8,7 @@ import { surgeSelects } from '../../plan/surge.js';
 import type { DrainPlan } from '../../plan/types.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { drainEventJsonLine } from '../../ui/drain-json.js';
-import { drainEventLines } from '../../ui/drain-lines.js';
+import { drainErrorLine, drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
 import { formatMs } from '../../ui/format.js';
 import { renderPlanText } from '../../ui/plan-text.js';
@@ -136,13 +136,16 @@ async function drainCommand(
     return answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
   }
 
+  // SIGINT (Ctrl-C) and SIGTERM (kill, a CI job cancelled, a pod stopping) both stop the drain the same
+  // way: no new eviction, the nodes stay cordoned, the summary says what remains. A second one leaves at once.
   const abort = new AbortController();
-  const sink = await openSink(plan, json, () => abort.abort());
-  const onSigint = () => {
-    if (abort.signal.aborted) process.exit(ExitCode.Interrupted); // a second Ctrl-C: leave at once
-    abort.abort();
+  const sink = await openSink(plan, json, () => abort.abort('SIGINT'));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted) process.exit(interruptedExitCode(signal));
+    abort.abort(signal);
   };
-  process.on('SIGINT', onSigint);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const signal of signals) process.on(signal, onSignal);
   let finished: FinishedEvent;
   try {
     finished = await runDrain(
@@ -166,10 +169,11 @@ async function drainCommand(
       { api: drainApi(drainClientFor(client)), emit: sink.onEvent },
     );
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const signal of signals) process.off(signal, onSignal);
     await sink.done();
   }
-  return exitCodeOf(finished.result);
+  const interruptedBy = typeof abort.signal.reason === 'string' ? abort.signal.reason : 'SIGINT';
+  return exitCodeOf(finished.result, interruptedBy);
 }
 
 function escalationForEngine(values: DrainCommandValues) {
@@ -177,17 +181,22 @@ function escalationForEngine(values: DrainCommandValues) {
   return escalation && { afterMs: escalation.afterSeconds * 1000, namespaces: escalation.namespaces };
 }
 
-export function exitCodeOf(result: FinishedEvent['result']): number {
+export function exitCodeOf(result: FinishedEvent['result'], interruptedBy = 'SIGINT'): number {
   switch (result) {
     case 'drained':
     case 'dry-run':
       return ExitCode.Ok;
     case 'interrupted':
-      return ExitCode.Interrupted;
+      return interruptedExitCode(interruptedBy);
     case 'failed':
     case 'timeout':
       return ExitCode.Error;
   }
+}
+
+/** The shell's convention, 128 + the signal's number: 130 after SIGINT, 143 after SIGTERM. */
+function interruptedExitCode(signal: string): number {
+  return signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
 }
 
 /**
@@ -267,10 +276,20 @@ interface EventSink {
 
 /** -o json: one event per line; a terminal: the live Ink view; otherwise kubectl-like lines. */
 async function openSink(plan: DrainPlan, json: boolean, onInterrupt: () => void): Promise<EventSink> {
-  if (json) {
-    return { onEvent: (event) => process.stdout.write(drainEventJsonLine(event)), done: async () => {} };
-  }
   const hints = waveHintsFromPlan(plan);
+  if (json) {
+    // stdout carries the events; a drain that did not finish also says why in one line on stderr.
+    let progress = initialDrainProgress();
+    return {
+      onEvent(event) {
+        process.stdout.write(drainEventJsonLine(event));
+        const error = event.type === 'finished' ? drainErrorLine(progress, event) : null;
+        if (error) process.stderr.write(`${error}\n`);
+        progress = reduceDrainEvents(progress, event, { hints });
+      },
+      done: async () => {},
+    };
+  }
   if (process.stdout.isTTY) {
     const { startDrainInk } = await import('../../ui/drain-view.js');
     const ink = startDrainInk({ hints, onInterrupt });

@@ -3,7 +3,9 @@ import type { EvictionStep } from '../../../src/drain/eviction-retry.js';
 import {
   answered,
   budgetChanged,
+  budgetStatusJudged,
   disappeared,
+  finalizersSeen,
   initialMachine,
   requestSent,
   waitSkipped,
@@ -185,5 +187,31 @@ describe('pod machine', () => {
       phase: 'skipped',
       reason: 'pod has DeletionTimestamp older than 20 seconds, skipping',
     });
+  });
+
+  it('A terminating pod seen with finalizers says which, and forgets them once they are removed', () => {
+    const terminating = ask(initialMachine().machine, { kind: 'admitted' }).machine;
+    const held = finalizersSeen(terminating, ['example.com/hold']);
+    expect(held.state).toEqual({ phase: 'terminating', deadlineMs: NOW + 5000, finalizers: ['example.com/hold'] });
+    expect(finalizersSeen(held, ['example.com/hold'])).toBe(held);
+    expect(finalizersSeen(held, []).state).toEqual({ phase: 'terminating', deadlineMs: NOW + 5000 });
+    // Only a terminating pod waits on its finalizers.
+    const queued = initialMachine().machine;
+    expect(finalizersSeen(queued, ['example.com/hold'])).toBe(queued);
+  });
+
+  it('A stale budget status is noted on the waiting pod, and dropped when the budget writes a new status', () => {
+    const waiting = ask(initialMachine().machine, exhausted).machine;
+    const stale = budgetStatusJudged(waiting, { healthyPods: 4, sinceMs: NOW });
+    expect(stale.state).toMatchObject({ phase: 'waiting-for-budget', staleStatus: { healthyPods: 4, sinceMs: NOW } });
+    expect(budgetStatusJudged(stale, { healthyPods: 4, sinceMs: NOW })).toBe(stale);
+    const fresh = budgetChanged(stale, {
+      disruptionsAllowed: 0,
+      currentHealthy: 4,
+      desiredHealthy: 4,
+      observed: true,
+    });
+    expect(fresh.state).not.toHaveProperty('staleStatus');
+    expect(budgetStatusJudged(stale, null).state).not.toHaveProperty('staleStatus');
   });
 });

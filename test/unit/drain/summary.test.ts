@@ -104,12 +104,88 @@ describe('finishedEvent', () => {
     const event = finishedEvent({
       ...base,
       cordoned: [],
-      abortedBeforeEvicting: 'unable to cordon node "k8s-node-1": forbidden',
+      abortedBeforeEvicting: 'cannot cordon node "k8s-node-1": forbidden',
       pods: [{ ref: pod('a'), state: { phase: 'queued' } }],
     });
     expect(event.result).toBe('failed');
+    expect(event.error).toBe('cannot cordon node "k8s-node-1": forbidden');
     expect(event.clusterState).toBe(
-      'node k8s-node-1 not cordoned; no pod evicted (unable to cordon node "k8s-node-1": forbidden)',
+      'node k8s-node-1 not cordoned; no pod evicted (cannot cordon node "k8s-node-1": forbidden)',
+    );
+  });
+
+  it('A server dry run whose cordon the API server refused fails, and does not claim it checked anything', () => {
+    const event = finishedEvent({
+      ...base,
+      dryRun: 'server',
+      cordoned: [],
+      abortedBeforeEvicting: 'cannot cordon node "k8s-node-1": forbidden: user "ro" cannot patch nodes',
+      pods: [{ ref: pod('a'), state: { phase: 'queued' } }],
+    });
+    expect(event.result).toBe('failed');
+    expect(event.error).toBe('cannot cordon node "k8s-node-1": forbidden: user "ro" cannot patch nodes');
+    expect(event.clusterState).toBe(
+      'nothing was changed (server dry run: the API server refused the cordon, so no eviction was sent)',
+    );
+  });
+
+  it('A server dry run whose evictions the API server refused (RBAC) fails and says so', () => {
+    const forbidden = 'forbidden: cannot create pods/eviction in namespace "demo"';
+    const event = finishedEvent({
+      ...base,
+      dryRun: 'server',
+      cordoned: [],
+      pods: [
+        { ref: pod('a'), state: { phase: 'failed', error: forbidden } },
+        { ref: pod('b'), state: { phase: 'failed', error: forbidden } },
+      ],
+    });
+    expect(event.result).toBe('failed');
+    expect(event.error).toBe(`demo/a: ${forbidden} (and 1 more pod failed)`);
+    expect(event.clusterState).toBe(
+      'nothing was changed (server dry run: the API server accepted the cordon; evictions: 2 failed)',
+    );
+  });
+
+  it('A server dry run with a budget refusal is answered, but does not say every eviction passed', () => {
+    const event = finishedEvent({
+      ...base,
+      dryRun: 'server',
+      cordoned: [],
+      pods: [
+        { ref: pod('a'), state: { phase: 'dry-run', admitted: true, reason: 'eviction admitted', pdb: null } },
+        { ref: pod('b'), state: { phase: 'dry-run', admitted: false, reason: 'budget', pdb: 'hello' } },
+      ],
+    });
+    expect(event.result).toBe('dry-run');
+    expect(event.error).toBeUndefined();
+    expect(event.clusterState).toBe(
+      'nothing was changed (server dry run: the API server accepted the cordon; evictions: 1 admitted, 1 refused by a budget)',
+    );
+  });
+
+  it('Interrupted by a signal: the error names it and what is left', () => {
+    const event = finishedEvent({
+      ...base,
+      stoppedBy: 'interrupted',
+      interruptedBy: 'SIGTERM',
+      pods: [
+        { ref: pod('a'), state: gone },
+        { ref: pod('b'), state: waiting },
+      ],
+    });
+    expect(event.error).toBe('interrupted by SIGTERM with 1 pod left: demo/b (waiting for budget hello)');
+  });
+
+  it('Timed out on a pod held by a finalizer: the error names the finalizer', () => {
+    const event = finishedEvent({
+      ...base,
+      stoppedBy: 'timeout',
+      timeoutMs: 20_000,
+      pods: [{ ref: pod('a'), state: { phase: 'terminating', deadlineMs: 0, finalizers: ['example.com/hold'] } }],
+    });
+    expect(event.error).toBe(
+      'timed out after 20s (--timeout) with 1 pod left: demo/a (terminating, held by finalizer example.com/hold)',
     );
   });
 

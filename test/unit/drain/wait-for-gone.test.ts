@@ -1,4 +1,6 @@
+import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import type { KubeError } from '../../../src/kube/errors.js';
 import type { PodRef } from '../../../src/drain/events.js';
 import { GoneTracker, isGoneBy, skipWaitDue, type GoneWakeup } from '../../../src/drain/wait-for-gone.js';
 import { makePod } from '../builders.js';
@@ -45,8 +47,13 @@ describe('skipWaitDue', () => {
 describe('GoneTracker', () => {
   const live = makePod().name('hello-1').ns('demo').uid('old').node('k8s-node-1').obj();
   const ref: PodRef = { namespace: 'demo', name: 'hello-1', uid: 'old', node: 'k8s-node-1' };
-  /** The API cannot be reached: the tracker must learn from the watch alone. */
-  const unreachable = () => Promise.reject(new Error('connect ECONNREFUSED'));
+  /** The API cannot be reached (fetch's error, as undici throws it): the tracker must learn from the watch alone. */
+  const unreachable = () =>
+    Promise.reject(
+      new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' }),
+      }),
+    );
 
   function waitFor(tracker: GoneTracker, stop: AbortSignal, skipSeconds = 0) {
     const result: { how?: GoneWakeup } = {};
@@ -94,5 +101,42 @@ describe('GoneTracker', () => {
     stop.abort();
     await flush();
     expect(result.how).toBe('stopped');
+  });
+
+  it('A GET that finds no pod ends the wait (the watch missed the deletion)', async () => {
+    const clock = new FakeClock();
+    const tracker = new GoneTracker(clock, () => Promise.resolve(null));
+    const result = waitFor(tracker, new AbortController().signal);
+    await clock.advance(1000);
+    expect(result.how).toBe('gone');
+  });
+
+  it('rides out an unreachable API server silently, and reports a GET the server refuses instead of swallowing it', async () => {
+    const clock = new FakeClock();
+    const failures: KubeError[] = [];
+    const quiet = new GoneTracker(clock, unreachable, (_ref, error) => failures.push(error));
+    const quietWait = waitFor(quiet, new AbortController().signal);
+    await clock.advance(1000);
+    expect(failures).toEqual([]);
+
+    const body = JSON.stringify({
+      kind: 'Status',
+      code: 403,
+      message:
+        'pods "hello-1" is forbidden: User "ro" cannot get resource "pods" in API group "" in the namespace "demo"',
+    });
+    const refused = new GoneTracker(
+      clock,
+      () => Promise.reject(new ApiException(403, 'Forbidden', body, {})),
+      (_ref, error) => failures.push(error),
+    );
+    const refusedWait = waitFor(refused, new AbortController().signal);
+    await clock.advance(1000);
+    expect(failures.map((e) => [e.kind, e.message])).toEqual([
+      ['forbidden', 'forbidden: user "ro" cannot get pods in namespace "demo"'],
+    ]);
+    // Neither ends the wait: the watch may still tell.
+    expect(quietWait.how).toBeUndefined();
+    expect(refusedWait.how).toBeUndefined();
   });
 });

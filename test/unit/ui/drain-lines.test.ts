@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../../src/drain/events.js';
-import { drainEventLines, type DrainLine } from '../../../src/ui/drain-lines.js';
+import { drainErrorLine, drainEventLines, type DrainLine } from '../../../src/ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-progress.js';
 import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
 
@@ -65,6 +65,18 @@ describe('drainEventLines', () => {
     ]);
   });
 
+  it('does not show a stale status as fact: says it is stale, what the pods say, and the likely cause', () => {
+    const stale = waiting(HELLO_B, 3, 5, {
+      disruptionsAllowed: 0,
+      currentHealthy: 11,
+      desiredHealthy: 11,
+      staleStatus: { healthyPods: 12, sinceMs: 0 },
+    });
+    expect(linesOf([started([HELLO_B]), stale])).toEqual([
+      'stderr: pod demo/hello-b waiting for PodDisruptionBudget demo/hello: status stale (it last said needs 11 healthy, has 11, allowed 0; 12 pods healthy now): is the disruption controller (kube-controller-manager) running? (attempt 5, 2s)',
+    ]);
+  });
+
   it('says when the disruption controller cannot compute the budget, instead of its numbers', () => {
     const broken = waiting(HELLO_B, 3, 4, {
       disruptionsAllowed: 0,
@@ -114,6 +126,7 @@ describe('drainEventLines', () => {
   it('does not call a node drained while pods remain on it, and says what to do next', () => {
     const lines = linesOf([
       started([HELLO_A, HELLO_B]),
+      cordoned(0),
       waiting(HELLO_B, 1, 1),
       finished(90, 'interrupted', [HELLO_B]),
     ]);
@@ -155,4 +168,38 @@ describe('drainEventLines', () => {
       expect(lines).toContain(line);
     },
   );
+
+  it('puts the reason on the first error line when the API server refuses the cordon, and every node is undrained', () => {
+    const refused: DrainEvent = {
+      ...(finished(0, 'failed', [HELLO_A]) as Extract<DrainEvent, { type: 'finished' }>),
+      gone: [],
+      clusterState: 'node k8s-node-1 not cordoned; no pod evicted (cannot cordon node "k8s-node-1": forbidden)',
+      error: 'cannot cordon node "k8s-node-1": forbidden: user "ro" cannot patch nodes at the cluster scope',
+    };
+    const lines = linesOf([started([HELLO_A]), refused]);
+    expect(lines[0]).toBe(
+      'stderr: error: unable to drain node "k8s-node-1": cannot cordon node "k8s-node-1": forbidden: user "ro" cannot patch nodes at the cluster scope',
+    );
+    expect(lines.join('\n')).not.toContain('undo the cordon');
+  });
+});
+
+describe('drainErrorLine (-o json: the one stderr line)', () => {
+  const progressOf = (events: readonly DrainEvent[]) =>
+    events.reduce((s, e) => reduceDrainEvents(s, e), initialDrainProgress());
+
+  it('is null for a drain that finished, and for a dry run the API server answered', () => {
+    expect(drainErrorLine(progressOf([started([HELLO_A])]), finished(1, 'drained') as never)).toBeNull();
+    expect(drainErrorLine(progressOf([started([HELLO_A], 'server')]), finished(1, 'dry-run') as never)).toBeNull();
+  });
+
+  it("says the engine's reason, naming the node", () => {
+    const event = {
+      ...(finished(9, 'interrupted', [HELLO_B]) as Extract<DrainEvent, { type: 'finished' }>),
+      error: 'interrupted by SIGTERM with 1 pod left: demo/hello-b (waiting for budget hello)',
+    };
+    expect(drainErrorLine(progressOf([started([HELLO_A, HELLO_B]), cordoned(0)]), event)).toBe(
+      'error: unable to drain node "k8s-node-1": interrupted by SIGTERM with 1 pod left: demo/hello-b (waiting for budget hello)',
+    );
+  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../../src/drain/events.js';
 import { initialDrainProgress, reduceDrainEvents, type FinishedEvent } from '../../../src/ui/drain-progress.js';
 import { renderDrainSummaryText, summarizeDrain } from '../../../src/ui/drain-summary.js';
-import { finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
+import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
 
 function summaryOf(events: readonly DrainEvent[]) {
   const progress = events.reduce((s, e) => reduceDrainEvents(s, e), initialDrainProgress());
@@ -21,6 +21,7 @@ describe('summarizeDrain', () => {
   it('after Ctrl-C, says what remains, what each remaining pod was doing, and the ways out', () => {
     const summary = summaryOf([
       started([HELLO_A, HELLO_B]),
+      cordoned(0),
       podEvent(HELLO_A, 1, { phase: 'gone', how: 'evicted' }),
       waiting(HELLO_B, 13, 4),
       finished(20, 'interrupted', [HELLO_B]),
@@ -47,6 +48,7 @@ describe('summarizeDrain', () => {
     };
     const summary = summaryOf([
       started([HELLO_A, HELLO_B]),
+      cordoned(0),
       waiting(HELLO_B, 13, 4),
       { ...finished(20, 'interrupted', [HELLO_B]), commands } as DrainEvent,
     ]);
@@ -75,6 +77,36 @@ describe('summarizeDrain', () => {
     const summary = summaryOf([started([HELLO_A], 'server'), finished(1, 'dry-run', [HELLO_A])]);
     expect(summary.headline).toBe('Dry run of k8s-node-1 done in 1s: nothing was changed');
     expect(summary.lines.some((l) => l.startsWith('next:'))).toBe(false);
+  });
+
+  it('after a cordon the API server refused: the reason in the headline, and no cordon to undo', () => {
+    const refused: DrainEvent = {
+      ...(finished(0, 'failed', [HELLO_A]) as FinishedEvent),
+      gone: [],
+      clusterState: 'node k8s-node-1 not cordoned; no pod evicted (cannot cordon node "k8s-node-1": forbidden)',
+      error: 'cannot cordon node "k8s-node-1": forbidden: user "ro" cannot patch nodes at the cluster scope',
+    };
+    const summary = summaryOf([started([HELLO_A]), refused]);
+    expect(summary.headline).toBe(
+      'Drain of k8s-node-1 failed after 0s: cannot cordon node "k8s-node-1": forbidden: user "ro" cannot patch nodes at the cluster scope',
+    );
+    expect(summary.lines.join('\n')).not.toContain('uncordon');
+    expect(summary.lines.slice(-2)).toEqual([
+      'next: nothing to undo; once the cause is fixed, run:',
+      '  kubectl maint drain k8s-node-1',
+    ]);
+  });
+
+  it('names the finalizers a remaining terminating pod waits on', () => {
+    const summary = summaryOf([
+      started([HELLO_A]),
+      cordoned(0),
+      podEvent(HELLO_A, 1, { phase: 'terminating', deadlineMs: null, finalizers: ['example.com/hold'] }),
+      finished(20, 'timeout', [HELLO_A]),
+    ]);
+    expect(summary.lines).toContain(
+      'remaining: demo/hello-a (terminating for 19s, held by finalizer example.com/hold)',
+    );
   });
 
   it('says "nothing" was done when no pod finished', () => {
