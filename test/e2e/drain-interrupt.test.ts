@@ -8,6 +8,7 @@ import {
   setHelloMaxUnavailable,
   startMaint,
   unschedulable,
+  waitingPods,
   type DrainRun,
 } from './drain-run.js';
 import type { DrainEvent } from '../../src/drain/events.js';
@@ -32,9 +33,6 @@ async function interruptWhen(args: string[], ready: (events: DrainEvent[]) => bo
   expect(sent, 'the drain never reached the point where the test interrupts it').toBe(true);
   return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
 }
-
-const waitingPods = (events: DrainEvent[]) =>
-  new Set(events.flatMap((e) => (e.type === 'pod' && e.state.phase === 'waiting-for-budget' ? [e.pod.uid] : [])));
 
 describe('kubectl maint drain interrupted', () => {
   it('on hello-ignore: leaves the node cordoned, removes only the pod it evicted, and summarizes', async () => {

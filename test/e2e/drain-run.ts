@@ -22,17 +22,25 @@ export interface DrainRun {
  * Starts `kubectl maint ARGS…` (not awaited), stdout and stderr piped, no terminal. The process is wrapped
  * in an object: returned bare from an async function, execa's promise would be awaited to the process's end.
  */
-export async function startMaint(args: readonly string[]): Promise<{ child: ResultPromise<{ reject: false }> }> {
+export async function startMaint(
+  args: readonly string[],
+  options: MaintOptions = {},
+): Promise<{ child: ResultPromise<{ reject: false }> }> {
   const env = await labEnv();
   const child = execa(process.execPath, [bin, ...args], {
     reject: false,
-    env: { ...process.env, KUBECONFIG: env.KUBECONFIG, NO_COLOR: '1' },
+    env: { ...process.env, KUBECONFIG: options.kubeconfig ?? env.KUBECONFIG, NO_COLOR: '1' },
   });
   return { child };
 }
 
-export async function runMaint(args: readonly string[]): Promise<DrainRun> {
-  const result = await (await startMaint(args)).child;
+export interface MaintOptions {
+  /** Another kubeconfig than the lab admin's (a user with fewer rights). */
+  readonly kubeconfig?: string;
+}
+
+export async function runMaint(args: readonly string[], options: MaintOptions = {}): Promise<DrainRun> {
+  const result = await (await startMaint(args, options)).child;
   return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
 }
 
@@ -54,6 +62,13 @@ export function asRun(exitCode: number, stdout: string, stderr: string): DrainRu
     .map((line) => JSON.parse(line) as DrainEvent);
   const finished = events.find((e): e is Finished => e.type === 'finished');
   return { exitCode, stdout, stderr, events, finished };
+}
+
+/** The uids of the pods whose latest state is a wait for their budget. */
+export function waitingPods(events: readonly DrainEvent[]): Set<string> {
+  const last = new Map<string, string>();
+  for (const e of events) if (e.type === 'pod') last.set(e.pod.uid, e.state.phase);
+  return new Set([...last].filter(([, phase]) => phase === 'waiting-for-budget').map(([uid]) => uid));
 }
 
 /** Every state a pod went through, in order. */

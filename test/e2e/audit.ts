@@ -1,0 +1,89 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { labDirFor } from './lab.js';
+
+/**
+ * The lab's kube-apiserver audit log (scripts/lab/components.sh: evictions, pod deletes and node patches
+ * at Metadata level, one JSON event per line): what the API server itself saw the plugin do. A test marks
+ * the log before the drain and reads what was logged after, so that earlier tests do not count.
+ */
+
+/** The fields of an audit.k8s.io/v1 Event the tests read. */
+export interface AuditEvent {
+  readonly stage: string;
+  readonly verb: string;
+  readonly requestURI: string;
+  readonly userAgent?: string;
+  readonly objectRef?: {
+    readonly resource?: string;
+    readonly subresource?: string;
+    readonly namespace?: string;
+    readonly name?: string;
+  };
+  readonly responseStatus?: { readonly code?: number };
+}
+
+function auditLog(): string {
+  return path.join(labDirFor(Number(process.env.VITEST_POOL_ID ?? 1)), 'audit.log');
+}
+
+/** The log's current end; `auditSince(mark)` reads what comes after. */
+export async function auditMark(): Promise<number> {
+  try {
+    return (await stat(auditLog())).size;
+  } catch {
+    throw new Error(`the lab has no audit log at ${auditLog()}: restart it (npm run lab -- down, then up)`);
+  }
+}
+
+/** Every event logged after `mark` (whole lines only: the API server may be writing the next one). */
+export async function auditSince(mark: number): Promise<AuditEvent[]> {
+  const text = (await readFile(auditLog())).subarray(mark).toString('utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as AuditEvent);
+}
+
+/** What `kubectl maint` wrote, as the API server logged it (its requests carry User-Agent kubectl-maint/…). */
+export interface MaintWrites {
+  /** Evictions the API server admitted for real (2xx, not a dry run), by namespace/name: how many each. */
+  readonly evicted: Readonly<Record<string, number>>;
+  /** Every other eviction request: "namespace/name HTTP-code", with " dry-run" for a server dry run. */
+  readonly otherEvictions: readonly string[];
+  /** DELETEs of pods: a pod removed outside the Eviction API (only --disable-eviction may do that). */
+  readonly deletes: readonly string[];
+  /** Node patches (cordons): "node HTTP-code", with " dry-run" for a server dry run. */
+  readonly nodePatches: readonly string[];
+}
+
+const isDryRun = (event: AuditEvent) => /[?&]dryRun=All/.test(event.requestURI);
+
+export function maintWrites(events: readonly AuditEvent[]): MaintWrites {
+  const evicted: Record<string, number> = {};
+  const otherEvictions: string[] = [];
+  const deletes: string[] = [];
+  const nodePatches: string[] = [];
+  for (const event of events) {
+    if (event.stage !== 'ResponseComplete' || !event.userAgent?.startsWith('kubectl-maint/')) continue;
+    const ref = event.objectRef ?? {};
+    const code = event.responseStatus?.code ?? 0;
+    const what = `${ref.namespace ? `${ref.namespace}/` : ''}${ref.name ?? ''}`;
+    const answer = `${what} ${code}${isDryRun(event) ? ' dry-run' : ''}`;
+    if (ref.resource === 'pods' && ref.subresource === 'eviction' && event.verb === 'create') {
+      if (code >= 200 && code < 300 && !isDryRun(event)) evicted[what] = (evicted[what] ?? 0) + 1;
+      else otherEvictions.push(answer);
+    } else if (ref.resource === 'pods' && !ref.subresource && event.verb.startsWith('delete')) {
+      deletes.push(answer);
+    } else if (ref.resource === 'nodes' && (event.verb === 'patch' || event.verb === 'update')) {
+      nodePatches.push(answer);
+    }
+  }
+  return { evicted, otherEvictions, deletes, nodePatches };
+}
+
+/** The plugin's writes since `mark`. */
+export async function maintWritesSince(mark: number): Promise<MaintWrites> {
+  return maintWrites(await auditSince(mark));
+}

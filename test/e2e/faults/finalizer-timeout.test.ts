@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { auditMark, maintWritesSince } from '../audit.js';
+import { podsIn, runMaint, statesOf, unschedulable } from '../drain-run.js';
+import { kubectl, kubectlJson, seedScenario } from '../lab.js';
+import { theOneErrorLine } from './faults.js';
+
+// A pod held by a finalizer that never clears: evicted, it stays terminating for ever. At --timeout the
+// drain must say so and name the finalizer it waits on, leave the node cordoned and the pod in place.
+
+const FINALIZER = 'lab.kubectl-maint.io/hold';
+
+describe('a pod held by a finalizer that never clears', () => {
+  let held: { name: string; uid: string } | undefined;
+
+  afterEach(async () => {
+    if (held)
+      await kubectl(
+        ['patch', 'pod', held.name, '-n', 'demo', '--type=merge', '-p', '{"metadata":{"finalizers":null}}'],
+        { reject: false },
+      );
+  });
+
+  it('--timeout: exit 1, one error line naming the finalizer, the pod still terminating', async () => {
+    await seedScenario('hello');
+    const [pod] = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1');
+    held = pod!;
+    await kubectl(['label', 'pod', held.name, '-n', 'demo', 'held=yes']);
+    await kubectl([
+      'patch',
+      'pod',
+      held.name,
+      '-n',
+      'demo',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ metadata: { finalizers: [FINALIZER] } }),
+    ]);
+    const mark = await auditMark();
+
+    const run = await runMaint([
+      'drain',
+      'k8s-node-1',
+      '--ignore-daemonsets',
+      '--pod-selector',
+      'held=yes',
+      '--timeout',
+      '15s',
+      '-o',
+      'json',
+    ]);
+
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(theOneErrorLine(run.stderr)).toBe(
+      `error: unable to drain node "k8s-node-1": timed out after 15s (--timeout) with 1 pod left: ` +
+        `demo/${held.name} (terminating, held by finalizer ${FINALIZER})`,
+    );
+    expect(run.finished).toMatchObject({ result: 'timeout', gone: [] });
+    expect(run.finished?.terminating.map((p) => p.name)).toEqual([held.name]);
+    expect(statesOf(run, held.name).at(-1)).toMatchObject({ phase: 'terminating', finalizers: [FINALIZER] });
+    const pod1 = await kubectlJson<{ metadata: { uid: string; deletionTimestamp?: string; finalizers?: string[] } }>([
+      'get',
+      'pod',
+      held.name,
+      '-n',
+      'demo',
+    ]);
+    expect(pod1.metadata).toMatchObject({ uid: held.uid, finalizers: [FINALIZER] });
+    expect(pod1.metadata.deletionTimestamp).toBeDefined();
+    expect(await unschedulable('k8s-node-1')).toBe(true);
+    const writes = await maintWritesSince(mark);
+    expect(writes.evicted).toEqual({ [`demo/${held.name}`]: 1 });
+    expect(writes.deletes).toEqual([]);
+  });
+});

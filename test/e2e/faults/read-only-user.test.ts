@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditMark, maintWritesSince } from '../audit.js';
+import { podsIn, runMaint, unschedulable } from '../drain-run.js';
+import { seedScenario } from '../lab.js';
+import { kubeconfigFor, theOneErrorLine, userName } from './faults.js';
+
+// Users RBAC does not let drain: one who may only read (the cordon is refused), one who may cordon but not
+// evict (every eviction is refused). Nothing may be written, nothing may claim success, and the first
+// error line must say why. The API server's audit log says what was actually sent.
+
+const drainArgs = ['drain', 'k8s-node-1', '--ignore-daemonsets'];
+const cannotPatch = (user: string) =>
+  `cannot cordon node "k8s-node-1": forbidden: user "${user}" cannot patch nodes at the cluster scope`;
+
+describe('a drain by a user RBAC does not allow to drain', () => {
+  let reader: string;
+  let cordoner: string;
+  let podsBefore: string[];
+
+  beforeAll(async () => {
+    await seedScenario('hello');
+    reader = await kubeconfigFor('reader');
+    cordoner = await kubeconfigFor('cordoner');
+    podsBefore = (await podsIn('demo')).map((p) => p.uid).sort();
+  });
+
+  /** Nothing changed: the node schedulable, every pod where it was. */
+  async function expectClusterUnchanged(): Promise<void> {
+    expect(await unschedulable('k8s-node-1')).toBe(false);
+    expect((await podsIn('demo')).map((p) => p.uid).sort()).toEqual(podsBefore);
+  }
+
+  it('read-only, text: the first line says the cordon was forbidden, and no undo is suggested', async () => {
+    const mark = await auditMark();
+    const run = await runMaint(drainArgs, { kubeconfig: reader });
+
+    expect(run.exitCode, run.stderr).toBe(1);
+    const lines = run.stderr.split('\n');
+    expect(lines[0]).toBe(`error: unable to drain node "k8s-node-1": ${cannotPatch(userName('reader'))}`);
+    expect(run.stderr).toContain('left: node k8s-node-1 not cordoned; no pod evicted');
+    expect(run.stderr).not.toMatch(/undo the cordon|uncordon/);
+    await expectClusterUnchanged();
+    const writes = await maintWritesSince(mark);
+    expect(writes).toEqual({ evicted: {}, otherEvictions: [], deletes: [], nodePatches: ['k8s-node-1 403'] });
+  });
+
+  it('read-only, -o json: the error is one line on stderr, and the last event says it too', async () => {
+    const run = await runMaint([...drainArgs, '-o', 'json'], { kubeconfig: reader });
+
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(theOneErrorLine(run.stderr)).toBe(
+      `error: unable to drain node "k8s-node-1": ${cannotPatch(userName('reader'))}`,
+    );
+    expect(run.finished).toMatchObject({ result: 'failed', error: cannotPatch(userName('reader')) });
+    await expectClusterUnchanged();
+  });
+
+  it('read-only, --dry-run=server: the refused cordon fails the dry run; no eviction is sent', async () => {
+    const mark = await auditMark();
+    const run = await runMaint([...drainArgs, '--dry-run=server', '-o', 'json'], { kubeconfig: reader });
+
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(theOneErrorLine(run.stderr)).toBe(
+      `error: unable to drain node "k8s-node-1": ${cannotPatch(userName('reader'))}`,
+    );
+    expect(run.finished).toMatchObject({
+      result: 'failed',
+      clusterState: 'nothing was changed (server dry run: the API server refused the cordon, so no eviction was sent)',
+    });
+    await expectClusterUnchanged();
+    const writes = await maintWritesSince(mark);
+    expect(writes).toEqual({
+      evicted: {},
+      otherEvictions: [],
+      deletes: [],
+      nodePatches: ['k8s-node-1 403 dry-run'],
+    });
+  });
+
+  it('may cordon but not evict, --dry-run=server: the refused evictions fail the dry run, and say why', async () => {
+    const mark = await auditMark();
+    const run = await runMaint([...drainArgs, '--dry-run=server', '-o', 'json'], { kubeconfig: cordoner });
+
+    expect(run.exitCode, run.stderr).toBe(1);
+    const line = theOneErrorLine(run.stderr);
+    expect(line).toMatch(
+      /^error: unable to drain node "k8s-node-1": demo\/hello-\S+: forbidden: cannot create pods\/eviction in namespace "demo" \(.*\) \(and 1 more pod failed\)$/,
+    );
+    expect(line).toContain(`User "${userName('cordoner')}" cannot create resource "pods/eviction"`);
+    expect(run.finished).toMatchObject({
+      result: 'failed',
+      clusterState: 'nothing was changed (server dry run: the API server accepted the cordon; evictions: 2 failed)',
+    });
+    await expectClusterUnchanged();
+    const writes = await maintWritesSince(mark);
+    expect(writes.evicted).toEqual({});
+    expect(writes.deletes).toEqual([]);
+    expect(writes.nodePatches).toEqual(['k8s-node-1 200 dry-run']);
+    expect(writes.otherEvictions.map((w) => w.replace(/hello-\S+/, 'hello-x'))).toEqual([
+      'demo/hello-x 403 dry-run',
+      'demo/hello-x 403 dry-run',
+    ]);
+  });
+
+  it('read-only cordon: one error line naming the verb and resource, nothing changed', async () => {
+    const run = await runMaint(['cordon', 'k8s-node-1'], { kubeconfig: reader });
+
+    expect(run.exitCode).toBe(1);
+    expect(theOneErrorLine(run.stderr)).toBe(
+      `error: forbidden: user "${userName('reader')}" cannot patch nodes at the cluster scope`,
+    );
+    expect(run.stdout).toBe('');
+    await expectClusterUnchanged();
+  });
+});
