@@ -160,9 +160,9 @@ export function errorLines(stderr: string): string[] {
   return stderr.split('\n').filter((line) => line.startsWith('error:'));
 }
 
-/** Asserts stderr is exactly one line, an error, and returns it. */
+/** Asserts stderr holds exactly one line besides warnings, an error, and returns it. */
 export function theOneErrorLine(stderr: string): string {
-  const lines = stderr.split('\n').filter((line) => line !== '');
+  const lines = stderr.split('\n').filter((line) => line !== '' && !/^warning: /i.test(line));
   expect(lines, stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^error: /);
   return lines[0]!;
