@@ -4,6 +4,7 @@ import { surgeRecordOf, type SurgeRecord } from '../kube/surge-record.js';
 import { classifyKubeError } from '../kube/errors.js';
 import type { Clock } from './clock.js';
 import type { DrainEvent } from './events.js';
+import { plural } from '../wording.js';
 
 /**
  * The drain's side of --surge (plan/surge.ts says why a scale-up and in which order): before a surged
@@ -68,7 +69,7 @@ export class SurgeRunner {
         if (!record) return;
         await this.api.patchSurge(deployment, record.replicas, null);
         this.surged.delete(key);
-        this.event(key, 'restored', `back to its own ${record.replicas} replica(s) (${why})`, record);
+        this.event(key, 'restored', `back to its own ${plural(record.replicas, 'replica')} (${why})`, record);
         return;
       } catch (err) {
         if (attempt >= CONFLICT_RETRIES) {
@@ -129,12 +130,17 @@ export class SurgeRunner {
       // The record and the new count go in one patch: a killed process leaves both or neither.
       this.surged.set(key, record);
       await this.api.patchSurge(deployment, record.surgedTo, record);
-      this.event(key, 'scaling-up', `${own} → ${record.surgedTo} replica(s), until the extra one is Ready`, record);
+      this.event(
+        key,
+        'scaling-up',
+        `${own} → ${plural(record.surgedTo, 'replica')}, until the extra one is Ready`,
+        record,
+      );
     }
     while (!signal.aborted) {
       const current = await this.api.readDeployment(work.namespace, work.name);
       if (isSurgeReady(current, record)) {
-        this.event(key, 'ready', `${current.status?.readyReplicas ?? 0} Ready replica(s): evicting`, record);
+        this.event(key, 'ready', `${plural(current.status?.readyReplicas ?? 0, 'Ready replica')}: evicting`, record);
         return true;
       }
       await this.clock.sleep(READY_POLL_MS, signal);

@@ -1,5 +1,6 @@
 import type { V1Pod, V1Probe } from '@kubernetes/client-node';
 import { controllerRef, isPodReady, toEpochSeconds } from './pod-facts.js';
+import { plural } from '../wording.js';
 
 /**
  * How long a drain takes, from what the cluster shows (pure: the snapshot's pods and the plan's waves in).
@@ -97,7 +98,7 @@ export function startToReady(pod: V1Pod, siblings: readonly V1Pod[], owner: stri
     return {
       seconds: mean,
       basis: 'observed',
-      text: `observed start-to-Ready of ${observed.length} pod(s) of ${owner}: ${round(mean)} s (mean)`,
+      text: `observed start-to-Ready of ${plural(observed.length, 'pod')} of ${owner}: ${round(mean)} s (mean)`,
     };
   }
   const probe = probeSeconds(pod);

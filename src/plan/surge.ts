@@ -1,5 +1,6 @@
 import type { V1Deployment, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { PodPlan, ReplacementPlan } from './types.js';
+import { plural } from '../wording.js';
 
 /**
  * Surge (`--surge`, `--surge=NS/NAME,…`): for a pod of a Deployment whose budget will not let it go, first
@@ -103,7 +104,7 @@ export function planSurge(c: SurgeCandidate): PodSurgePlan {
     fromReplicas: from,
     toReplicas: to,
     text:
-      `surge: Deployment ${deployment} goes from ${from} to ${to} replica(s); once the extra one is Ready ` +
+      `surge: Deployment ${deployment} goes from ${from} to ${plural(to, 'replica')}; once the extra one is Ready ` +
       `(on ${c.placement.placedOn}), ${pod.namespace}/${pod.name} is evicted and the Deployment returns to ${from}`,
   };
 }

@@ -145,7 +145,7 @@ export function escalationText(event: Extract<DrainEvent, { type: 'escalating' }
   );
 }
 
-/** "deployment/demo/web surge scaling-up: 1 → 2 replica(s), until the extra one is Ready". */
+/** "deployment/demo/web surge scaling-up: 1 → 2 replicas, until the extra one is Ready". */
 export function surgeText(event: Extract<DrainEvent, { type: 'surge' }>): string {
   return `deployment ${event.deployment} surge ${event.step}: ${event.message}`;
 }

@@ -41,7 +41,7 @@ describe('startToReady', () => {
     expect(result).toEqual({
       seconds: 7 / 3,
       basis: 'observed',
-      text: 'observed start-to-Ready of 3 pod(s) of Deployment shop/web: 2.3 s (mean)',
+      text: 'observed start-to-Ready of 3 pods of Deployment shop/web: 2.3 s (mean)',
     });
   });
 
@@ -161,7 +161,7 @@ describe('buildPlan estimates', () => {
       [1, 0, ['shop/a']],
       [2, 5, ['shop/b']],
     ]);
-    expect(plan.eta?.basis).toEqual(['observed start-to-Ready of 2 pod(s) of Deployment shop/web: 5 s (mean)']);
+    expect(plan.eta?.basis).toEqual(['observed start-to-Ready of 2 pods of Deployment shop/web: 5 s (mean)']);
     expect(plan.pods[1]?.eta).toMatchObject({ evictedAfterSeconds: 5, goneAfterSeconds: 8, graceSeconds: 3 });
   });
 });

@@ -53,7 +53,7 @@ describe('buildPlan with --surge', () => {
     const plan = buildPlan(singleReplica(pdb({ minAvailable: 1 })), options(SURGE_ALL));
     expect(plan.verdict).toBe('slow');
     const line =
-      'surge: Deployment shop/web goes from 1 to 2 replica(s); once the extra one is Ready (on n2), shop/web-1 is evicted and the Deployment returns to 1';
+      'surge: Deployment shop/web goes from 1 to 2 replicas; once the extra one is Ready (on n2), shop/web-1 is evicted and the Deployment returns to 1';
     expect(plan.verdictReasons).toEqual([line]);
     expect(plan.pods[0]?.surge).toEqual({
       surged: true,
