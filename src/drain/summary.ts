@@ -106,14 +106,15 @@ function drainError(
 
 /** "demo/a (waiting for budget hello), demo/b (terminating, held by finalizer x)" and at most 3 of them. */
 function describeLeft(pods: SummaryInput['pods']): string {
-  const shown = pods.slice(0, 3).map(({ ref, state }) => `${qualified(ref)} (${leftState(state)})`);
+  const shown = pods.slice(0, 3).map(({ ref, state }) => `${qualified(ref)} (${leftState(ref, state)})`);
   return pods.length > 3 ? `${shown.join(', ')} and ${pods.length - 3} more` : shown.join(', ');
 }
 
-function leftState(state: PodDrainState): string {
+function leftState(ref: PodRef, state: PodDrainState): string {
   switch (state.phase) {
     case 'waiting-for-budget':
-      return `waiting for budget ${state.pdb}`;
+      // A budget is in its pods' namespace: named namespace/name, as everywhere else.
+      return `waiting for budget ${ref.namespace}/${state.pdb}`;
     case 'terminating':
       return state.finalizers && state.finalizers.length > 0
         ? `terminating, held by ${state.finalizers.length === 1 ? 'finalizer' : 'finalizers'} ${state.finalizers.join(', ')}`

@@ -81,6 +81,8 @@ export function startReadProgress(options: ReadProgressOptions = {}): ReadProgre
       discardStdin: false,
       color: (options.colors ?? colorsEnabled()) ? 'cyan' : false,
       text: fitted,
+      // Without it ora decides (a terminal, outside CI): a test that asks for drawing must get it under CI too.
+      ...(options.enabled !== undefined ? { isEnabled: options.enabled } : {}),
     });
     // ora draws nothing when the stream is not a terminal or in CI; then there is nothing to keep.
     if (spinner.isEnabled) spinner.start();

@@ -80,7 +80,7 @@ describe('the drain process stopped, killed or interrupted', () => {
       expect(theOneErrorLine(run.stderr)).toMatch(
         new RegExp(
           `^error: unable to drain node "k8s-node-1": interrupted by ${signal} with 2 pods left: ` +
-            'demo/hello-\\S+ \\(waiting for budget hello\\), demo/hello-\\S+ \\(waiting for budget hello\\)$',
+            'demo/hello-\\S+ \\(waiting for budget demo/hello\\), demo/hello-\\S+ \\(waiting for budget demo/hello\\)$',
         ),
       );
       expect(run.finished?.clusterState).toMatch(/^node k8s-node-1 cordoned; 2 not evicted; /);
@@ -112,7 +112,7 @@ describe('the drain process stopped, killed or interrupted', () => {
     expect(summary).toMatch(/^error: unable to drain node "k8s-node-1": interrupted by SIGTERM with 2 pods left/);
     // Nothing evicted: only the two DaemonSet pods, skipped.
     expect(summary).toMatch(/\n {2}done: 2 skipped\n/);
-    expect(summary).toMatch(/\n {2}remaining: demo\/hello-\S+ \(budget hello: needs 4 healthy, has 4, allowed 0/);
+    expect(summary).toMatch(/\n {2}remaining: demo\/hello-\S+ \(budget demo\/hello: needs 4 healthy, has 4, allowed 0/);
     expect(summary).toMatch(/\n {2}left: node k8s-node-1 cordoned; 2 not evicted; /);
     expect(await unschedulable('k8s-node-1')).toBe(true);
   });

@@ -174,7 +174,7 @@ describe('finishedEvent', () => {
         { ref: pod('b'), state: waiting },
       ],
     });
-    expect(event.error).toBe('interrupted by SIGTERM with 1 pod left: demo/b (waiting for budget hello)');
+    expect(event.error).toBe('interrupted by SIGTERM with 1 pod left: demo/b (waiting for budget demo/hello)');
   });
 
   it('Timed out on a pod held by a finalizer: the error names the finalizer', () => {

@@ -196,10 +196,10 @@ describe('drainErrorLine (-o json: the one stderr line)', () => {
   it("says the engine's reason, naming the node", () => {
     const event = {
       ...(finished(9, 'interrupted', [HELLO_B]) as Extract<DrainEvent, { type: 'finished' }>),
-      error: 'interrupted by SIGTERM with 1 pod left: demo/hello-b (waiting for budget hello)',
+      error: 'interrupted by SIGTERM with 1 pod left: demo/hello-b (waiting for budget demo/hello)',
     };
     expect(drainErrorLine(progressOf([started([HELLO_A, HELLO_B]), cordoned(0)]), event)).toBe(
-      'error: unable to drain node "k8s-node-1": interrupted by SIGTERM with 1 pod left: demo/hello-b (waiting for budget hello)',
+      'error: unable to drain node "k8s-node-1": interrupted by SIGTERM with 1 pod left: demo/hello-b (waiting for budget demo/hello)',
     );
   });
 });
