@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
-import type { PlanOptions } from '../../../src/plan/types.js';
-import { makeDeployment, makeIndex, makeNode, makePdb, makePod, makeReplicaSet } from '../builders.js';
-
-const options = (overrides: Partial<PlanOptions> = {}): PlanOptions => ({
-  nodes: ['n1'],
-  ignoreDaemonSets: true,
-  deleteEmptyDirData: false,
-  force: false,
-  disableEviction: false,
-  skipWaitForDeleteTimeoutSeconds: 0,
-  taint: { key: 'maintenance' },
-  nodeMonitorGracePeriodSeconds: 50,
-  nowEpochSeconds: 1_800_000_000,
-  ...overrides,
-});
+import { makeDeployment, makeIndex, makePdb, makePod, makeReplicaSet } from '../builders.js';
+import { nodes, options } from './rules-fixture.js';
 
 /** A single replica in `ns` under minAvailable 1: its budget never allows the eviction. */
 function lockedApp(ns: string) {
@@ -34,7 +21,7 @@ function lockedApp(ns: string) {
 
 function index(...apps: ReturnType<typeof lockedApp>[]) {
   return makeIndex({
-    nodes: [makeNode().name('n1').obj(), makeNode().name('n2').obj()],
+    nodes,
     pods: apps.map((a) => a.pod),
     pdbs: apps.map((a) => a.pdb),
     replicaSets: apps.map((a) => a.rs),

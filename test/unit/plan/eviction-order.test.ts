@@ -1,31 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { DRAIN_ORDER_ANNOTATION, evictionOrder } from '../../../src/plan/eviction-order.js';
-import type { PlanOptions } from '../../../src/plan/types.js';
-import {
-  makeDeployment,
-  makeIndex,
-  makeNode,
-  makePdb,
-  makePod,
-  makeReplicaSet,
-  type SnapshotInput,
-} from '../builders.js';
+import { makeDeployment, makeIndex, makePdb, makePod, makeReplicaSet, type SnapshotInput } from '../builders.js';
+import { nodes, options } from './rules-fixture.js';
 
-const options = (overrides: Partial<PlanOptions> = {}): PlanOptions => ({
-  nodes: ['n1'],
-  ignoreDaemonSets: true,
-  deleteEmptyDirData: false,
-  force: false,
-  disableEviction: false,
-  skipWaitForDeleteTimeoutSeconds: 0,
-  taint: { key: 'maintenance' },
-  nodeMonitorGracePeriodSeconds: 50,
-  nowEpochSeconds: 1_800_000_000,
-  ...overrides,
-});
-
-const nodes = [makeNode().name('n1').obj(), makeNode().name('n2').obj()];
 const web = (name: string) =>
   makePod().name(name).ns('shop').node('n1').label('app', 'web').owner('ReplicaSet', 'web-1').requests('100m');
 const owners: SnapshotInput = {

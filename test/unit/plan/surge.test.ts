@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
-import type { PlanOptions } from '../../../src/plan/types.js';
-import { makeDeployment, makeIndex, makeNode, makePdb, makePod, makeReplicaSet, makeStatefulSet } from '../builders.js';
+import { makeDeployment, makeIndex, makePdb, makePod, makeReplicaSet, makeStatefulSet } from '../builders.js';
+import { nodes, options } from './rules-fixture.js';
 
-const options = (overrides: Partial<PlanOptions> = {}): PlanOptions => ({
-  nodes: ['n1'],
-  ignoreDaemonSets: true,
-  deleteEmptyDirData: false,
-  force: false,
-  disableEviction: false,
-  skipWaitForDeleteTimeoutSeconds: 0,
-  taint: { key: 'maintenance' },
-  nodeMonitorGracePeriodSeconds: 50,
-  nowEpochSeconds: 1_800_000_000,
-  ...overrides,
-});
-const nodes = [makeNode().name('n1').obj(), makeNode().name('n2').obj()];
 const SURGE_ALL = { surge: { all: true, deployments: [] } };
 
 function pdb(spec: { minAvailable?: number | string; maxUnavailable?: number | string }) {
