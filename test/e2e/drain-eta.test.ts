@@ -58,7 +58,7 @@ describe.each([2, 5, 10])(
       };
       expect(planned.eta.waves).toHaveLength(3);
       expect(planned.eta.basis).toEqual([
-        expect.stringMatching(/^observed start-to-Ready of 3 pod\(s\) of Deployment demo\/eta: [\d.]+ s \(mean\)$/),
+        expect.stringMatching(/^observed start-to-Ready of 3 pods of Deployment demo\/eta: [\d.]+ s \(mean\)$/),
       ]);
 
       const run = await runMaint(['drain', ...ONLY_ETA, '-o', 'json']);
