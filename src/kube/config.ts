@@ -5,6 +5,7 @@ import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/c
 import { parse as parseYaml } from 'yaml';
 import { KubeError, type KubeTargetInfo } from './errors.js';
 import type { ExecConfig } from './exec-credential.js';
+import { chooseProxy, type ProxyEnv } from './proxy.js';
 import { TargetKubeConfig, type ConnectionSettings, type Impersonation, type Material } from './transport.js';
 
 /** The kubectl flags that choose and adjust the kubeconfig (cli-runtime's ConfigFlags, the subset we honour). */
@@ -65,8 +66,8 @@ interface MergedConfig {
   readonly files: string[];
 }
 
-/** Where to look, injectable for tests; defaults to the process's own environment. */
-export interface KubeConfigEnv {
+/** Where to look (and the proxy environment), injectable for tests; defaults to the process's own environment. */
+export interface KubeConfigEnv extends ProxyEnv {
   readonly KUBECONFIG?: string | undefined;
   readonly HOME?: string | undefined;
   readonly KUBERNETES_SERVICE_HOST?: string | undefined;
@@ -87,7 +88,7 @@ const NO_KUBECONFIG = 'no kubeconfig: set KUBECONFIG or --kubeconfig';
  * Then `--context` picks the context and `--cluster`/`--user`/`--namespace` override its fields.
  */
 export function loadKubeTarget(flags: KubeConfigFlags = {}, env: KubeConfigEnv = process.env): KubeTarget {
-  return selectContext(loadMergedConfig(flags, env), flags);
+  return selectContext(loadMergedConfig(flags, env), flags, env);
 }
 
 function loadMergedConfig(flags: KubeConfigFlags, env: KubeConfigEnv): MergedConfig {
@@ -205,7 +206,7 @@ function readUserExtras(text: string, dir: string): Map<string, UserExtras> {
  * cluster and user, with client-go's precedence (clientcmd DirectClientConfig: getCluster, getAuthInfo,
  * ClientConfig; cli-runtime ConfigFlags: a flag's file replaces the kubeconfig's inline data).
  */
-function selectContext(merged: MergedConfig, flags: KubeConfigFlags): KubeTarget {
+function selectContext(merged: MergedConfig, flags: KubeConfigFlags, env: ProxyEnv): KubeTarget {
   const { kubeConfig, files } = merged;
   const where = files.length > 0 ? ` in ${files.map((f) => `"${f}"`).join(', ')}` : '';
   const contextName = flags.context || kubeConfig.getCurrentContext() || '';
@@ -236,6 +237,7 @@ function selectContext(merged: MergedConfig, flags: KubeConfigFlags): KubeTarget
     merged.extras.get(userName) ?? {},
     flags,
     contextName,
+    env,
   );
   const effectiveContext: Context = {
     name: contextName || 'context',
@@ -265,6 +267,7 @@ function selectContext(merged: MergedConfig, flags: KubeConfigFlags): KubeTarget
     namespace: effectiveContext.namespace || 'default',
     requestTimeoutMs: flags.requestTimeoutMs ?? 0,
     execCommand: execRuns ? connection.exec?.command : undefined,
+    proxy: connection.proxy,
     files,
     connection,
   };
@@ -309,6 +312,7 @@ function connectionSettings(
   extras: UserExtras,
   flags: KubeConfigFlags,
   context: string,
+  env: ProxyEnv,
 ): ConnectionSettings {
   const ofUser = `of user "${user.name}"`;
   const ofCluster = `of cluster "${cluster.name}"`;
@@ -345,6 +349,7 @@ function connectionSettings(
     exec: execConfig(user),
     authProvider: Boolean(user.authProvider) && !user.exec,
     impersonate: impersonation(user, extras, flags),
+    proxy: chooseProxy(cluster.server, cluster, env),
     requestTimeoutMs: flags.requestTimeoutMs ?? 0,
   };
 }

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import net from 'node:net';
 import type { KubeErrorKind, KubeTargetInfo } from './errors.js';
 
@@ -25,6 +26,8 @@ export function describeConnectionFailure(
   }
   if (code === undefined) return fetchFailed(err);
   const socket = findCause(err, (e) => (e as { code?: unknown }).code === code) as SocketError | undefined;
+  const proxied = target?.proxy ? describeProxyFailure(code, err, target, socket, connectTimeoutMs) : undefined;
+  if (proxied) return proxied;
   if (code === 'ECONNREFUSED') {
     return {
       kind: 'unreachable',
@@ -36,6 +39,69 @@ export function describeConnectionFailure(
   const network = describeNetwork(code, target, socket, connectTimeoutMs);
   if (network) return { kind: network.kind, message: unable(network.text) };
   return fetchFailed(err);
+}
+
+/** Failures to open a TCP connection: through a proxy, only the proxy is ever dialled. */
+const DIAL_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Through a proxy the plugin never dials the API server itself: a failure to dial is the proxy's, said as
+ * Go says it ("proxyconnect tcp: dial tcp 127.0.0.1:3128: connect: connection refused", or "socks connect
+ * tcp PROXY->SERVER: …"), and a CONNECT the proxy refuses is its status text ("Proxy Authentication
+ * Required"), as kubectl prints them. kubectl itself turns a refused proxy into "The connection to the
+ * server SERVER was refused", which blames the API server; the line here names the proxy and where its
+ * address came from (proxy-url or HTTPS_PROXY…).
+ */
+function describeProxyFailure(
+  code: string,
+  err: unknown,
+  target: KubeTargetInfo,
+  socket: SocketError | undefined,
+  connectTimeoutMs: number | undefined,
+): { kind: KubeErrorKind; message: string } | undefined {
+  const proxy = new URL(target.proxy!.url);
+  const proxyHost = `${proxy.hostname}:${proxy.port || (proxy.protocol === 'https:' ? 443 : proxy.protocol === 'socks5:' ? 1080 : 80)}`;
+  const server = hostOf(target, undefined);
+  const prefix = proxy.protocol === 'socks5:' ? `socks connect tcp ${proxyHost}->${server}: ` : 'proxyconnect tcp: ';
+  const from = ` (proxy: ${target.proxy!.origin})`;
+  const refusedTunnel = /Proxy response \((\d+)\) !== 200/.exec(
+    (findCause(err, (e) => (e as { code?: unknown }).code === 'UND_ERR_ABORTED') as { message?: string } | undefined)
+      ?.message ?? '',
+  );
+  if (refusedTunnel) {
+    const status = Number(refusedTunnel[1]);
+    return { kind: 'unreachable', message: unable(`${STATUS_CODES[status] ?? `status ${status}`}${from}`) };
+  }
+  if (code.startsWith('UND_ERR_SOCKS5')) {
+    const said = (findCause(err, (e) => (e as { code?: unknown }).code === code) as { message?: string } | undefined)
+      ?.message;
+    const reason = (said ?? code).replace(/^SOCKS5 connection failed: /, '').toLowerCase();
+    return { kind: 'unreachable', message: unable(`${prefix}${reason}${from}`) };
+  }
+  if (!DIAL_FAILURES.has(code)) return undefined;
+  if (code === 'ECONNREFUSED') {
+    return {
+      kind: 'unreachable',
+      message: unable(`${prefix}dial tcp ${proxyHost}: connect: connection refused${from}`),
+    };
+  }
+  const proxyTarget = { ...target, server: `${proxy.protocol === 'https:' ? 'https' : 'http'}://${proxyHost}` };
+  const network = describeNetwork(
+    code,
+    proxyTarget,
+    { ...socket, hostname: socket?.hostname ?? proxy.hostname },
+    connectTimeoutMs,
+  );
+  return network ? { kind: network.kind, message: unable(`${prefix}${network.text}${from}`) } : undefined;
 }
 
 /** Any other failure of fetch before an answer: its cause's words, never fetch's own "fetch failed". */

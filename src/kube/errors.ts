@@ -1,5 +1,6 @@
 import { isApiException, parseStatus } from './api-status.js';
 import { describeConnectionFailure } from './connection-errors.js';
+import type { ProxyChoice } from './proxy.js';
 
 /**
  * Every way a call to the API server (or loading the kubeconfig before it) can fail, reduced to the few
@@ -61,6 +62,8 @@ export interface KubeTargetInfo {
   readonly requestTimeoutMs: number;
   /** The exec credential plugin's command, when the user has one. */
   readonly execCommand?: string | undefined;
+  /** The proxy every request goes through (proxy-url or the environment), when there is one. */
+  readonly proxy?: ProxyChoice | undefined;
 }
 
 /** What the call was doing, in kubectl's terms: `list pods` at the cluster scope, `create pods/eviction` in "demo". */

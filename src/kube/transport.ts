@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { KubeConfig, RequestContext, HttpMethod } from '@kubernetes/client-node';
-import { Agent, type Dispatcher } from 'undici';
+import net from 'node:net';
+import { Agent, Pool, ProxyAgent, Socks5ProxyAgent, type buildConnector, type Dispatcher } from 'undici';
 import { KubeError } from './errors.js';
 import { runExecPlugin, type ExecConfig, type ExecCredential } from './exec-credential.js';
+import type { ProxyChoice } from './proxy.js';
 
 /** Certificate or key material from the kubeconfig or a flag: a file to read, or base64 data inline. */
 export type Material =
@@ -37,6 +39,8 @@ export interface ConnectionSettings {
   /** A legacy auth-provider (oidc…): left to client-node's authenticators. */
   readonly authProvider: boolean;
   readonly impersonate?: Impersonation | undefined;
+  /** The cluster's proxy-url, else HTTPS_PROXY/HTTP_PROXY unless NO_PROXY says otherwise (kube/proxy.ts). */
+  readonly proxy?: ProxyChoice | undefined;
   /** --request-timeout in ms; 0 = none. Also bounds connect + TLS handshake and the exec plugin. */
   readonly requestTimeoutMs: number;
 }
@@ -141,23 +145,86 @@ async function prepareConnection(
 
   const timeout =
     settings.requestTimeoutMs > 0 ? Math.min(settings.requestTimeoutMs, CONNECT_TIMEOUT_MS) : CONNECT_TIMEOUT_MS;
-  const agent = new Agent({
-    // undici's HTTP/2 client joins repeated headers into one "a, b" field: requests that must repeat one
-    // (two or more impersonated groups, or values of one extra) stay on HTTP/1.1, where each is a line.
-    allowH2: !repeatsHeaders(settings.impersonate),
-    connect: {
-      timeout,
-      ...(ca ? { ca } : {}),
-      ...(cert ? { cert } : {}),
-      ...(key ? { key } : {}),
-      ...(settings.insecure ? { rejectUnauthorized: false } : {}),
-      ...(settings.tlsServerName ? { servername: settings.tlsServerName } : {}),
-      keepAlive: true,
-      keepAliveInitialDelay: 30_000,
-    },
-  });
+  const tlsOptions: TlsOptions = {
+    ...(ca ? { ca } : {}),
+    ...(cert ? { cert } : {}),
+    ...(key ? { key } : {}),
+    ...(settings.insecure ? { rejectUnauthorized: false } : {}),
+  };
+  const agent = settings.proxy
+    ? proxyDispatcher(settings.proxy, tlsOptions, settings.tlsServerName, timeout)
+    : new Agent({
+        // undici's HTTP/2 client joins repeated headers into one "a, b" field: requests that must repeat one
+        // (two or more impersonated groups, or values of one extra) stay on HTTP/1.1, where each is a line.
+        allowH2: !repeatsHeaders(settings.impersonate),
+        connect: {
+          timeout,
+          ...tlsOptions,
+          ...(settings.tlsServerName ? { servername: settings.tlsServerName } : {}),
+          keepAlive: true,
+          keepAliveInitialDelay: 30_000,
+        },
+      });
   const dispatcher = settings.impersonate ? agent.compose(impersonating(settings.impersonate)) : agent;
   return { headers, dispatcher, expiresAt };
+}
+
+interface TlsOptions {
+  readonly ca?: Buffer;
+  readonly cert?: Buffer;
+  readonly key?: Buffer;
+  readonly rejectUnauthorized?: boolean;
+}
+
+/**
+ * Every connection through the proxy, as client-go makes it: CONNECT through an http or https proxy (the
+ * API server's TLS inside the tunnel, with its CA, client certificate and tls-server-name; an https proxy's
+ * own certificate checked with the same TLS settings, as Go's transport does), or a SOCKS5 tunnel. Requests
+ * stay on HTTP/1.1 through a proxy.
+ */
+function proxyDispatcher(
+  proxy: ProxyChoice,
+  tls: TlsOptions,
+  tlsServerName: string | undefined,
+  timeout: number,
+): Dispatcher {
+  const requestTls = { ...tls, ...(tlsServerName ? { servername: tlsServerName } : {}) };
+  if (proxy.protocol === 'socks5:')
+    return quietly(() => new Socks5ProxyAgent(proxy.url, { connectTimeout: timeout, requestTls }));
+  return new ProxyAgent({
+    uri: proxy.url,
+    connectTimeout: timeout,
+    requestTls,
+    proxyTls: { ...tls, keepAlive: true, keepAliveInitialDelay: 30_000 },
+    // undici names an https proxy by its host for SNI even when that is an IP address, which Node's TLS
+    // refuses ("Setting the TLS ServerName to an IP address is not permitted"): no SNI for an IP, as Go.
+    clientFactory: (origin, options) => {
+      const { connect } = options as { connect: buildConnector.connector };
+      return new Pool(origin, { ...options, connect: withoutIpServername(connect) });
+    },
+  });
+}
+
+function withoutIpServername(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connect(
+      options.servername && net.isIP(options.servername) !== 0 ? { ...options, servername: undefined } : options,
+      callback,
+    );
+}
+
+/**
+ * undici's SOCKS5 agent announces itself with an ExperimentalWarning on stderr, which would break the
+ * one-line error contract and every script reading stderr; the tunnel it builds is plain RFC 1928.
+ */
+function quietly<T>(build: () => T): T {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => undefined;
+  try {
+    return build();
+  } finally {
+    process.emitWarning = emitWarning;
+  }
 }
 
 /**
