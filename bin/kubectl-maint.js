@@ -21,6 +21,12 @@ if (major < 26) {
   // V8's compiled code for dist/ and node_modules, kept on disk between runs (Node's module compile
   // cache, in the OS temp dir): start-up skips most of the parsing and compiling.
   module.enableCompileCache?.();
-  const { main } = await import('../dist/cli/main.js');
+  // `npm run build` writes the CLI bundled into chunks (dist/bundle/, scripts/build-bundle.ts): a command
+  // loads a few files instead of hundreds of modules. tsc's output alone (dist/cli/) runs too.
+  const { main } = await import('../dist/bundle/kubectl-maint.js').catch((err) =>
+    err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist/bundle/kubectl-maint.js')
+      ? import('../dist/cli/main.js')
+      : Promise.reject(err),
+  );
   process.exitCode = await main(process.argv.slice(2));
 }

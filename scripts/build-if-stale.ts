@@ -27,6 +27,7 @@ export function buildIfStale(root: string): boolean {
   if (!isStale(root)) return false;
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'scripts/build-bundle.ts')], { cwd: root, stdio: 'inherit' });
   // tsc leaves its build info untouched when no output changed (a file saved as it was): mark the check.
   const now = new Date();
   utimesSync(path.join(root, STAMP), now, now);

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { goPlatform } from '../../src/version.js';
 import { sha256File, writeArchive } from './archive.js';
-import { bundleCli } from './bundle.js';
+import { bundleCli, bundleFiles, bundleSeaMain } from './bundle.js';
 import { krewReleaseBotTemplate, manifestPlatforms, renderManifest } from './manifest.js';
 import { nodeBinaryCacheDir, nodeBinaryFor } from './node-binary.js';
 import { thirdPartyNotices } from './notices.js';
@@ -92,9 +92,12 @@ async function buildArchives(version: string, targets: readonly Target[], out: s
   const host = goPlatform(process.platform, process.arch);
   const work = mkdtempSync(join(tmpdir(), 'kubectl-maint-release-'));
   try {
-    const bundle = join(work, 'kubectl-maint.mjs');
-    log(`bundling src/sea-entry.ts (${version}, commit ${stamp.commit})`);
-    const metafile = await bundleCli({ repoDir: REPO_DIR, outFile: bundle, stamp });
+    const bundle = join(work, 'bundle');
+    log(`bundling src/cli/main.ts (${version}, commit ${stamp.commit})`);
+    const metafile = await bundleCli({ repoDir: REPO_DIR, outDir: bundle, stamp, runtime: 'sea' });
+    const assets = Object.fromEntries(bundleFiles(bundle).map((name) => [name, join(bundle, name)]));
+    const main = join(work, 'sea-main.mjs');
+    await bundleSeaMain(REPO_DIR, main);
     const notices = thirdPartyNotices(REPO_DIR, metafile);
     for (const target of targets) {
       const isHost = targetName(target) === host;
@@ -104,7 +107,7 @@ async function buildArchives(version: string, targets: readonly Target[], out: s
       const binary = join(stage, binaryName(target));
       log(`${targetName(target)}: building ${binaryName(target)} from ${nodeBinary}`);
       const configFile = join(work, `sea-${target.os}-${target.arch}.json`);
-      buildExecutable({ target, main: bundle, nodeBinary, isHost, configFile, output: binary });
+      buildExecutable({ target, main, assets, nodeBinary, isHost, configFile, output: binary });
       if (isHost) smokeTest(binary, version);
       copyFileSync(join(REPO_DIR, 'LICENSE'), join(stage, 'LICENSE'));
       copyFileSync(join(REPO_DIR, 'bin', completionName(target)), join(stage, completionName(target)));

@@ -4,8 +4,10 @@ import { targetName, type Target } from './targets.js';
 
 export interface SeaOptions {
   readonly target: Target;
-  /** The bundled ESM entry (bundle.ts). */
+  /** The executable's main script (bundle.ts bundleSeaMain). */
   readonly main: string;
+  /** The CLI bundle's files (bundle.ts bundleCli), by asset name: the main script loads them on demand. */
+  readonly assets: Readonly<Record<string, string>>;
   /** The Node.js binary to inject into (node-binary.ts). */
   readonly nodeBinary: string;
   /** True when the target is the platform this runs on. */
@@ -17,8 +19,9 @@ export interface SeaOptions {
 /**
  * The single-executable config for `node --build-sea` (Node >= 25.7 for an ESM main). The code cache
  * is V8 data for this machine's CPU and Node build: only a build for the host may carry it, a
- * cross-built executable with one crashes (nodejs/node#52420). The start-up snapshot cannot be
- * combined with an ESM main.
+ * cross-built executable with one crashes (nodejs/node#52420); it covers the small main script only (the
+ * chunks are compiled when first loaded, then kept by Node's compile cache). The start-up snapshot cannot
+ * be combined with an ESM main.
  */
 export function seaConfig(options: SeaOptions): Record<string, unknown> {
   return {
@@ -29,6 +32,7 @@ export function seaConfig(options: SeaOptions): Record<string, unknown> {
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache: options.isHost,
+    assets: options.assets,
   };
 }
 

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, vi } from 'vitest';
-import { bundleCli } from '../../../scripts/release/bundle.js';
+import { bundleCli, ENTRY_FILE } from '../../../scripts/release/bundle.js';
 
 // The CLI as a user runs it, built from the sources under test by esbuild (as the release is), so these
 // tests need no `npm run build` first and never run a stale dist/.
@@ -32,13 +32,21 @@ export function cliBundlePath(): Promise<string> {
 
 function cliBundle(): Promise<string> {
   bundled ??= (async () => {
-    const outFile = path.join(scratchDir(), 'kubectl-maint.mjs');
+    const outDir = scratchDir();
+    // Written beside a package.json of its own: the chunks are ES modules named .js.
+    writeFileSync(path.join(outDir, 'package.json'), '{"type":"module"}\n');
     await bundleCli({
       repoDir: root,
-      outFile,
+      outDir,
       stamp: { version: `v${version}`, build: 'dev', commit: null, buildDate: null },
+      runtime: 'node',
     });
-    return outFile;
+    const entry = path.join(outDir, 'run.mjs');
+    writeFileSync(
+      entry,
+      `import { main } from './${ENTRY_FILE}';\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+    );
+    return entry;
   })();
   return bundled;
 }

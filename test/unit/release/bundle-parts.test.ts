@@ -30,11 +30,22 @@ describe('bundledPackageDirs', () => {
 });
 
 describe('seaConfig', () => {
-  const base = { main: 'm.mjs', nodeBinary: 'node', configFile: 'c.json', output: 'out' };
+  const base = {
+    main: 'm.mjs',
+    assets: { 'kubectl-maint.js': 'b/kubectl-maint.js' },
+    nodeBinary: 'node',
+    configFile: 'c.json',
+    output: 'out',
+  };
 
   it('builds an ESM main, without the start-up snapshot, which an ESM main cannot use', () => {
     const config = seaConfig({ ...base, target: parseTarget('linux/amd64'), isHost: true });
     expect(config).toMatchObject({ main: 'm.mjs', mainFormat: 'module', useSnapshot: false, executable: 'node' });
+  });
+
+  it('carries the bundle as assets, which the main script loads on demand', () => {
+    const config = seaConfig({ ...base, target: parseTarget('linux/amd64'), isHost: true });
+    expect(config.assets).toEqual({ 'kubectl-maint.js': 'b/kubectl-maint.js' });
   });
 
   it.each([
