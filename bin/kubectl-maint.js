@@ -24,7 +24,7 @@ if (major < 26) {
   // `npm run build` writes the CLI bundled into chunks (dist/bundle/, scripts/build-bundle.ts): a command
   // loads a few files instead of hundreds of modules. tsc's output alone (dist/cli/) runs too.
   const { main } = await import('../dist/bundle/kubectl-maint.js').catch((err) =>
-    err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist/bundle/kubectl-maint.js')
+    err && err.code === 'ERR_MODULE_NOT_FOUND' && /dist[\\/]bundle[\\/]kubectl-maint\.js/.test(String(err.message))
       ? import('../dist/cli/main.js')
       : Promise.reject(err),
   );

@@ -3,13 +3,14 @@ import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
 import type { V1LabelSelector } from '@kubernetes/client-node';
 import { budgetBlockers, sameBlockers } from './budget-blockers.js';
+import { budgetsSelecting, coveringBudget, sameCovering } from './budget-coverage.js';
 import { BudgetStatusJudge } from './budget-staleness.js';
-import { BudgetWaiter, budgetKey } from './budget-wait.js';
+import { BudgetWaiter, budgetKey, budgetNumbers } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { groupBy } from '../plan/group-by.js';
 import { Slots } from './concurrency.js';
-import type { BudgetBlocker, DrainEvent, PodRef } from './events.js';
-import { classifyEviction } from './eviction-retry.js';
+import type { BudgetBlocker, CoveringBudget, DrainEvent, PodRef } from './events.js';
+import { classifyEviction, refusedForSeveralBudgets } from './eviction-retry.js';
 import {
   answered,
   budgetChanged,
@@ -106,6 +107,8 @@ class DrainRun {
   /** Budget key → its selector (from the budget watch) and what holds it (from its pods). */
   private readonly selectors = new Map<string, V1LabelSelector>();
   private readonly blockers = new Map<string, readonly BudgetBlocker[]>();
+  /** Pod uid → the other budgets its last wait event named (to announce a change once). */
+  private readonly otherBudgetsShown = new Map<string, readonly CoveringBudget[]>();
   private readonly explaining = new Set<string>();
   /** Aborted when run() returns, so that no loop outlives the drain. */
   private readonly ended = new AbortController();
@@ -289,12 +292,16 @@ class DrainRun {
         onUpsert: (pdb) => {
           const key = budgetKey(pdb.metadata?.namespace ?? namespace, pdb.metadata?.name ?? '');
           if (pdb.spec?.selector) this.selectors.set(key, pdb.spec.selector);
+          else this.selectors.delete(key);
           this.statuses.observe(key, pdb);
           this.budgets.observe(pdb);
+          this.showOtherBudgets(namespace);
         },
         onDelete: (pdb) => {
+          this.selectors.delete(budgetKeyOf(pdb));
           this.statuses.forget(budgetKeyOf(pdb));
           this.budgets.forget(pdb);
+          this.showOtherBudgets(namespace);
         },
         onError: this.watchFailed(`PodDisruptionBudgets in namespace ${namespace}`),
       }),
@@ -480,7 +487,7 @@ class DrainRun {
       name: target.ref.name,
       verb: config.method === 'evict' ? 'create' : 'delete',
       resource: config.method === 'evict' ? 'pods/eviction' : 'pods',
-      knownPdbs: target.pdbs.map((key) => key.slice(key.indexOf('/') + 1)),
+      budgets: refusedForSeveralBudgets(outcome) ? await this.budgetsNow(entry) : this.budgetsOf(entry),
     });
     if (step.kind !== 'budget')
       return this.apply(entry, answered(entry.machine, step, this.clock.now(), config, undefined));
@@ -508,11 +515,65 @@ class DrainRun {
     this.emitPod(entry.target.ref, this.explained(entry.target.ref, machine.state));
   }
 
-  /** A budget wait with what holds the budget, when its pods have told. */
+  /**
+   * A budget wait with what holds the budget, when its pods have told, and the other budgets that select
+   * the pod, when the budget watch shows any.
+   */
   private explained(ref: PodRef, state: PodMachine['state']): PodMachine['state'] {
     if (state.phase !== 'waiting-for-budget') return state;
-    const blockers = this.blockers.get(budgetKey(ref.namespace, state.pdb));
-    return blockers && blockers.length > 0 ? { ...state, blockers } : state;
+    const key = budgetKey(ref.namespace, state.pdb);
+    const blockers = this.blockers.get(key);
+    const entry = this.pods.get(ref.uid);
+    const others = entry ? this.budgetsOf(entry).filter((b) => b.pdb !== key) : [];
+    this.otherBudgetsShown.set(ref.uid, others);
+    return {
+      ...state,
+      ...(blockers && blockers.length > 0 ? { blockers } : {}),
+      ...(others.length > 0 ? { otherBudgets: others } : {}),
+    };
+  }
+
+  /**
+   * The budgets that select the pod: the plan's, and those the budget watch shows selecting its labels
+   * (one created or widened during the drain), each with its numbers as last watched.
+   */
+  private budgetsOf(entry: PodEntry): CoveringBudget[] {
+    const { ref, pdbs, labels } = entry.target;
+    const keys = new Set([...pdbs, ...budgetsSelecting(ref.namespace, labels, this.selectors)]);
+    return [...keys].sort().map((key) => coveringBudget(key, this.budgets.numbers(key)));
+  }
+
+  /**
+   * The budgets that select the pod as the cluster says now (its labels and its namespace's budgets, read
+   * again), each with its status: the API refused the pod for having several, and they are named with the
+   * state each is in. What the drain already knew, when the reads fail.
+   */
+  private async budgetsNow(entry: PodEntry): Promise<CoveringBudget[]> {
+    const { ref } = entry.target;
+    try {
+      const [pod, pdbs] = await Promise.all([
+        this.deps.api.readPod(ref.namespace, ref.name),
+        this.deps.api.listPdbs(ref.namespace),
+      ]);
+      const selectors = new Map(pdbs.flatMap((p) => (p.spec?.selector ? [[budgetKeyOf(p), p.spec.selector]] : [])));
+      const numbers = new Map(pdbs.map((p) => [budgetKeyOf(p), budgetNumbers(p)]));
+      const labels = pod?.metadata?.labels ?? entry.target.labels;
+      return budgetsSelecting(ref.namespace, labels, selectors).map((key) => coveringBudget(key, numbers.get(key)));
+    } catch {
+      return this.budgetsOf(entry);
+    }
+  }
+
+  /** A budget of `namespace` came, changed or went: pods waiting there say which other budgets select them now. */
+  private showOtherBudgets(namespace: string): void {
+    for (const entry of this.pods.values()) {
+      const { ref } = entry.target;
+      if (ref.namespace !== namespace || entry.machine.state.phase !== 'waiting-for-budget') continue;
+      const key = budgetKey(namespace, entry.machine.state.pdb);
+      const others = this.budgetsOf(entry).filter((b) => b.pdb !== key);
+      if (!sameCovering(this.otherBudgetsShown.get(ref.uid), others))
+        this.emitPod(ref, this.explained(ref, entry.machine.state));
+    }
   }
 
   /**

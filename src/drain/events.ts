@@ -39,6 +39,12 @@ export type PodDrainState =
        * usual cause is a disruption controller (kube-controller-manager) that is down.
        */
       readonly staleStatus?: { readonly healthyPods: number; readonly sinceMs: number };
+      /**
+       * Other budgets that select the pod too, as the budget watch shows them now (one created or widened
+       * during the drain): the Eviction API refuses a pod under more than one budget (HTTP 500), so the wait
+       * for this one cannot end in an eviction. Absent when the pod has no other budget.
+       */
+      readonly otherBudgets?: readonly CoveringBudget[];
     }
   | { readonly phase: 'retrying'; readonly attempts: number; readonly error: string; readonly nextAttemptMs: number }
   | {
@@ -67,6 +73,15 @@ export type PodDrainState =
       /** The budget that refused it, if any. */
       readonly pdb: string | null;
     };
+
+/** A budget that selects a pod, with its status numbers as last watched (null until the watch reported it). */
+export interface CoveringBudget {
+  /** namespace/name */
+  readonly pdb: string;
+  readonly disruptionsAllowed: number | null;
+  readonly currentHealthy: number | null;
+  readonly desiredHealthy: number | null;
+}
 
 /** A pod of a budget that keeps the budget from allowing an eviction. */
 export interface BudgetBlocker {

@@ -1,5 +1,6 @@
 import type { ApiOutcome, ApiStatus } from '../kube/api-outcome.js';
-import type { BudgetRefusal } from './events.js';
+import { coveringBudgetText } from './budget-coverage.js';
+import type { BudgetRefusal, CoveringBudget } from './events.js';
 
 /** What to do after one eviction (or delete) request, decided from the API server's answer alone. */
 export type EvictionStep =
@@ -28,8 +29,11 @@ export interface EvictionCall {
   /** kubectl's words for the request, for error messages: create pods/eviction, or delete pods. */
   readonly verb: 'create' | 'delete';
   readonly resource: 'pods/eviction' | 'pods';
-  /** The budgets the plan matched to the pod (names), to name them when the API refuses for having several. */
-  readonly knownPdbs: readonly string[];
+  /**
+   * The budgets that select the pod (the plan's, and any the budget watch has seen since), with their
+   * numbers: named, each with its state, when the API refuses the pod for having several.
+   */
+  readonly budgets: readonly CoveringBudget[];
 }
 
 // The cause messages of the eviction handler's 429s (pkg/registry/core/pod/storage/eviction.go). Every one
@@ -42,6 +46,11 @@ const MULTIPLE_PDBS = /more than one PodDisruptionBudget/;
 // The answer to a UID precondition that fails (eviction: "the UID in the precondition (…) does not match the
 // UID in record (…)"; delete: "Precondition failed: UID in precondition: …"): the name now belongs to another pod.
 const UID_MISMATCH = /UID in (the )?precondition/i;
+
+/** The API's 500 for a pod that more than one budget selects: the drain reads which ones before saying so. */
+export function refusedForSeveralBudgets(outcome: ApiOutcome): boolean {
+  return outcome.kind === 'status' && outcome.code === 500 && MULTIPLE_PDBS.test(outcome.status.message);
+}
 
 /** Classifies the answer to an eviction or a delete: the whole retry policy, in one place. */
 export function classifyEviction(outcome: ApiOutcome, call: EvictionCall): EvictionStep {
@@ -70,7 +79,7 @@ export function classifyEviction(outcome: ApiOutcome, call: EvictionCall): Evict
     case 401:
       return { kind: 'fail', error: 'unauthorized: the API server rejected the credentials' };
     case 500:
-      if (MULTIPLE_PDBS.test(status.message)) return { kind: 'fail', error: multiplePdbs(call) };
+      if (refusedForSeveralBudgets(outcome)) return { kind: 'fail', error: multiplePdbs(call) };
       return { kind: 'retry', error: `server error: ${status.message}`, retryAfterMs };
     default:
       if (code >= 500) return { kind: 'retry', error: `server error: ${status.message} (HTTP ${code})`, retryAfterMs };
@@ -114,7 +123,7 @@ function forbidden(status: ApiStatus, call: EvictionCall): EvictionStep {
 }
 
 function multiplePdbs(call: EvictionCall): string {
-  const names = call.knownPdbs.length > 1 ? ` (${call.knownPdbs.map((n) => `"${n}"`).join(', ')})` : '';
+  const names = call.budgets.length > 1 ? ` (${call.budgets.map(coveringBudgetText).join('; ')})` : '';
   return (
     `pod matches more than one PodDisruptionBudget${names}; the Eviction API refuses such pods ` +
     '(make the budgets select disjoint pods, or drain with --disable-eviction)'

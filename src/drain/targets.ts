@@ -14,6 +14,8 @@ export interface DrainTarget {
   readonly ownGraceSeconds: number;
   /** 1-based eviction-order group (plan.order): groups leave one after another. Absent = 1. */
   readonly group?: number;
+  /** The pod's labels, as read: which budgets the watch sees selecting it (budget-coverage.ts). */
+  readonly labels?: Readonly<Record<string, string>>;
 }
 
 /** A pod on a drained node the drain leaves alone (DaemonSet-managed, mirror), with kubectl's reason. */
@@ -68,6 +70,7 @@ export function drainTargets(plan: DrainPlan, pods: readonly V1Pod[]): DrainTarg
         pdbs: podPlan.pdbs.map((pdb) => budgetKey(pdb.namespace, pdb.name)),
         ownGraceSeconds: pod?.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS,
         ...(podPlan.orderGroup && podPlan.orderGroup > 1 ? { group: podPlan.orderGroup } : {}),
+        ...(pod?.metadata?.labels ? { labels: pod.metadata.labels } : {}),
       });
     }
   }

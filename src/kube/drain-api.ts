@@ -7,7 +7,7 @@ import type { SurgeRecord } from './surge-record.js';
 import type { DrainClient } from './drain-client.js';
 import { evictPod, type PodWriteOptions } from './eviction.js';
 import type { RunningWatch, WatchHandlers } from './list-watch.js';
-import { watchPdbsInNamespace } from './pdb-watch.js';
+import { listPdbsInNamespace, watchPdbsInNamespace } from './pdb-watch.js';
 import { listPodsMatching } from './pod-list.js';
 import { readPodOrNull, watchPodsOnNode } from './pod-watch.js';
 
@@ -25,6 +25,8 @@ export interface DrainApi {
   listPods(namespace: string, selector: V1LabelSelector): Promise<V1Pod[]>;
   watchPodsOnNode(node: string, handlers: WatchHandlers<V1Pod>): RunningWatch;
   watchPdbs(namespace: string, handlers: WatchHandlers<V1PodDisruptionBudget>): RunningWatch;
+  /** The budgets of a namespace, read now (which ones select a pod the API refused for having several). */
+  listPdbs(namespace: string): Promise<V1PodDisruptionBudget[]>;
   /** --surge: read a Deployment, set its replicas with the surge record, find its autoscaler. */
   readDeployment(namespace: string, name: string): Promise<V1Deployment>;
   patchSurge(deployment: V1Deployment, replicas: number, record: SurgeRecord | null): Promise<V1Deployment>;
@@ -40,6 +42,7 @@ export function drainApi(client: DrainClient): DrainApi {
     listPods: (namespace, selector) => listPodsMatching(client, namespace, selector),
     watchPodsOnNode: (node, handlers) => watchPodsOnNode(client, node, handlers),
     watchPdbs: (namespace, handlers) => watchPdbsInNamespace(client, namespace, handlers),
+    listPdbs: (namespace) => listPdbsInNamespace(client, namespace),
     readDeployment: (namespace, name) => readDeployment(client, namespace, name),
     patchSurge: (deployment, replicas, record) => patchSurge(client, deployment, replicas, record),
     autoscalerOf: (namespace, deployment) => autoscalerOf(client, namespace, deployment),

@@ -19,3 +19,11 @@ export function watchPdbsInNamespace(
     handlers,
   );
 }
+
+/**
+ * The PodDisruptionBudgets of one namespace, read now: when the API refuses a pod for having several, the
+ * drain names them from the cluster, not only from what its watch has seen so far.
+ */
+export async function listPdbsInNamespace(client: DrainClient, namespace: string): Promise<V1PodDisruptionBudget[]> {
+  return (await client.policy.listNamespacedPodDisruptionBudget({ namespace })).items;
+}

@@ -1,4 +1,5 @@
 import type { BudgetBlocker, DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
+import { coveringBudgetText } from '../drain/budget-coverage.js';
 import type { PodProgress } from './drain-progress.js';
 import { formatMs, plural, qualified, qualifiedPdb } from './format.js';
 import type { Tone } from './theme.js';
@@ -13,6 +14,10 @@ type BudgetWait = Extract<PodDrainState, { phase: 'waiting-for-budget' }>;
  * names objects, so the row and the plan read the same.
  */
 export function budgetWaitText(pod: PodRef, wait: BudgetWait, style: 'full' | 'short' = 'full'): string {
+  return `${budgetStateText(pod, wait, style)}${otherBudgetsText(wait)}`;
+}
+
+function budgetStateText(pod: PodRef, wait: BudgetWait, style: 'full' | 'short'): string {
   const name = qualifiedPdb(pod.namespace, wait.pdb);
   const pdb = style === 'full' ? `PodDisruptionBudget ${name}` : `budget ${name}`;
   if (wait.controllerError) {
@@ -32,6 +37,17 @@ export function budgetWaitText(pod: PodRef, wait: BudgetWait, style: 'full' | 's
   }
   const numbers = `${pdb}: needs ${wait.desiredHealthy} healthy, has ${wait.currentHealthy}, allowed ${wait.disruptionsAllowed}`;
   return wait.blockers && wait.blockers.length > 0 ? `${numbers}; ${blockersText(wait.blockers)}` : numbers;
+}
+
+/**
+ * "; also under budget demo/hello-extra (needs 0 healthy, has 1, allowed 1): the Eviction API refuses a pod
+ * under two budgets (500)": a second budget selecting the pod means this wait cannot end in an eviction.
+ */
+function otherBudgetsText(wait: BudgetWait): string {
+  const others = wait.otherBudgets ?? [];
+  if (others.length === 0) return '';
+  const names = others.map(coveringBudgetText).join(', ');
+  return `; also under ${others.length === 1 ? 'budget' : 'budgets'} ${names}: the Eviction API refuses a pod under more than one budget (500)`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventually, kubectl, kubectlJson, seedScenario } from './lab.js';
 import {
+  asRun,
   drainNode1,
   podsIn,
   runMaint,
@@ -8,6 +9,7 @@ import {
   setHelloMaxUnavailable,
   statesOf,
   unschedulable,
+  waitingPods,
 } from './drain-run.js';
 
 // The drain's other paths on hello: a pod the Eviction API refuses for good (two budgets), a budget
@@ -38,31 +40,96 @@ spec:
   selector: {matchLabels: {app: batch}}
 `;
 
+/** Waits until the disruption controller has computed budget NAME of demo over `pods` healthy pods. */
+async function budgetComputed(name: string, pods: number): Promise<void> {
+  type Pdb = { metadata: { generation: number }; status?: { observedGeneration?: number; currentHealthy?: number } };
+  await eventually(
+    async () => {
+      const pdb = await kubectlJson<Pdb>(['get', 'pdb', name, '-n', 'demo']);
+      return pdb.status?.observedGeneration === pdb.metadata.generation && pdb.status?.currentHealthy === pods;
+    },
+    30_000,
+    `the disruption controller to compute budget ${name}`,
+  );
+}
+
 describe('kubectl maint drain on hello, other paths', () => {
   beforeEach(async () => {
     await seedScenario('hello');
   });
 
-  it('fails a pod that matches two budgets (the API answers 500), names them, and still drains the other', async () => {
+  it('fails a pod that matches two budgets (the API answers 500), names them with their state, and still drains the other', async () => {
     const [odd, other] = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1');
     await kubectl(['label', 'pod', odd!.name, '-n', 'demo', 'extra=yes']);
     await kubectl(['create', 'pdb', 'hello-extra', '-n', 'demo', '--selector=extra=yes', '--min-available=0']);
+    await budgetComputed('hello-extra', 1);
 
     const run = await drainNode1();
 
     expect(run.exitCode, run.stderr).toBe(1);
     expect(run.finished?.result).toBe('failed');
     expect(run.finished?.failed).toEqual([
-      {
-        pod: expect.objectContaining({ name: odd!.name }),
-        error:
-          'pod matches more than one PodDisruptionBudget ("hello", "hello-extra"); the Eviction API refuses such pods ' +
-          '(make the budgets select disjoint pods, or drain with --disable-eviction)',
-      },
+      { pod: expect.objectContaining({ name: odd!.name }), error: expect.any(String) },
     ]);
+    // hello's own numbers depend on where the other pod's eviction is; hello-extra's do not.
+    expect(run.finished?.failed[0]?.error).toMatch(
+      new RegExp(
+        '^pod matches more than one PodDisruptionBudget \\(demo/hello \\(needs \\d+ healthy, has \\d+, allowed \\d+\\); ' +
+          'demo/hello-extra \\(needs 0 healthy, has 1, allowed 1\\)\\); the Eviction API refuses such pods ' +
+          '\\(make the budgets select disjoint pods, or drain with --disable-eviction\\)$',
+      ),
+    );
     expect(statesOf(run, other!.name).at(-1)).toEqual({ phase: 'gone', how: 'evicted' });
     expect(run.finished?.remaining.map((p) => p.name)).toEqual([odd!.name]);
     expect(await unschedulable('k8s-node-1')).toBe(true);
+  });
+
+  it('a second budget created while pods wait on the first: the refusal that follows names it and its state', async () => {
+    await setHelloMaxUnavailable(0);
+    const onNode = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1').map((p) => p.name);
+    const { child } = await startMaint([
+      'drain',
+      'k8s-node-1',
+      '--ignore-daemonsets',
+      '--timeout',
+      '180s',
+      '-o',
+      'json',
+    ]);
+    let stdout = '';
+    let created: Promise<void> | undefined;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const events = asRun(0, stdout.slice(0, stdout.lastIndexOf('\n') + 1), '').events;
+      // Both pods refused by hello (it allows none): now a second budget selects them too.
+      created ??=
+        waitingPods(events).size === onNode.length
+          ? (async () => {
+              await kubectl([
+                'create',
+                'pdb',
+                'hello-extra',
+                '-n',
+                'demo',
+                '--selector=app=hello',
+                '--min-available=0',
+              ]);
+              await budgetComputed('hello-extra', 4);
+            })()
+          : undefined;
+    });
+    const result = await child;
+    expect(created, 'the pods never waited on budget hello').toBeDefined();
+    await created;
+    const run = asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
+
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.finished?.failed.map((f) => f.pod.name).sort()).toEqual([...onNode].sort());
+    for (const failure of run.finished?.failed ?? []) {
+      expect(failure.error).toMatch(
+        /^pod matches more than one PodDisruptionBudget \(demo\/hello \(needs 4 healthy, has 4, allowed 0\); demo\/hello-extra \(needs 0 healthy, has \d, allowed \d\)\); the Eviction API refuses such pods/,
+      );
+    }
   });
 
   it("a budget the disruption controller cannot compute: the plan says blocked, the drain waits with the controller's reason", async () => {

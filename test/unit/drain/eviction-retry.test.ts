@@ -21,7 +21,7 @@ const evictHello: EvictionCall = {
   name: 'hello-1',
   verb: 'create',
   resource: 'pods/eviction',
-  knownPdbs: ['hello'],
+  budgets: [{ pdb: 'demo/hello', disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 3 }],
 };
 
 interface Case {
@@ -86,14 +86,20 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'A 500 for more than one budget fails the pod and names the budgets',
+    name: 'A 500 for more than one budget fails the pod and names the budgets with their state',
     outcome: captured('more-than-one-pdb'),
-    call: { ...evictHello, knownPdbs: ['hello', 'hello-too'] },
+    call: {
+      ...evictHello,
+      budgets: [
+        ...evictHello.budgets,
+        { pdb: 'demo/hello-too', disruptionsAllowed: null, currentHealthy: null, desiredHealthy: null },
+      ],
+    },
     expected: {
       kind: 'fail',
       error:
-        'pod matches more than one PodDisruptionBudget ("hello", "hello-too"); the Eviction API refuses such pods ' +
-        '(make the budgets select disjoint pods, or drain with --disable-eviction)',
+        'pod matches more than one PodDisruptionBudget (demo/hello (needs 3 healthy, has 3, allowed 0); demo/hello-too); ' +
+        'the Eviction API refuses such pods (make the budgets select disjoint pods, or drain with --disable-eviction)',
     },
   },
   {

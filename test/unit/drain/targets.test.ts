@@ -94,12 +94,14 @@ describe('drainTargets', () => {
         method: 'evict',
         pdbs: ['demo/hello'],
         ownGraceSeconds: 30,
+        labels: {},
       },
       {
         ref: { namespace: 'demo', name: 'slow', uid: 'uid-slow', node: 'k8s-node-1' },
         method: 'delete',
         pdbs: [],
         ownGraceSeconds: 120,
+        labels: {},
       },
     ]);
     expect(result.skipped).toEqual([
