@@ -14,6 +14,9 @@ export default defineConfig({
           // A guard against hangs, not a speed check: some unit tests start the CLI or run hundreds of
           // seeded property runs, which take several times longer on a loaded 2-core CI machine.
           testTimeout: 60_000,
+          // The same guard for setup hooks: a few make a throwaway PKI with openssl, which took over
+          // vitest's 10 s default on a 2-core machine at load 25 (ci-under-load).
+          hookTimeout: 60_000,
         },
       },
       {
