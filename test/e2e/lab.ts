@@ -1,6 +1,7 @@
 import { execa, type Options } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { seedScenario as seedLab } from '../../scripts/lab/seed.js';
 import { signLeaf } from '../support/pki.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,9 +81,13 @@ export async function kubectlJson<T = { items: KubeObject[] }>(args: readonly st
   return JSON.parse(String(stdout)) as T;
 }
 
-/** Resets the lab and applies a scenario of scripts/lab/scenarios, waiting until it settles. */
+/**
+ * Resets the lab and applies a scenario of scripts/lab/scenarios, waiting until it settles: what
+ * `npm run lab -- seed NAME` does, in this process (no kubectl started but the first kustomize render).
+ */
 export async function seedScenario(name: string): Promise<void> {
-  await execa('bash', [labScript, 'seed', name], { stdio: ['ignore', 'pipe', 'pipe'], env: labProcessEnv() });
+  const env = await labEnv();
+  await seedLab(name, { kubeconfig: env.KUBECONFIG, kubectl: path.join(env.labBin, 'kubectl') });
 }
 
 /** Polls until `check` returns a truthy value, or throws after `timeoutMs`. */
