@@ -6,6 +6,9 @@ import { eventually, kubectl, kubectlJson, labEnv, seedScenario } from './lab.js
 // The planner's promise, checked against the real thing: plan a scenario live, then let the lab's
 // own kubectl drain (or a NoExecute taint) act, and compare which pods were admitted at once, which
 // waited for their budget, which replacements stayed Pending and when the taint deleted each pod.
+// The same drains and taint are also the proof that the lab is a real control plane (the scheduler,
+// the disruption controller and the taint-eviction controller behave as in a cluster): each test
+// checks that too, instead of a second file seeding and draining the same scenario again.
 
 const bin = path.resolve(import.meta.dirname, '../../bin/kubectl-maint.js');
 
@@ -23,7 +26,7 @@ interface Plan {
 }
 interface PodList {
   items: Array<{
-    metadata: { name: string; deletionTimestamp?: string };
+    metadata: { name: string; deletionTimestamp?: string; labels?: Record<string, string> };
     spec: { nodeName?: string };
     status: { phase: string; conditions?: Array<{ type: string; status: string; message?: string }> };
   }>;
@@ -53,8 +56,11 @@ function admissions(output: string, pods: readonly string[]) {
 const count = (plan: Plan, outcome: PodPlan['outcome']) =>
   plan.pods.filter((p) => p.namespace === 'demo' && p.outcome === outcome).length;
 
+const isReady = (pod: PodList['items'][number]) =>
+  pod.status.phase === 'Running' && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+
 describe('the plan agrees with what the lab then does', () => {
-  it('hello: one pod admitted at once, one after waiting for the budget, replacements on k8s-node-2', async () => {
+  it('hello: one pod admitted at once, one after waiting for the budget (kubectl drain waits for it and drains the node), replacements Ready on k8s-node-2', async () => {
     await seedScenario('hello');
     const plan = await planLive(['k8s-node-1', '--ignore-daemonsets']);
     expect(plan.verdict).toBe('slow');
@@ -70,13 +76,22 @@ describe('the plan agrees with what the lab then does', () => {
       afterWaiting: count(plan, 'waits'),
       never: count(plan, 'blocked'),
     });
+    expect(drain.all).toContain("Cannot evict pod as it would violate the pod's disruption budget");
+    expect(String(drain.all).trim().split('\n').at(-1)).toBe('node/k8s-node-1 drained');
     const placed = new Set(plan.pods.filter((p) => p.namespace === 'demo').map((p) => p.replacement?.placedOn));
     const after = await kubectlJson<PodList>(['get', 'pods', '-n', 'demo']);
     const nodesNow = new Set(after.items.filter((p) => !p.metadata.deletionTimestamp).map((p) => p.spec.nodeName));
     expect(nodesNow).toEqual(placed);
+
+    const live = after.items.filter((p) => p.metadata.labels?.app === 'hello' && !p.metadata.deletionTimestamp);
+    expect(live).toHaveLength(4);
+    for (const pod of live) {
+      expect(pod.spec.nodeName).toBe('k8s-node-2');
+      expect(isReady(pod)).toBe(true);
+    }
   });
 
-  it('hello-ignore: one pod admitted, its replacement Pending with the predicted message, the other never evicted', async () => {
+  it('hello-ignore: one pod admitted, its replacement Pending on topology spread with the predicted message, the other never evicted: kubectl drain gives up', async () => {
     await seedScenario('hello-ignore');
     const plan = await planLive(['k8s-node-1', '--ignore-daemonsets']);
     expect(plan.verdict).toBe('blocked');
@@ -95,6 +110,7 @@ describe('the plan agrees with what the lab then does', () => {
       { all: true, reject: false },
     );
     expect(drain.exitCode).not.toBe(0);
+    expect(drain.all).toContain('global timeout reached: 30s');
     expect(admissions(String(drain.all), hello)).toEqual({
       atOnce: count(plan, 'immediate'),
       afterWaiting: count(plan, 'waits'),
@@ -104,11 +120,13 @@ describe('the plan agrees with what the lab then does', () => {
       (p) => p.status.phase === 'Pending',
     );
     expect(pending).toHaveLength(1);
-    const message = pending[0]!.status.conditions?.find((c) => c.type === 'PodScheduled')?.message;
-    expect(message).toBe(unschedulable[0]!.replacement!.message);
+    const scheduled = pending[0]!.status.conditions?.find((c) => c.type === 'PodScheduled');
+    expect(scheduled?.status).toBe('False');
+    expect(scheduled?.message).toContain("didn't match pod topology spread constraints");
+    expect(scheduled?.message).toBe(unschedulable[0]!.replacement!.message);
   });
 
-  it('patient: the taint deletes each pod when the plan says (0 s, 30 s, never)', async () => {
+  it('patient: the taint deletes each pod when the plan says (0 s, 30 s, never), as its TaintManagerEviction events record', async () => {
     await seedScenario('patient');
     const plan = await planLive(['k8s-node-2', '--ignore-daemonsets', '--force', '--taint', 'maintenance=now']);
     const predicted = Object.fromEntries(plan.pods.map((p) => [p.name, p.noExecute.afterSeconds]));
@@ -140,5 +158,45 @@ describe('the plan agrees with what the lab then does', () => {
         expect(deletedAfter.get(name), name).toBeLessThan(seconds + 8);
       }
     }
+
+    // The taint-eviction controller's own record: intolerant pods at once, the patient one about 30 s later.
+    const events = await eventually(
+      async () => {
+        const list = await kubectlJson<{
+          items: Array<{
+            reason: string;
+            involvedObject: { name: string };
+            eventTime?: string;
+            firstTimestamp?: string;
+            lastTimestamp?: string;
+          }>;
+        }>(['get', 'events', '-n', 'patient', '--field-selector', 'reason=TaintManagerEviction']);
+        const names = new Set(list.items.map((e) => e.involvedObject.name));
+        return names.has('patient') && names.has('impatient-a') && names.has('impatient-b') ? list.items : undefined;
+      },
+      90_000,
+      'TaintManagerEviction events for all three pods',
+    );
+    const at = (name: string) => {
+      const e = events.find((x) => x.involvedObject.name === name)!;
+      // lastTimestamp: the controller-manager's event recorder reuses firstTimestamp from earlier events
+      // of a pod with the same name (it counts repeats), so only the last occurrence is this run's.
+      return Date.parse(e.lastTimestamp ?? e.eventTime ?? '') - taintedAt;
+    };
+    // Event times have one-second resolution: allow for it.
+    expect(at('impatient-a')).toBeLessThan(5_000);
+    expect(at('impatient-b')).toBeLessThan(5_000);
+    expect(at('patient')).toBeGreaterThan(27_000);
+    expect(at('patient')).toBeLessThan(40_000);
+
+    const left = await eventually(
+      async () => {
+        const pods = await kubectlJson<PodList>(['get', 'pods', '-n', 'patient']);
+        return pods.items.length === 0 ? pods : undefined;
+      },
+      30_000,
+      'the patient namespace to be empty',
+    );
+    expect(left.items).toEqual([]);
   });
 });
