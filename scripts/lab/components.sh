@@ -37,7 +37,8 @@ POLICY
 # keeps its history) and pid in the lab directory.
 launch() {
   local name=$1; shift
-  setsid "$@" >>"$LAB_DIR/logs/$name.log" 2>&1 </dev/null &
+  # 9>&-: not the lock of `up` (up.sh), which a component outliving it would hold for ever.
+  setsid "$@" >>"$LAB_DIR/logs/$name.log" 2>&1 </dev/null 9>&- &
   echo $! >"$LAB_DIR/pids/$name"
 }
 

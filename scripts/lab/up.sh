@@ -7,6 +7,12 @@ source "$LAB_SCRIPTS/components.sh"
 
 LAB_POD_READY_DELAY_MS=${LAB_POD_READY_DELAY_MS:-1000}
 
+# One `up` at a time per lab: CI starts its labs while it builds, and the e2e global setup's own `up`
+# then waits here and finds the lab up (without the lock it would take the half-started lab for stale).
+mkdir -p "$(dirname "$LAB_DIR")"
+exec 9>"$LAB_DIR.lock"
+flock 9
+
 healthy() {
   for c in "${COMPONENTS[@]}"; do pid_alive "$LAB_DIR/pids/$c" || return 1; done
   # A lab started before its apiserver wrote an audit log is restarted: the drain tests read that log.
