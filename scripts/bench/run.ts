@@ -24,6 +24,10 @@
  *              cordon + uncordon, plan -o json on a 20-node lab, and the demo's first screen
  *              (scripts/bench/startup.ts; STARTUP_RUNS runs each, default 15; RELEASE_BINARY to skip
  *              building one).
+ *   surge      `kubectl maint drain --surge` on one replica under minAvailable 1, against the physical floor
+ *              (replacement start-to-Ready + the old pod's grace period) in the same run. Target: ≤ 1.3×.
+ *   eta        the plan's estimate against the measured drain, replacements Ready after 2, 5 and 10 s: the
+ *              error of each (scripts/bench/strategies.ts). Bound: ±25 %.
  *   live-read  `kubectl maint plan` on a lab grown to 500 nodes and 15,000 pods, against `kubectl get …
  *              -o json` of the same apiserver (scripts/bench/live-read.ts). Only when asked for by name:
  *              growing the lab takes a few minutes.
@@ -38,6 +42,7 @@ import { parseArgs } from 'node:util';
 import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
 import type * as Startup from './startup.js';
+import type * as Strategies from './strategies.js';
 import type * as Stats from './stats.js';
 
 // Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
@@ -181,6 +186,18 @@ if (wanted('startup')) {
   });
   console.log(report.text);
   if (!report.passed) missed = true;
+}
+
+if (wanted('surge') || wanted('eta')) {
+  const module = (await import(new URL('./strategies.ts', import.meta.url).href)) as typeof Strategies;
+  const options = { env, kubectlBin, maint, labScript, runs };
+  for (const report of [
+    ...(wanted('surge') ? [module.runSurgeBench(options)] : []),
+    ...(wanted('eta') ? [module.runEtaBench(options)] : []),
+  ]) {
+    console.log(report.text);
+    if (!report.passed) missed = true;
+  }
 }
 
 if (values.scenario?.includes('live-read')) {

@@ -1,35 +1,20 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { kubectl, seedScenario } from './lab.js';
 import { runMaint, planRun } from './drain-run.js';
 
 // The plan's estimate against the measured drain: three replicas on k8s-node-1 under a maxUnavailable 1
 // budget (three waves), whose replacements become Ready 2 s, 5 s or 10 s after they start (the lab's KWOK
-// honours lab.kubectl-maint.io/ready-delay). The estimate comes from the pods' own history (their Ready
-// transition against their creation) and their grace period; the drain is measured from its first
-// eviction to its end, as the estimate counts.
+// honours lab.kubectl-maint.io/ready-delay; scripts/lab/workloads/eta.yaml, shared with the benchmark).
+// The estimate comes from the pods' own history (their Ready transition against their creation) and
+// their grace period; the drain is measured from its first eviction to its end, as the estimate counts.
 
-const workload = (readySeconds: number) => `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: eta, namespace: demo}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: eta}}
-  template:
-    metadata:
-      labels: {app: eta}
-      annotations: {lab.kubectl-maint.io/ready-delay: ${readySeconds}s}
-    spec:
-      terminationGracePeriodSeconds: 2
-      containers: [{name: main, image: registry.k8s.io/pause:3.10}]
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: eta, namespace: demo}
-spec:
-  maxUnavailable: 1
-  selector: {matchLabels: {app: eta}}
-`;
+const workload = (readySeconds: number) =>
+  readFileSync(path.resolve(import.meta.dirname, '../../scripts/lab/workloads/eta.yaml'), 'utf8').replaceAll(
+    'READY_SECONDS',
+    String(readySeconds),
+  );
 
 const ONLY_ETA = ['k8s-node-1', '--ignore-daemonsets', '--pod-selector', 'app=eta'];
 
