@@ -194,7 +194,11 @@ class DrainRun {
         }
         return this.finish();
       }
-      if (request.dryRun === 'none') await this.startWatches();
+      if (request.dryRun === 'none') {
+        // The nodes are cordoned, so extra replicas land elsewhere: start them now, while the watches start.
+        for (const work of request.surge?.deployments ?? []) void this.surge.ready(work, this.stop.signal);
+        await this.startWatches();
+      }
       if (request.dryRun === 'none') {
         for (const left of request.surge?.restoreFirst ?? [])
           await this.surge.restore(left.namespace, left.name, 'an interrupted drain left it surged');

@@ -1,7 +1,8 @@
 import type { V1Deployment } from '@kubernetes/client-node';
 import type { DrainApi } from '../kube/drain-api.js';
-import { surgeRecordOf, type SurgeRecord } from '../kube/surge-record.js';
+import { hasAutoscalerRecord, surgeRecordOf, type AutoscalerBounds, type SurgeRecord } from '../kube/surge-record.js';
 import { classifyKubeError } from '../kube/errors.js';
+import { autoscalerChange, raisedBounds } from '../plan/surge.js';
 import type { Clock } from './clock.js';
 import type { DrainEvent } from './events.js';
 import { plural } from '../wording.js';
@@ -13,6 +14,12 @@ import { plural } from '../wording.js';
  * (gone, failed) — or the drain stops, fails or is interrupted — the Deployment returns to its own count
  * and the record is removed. A process killed in between leaves the record: the next drain of those
  * nodes finishes the surge (with --surge) or undoes it (without).
+ *
+ * Under a HorizontalPodAutoscaler the writes are, in order: the record on the Deployment (naming the
+ * autoscaler and its own bounds), the autoscaler's raised bounds, the Deployment's count. Returning goes
+ * the other way: the autoscaler's bounds, then the Deployment's count with the record removed. Whenever a
+ * process dies, the Deployment's record says what to undo, and the autoscaler is never left with bounds
+ * the Deployment does not record.
  */
 export interface SurgeWork {
   readonly namespace: string;
@@ -29,8 +36,8 @@ export interface SurgeRequest {
   readonly restoreFirst: ReadonlyArray<{ readonly namespace: string; readonly name: string }>;
 }
 
-/** How often the Deployment's status is read while the extra replicas start. */
-const READY_POLL_MS = 500;
+/** While the extra replicas start, how often the Deployment is read besides its watch (should the watch fail). */
+const READY_POLL_MS = 5_000;
 const CONFLICT_RETRIES = 5;
 
 export class SurgeRunner {
@@ -51,7 +58,7 @@ export class SurgeRunner {
     let started = this.started.get(key);
     if (!started) {
       started = this.bringUp(work, signal).catch((err: unknown) => {
-        this.event(key, 'failed', `could not surge: ${this.reason(err, 'patch', work)}`);
+        this.event(key, 'failed', `could not surge: ${this.reason(err, 'patch', 'deployments', work)}`);
         return false;
       });
       this.started.set(key, started);
@@ -59,7 +66,10 @@ export class SurgeRunner {
     return started;
   }
 
-  /** Returns a Deployment to its own replica count and removes the record; retried on conflicts. */
+  /**
+   * Returns a Deployment to its own replica count and removes the record, its autoscaler's bounds first;
+   * retried on conflicts (someone else wrote in between: read again).
+   */
   async restore(namespace: string, name: string, why = 'its surged pods are settled'): Promise<void> {
     const key = `${namespace}/${name}`;
     for (let attempt = 1; ; attempt++) {
@@ -67,16 +77,23 @@ export class SurgeRunner {
         const deployment = await this.api.readDeployment(namespace, name);
         const record = surgeRecordOf(deployment) ?? this.surged.get(key);
         if (!record) return;
-        await this.api.patchSurge(deployment, record.replicas, null);
+        const bounds = record.autoscaler ? await this.returnAutoscaler(namespace, name, record.autoscaler) : '';
+        // An autoscaler that moved the count while its bounds were raised chose it: it is left as it is.
+        const replicas = deployment.spec?.replicas;
+        const own = !record.autoscaler || replicas === record.surgedTo || replicas === record.replicas;
+        await this.api.patchSurge(deployment, own ? record.replicas : null, null);
         this.surged.delete(key);
-        this.event(key, 'restored', `back to its own ${plural(record.replicas, 'replica')} (${why})`, record);
+        const count = own
+          ? `back to its own ${plural(record.replicas, 'replica')}`
+          : `left at the ${plural(replicas ?? 0, 'replica')} its autoscaler chose`;
+        this.event(key, 'restored', `${count}${bounds} (${why})`, record);
         return;
       } catch (err) {
         if (attempt >= CONFLICT_RETRIES) {
           this.event(
             key,
             'failed',
-            `could not return it to its own replica count: ${this.reason(err, 'patch', { namespace, name })}; ` +
+            `could not return it to its own replica count: ${this.reason(err, 'patch', 'deployments', { namespace, name })}; ` +
               `the next kubectl maint drain of ${this.nodes.join(' ')} does it`,
           );
           return;
@@ -103,49 +120,125 @@ export class SurgeRunner {
     const deployment = await this.api.readDeployment(work.namespace, work.name);
     const previous = surgeRecordOf(deployment);
     let record: SurgeRecord;
+    let message: string;
     if (previous) {
       record = previous;
-      this.surged.set(key, record);
-      if ((deployment.spec?.replicas ?? 1) < record.surgedTo)
-        await this.api.patchSurge(deployment, record.surgedTo, record);
-      this.event(
-        key,
-        'scaling-up',
-        `resuming the surge an interrupted drain left (${record.replicas} → ${record.surgedTo})`,
-        record,
-      );
+      message = `resuming the surge an interrupted drain left (${record.replicas} → ${record.surgedTo})`;
     } else {
       const autoscaler = await this.api.autoscalerOf(work.namespace, work.name);
-      if (autoscaler) {
-        this.event(
-          key,
-          'not-surged',
-          `HorizontalPodAutoscaler ${work.namespace}/${autoscaler} owns its replica count and would undo a scale-up ` +
-            'at its next sync: not surged (raise the autoscaler’s minReplicas for the drain instead)',
-        );
-        return false;
-      }
       const own = deployment.spec?.replicas ?? 1;
-      record = { replicas: own, surgedTo: own + work.extra, nodes: this.nodes };
-      // The record and the new count go in one patch: a killed process leaves both or neither.
-      this.surged.set(key, record);
-      await this.api.patchSurge(deployment, record.surgedTo, record);
-      this.event(
-        key,
-        'scaling-up',
-        `${own} → ${plural(record.surgedTo, 'replica')}, until the extra one is Ready`,
-        record,
+      const surgedTo = own + work.extra;
+      const bounds = autoscaler
+        ? {
+            name: autoscaler.metadata?.name ?? '',
+            ...raisedBounds(autoscaler.spec?.minReplicas, autoscaler.spec?.maxReplicas ?? 1, surgedTo),
+          }
+        : undefined;
+      record = { replicas: own, surgedTo, nodes: this.nodes, ...(bounds ? { autoscaler: bounds } : {}) };
+      message = `${own} → ${plural(surgedTo, 'replica')}, until the extra one is Ready`;
+      // Under an autoscaler the record goes first, alone: a process killed before the count changes
+      // still leaves what the next drain needs to return the autoscaler's bounds.
+      if (bounds) await this.patchDeployment(work, deployment, record, () => null);
+    }
+    this.surged.set(key, record);
+    if (record.autoscaler) {
+      message += `; ${await this.raiseAutoscaler(work.namespace, key, record.autoscaler)}`;
+    }
+    // The record and the new count go in one patch: a killed process leaves both or neither. Under an
+    // autoscaler its controller has often raised the count itself by now (it reacts to raised bounds at
+    // once): then only the record is there to keep.
+    await this.patchDeployment(work, null, record, (replicas) => (replicas < record.surgedTo ? record.surgedTo : null));
+    this.event(key, 'scaling-up', message, record);
+    const ready = await this.untilReady(work, record, signal);
+    if (ready)
+      this.event(key, 'ready', `${plural(ready.status?.readyReplicas ?? 0, 'Ready replica')}: evicting`, record);
+    return ready !== null;
+  }
+
+  /**
+   * Writes the record, and the count `replicasFor` asks for given the current one (null: leave it), unless
+   * both are there already; on a conflict (the Deployment or autoscaler controller wrote in between) reads
+   * again and retries. `read` is a copy read just before, if any.
+   */
+  private async patchDeployment(
+    work: SurgeWork,
+    read: V1Deployment | null,
+    record: SurgeRecord,
+    replicasFor: (replicas: number) => number | null,
+  ): Promise<void> {
+    let deployment = read;
+    for (let attempt = 1; ; attempt++) {
+      deployment ??= await this.api.readDeployment(work.namespace, work.name);
+      const replicas = replicasFor(deployment.spec?.replicas ?? 1);
+      if (replicas === null && surgeRecordOf(deployment)) return;
+      try {
+        await this.api.patchSurge(deployment, replicas, record);
+        return;
+      } catch (err) {
+        if (attempt >= CONFLICT_RETRIES || classifyKubeError(err, undefined).kind !== 'conflict') throw err;
+        deployment = null;
+      }
+    }
+  }
+
+  /**
+   * Resolves with the Deployment once as many replicas as the surge asks for are Ready, as its watch
+   * reports (a read every few seconds covers a watch that fails); null when the drain stops first.
+   */
+  private async untilReady(work: SurgeWork, record: SurgeRecord, signal: AbortSignal): Promise<V1Deployment | null> {
+    const done = new AbortController();
+    const stop = AbortSignal.any([signal, done.signal]);
+    let found: V1Deployment | null = null;
+    const check = (deployment: V1Deployment) => {
+      if (!found && isSurgeReady(deployment, record)) {
+        found = deployment;
+        done.abort();
+      }
+    };
+    const watch = this.api.watchDeployment(work.namespace, work.name, { onUpsert: check, onDelete: () => {} });
+    try {
+      while (!stop.aborted) {
+        check(await this.api.readDeployment(work.namespace, work.name));
+        if (!stop.aborted) await this.clock.sleep(READY_POLL_MS, stop);
+      }
+    } finally {
+      watch.stop();
+    }
+    return found;
+  }
+
+  /** Raises the autoscaler's bounds to the record's (unless they already are); returns what it did, in words. */
+  private async raiseAutoscaler(namespace: string, deployment: string, bounds: AutoscalerBounds): Promise<string> {
+    const name = `HorizontalPodAutoscaler ${namespace}/${bounds.name}`;
+    const autoscaler = await this.api.autoscalerOf(namespace, deployment.slice(deployment.indexOf('/') + 1));
+    if (!autoscaler || autoscaler.metadata?.name !== bounds.name) return `${name} is gone: nothing to raise`;
+    const min = autoscaler.spec?.minReplicas ?? 1;
+    const max = autoscaler.spec?.maxReplicas ?? min;
+    if (min < bounds.surgedMin || max < bounds.surgedMax) {
+      await this.api.patchAutoscalerBounds(
+        autoscaler,
+        { minReplicas: Math.max(min, bounds.surgedMin), maxReplicas: Math.max(max, bounds.surgedMax) },
+        { ...bounds, deployment, nodes: this.nodes },
       );
     }
-    while (!signal.aborted) {
-      const current = await this.api.readDeployment(work.namespace, work.name);
-      if (isSurgeReady(current, record)) {
-        this.event(key, 'ready', `${plural(current.status?.readyReplicas ?? 0, 'Ready replica')}: evicting`, record);
-        return true;
-      }
-      await this.clock.sleep(READY_POLL_MS, signal);
-    }
-    return false;
+    return `${name}: ${autoscalerChange(bounds)}, so that it keeps the extra replica`;
+  }
+
+  /**
+   * Returns the autoscaler's bounds that are still the surge's to its own, and removes its record; bounds
+   * someone else changed meanwhile are theirs and stay. Returns what it did, in words (with a leading "; ").
+   */
+  private async returnAutoscaler(namespace: string, deployment: string, bounds: AutoscalerBounds): Promise<string> {
+    const name = `HorizontalPodAutoscaler ${namespace}/${bounds.name}`;
+    const autoscaler = await this.api.autoscalerOf(namespace, deployment);
+    if (!autoscaler || autoscaler.metadata?.name !== bounds.name) return `; ${name} is gone`;
+    const min = autoscaler.spec?.minReplicas ?? 1;
+    const max = autoscaler.spec?.maxReplicas ?? min;
+    const minReplicas = min === bounds.surgedMin ? bounds.minReplicas : min;
+    const maxReplicas = Math.max(minReplicas, max === bounds.surgedMax ? bounds.maxReplicas : max);
+    if (minReplicas !== min || maxReplicas !== max || hasAutoscalerRecord(autoscaler))
+      await this.api.patchAutoscalerBounds(autoscaler, { minReplicas, maxReplicas }, null);
+    return `; ${name} back to minReplicas ${minReplicas}, maxReplicas ${maxReplicas}`;
   }
 
   private event(deployment: string, step: SurgeStep, message: string, record?: SurgeRecord): void {
@@ -159,9 +252,8 @@ export class SurgeRunner {
     });
   }
 
-  private reason(err: unknown, verb: string, work: { namespace: string; name: string }): string {
-    return classifyKubeError(err, undefined, { verb, resource: 'deployments', name: `${work.namespace}/${work.name}` })
-      .message;
+  private reason(err: unknown, verb: string, resource: string, work: { namespace: string; name: string }): string {
+    return classifyKubeError(err, undefined, { verb, resource, name: `${work.namespace}/${work.name}` }).message;
   }
 }
 

@@ -1,9 +1,21 @@
-import type { V1Deployment, V1LabelSelector, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type {
+  V1Deployment,
+  V1LabelSelector,
+  V1Pod,
+  V1PodDisruptionBudget,
+  V2HorizontalPodAutoscaler,
+} from '@kubernetes/client-node';
 import type { ApiOutcome } from './api-outcome.js';
 import { setUnschedulable, type CordonResult } from './cordon.js';
 import { deletePod } from './delete-pod.js';
-import { autoscalerOf, patchSurge, readDeployment } from './deployment-surge.js';
-import type { SurgeRecord } from './surge-record.js';
+import {
+  autoscalerOf,
+  patchAutoscalerBounds,
+  patchSurge,
+  readDeployment,
+  watchDeployment,
+} from './deployment-surge.js';
+import type { AutoscalerSurgeRecord, SurgeRecord } from './surge-record.js';
 import type { DrainClient } from './drain-client.js';
 import { evictPod, type PodWriteOptions } from './eviction.js';
 import type { RunningWatch, WatchHandlers } from './list-watch.js';
@@ -27,10 +39,17 @@ export interface DrainApi {
   watchPdbs(namespace: string, handlers: WatchHandlers<V1PodDisruptionBudget>): RunningWatch;
   /** The budgets of a namespace, read now (which ones select a pod the API refused for having several). */
   listPdbs(namespace: string): Promise<V1PodDisruptionBudget[]>;
-  /** --surge: read a Deployment, set its replicas with the surge record, find its autoscaler. */
+  /** --surge: read and watch a Deployment, set its replicas (null: leave them) with the surge record. */
   readDeployment(namespace: string, name: string): Promise<V1Deployment>;
-  patchSurge(deployment: V1Deployment, replicas: number, record: SurgeRecord | null): Promise<V1Deployment>;
-  autoscalerOf(namespace: string, deployment: string): Promise<string | null>;
+  watchDeployment(namespace: string, name: string, handlers: WatchHandlers<V1Deployment>): RunningWatch;
+  patchSurge(deployment: V1Deployment, replicas: number | null, record: SurgeRecord | null): Promise<V1Deployment>;
+  /** --surge: the autoscaler that scales a Deployment, and its bounds raised (or returned) with its record. */
+  autoscalerOf(namespace: string, deployment: string): Promise<V2HorizontalPodAutoscaler | null>;
+  patchAutoscalerBounds(
+    autoscaler: V2HorizontalPodAutoscaler,
+    bounds: { readonly minReplicas: number; readonly maxReplicas: number },
+    record: AutoscalerSurgeRecord | null,
+  ): Promise<V2HorizontalPodAutoscaler>;
 }
 
 export function drainApi(client: DrainClient): DrainApi {
@@ -45,7 +64,9 @@ export function drainApi(client: DrainClient): DrainApi {
     listPdbs: (namespace) => listPdbsInNamespace(client, namespace),
     readDeployment: (namespace, name) => readDeployment(client, namespace, name),
     patchSurge: (deployment, replicas, record) => patchSurge(client, deployment, replicas, record),
+    watchDeployment: (namespace, name, handlers) => watchDeployment(client, namespace, name, handlers),
     autoscalerOf: (namespace, deployment) => autoscalerOf(client, namespace, deployment),
+    patchAutoscalerBounds: (autoscaler, bounds, record) => patchAutoscalerBounds(client, autoscaler, bounds, record),
   };
 }
 
@@ -53,4 +74,10 @@ export type { ApiOutcome } from './api-outcome.js';
 export type { CordonResult } from './cordon.js';
 export type { PodWriteOptions } from './eviction.js';
 export type { RunningWatch, WatchHandlers } from './list-watch.js';
-export { SURGE_ANNOTATION, surgeRecordOf, type SurgeRecord } from './surge-record.js';
+export {
+  SURGE_ANNOTATION,
+  hasAutoscalerRecord,
+  surgeRecordOf,
+  type AutoscalerBounds,
+  type SurgeRecord,
+} from './surge-record.js';

@@ -1,4 +1,5 @@
-import { resolveCredentials, type KubeClient } from './client.js';
+import { AutoscalingV2Api } from '@kubernetes/client-node';
+import { makeApi, resolveCredentials, type KubeClient } from './client.js';
 import { KubeError, classifyKubeError, type KubeCall } from './errors.js';
 
 /** The kinds this module can list across the cluster, each with the resource name RBAC knows it by. */
@@ -12,7 +13,8 @@ export type ListableKind =
   | 'DaemonSet'
   | 'ReplicationController'
   | 'Job'
-  | 'Service';
+  | 'Service'
+  | 'HorizontalPodAutoscaler';
 
 /** kubectl's --chunk-size default. */
 import { DEFAULT_CHUNK_SIZE } from './defaults.js';
@@ -51,6 +53,10 @@ const READERS: Readonly<Record<ListableKind, KindReader>> = {
   },
   Job: { resource: 'jobs.batch', list: (c, p) => c.batch.listJobForAllNamespaces(p) },
   Service: { resource: 'services', list: (c, p) => c.core.listServiceForAllNamespaces(p) },
+  HorizontalPodAutoscaler: {
+    resource: 'horizontalpodautoscalers.autoscaling',
+    list: (c, p) => makeApi(c.target, AutoscalingV2Api).listHorizontalPodAutoscalerForAllNamespaces(p),
+  },
 };
 
 export function resourceOf(kind: ListableKind): string {

@@ -12,7 +12,7 @@ import { planCaveats } from './caveats.js';
 import { completeVerdict, unreadKinds, unreadLines } from './completeness.js';
 import { controllerOf, type ControllerInfo } from './controller.js';
 import { escalations } from './escalation.js';
-import { planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
+import { autoscalerOfDeployment, planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
 import { evictionOrder, groupOfPod, scheduleInGroups } from './eviction-order.js';
 import {
   estimateDrain,
@@ -142,7 +142,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
   const read = verdictWithStrategies(withStrategies, budgets, brokenByDeletes, rescued);
   const unread = unreadKinds(
     index.snapshot,
-    pods.map((p) => ({ pod: p.pod, removed: isRemoved(p) })),
+    pods.map((p) => ({ pod: p.pod, removed: isRemoved(p), surged: surged.has(p.key) })),
   );
   const tainted = pods.map((p, i) => ({ ...p, deletion: podPlans[i]!.noExecute }));
   const caveats = planCaveats({
@@ -212,6 +212,9 @@ function surgePlans(
         deployment: owner as V1Deployment | undefined,
         placement: deployment ? (podPlans[pods.indexOf(p)]!.replacement ?? null) : null,
         extra: perDeployment.get(deployment ?? p.key)?.length ?? 1,
+        autoscaler: !index.snapshot.kinds.has('HorizontalPodAutoscaler')
+          ? 'unknown'
+          : (autoscalerOfDeployment(index.snapshot.autoscalers, namespaceOf(p.pod), p.controller?.name ?? '') ?? null),
       }),
     );
   }

@@ -26,6 +26,8 @@ const MISSING_KIND_EFFECT: Partial<Record<SnapshotKind, string>> = {
   StatefulSet: 'pods owned by StatefulSets are assumed to be recreated',
   ReplicationController: 'pods owned by ReplicationControllers are assumed to be recreated',
   Job: 'pods owned by Jobs are assumed to be recreated',
+  HorizontalPodAutoscaler:
+    'whether an autoscaler scales a surged Deployment is unknown: the drain looks before it surges, and raises the minReplicas of one it finds',
 };
 
 /** What the plan assumed for a kind the snapshot did not read. */

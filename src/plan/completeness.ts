@@ -8,6 +8,8 @@ import type { ReadVerdict, UnreadKind, Verdict } from './types.js';
 export interface DrainedPod {
   readonly pod: V1Pod;
   readonly removed: boolean;
+  /** --surge scales its Deployment up first: whether an autoscaler owns that Deployment matters. */
+  readonly surged?: boolean;
 }
 
 /** Owner kinds whose absence changes what the plan says about the pods they own. */
@@ -23,7 +25,8 @@ const OWNER_KINDS: ReadonlySet<string> = new Set([
  * The kinds this plan needs and could not read. Pods always (without them a file cannot tell an empty
  * node from pods not asked for); budgets when the drain removes a pod (any budget could select it); an
  * owner kind when a drained pod is owned by one (whether it is recreated, whether its DaemonSet exists).
- * Deployments and Services only name things, so they are never needed.
+ * Deployments and Services only name things, so they are never needed. HorizontalPodAutoscalers when
+ * --surge scales a drained pod's Deployment (an autoscaler changes how: its bounds are raised too).
  */
 export function unreadKinds(snapshot: Snapshot, pods: readonly DrainedPod[]): UnreadKind[] {
   const unread = (kind: SnapshotKind, concerned: readonly V1Pod[]): UnreadKind => ({
@@ -45,6 +48,10 @@ export function unreadKinds(snapshot: Snapshot, pods: readonly DrainedPod[]): Un
     byOwnerKind.set(kind as SnapshotKind, [...(byOwnerKind.get(kind as SnapshotKind) ?? []), pod]);
   }
   for (const [kind, owned] of byOwnerKind) result.push(unread(kind, owned));
+  const surged = pods.filter((p) => p.surged).map((p) => p.pod);
+  if (surged.length > 0 && !snapshot.kinds.has('HorizontalPodAutoscaler')) {
+    result.push(unread('HorizontalPodAutoscaler', surged));
+  }
   return result;
 }
 

@@ -1,4 +1,4 @@
-import type { V1Deployment, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { V1Deployment, V1PodDisruptionBudget, V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import type { PodPlan, ReplacementPlan } from './types.js';
 import { plural } from '../wording.js';
 
@@ -15,6 +15,14 @@ import { plural } from '../wording.js';
  * replica, not the old pod on the cordoned node. So the old pod is evicted first, through the Eviction
  * API, and only then is the count returned: by then the only extra pod is the one the ReplicaSet just
  * created in its place, not yet Ready, and it ranks first for deletion.
+ *
+ * A Deployment under a HorizontalPodAutoscaler is surged through the autoscaler, not against it: the
+ * autoscaler owns spec.replicas and would scale an extra replica away at its next sync (its controller
+ * clamps every recommendation to [minReplicas, maxReplicas], and only those bounds). So its minReplicas is
+ * raised to the surged count for the drain (maxReplicas too when it is lower), recorded with the
+ * Deployment's count, and returned afterwards, before the Deployment's own count. While the bounds are
+ * raised the autoscaler may still scale *up* on its metrics; the Deployment is then left at the count it
+ * chose, not forced back down.
  *
  * Only budgets that extra Ready pods can open are surged: maxUnavailable 0 and minAvailable 100 % count
  * the extra replicas too (the disruption controller's expectedPods follows the scale), so they never allow
@@ -33,8 +41,47 @@ export interface PodSurgePlan {
   readonly deployment: string | null;
   readonly fromReplicas?: number;
   readonly toReplicas?: number;
+  /** The autoscaler whose bounds the surge raises, when one scales the Deployment. */
+  readonly autoscaler?: SurgedAutoscaler;
   /** Why (not) surged, in words. */
   readonly text: string;
+}
+
+export interface SurgedAutoscaler {
+  /** namespace/name. */
+  readonly name: string;
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  readonly surgedMin: number;
+  readonly surgedMax: number;
+}
+
+/**
+ * The bounds that keep `surgedTo` replicas under an autoscaler: minReplicas raised to at least the surged
+ * count, maxReplicas to at least that (the API refuses minReplicas above maxReplicas). Never lowered.
+ */
+export function raisedBounds(
+  minReplicas: number | undefined,
+  maxReplicas: number,
+  surgedTo: number,
+): { minReplicas: number; maxReplicas: number; surgedMin: number; surgedMax: number } {
+  const min = minReplicas ?? 1;
+  const surgedMin = Math.max(min, surgedTo);
+  return { minReplicas: min, maxReplicas, surgedMin, surgedMax: Math.max(maxReplicas, surgedMin) };
+}
+
+/** The autoscaler (autoscaling/v2) whose scaleTargetRef is this Deployment, if any. */
+export function autoscalerOfDeployment(
+  autoscalers: readonly V2HorizontalPodAutoscaler[],
+  namespace: string,
+  deployment: string,
+): V2HorizontalPodAutoscaler | undefined {
+  return autoscalers.find(
+    (h) =>
+      (h.metadata?.namespace ?? 'default') === namespace &&
+      h.spec?.scaleTargetRef.kind === 'Deployment' &&
+      h.spec.scaleTargetRef.name === deployment,
+  );
 }
 
 export interface SurgeCandidate {
@@ -46,6 +93,11 @@ export interface SurgeCandidate {
   readonly placement: ReplacementPlan | null;
   /** How many pods of the same Deployment the surge must cover (its blocked pods on the drained nodes). */
   readonly extra: number;
+  /**
+   * The autoscaler that scales the Deployment: one found, none (`null`), or `'unknown'` when
+   * HorizontalPodAutoscalers were not read (the plan is then incomplete; the drain looks before it surges).
+   */
+  readonly autoscaler: V2HorizontalPodAutoscaler | null | 'unknown';
 }
 
 /** Whether `pod`'s Deployment is selected by the --surge flag. */
@@ -98,15 +150,36 @@ export function planSurge(c: SurgeCandidate): PodSurgePlan {
   }
   const from = c.deployment.spec?.replicas ?? 1;
   const to = from + c.extra;
+  const text =
+    `surge: Deployment ${deployment} goes from ${from} to ${plural(to, 'replica')}; once the extra one is Ready ` +
+    `(on ${c.placement.placedOn}), ${pod.namespace}/${pod.name} is evicted and the Deployment returns to ${from}`;
+  const base = { surged: true, deployment, fromReplicas: from, toReplicas: to } as const;
+  if (c.autoscaler === 'unknown') {
+    return {
+      ...base,
+      text: `${text} (HorizontalPodAutoscalers were not read: if one scales it, the drain raises its minReplicas to ${to} for the surge)`,
+    };
+  }
+  if (!c.autoscaler) return { ...base, text };
+  const name = `${pod.namespace}/${c.autoscaler.metadata?.name ?? ''}`;
+  const bounds = raisedBounds(c.autoscaler.spec?.minReplicas, c.autoscaler.spec?.maxReplicas ?? 1, to);
   return {
-    surged: true,
-    deployment,
-    fromReplicas: from,
-    toReplicas: to,
-    text:
-      `surge: Deployment ${deployment} goes from ${from} to ${plural(to, 'replica')}; once the extra one is Ready ` +
-      `(on ${c.placement.placedOn}), ${pod.namespace}/${pod.name} is evicted and the Deployment returns to ${from}`,
+    ...base,
+    autoscaler: { name, ...bounds },
+    text: `${text}; HorizontalPodAutoscaler ${name} owns its scale, so ${autoscalerChange(bounds)} for the surge and is returned first`,
   };
+}
+
+/** "its minReplicas goes from 1 to 2 (maxReplicas 1 → 2)", or "its bounds stay (…)" when they already allow it. */
+export function autoscalerChange(b: {
+  minReplicas: number;
+  maxReplicas: number;
+  surgedMin: number;
+  surgedMax: number;
+}): string {
+  if (b.surgedMin === b.minReplicas) return `its bounds stay (minReplicas ${b.minReplicas} already keeps them)`;
+  const max = b.surgedMax === b.maxReplicas ? '' : ` (maxReplicas ${b.maxReplicas} → ${b.surgedMax})`;
+  return `its minReplicas goes from ${b.minReplicas} to ${b.surgedMin}${max}`;
 }
 
 function notSurged(deployment: string | null, text: string): PodSurgePlan {

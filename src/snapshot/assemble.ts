@@ -15,6 +15,7 @@ const FIELD_OF_KIND = {
   ReplicationController: 'replicationControllers',
   Job: 'jobs',
   Service: 'services',
+  HorizontalPodAutoscaler: 'autoscalers',
 } as const satisfies Record<SnapshotKind, keyof Snapshot>;
 
 /**

@@ -1,7 +1,7 @@
 import type { KubeClient } from '../kube/client.js';
 import { readCluster, type ListProgress } from '../kube/reads.js';
 import { assembleSnapshot } from './assemble.js';
-import { REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot } from './types.js';
+import { ON_DEMAND_KINDS, REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot } from './types.js';
 
 /** How far the live read has got, per kind (re-exported so ui/ never imports kube/). */
 export type { ListProgress } from '../kube/reads.js';
@@ -11,6 +11,8 @@ export interface LiveSnapshotOptions {
   readonly chunkSize?: number | undefined;
   /** After each page of each kind: how far the read has got (for a spinner; the read never waits on it). */
   readonly onProgress?: ((progress: ListProgress) => void) | undefined;
+  /** --surge was given (any value): HorizontalPodAutoscalers are read too. */
+  readonly surge?: unknown;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface LiveSnapshotOptions {
  */
 export async function loadLiveSnapshot(client: KubeClient, options: LiveSnapshotOptions = {}): Promise<Snapshot> {
   const read = await readCluster(client, {
-    kinds: SNAPSHOT_KINDS,
+    kinds: options.surge ? SNAPSHOT_KINDS : SNAPSHOT_KINDS.filter((k) => !ON_DEMAND_KINDS.includes(k)),
     required: REQUIRED_KINDS,
     chunkSize: options.chunkSize,
     onProgress: options.onProgress,

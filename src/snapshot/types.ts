@@ -9,6 +9,7 @@ import type {
   V1ReplicationController,
   V1Service,
   V1StatefulSet,
+  V2HorizontalPodAutoscaler,
 } from '@kubernetes/client-node';
 
 /** The kinds a snapshot can hold, in the order `kubectl get` lists them in the README's command. */
@@ -23,8 +24,15 @@ export const SNAPSHOT_KINDS = [
   'ReplicationController',
   'Job',
   'Service',
+  'HorizontalPodAutoscaler',
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
+
+/**
+ * Kinds a live read lists only when the command needs them: HorizontalPodAutoscalers for --surge (a user
+ * who never surges needs no right to list them, and no warning when they may not).
+ */
+export const ON_DEMAND_KINDS: readonly SnapshotKind[] = ['HorizontalPodAutoscaler'];
 
 /**
  * A live read fails without nodes and pods; every other kind only sharpens the plan. (A file needs only
@@ -58,6 +66,8 @@ export interface Snapshot {
   readonly replicationControllers: readonly V1ReplicationController[];
   readonly jobs: readonly V1Job[];
   readonly services: readonly V1Service[];
+  /** autoscaling/v2; read live only for --surge. */
+  readonly autoscalers: readonly V2HorizontalPodAutoscaler[];
   /** Problems met while loading that did not stop it (unknown kinds skipped, forbidden lists...). */
   readonly warnings: readonly string[];
 }

@@ -198,6 +198,20 @@ const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
   ]),
   Job: obj({ metadata: METADATA, spec: obj({ parallelism: 'integer', completions: 'integer' }) }, ['metadata']),
   Service: obj({ metadata: METADATA, spec: obj({ selector: map('string') }) }, ['metadata']),
+  HorizontalPodAutoscaler: obj(
+    {
+      metadata: METADATA,
+      spec: obj(
+        {
+          scaleTargetRef: obj({ kind: 'string', name: 'string' }, ['kind', 'name']),
+          minReplicas: 'integer',
+          maxReplicas: 'integer',
+        },
+        ['scaleTargetRef', 'maxReplicas'],
+      ),
+    },
+    ['metadata', 'spec'],
+  ),
 };
 
 /**

@@ -1,47 +1,80 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../src/drain/events.js';
-import { kubectl, kubectlJson, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, seedScenario, type KubeObject } from './lab.js';
 import { asRun, runMaint, startMaint, type DrainRun, planRun } from './drain-run.js';
 
 // --surge on a single-replica Deployment under a minAvailable 1 budget on k8s-node-1: kubectl drain
 // gives up; kubectl maint drain --surge brings a second replica up on k8s-node-2, evicts the first, and
 // returns the Deployment to one replica, while a watcher sees the budget and the Ready count hold.
 
-const SOLO = `
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: solo, namespace: demo}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: solo}}
-  template:
-    metadata:
-      labels: {app: solo}
-      annotations: {lab.kubectl-maint.io/ready-delay: 2s}
-    spec:
-      terminationGracePeriodSeconds: 2
-      containers: [{name: main, image: registry.k8s.io/pause:3.10}]
----
-apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata: {name: solo, namespace: demo}
-spec:
-  minAvailable: 1
-  selector: {matchLabels: {app: solo}}
-`;
+const SOLO = readFileSync(path.resolve(import.meta.dirname, '../../scripts/lab/workloads/solo.yaml'), 'utf8');
 
 const ONLY_SOLO = ['k8s-node-1', '--ignore-daemonsets', '--pod-selector', 'app=solo'];
 
 interface Deployment {
   metadata: { annotations?: Record<string, string>; generation: number };
   spec: Record<string, unknown> & { replicas: number };
-  status: { readyReplicas?: number };
+  status: { readyReplicas?: number; observedGeneration?: number };
 }
 interface Pdb {
-  status: { currentHealthy: number; desiredHealthy: number };
+  metadata: { generation: number };
+  status: {
+    currentHealthy: number;
+    desiredHealthy: number;
+    disruptionsAllowed: number;
+    expectedPods: number;
+    observedGeneration?: number;
+  };
+}
+interface Autoscaler {
+  metadata: { annotations?: Record<string, string> };
+  spec: { minReplicas: number; maxReplicas: number };
 }
 
 const solo = () => kubectlJson<Deployment>(['get', 'deployment', 'solo', '-n', 'demo']);
+const soloAutoscaler = () => kubectlJson<Autoscaler>(['get', 'hpa', 'solo', '-n', 'demo']);
+const isReady = (pod: KubeObject) => pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+
+/**
+ * Waits until what the plan reads has settled (issue 11's intermittent exit 3: a plan taken while the
+ * cluster still moved): solo's one pod Ready on k8s-node-1 and nothing of it terminating, the Deployment
+ * and the budget observed by their controllers with the budget at 1 healthy of 1 (allowing none), and
+ * k8s-node-2 open: schedulable and without the taints the node lifecycle controller adds to a node that is
+ * cordoned or not Ready, which it removes a moment after the node is uncordoned or Ready.
+ */
+async function untilSoloSettled(): Promise<void> {
+  await eventually(
+    async () => {
+      const [pods, deployment, pdb, node] = await Promise.all([
+        kubectlJson(['get', 'pods', '-n', 'demo', '-l', 'app=solo']),
+        solo(),
+        kubectlJson<Pdb>(['get', 'pdb', 'solo', '-n', 'demo']),
+        kubectlJson<KubeObject>(['get', 'node', 'k8s-node-2']),
+      ]);
+      const [pod, ...others] = pods.items;
+      const taints = (node.spec.taints ?? []) as Array<{ effect: string }>;
+      return (
+        pod !== undefined &&
+        others.length === 0 &&
+        pod.spec.nodeName === 'k8s-node-1' &&
+        !pod.metadata.deletionTimestamp &&
+        isReady(pod) &&
+        deployment.status.observedGeneration === deployment.metadata.generation &&
+        deployment.status.readyReplicas === 1 &&
+        pdb.status.observedGeneration === pdb.metadata.generation &&
+        pdb.status.expectedPods === 1 &&
+        pdb.status.currentHealthy === 1 &&
+        pdb.status.disruptionsAllowed === 0 &&
+        node.spec.unschedulable !== true &&
+        !taints.some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')
+      );
+    },
+    60_000,
+    'solo to settle on k8s-node-1 with k8s-node-2 open',
+  );
+}
 
 /** Puts solo's one replica on k8s-node-1 (k8s-node-2 cordoned meanwhile). */
 async function seedSolo(): Promise<void> {
@@ -50,7 +83,7 @@ async function seedSolo(): Promise<void> {
   await kubectl(['apply', '-f', '-'], { input: SOLO });
   await kubectl(['rollout', 'status', '-n', 'demo', 'deployment/solo', '--timeout=60s']);
   await kubectl(['uncordon', 'k8s-node-2']);
-  await kubectl(['wait', '-n', 'demo', 'pdb/solo', '--for=jsonpath={.status.currentHealthy}=1', '--timeout=60s']);
+  await untilSoloSettled();
 }
 
 /** Samples the budget and solo's Ready pods until stopped: the lowest counts seen. */
@@ -118,6 +151,7 @@ describe('kubectl maint drain --surge', () => {
     expect(kubectlDrain.exitCode).not.toBe(0);
     expect(String(kubectlDrain.stderr)).toMatch(/Cannot evict pod as it would violate the pod's disruption budget/);
 
+    await untilSoloSettled();
     const plan = await planRun([...ONLY_SOLO, '--surge', '-o', 'json']);
     expect(plan.exitCode, plan.stdout + plan.stderr).toBe(0);
     expect(JSON.parse(plan.stdout)).toMatchObject({ verdict: 'slow' });
@@ -174,16 +208,97 @@ describe('kubectl maint drain --surge', () => {
     expect(after.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
   });
 
-  it('a Deployment under a HorizontalPodAutoscaler is not surged, and the drain says why', async () => {
-    await kubectl(['autoscale', 'deployment', 'solo', '-n', 'demo', '--min=1', '--max=3', '--cpu-percent=80']);
-    const before = await solo();
-    const run = await runMaint(['drain', ...ONLY_SOLO, '--surge', '--timeout', '8s', '-o', 'json']);
-    expect(run.exitCode, run.stderr).toBe(1);
-    expect(run.events.find((e) => e.type === 'surge')).toMatchObject({
-      step: 'not-surged',
-      message: expect.stringContaining('HorizontalPodAutoscaler demo/solo owns its replica count'),
+  it('a Deployment under a HorizontalPodAutoscaler is surged through it: minReplicas raised for the drain, both back after', async () => {
+    // maxReplicas 1: the surge must raise it too (minReplicas may not exceed it).
+    await kubectl(['autoscale', 'deployment', 'solo', '-n', 'demo', '--min=1', '--max=1', '--cpu=80%']);
+    const [before, autoscalerBefore] = [await solo(), await soloAutoscaler()];
+
+    const plan = await planRun([...ONLY_SOLO, '--surge', '-o', 'json']);
+    expect(plan.exitCode, plan.stdout + plan.stderr).toBe(0);
+    const planned = JSON.parse(plan.stdout) as { pods: Array<{ surge?: { autoscaler?: unknown; text: string } }> };
+    expect(planned.pods[0]?.surge?.autoscaler).toEqual({
+      name: 'demo/solo',
+      minReplicas: 1,
+      maxReplicas: 1,
+      surgedMin: 2,
+      surgedMax: 2,
     });
-    expect((await solo()).spec).toEqual(before.spec);
+
+    const watcher = watchSolo();
+    const run = await runMaint(['drain', ...ONLY_SOLO, '--surge', '-o', 'json']);
+    const seen = await watcher.stop();
+    expect(run.exitCode, run.stderr).toBe(0);
+    const surge = run.events.flatMap((e) => (e.type === 'surge' ? [e] : []));
+    expect(surge.map((e) => e.step)).toEqual(['scaling-up', 'ready', 'restored']);
+    expect(surge[0]?.message).toContain(
+      'HorizontalPodAutoscaler demo/solo: its minReplicas goes from 1 to 2 (maxReplicas 1 → 2), so that it keeps the extra replica',
+    );
+    expect(surge[2]?.message).toMatch(
+      /^back to its own 1 replica; HorizontalPodAutoscaler demo\/solo back to minReplicas 1, maxReplicas 1/,
+    );
+    expect(seen.violations).toBe(0);
+    expect(seen.minReadyPods).toBeGreaterThanOrEqual(1);
+    const [after, autoscalerAfter] = [await solo(), await soloAutoscaler()];
+    expect(after.spec).toEqual(before.spec);
+    expect(autoscalerAfter.spec).toEqual(autoscalerBefore.spec);
+    expect(after.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
+    expect(autoscalerAfter.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
+  });
+
+  it('a killed surge under an autoscaler leaves both records; a rerun without --surge returns both', async () => {
+    await kubectl(['autoscale', 'deployment', 'solo', '-n', 'demo', '--min=1', '--max=3', '--cpu=80%']);
+    const [before, autoscalerBefore] = [await solo(), await soloAutoscaler()];
+    await signalWhen(['drain', ...ONLY_SOLO, '--surge', '-o', 'json'], 'SIGKILL', scaledUp);
+    const left = await soloAutoscaler();
+    expect(left.spec).toMatchObject({ minReplicas: 2, maxReplicas: 3 });
+    expect(JSON.parse(left.metadata.annotations?.['maint.kubectl.io/surge'] ?? '{}')).toMatchObject({
+      minReplicas: 1,
+      surgedMin: 2,
+      deployment: 'demo/solo',
+    });
+
+    const undo = await runMaint(['drain', ...ONLY_SOLO, '--timeout', '5s', '-o', 'json']);
+    expect(undo.events.find((e) => e.type === 'surge')).toMatchObject({ step: 'restored' });
+    const [after, autoscalerAfter] = [await solo(), await soloAutoscaler()];
+    expect(after.spec).toEqual(before.spec);
+    expect(autoscalerAfter.spec).toEqual(autoscalerBefore.spec);
+    expect(autoscalerAfter.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
+  });
+
+  it("the lab's autoscaler, without metrics, leaves a count inside its bounds alone and enforces the bounds", async () => {
+    // What the surge relies on, from the real kube-controller-manager (KWOK serves no metrics): a count the
+    // surge sets inside raised bounds is never scaled away, and raised bounds bind at once.
+    await kubectl(['autoscale', 'deployment', 'solo', '-n', 'demo', '--min=1', '--max=3', '--cpu=80%']);
+    await kubectl(['scale', 'deployment', 'solo', '-n', 'demo', '--replicas=2']);
+    await eventually(
+      async () => {
+        const status = (await kubectlJson<KubeObject>(['get', 'hpa', 'solo', '-n', 'demo'])).status;
+        const active = status.conditions?.find((c) => c.type === 'ScalingActive');
+        return (
+          status.currentReplicas === 2 && active?.status === 'False' && active.reason === 'FailedGetResourceMetric'
+        );
+      },
+      60_000,
+      'the autoscaler to see 2 replicas and no metrics',
+    );
+    expect((await solo()).spec.replicas).toBe(2);
+
+    await kubectl(['patch', 'hpa', 'solo', '-n', 'demo', '--type=merge', '-p', '{"spec":{"minReplicas":3}}']);
+    await eventually(async () => (await solo()).spec.replicas === 3, 60_000, 'the autoscaler to raise solo to 3');
+    const events = await kubectlJson<{ items: Array<{ reason: string; message: string }> }>([
+      'get',
+      'events',
+      '-n',
+      'demo',
+      '--field-selector',
+      'involvedObject.kind=HorizontalPodAutoscaler,involvedObject.name=solo',
+    ]);
+    expect(events.items).toContainEqual(
+      expect.objectContaining({
+        reason: 'SuccessfulRescale',
+        message: 'New size: 3; reason: Current number of replicas below Spec.MinReplicas',
+      }),
+    );
   });
 
   it('a StatefulSet under minAvailable 1 is not surged: the plan says why and stays blocked', async () => {

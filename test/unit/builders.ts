@@ -434,6 +434,7 @@ export function makeSnapshot(input: SnapshotInput = {}): Snapshot {
     replicationControllers: [],
     jobs: [],
     services: [],
+    autoscalers: [],
     warnings: [],
     ...objects,
     kinds: new Set(kinds ?? SNAPSHOT_KINDS),

@@ -1,6 +1,17 @@
+import type { V2HorizontalPodAutoscaler } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
-import { makeDeployment, makeIndex, makePdb, makePod, makeReplicaSet, makeStatefulSet } from '../builders.js';
+import { raisedBounds } from '../../../src/plan/surge.js';
+import { SNAPSHOT_KINDS } from '../../../src/snapshot/types.js';
+import {
+  makeDeployment,
+  makeIndex,
+  makePdb,
+  makePod,
+  makeReplicaSet,
+  makeStatefulSet,
+  type SnapshotInput,
+} from '../builders.js';
 import { nodes, options } from './rules-fixture.js';
 
 const SURGE_ALL = { surge: { all: true, deployments: [] } };
@@ -14,9 +25,20 @@ function pdb(spec: { minAvailable?: number | string; maxUnavailable?: number | s
   return withSpec.status({ disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 }).obj();
 }
 
+/** An autoscaler of Deployment `target` in shop with these bounds. */
+function hpa(target: string, minReplicas: number, maxReplicas: number): V2HorizontalPodAutoscaler {
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: `${target}-hpa`, namespace: 'shop' },
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, minReplicas, maxReplicas },
+  };
+}
+
 /** One replica of Deployment shop/web on n1 under `budget`. */
-function singleReplica(budget: ReturnType<typeof pdb>) {
+function singleReplica(budget: ReturnType<typeof pdb>, more: SnapshotInput = {}) {
   return makeIndex({
+    ...more,
     nodes,
     pods: [
       makePod()
@@ -99,5 +121,55 @@ describe('buildPlan with --surge', () => {
     const plan = buildPlan(index, options(SURGE_ALL));
     expect(plan.verdict).toBe('blocked');
     expect(plan.pods[0]?.surge?.text).toMatch(/^not surged: only Deployments are \(ReplicaSet shop\/bare/);
+  });
+
+  it('a Deployment under an autoscaler is surged through it: minReplicas (and maxReplicas) raised for the drain', () => {
+    const plan = buildPlan(
+      singleReplica(pdb({ minAvailable: 1 }), { autoscalers: [hpa('web', 1, 1), hpa('api', 1, 1)] }),
+      options(SURGE_ALL),
+    );
+    expect(plan.verdict).toBe('slow');
+    expect(plan.pods[0]?.surge).toMatchObject({
+      surged: true,
+      toReplicas: 2,
+      autoscaler: { name: 'shop/web-hpa', minReplicas: 1, maxReplicas: 1, surgedMin: 2, surgedMax: 2 },
+    });
+    expect(plan.pods[0]?.surge?.text).toContain(
+      'HorizontalPodAutoscaler shop/web-hpa owns its scale, so its minReplicas goes from 1 to 2 (maxReplicas 1 → 2) for the surge and is returned first',
+    );
+  });
+
+  it('autoscalers not read: the surge is planned, the plan is incomplete and names the surged pod', () => {
+    const kinds = SNAPSHOT_KINDS.filter((k) => k !== 'HorizontalPodAutoscaler');
+    const plan = buildPlan(singleReplica(pdb({ minAvailable: 1 }), { kinds }), options(SURGE_ALL));
+    expect(plan.verdict).toBe('incomplete');
+    expect(plan.assumedVerdict).toBe('slow');
+    expect(plan.unread).toEqual([expect.objectContaining({ kind: 'HorizontalPodAutoscaler', pods: ['shop/web-1'] })]);
+    expect(plan.pods[0]?.surge?.text).toContain('HorizontalPodAutoscalers were not read');
+    // Without --surge nothing needs them.
+    expect(buildPlan(singleReplica(pdb({ minAvailable: 1 }), { kinds }), options()).unread).toEqual([]);
+  });
+});
+
+describe('raisedBounds', () => {
+  it.each([
+    [
+      { min: 1, max: 5, to: 2 },
+      { surgedMin: 2, surgedMax: 5 },
+    ],
+    [
+      { min: 1, max: 1, to: 2 },
+      { surgedMin: 2, surgedMax: 2 },
+    ],
+    [
+      { min: undefined, max: 3, to: 4 },
+      { surgedMin: 4, surgedMax: 4 },
+    ],
+    [
+      { min: 6, max: 10, to: 4 },
+      { surgedMin: 6, surgedMax: 10 },
+    ],
+  ])('%j → %j: minReplicas up to the surged count, maxReplicas never below it, neither lowered', (given, want) => {
+    expect(raisedBounds(given.min, given.max, given.to)).toMatchObject(want);
   });
 });
