@@ -64,8 +64,28 @@ const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
+/**
+ * Keys and values already found valid. A cluster repeats a few label keys and values on every object, so a
+ * snapshot checks each distinct one once. Bounded: a file of unique values only ever refills the set.
+ */
+const validKeys = new Set<string>();
+const validValues = new Set<string>();
+const REMEMBERED = 16_384;
+
+function remember(set: Set<string>, text: string): void {
+  if (set.size >= REMEMBERED) set.clear();
+  set.add(text);
+}
+
 /** Why a label key is not a qualified name (`[prefix/]name`), or null (validation.IsQualifiedName). */
 export function labelKeyProblem(key: string): string | null {
+  if (validKeys.has(key)) return null;
+  const problem = keyProblem(key);
+  if (problem === null) remember(validKeys, key);
+  return problem;
+}
+
+function keyProblem(key: string): string | null {
   const parts = key.split('/');
   if (parts.length > 2) return `label key ${quoted(key)} has more than one "/"`;
   const name = parts.at(-1)!;
@@ -86,6 +106,13 @@ export function labelKeyProblem(key: string): string | null {
 
 /** Why a label value is invalid, or null (validation.IsValidLabelValue). */
 export function labelValueProblem(value: string): string | null {
+  if (validValues.has(value)) return null;
+  const problem = valueProblem(value);
+  if (problem === null) remember(validValues, value);
+  return problem;
+}
+
+function valueProblem(value: string): string | null {
   if (value.length > 63) return `label value ${quoted(value)} is longer than 63 characters`;
   if (!LABEL_VALUE.test(value)) {
     return `label value ${quoted(value)} must be empty or alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`;
@@ -110,17 +137,18 @@ export function labelSelectorProblem(selector: unknown): SelectorProblem | null 
   const { matchLabels, matchExpressions } = selector;
   if (matchLabels !== undefined && matchLabels !== null) {
     if (!isRecord(matchLabels)) return { field: '.matchLabels', problem: 'is not a map of strings' };
-    for (const [key, value] of Object.entries(matchLabels)) {
-      const field = `.matchLabels[${quoted(key)}]`;
-      if (typeof value !== 'string') return { field, problem: 'is not a string' };
+    for (const key in matchLabels) {
+      const value = matchLabels[key];
+      // The field is named only for a problem: a valid selector builds no strings.
+      if (typeof value !== 'string') return { field: `.matchLabels[${quoted(key)}]`, problem: 'is not a string' };
       const problem = labelKeyProblem(key) ?? labelValueProblem(value);
-      if (problem) return { field, problem };
+      if (problem) return { field: `.matchLabels[${quoted(key)}]`, problem };
     }
   }
   if (matchExpressions === undefined || matchExpressions === null) return null;
   if (!Array.isArray(matchExpressions)) return { field: '.matchExpressions', problem: 'is not a list' };
-  for (const [i, req] of matchExpressions.entries()) {
-    const problem = requirementProblem(req);
+  for (let i = 0; i < matchExpressions.length; i++) {
+    const problem = requirementProblem(matchExpressions[i]);
     if (problem) return { field: `.matchExpressions[${i}]${problem.field}`, problem: problem.problem };
   }
   return null;

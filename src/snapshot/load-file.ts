@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { parseAllDocuments } from 'yaml';
 import { assembleSnapshot } from './assemble.js';
 import {
@@ -73,9 +73,7 @@ export async function loadSnapshotFile(path: string, options: SnapshotFileOption
       // Read and parsed piece by piece: progress after each piece.
       content = { document: await readLargeJson(path, label, (read) => report?.(read, 'reading')) };
     } else {
-      content = {
-        text: report ? await readTextReporting(path, (read) => report(read, 'reading')) : await readFile(path, 'utf8'),
-      };
+      content = { text: await readText(path, totalBytes, (read) => report?.(read, 'reading')) };
       // One JSON.parse or YAML parse of the whole text follows, and it blocks until it is done.
       report?.(totalBytes, 'parsing');
     }
@@ -88,17 +86,31 @@ export async function loadSnapshotFile(path: string, options: SnapshotFileOption
     : snapshotFromDocuments([content.document], source, label);
 }
 
-/** The file as text, reporting the bytes read after each 16 MB piece. */
-async function readTextReporting(path: string, onBytes: (read: number) => void): Promise<string> {
-  const pieces: Buffer[] = [];
-  let read = 0;
-  for await (const piece of createReadStream(path, { highWaterMark: 16 * 1024 * 1024 }) as AsyncIterable<Buffer>) {
-    pieces.push(piece);
-    read += piece.length;
-    onBytes(read);
+/**
+ * The file as one flat string: read into one buffer (16 MB at a time, reporting the bytes read), then
+ * decoded once. readFile(path, 'utf8') decodes piece by piece into a rope that the first look at the text
+ * flattens: two more copies of a file that can be hundreds of megabytes.
+ */
+async function readText(path: string, totalBytes: number, onBytes: (read: number) => void): Promise<string> {
+  // A pipe (`--snapshot <(kubectl get …)`, /dev/stdin) has no size: read it to its end.
+  if (!(await stat(path)).isFile()) return (await readFile(path)).toString('utf8');
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(totalBytes);
+    let read = 0;
+    while (read < totalBytes) {
+      const { bytesRead } = await file.read(buffer, read, Math.min(PIECE, totalBytes - read), read);
+      if (bytesRead === 0) break; // the file shrank while it was read
+      read += bytesRead;
+      onBytes(read);
+    }
+    return buffer.toString('utf8', 0, read);
+  } finally {
+    await file.close();
   }
-  return Buffer.concat(pieces).toString('utf8');
 }
+
+const PIECE = 16 * 1024 * 1024;
 
 async function readLargeJson(path: string, label: string, onBytes: (read: number) => void): Promise<unknown> {
   try {
@@ -198,23 +210,36 @@ function describeReadError(err: unknown): string {
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set(SNAPSHOT_KINDS);
 
+/** A list's items are numbered below this (the largest array V8 holds is 2^32 − 1 long), a place exact in a double. */
+const PLACES_PER_LIST = 2 ** 32;
+
 function isSnapshotKind(kind: string): kind is SnapshotKind {
   return KNOWN_KINDS.has(kind);
 }
 
-/** Sorts documents' objects by kind, validating each, and remembers what it skipped. */
+/**
+ * Sorts documents' objects by kind, validating each, and remembers what it skipped. An item's place in the
+ * file (`items[4]`) and its name (`Pod shop/web-1`) are put into words only for an error: a valid file of
+ * 150,000 pods builds no string per object.
+ */
 class ObjectCollector {
   readonly objects = new Map<SnapshotKind, object[]>();
   private readonly skipped = new Map<string, number>();
-  /** Each object's first place in the file, to tell an identical copy from a conflicting one. */
-  private readonly seen = new Map<string, { where: string; item: Record<string, unknown> }>();
+  /**
+   * Each object's first place in the file, by kind, namespace and name, to tell an identical copy from a
+   * conflicting one. A place is a number: the list it is in (an index into `lists`) and its index there.
+   */
+  private readonly seen = new Map<SnapshotKind, Map<string, Map<string, { item: object; place: number }>>>();
+  /** The prefix of each list's item places (`items`, `document 2: items[3]: items`). */
+  private readonly lists: string[] = [];
   private readonly duplicates: string[] = [];
 
   constructor(private readonly label: string) {}
 
   addDocument(doc: unknown, prefix: string): void {
     if (Array.isArray(doc)) {
-      doc.forEach((item, i) => this.addItem(item, `${prefix}[${i}]`, undefined));
+      const list = this.lists.push(prefix) - 1;
+      for (let i = 0; i < doc.length; i++) this.addItem(doc[i], list, i, undefined);
       return;
     }
     if (!isObject(doc)) return this.fail(`${prefix}not a List`);
@@ -223,45 +248,66 @@ class ObjectCollector {
       // A typed list (PodList) omits kind on its items and says, even when empty, that the kind was read.
       const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
       if (itemKind && isSnapshotKind(itemKind) && !this.objects.has(itemKind)) this.objects.set(itemKind, []);
-      doc.items.forEach((item: unknown, i: number) => this.addItem(item, `${prefix}items[${i}]`, itemKind));
+      const list = this.lists.push(`${prefix}items`) - 1;
+      const items = doc.items as unknown[];
+      for (let i = 0; i < items.length; i++) this.addItem(items[i], list, i, itemKind);
       return;
     }
-    if (typeof kind === 'string' && kind !== '')
-      return this.addItem(doc, prefix.replace(/: $/, '') || 'the object', undefined);
+    if (typeof kind === 'string' && kind !== '') {
+      return this.addItem(doc, this.lists.push(prefix.replace(/: $/, '') || 'the object') - 1, -1, undefined);
+    }
     this.fail(`${prefix}not a List`);
   }
 
-  private addItem(item: unknown, where: string, impliedKind: string | undefined): void {
-    if (!isObject(item)) return this.fail(`${where} is not an object`);
+  /** `items[4]`; `the object` (or `document 2`) for an object that is a document of its own. */
+  private where(place: number): string {
+    const list = Math.floor(place / PLACES_PER_LIST);
+    const index = (place % PLACES_PER_LIST) - 1;
+    return index < 0 ? this.lists[list]! : `${this.lists[list]!}[${index}]`;
+  }
+
+  private addItem(item: unknown, list: number, index: number, impliedKind: string | undefined): void {
+    const place = list * PLACES_PER_LIST + index + 1;
+    if (!isObject(item)) return this.fail(`${this.where(place)} is not an object`);
     const kind = typeof item.kind === 'string' && item.kind !== '' ? item.kind : impliedKind;
-    if (!kind) return this.fail(`${where} has no kind`);
-    if (kind.endsWith('List') && Array.isArray(item.items)) return this.addDocument(item, `${where}: `);
+    if (!kind) return this.fail(`${this.where(place)} has no kind`);
+    if (kind.endsWith('List') && Array.isArray(item.items)) return this.addDocument(item, `${this.where(place)}: `);
     if (!isSnapshotKind(kind)) {
       this.skipped.set(kind, (this.skipped.get(kind) ?? 0) + 1);
       return;
     }
     const metadata = item.metadata;
     if (!isObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') {
-      return this.fail(`${where} (${kind}) has no metadata.name`);
+      return this.fail(`${this.where(place)} (${kind}) has no metadata.name`);
     }
-    const name = objectName(kind, metadata);
     const problem = objectProblem(kind, item);
-    if (problem) return this.fail(`${where}: ${name}: ${problem}`);
-    const key = `${kind}/${metadata.namespace ?? ''}/${metadata.name}`;
-    const first = this.seen.get(key);
+    if (problem) return this.fail(`${this.where(place)}: ${objectName(kind, metadata)}: ${problem}`);
+    const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : '';
+    const names = this.namesIn(kind, namespace);
+    const first = names.get(metadata.name);
     if (first !== undefined) {
       // Serialised only for a duplicate (rare): comparing every object's text would cost a second parse's time.
       if (JSON.stringify(first.item) !== JSON.stringify(item)) {
-        return this.fail(`${where}: ${name} is also ${first.where}, with other contents`);
+        return this.fail(
+          `${this.where(place)}: ${objectName(kind, metadata)} is also ${this.where(first.place)}, with other contents`,
+        );
       }
-      this.duplicates.push(name);
+      this.duplicates.push(objectName(kind, metadata));
       return;
     }
-    this.seen.set(key, { where, item });
-    const list = this.objects.get(kind);
+    names.set(metadata.name, { item, place });
+    const ofKind = this.objects.get(kind);
     const object = item.kind === kind ? item : { ...item, kind };
-    if (list) list.push(object);
+    if (ofKind) ofKind.push(object);
     else this.objects.set(kind, [object]);
+  }
+
+  private namesIn(kind: SnapshotKind, namespace: string): Map<string, { item: object; place: number }> {
+    let namespaces = this.seen.get(kind);
+    if (!namespaces) this.seen.set(kind, (namespaces = new Map()));
+    let names = namespaces.get(namespace);
+    if (!names) namespaces.set(namespace, (names = new Map()));
+    return names;
   }
 
   orderedObjects(): Map<SnapshotKind, readonly object[]> {

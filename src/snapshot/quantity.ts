@@ -70,6 +70,19 @@ function parse(text: string, scaleExponent: number): number | null {
  * ValidateResourceQuantityValue requires.
  */
 export function quantityProblem(value: unknown): string | null {
+  if (typeof value === 'string' && validQuantities.has(value)) return null;
+  const problem = checkQuantity(value);
+  if (problem === null && typeof value === 'string') {
+    if (validQuantities.size >= 4096) validQuantities.clear();
+    validQuantities.add(value);
+  }
+  return problem;
+}
+
+/** Quantity strings found valid: a cluster repeats the same few ("100m", "64Mi") on every pod. Bounded. */
+const validQuantities = new Set<string>();
+
+function checkQuantity(value: unknown): string | null {
   if (typeof value === 'number') {
     return !Number.isFinite(value) ? 'is not a quantity' : value < 0 ? 'must be greater than or equal to 0' : null;
   }

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -70,6 +71,24 @@ describe('loadSnapshotFile: accepted shapes', () => {
     expect([s.nodes.length, s.pods.length, s.pdbs.length]).toEqual([2, 2, 1]);
     expect(s.pods[1]?.spec?.nodeName).toBe('n2');
     expect(s.warnings).toEqual([]);
+  });
+
+  it('a pipe, which has no size (`--snapshot <(kubectl get …)`), is read to its end', async () => {
+    const fifo = path.join(dir, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', file(JSON.stringify(list(node('n1'), pod('a')))), fifo]);
+    const s = await loadSnapshotFile(fifo);
+    expect([s.nodes.length, s.pods.length]).toEqual([1, 1]);
+    await new Promise((resolve) => writer.on('close', resolve));
+  });
+
+  it('UTF-8 beyond ASCII, across the 16 MB pieces the file is read in, is decoded whole', async () => {
+    const annotation = 'é→✓'.repeat(3_000_000); // 21 MB of multi-byte characters: a piece ends inside one
+    const name = file(
+      JSON.stringify(list({ ...node('n1'), metadata: { name: 'n1', annotations: { a: annotation } } })),
+    );
+    const s = await loadSnapshotFile(name);
+    expect(s.nodes[0]?.metadata?.annotations?.a).toBe(annotation);
   });
 
   it('the same List as YAML', async () => {
