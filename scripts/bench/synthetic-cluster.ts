@@ -375,11 +375,33 @@ function hold(node: NodeModel, w: WorkloadModel): NodeModel {
   return node;
 }
 
+/**
+ * Pod names a controller generated: a random suffix, drawn again while the workload already has that name,
+ * as the API server's generateName is retried on a conflict. 27^5 suffixes meet within a 5,000-pod
+ * DaemonSet about once (the birthday bound), which made the full-scale snapshot hold two different pods
+ * under one name: a file the snapshot loader rightly refuses.
+ */
+const generatedNames = new WeakMap<WorkloadModel, Set<string>>();
+
+function generatedName(w: WorkloadModel, prefix: string, random: Random): string {
+  let taken = generatedNames.get(w);
+  if (!taken) generatedNames.set(w, (taken = new Set()));
+  return untakenName(taken, prefix, () => random.safe(5));
+}
+
+/** `prefix-SUFFIX` with a suffix drawn until the name is not taken; the name is then taken. */
+export function untakenName(taken: Set<string>, prefix: string, draw: () => string): string {
+  let name = `${prefix}-${draw()}`;
+  while (taken.has(name)) name = `${prefix}-${draw()}`;
+  taken.add(name);
+  return name;
+}
+
 function podModel(w: WorkloadModel, ordinal: number, node: NodeModel | null, random: Random): PodModel {
   const name = {
-    Deployment: () => `${w.name}-${w.hash}-${random.safe(5)}`,
+    Deployment: () => generatedName(w, `${w.name}-${w.hash}`, random),
     StatefulSet: () => `${w.name}-${ordinal}`,
-    DaemonSet: () => `${w.name}-${random.safe(5)}`,
+    DaemonSet: () => generatedName(w, w.name, random),
     Static: () => `${STATIC_PODS[ordinal]}-${node!.name}`,
     Bare: () => w.name,
   }[w.kind]();
