@@ -28,6 +28,9 @@
  *              (replacement start-to-Ready + the old pod's grace period) in the same run. Target: ≤ 1.3×.
  *   eta        the plan's estimate against the measured drain, replacements Ready after 2, 5 and 10 s: the
  *              error of each (scripts/bench/strategies.ts). Bound: ±25 %.
+ *   run        `kubectl maint run` over an 8-node pool (10 s simulated reboots) against the shell loop of
+ *              kubectl drain / the command / kubectl uncordon (scripts/bench/run-pool.ts). Only when asked
+ *              for by name. Target: ratio <= 0.5, no budget below its desired health in either.
  *   live-read  `kubectl maint plan` on a lab grown to 500 nodes and 15,000 pods, against `kubectl get …
  *              -o json` of the same apiserver (scripts/bench/live-read.ts). Only when asked for by name:
  *              growing the lab takes a few minutes.
@@ -41,6 +44,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
+import type * as RunPool from './run-pool.js';
 import type * as Startup from './startup.js';
 import type * as Strategies from './strategies.js';
 import type * as Stats from './stats.js';
@@ -198,6 +202,13 @@ if (wanted('surge') || wanted('eta')) {
     console.log(report.text);
     if (!report.passed) missed = true;
   }
+}
+
+if (values.scenario?.includes('run')) {
+  const module = (await import(new URL('./run-pool.ts', import.meta.url).href)) as typeof RunPool;
+  const report = await module.runRunPoolBench({ env, kubectlBin, maint, labScript, runs });
+  console.log(report.text);
+  if (!report.passed) missed = true;
 }
 
 if (values.scenario?.includes('live-read')) {
