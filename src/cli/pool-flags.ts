@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { parseDurationMs } from './flag-values.js';
 
 /** `--max-unavailable N|P%` as given: a count of nodes, or a percentage of the pool. */
 export type MaxUnavailable = { readonly count: number } | { readonly percent: number };
@@ -36,4 +37,12 @@ export function maxUnavailableOption(): Option {
     '--max-unavailable <n|p%>',
     'plan the nodes as a pool: at most this many (or this share of the pool, rounded down) out of service at once (default 1 with more than one node)',
   ).argParser(parseMaxUnavailable);
+}
+
+/** `--command-time D`: what the estimates assume the operator's command and the node's return take per batch. */
+export function commandTimeOption(): Option {
+  return new Option(
+    '--command-time <duration>',
+    "how long the command and the node's return (a reboot) take on a node: an assumption for the estimates, until a run has measured it (default: not counted)",
+  ).argParser(parseDurationMs);
 }

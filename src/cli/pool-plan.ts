@@ -9,6 +9,8 @@ import { resolveMaxUnavailable, type MaxUnavailable } from './pool-flags.js';
 
 export interface PoolFlagValues extends DrainFlagValues {
   readonly maxUnavailable?: MaxUnavailable;
+  /** --command-time, in milliseconds. */
+  readonly commandTime?: number;
 }
 
 /**
@@ -22,7 +24,11 @@ export function isPoolPlan(nodes: readonly string[], values: PoolFlagValues): bo
 /** Plans the pool the selection names, batch by batch (default: one node at a time). */
 export function poolPlanOf(index: ClusterIndex, nodes: readonly string[], values: PoolFlagValues): PoolPlan {
   const maxUnavailable = resolveMaxUnavailable(values.maxUnavailable ?? { count: 1 }, nodes.length);
-  return buildPoolPlan(index, { ...planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)), maxUnavailable });
+  return buildPoolPlan(index, {
+    ...planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)),
+    maxUnavailable,
+    commandSeconds: values.commandTime === undefined ? null : values.commandTime / 1000,
+  });
 }
 
 /** The snapshot's nodes for the selection, and the index both plans use. */

@@ -7,6 +7,7 @@ import type { KubeClient } from '../kube/client.js';
 import type { RunApi } from '../kube/run-api.js';
 import { checkAccess, checkNodesFree, claimRun, LeaseKeeper, RunRefused, takeRunForResume } from '../run/claim.js';
 import { commandProblem } from '../run/command.js';
+import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { runPool } from '../run/runner.js';
 import { ANNOTATION, nodePhase, type RunDefinition, type RunOptions } from '../run/state.js';
@@ -15,6 +16,7 @@ import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.j
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { asCliError, connect } from './kube-flags.js';
 import { nodeSelection } from './node-selection.js';
+import { waitForKey } from './pause-key.js';
 import { indexAndNodes, poolPlanOf } from './pool-plan.js';
 
 /**
@@ -41,6 +43,11 @@ async function clusterModules() {
 export async function runCommandAction(nodeArgs: string[], argv: string[], values: RunCommandValues): Promise<number> {
   if (values.resume !== undefined && (nodeArgs.length > 0 || values.selector || argv.length > 0)) {
     throw new UsageError('--resume takes the nodes and the command from the run: give neither');
+  }
+  if (values.pause && values.resume !== undefined)
+    throw new UsageError('--resume pauses as the run was started: drop --pause');
+  if (values.pause && argv.length > 0) {
+    throw new UsageError('--pause is for a run without a command (the command is the maintenance): drop one of them');
   }
   if (values.rerunCommand && values.resume === undefined) throw new UsageError('--rerun-command goes with --resume');
   const selection = values.resume === undefined ? nodeSelection(nodeArgs, values.selector) : undefined;
@@ -84,6 +91,13 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
         batches: plan.batches.map((b) => b.nodes),
         command: argv,
         options: runOptionsFrom(values),
+        estimates: {
+          commandSeconds: plan.eta.commandSeconds,
+          batches: plan.batches.map(({ eta }) => ({
+            drainSeconds: eta.drainSeconds,
+            replacementsReadySeconds: eta.replacementsReadySeconds,
+          })),
+        },
       };
       lease = await claimRun(ctx, definition);
     }
@@ -169,6 +183,9 @@ async function drive(
         writeConditions: conditions,
         kubeconfig: client.target.files.length > 0 ? client.target.files.join(delimiter) : undefined,
         resumeCommand: (rerun) => `kubectl maint run --resume ${definition.id}${rerun ? ' --rerun-command' : ''}${ns}`,
+        pause: process.stdin.isTTY
+          ? { waitingFor: 'key', wait: () => waitForKey(process.stdin, abort.signal, onSigint) }
+          : { waitingFor: 'resume', wait: async () => 'stop' },
       },
     );
   } catch (err) {
@@ -181,19 +198,25 @@ async function drive(
     await sink.done();
   }
   if (finished.type === 'run-finished' && finished.result === 'done') {
-    for (const node of definition.batches.flat()) {
-      await api.annotateNode(node, {
+    await mapLimited(definition.batches.flat(), (node) =>
+      api.annotateNode(node, {
         [ANNOTATION.run]: null,
         [ANNOTATION.phase]: null,
         [ANNOTATION.since]: null,
         [ANNOTATION.bootId]: null,
-      });
-    }
+      }),
+    );
     await keeper.remove();
     return ExitCode.Ok;
   }
   await keeper.release();
-  return finished.type === 'run-finished' && finished.result === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
+  if (finished.type !== 'run-finished') return ExitCode.Error;
+  // Paused is where the operator asked the run to stop: not a failure.
+  return finished.result === 'interrupted'
+    ? ExitCode.Interrupted
+    : finished.result === 'paused'
+      ? ExitCode.Ok
+      : ExitCode.Error;
 }
 
 interface RunSink {
@@ -237,6 +260,7 @@ function runOptionsFrom(values: RunCommandValues): RunOptions {
     expectReboot: values.expectReboot === true,
     uncordon: values.uncordon !== false,
     keepGoing: values.keepGoing === true,
+    pause: values.pause === true,
   };
 }
 

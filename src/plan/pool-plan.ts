@@ -1,5 +1,6 @@
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
 import { chooseBatch, poolOrder, type ChosenBatch } from './batching.js';
+import { batchEta, drainTimesOf, poolEta } from './pool-eta.js';
 import { clusterAfterBatch, isRemovedByDrain } from './pool-state.js';
 import type { PoolBatch, PoolPlan, PoolPlanOptions } from './pool-types.js';
 import type { Verdict } from './types.js';
@@ -36,7 +37,8 @@ export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): Po
     ];
   }
 
-  const batches = chosen.map((b, i) => poolBatch(b, i + 1, chosen));
+  const commandSeconds = options.commandSeconds ?? null;
+  const batches = chosen.map((b, i) => poolBatch(b, i + 1, chosen, commandSeconds));
   const movedTwice = batches.flatMap((b) =>
     b.plan.pods
       .filter((p) => laterNodeOf(p.replacement?.placedOn, b.number, chosen))
@@ -52,6 +54,10 @@ export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): Po
     verdictReasons: reasons,
     batches,
     movedTwice,
+    eta: poolEta(
+      batches.map((b) => b.eta),
+      commandSeconds,
+    ),
     caveats: [...new Set([...POOL_CAVEATS, ...batches.flatMap((b) => b.plan.caveats)])],
   };
 }
@@ -62,7 +68,12 @@ export const POOL_CAVEATS: readonly string[] = [
   'a replacement keeps its original name in later batches (the name its controller picks is not known in advance)',
 ];
 
-function poolBatch(b: ChosenBatch, number: number, all: readonly ChosenBatch[]): PoolBatch {
+function poolBatch(
+  b: ChosenBatch,
+  number: number,
+  all: readonly ChosenBatch[],
+  commandSeconds: number | null,
+): PoolBatch {
   const removed = b.plan.pods.filter(isRemovedByDrain);
   const placed = removed.map((p) => p.replacement?.placedOn).filter((n): n is string => typeof n === 'string');
   const done = new Set(all.slice(0, number - 1).flatMap((x) => x.nodes));
@@ -76,6 +87,7 @@ function poolBatch(b: ChosenBatch, number: number, all: readonly ChosenBatch[]):
     evicted: removed.length,
     waves: Math.max(0, ...b.plan.budgets.map((x) => x.waves), removed.length > 0 ? 1 : 0),
     replacementsOn: { doneNodes, laterNodes, outsidePool: placed.length - doneNodes - laterNodes },
+    eta: batchEta(drainTimesOf(b.plan), commandSeconds),
     plan: b.plan,
   };
 }

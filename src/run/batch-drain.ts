@@ -44,10 +44,18 @@ export async function drainBatch(
   snapshot: Snapshot,
   nodes: readonly string[],
   options: RunOptions,
-  deps: { api: DrainApi; emit: (event: DrainEvent) => void; signal: AbortSignal; nowMs: number },
+  deps: {
+    api: DrainApi;
+    emit: (event: DrainEvent) => void;
+    signal: AbortSignal;
+    nowMs: number;
+    /** Told the batch's fresh plan before the drain starts (the run's ETA re-estimates from it). */
+    onPlan?: (plan: DrainPlan) => void;
+  },
 ): Promise<BatchDrainResult> {
   const index = new ClusterIndex(snapshot);
   const plan = buildPlan(index, batchPlanOptions(options, nodes, Math.floor(deps.nowMs / 1000)));
+  deps.onPlan?.(plan);
   const work = drainTargets(plan, snapshot.pods);
   const refusedNodes = new Map<string, string>();
   for (const pod of plan.pods.filter((p) => p.action === 'refuse')) {

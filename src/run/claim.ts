@@ -1,5 +1,6 @@
 import type { V1Lease } from '@kubernetes/client-node';
 import type { RunApi } from '../kube/run-api.js';
+import { mapLimited } from './parallel.js';
 import {
   activeHolder,
   ANNOTATION,
@@ -50,10 +51,14 @@ export async function checkAccess(ctx: ClaimContext): Promise<{ conditions: bool
     { verb: 'patch', resource: 'nodes', why: 'patch nodes (cordon, uncordon and the phase annotations)' },
     { verb: 'create', resource: 'pods', subresource: 'eviction', why: 'create pods/eviction (the drain)' },
   ];
-  for (const { why, ...check } of needs) {
-    if (!(await api.canI(check))) throw new RunRefused(`cannot ${why}: nothing was changed`);
-  }
-  return { conditions: await api.canI({ verb: 'patch', resource: 'nodes', subresource: 'status' }) };
+  // Asked at once; the first refusal in the list's order is the one reported.
+  const [conditions, ...allowed] = await Promise.all([
+    api.canI({ verb: 'patch', resource: 'nodes', subresource: 'status' }),
+    ...needs.map(({ why: _why, ...check }) => api.canI(check)),
+  ]);
+  const refused = needs.find((_, i) => !allowed[i]);
+  if (refused) throw new RunRefused(`cannot ${refused.why}: nothing was changed`);
+  return { conditions };
 }
 
 /**
@@ -61,8 +66,9 @@ export async function checkAccess(ctx: ClaimContext): Promise<{ conditions: bool
  * naming the holder; stopped (Lease expired, released or gone) unless --take-over.
  */
 export async function checkNodesFree(ctx: ClaimContext, nodes: readonly string[], takeOver: boolean): Promise<void> {
-  for (const name of nodes) {
-    const other = runOfNode(await ctx.api.readNode(name));
+  const read = await mapLimited(nodes, (name) => ctx.api.readNode(name));
+  for (const [i, name] of nodes.entries()) {
+    const other = runOfNode(read[i]!);
     if (!other) continue;
     const lease = await ctx.api.readLease(ctx.namespace, leaseName(other));
     const holder = lease ? activeHolder(lease, ctx.nowMs) : null;
@@ -83,13 +89,13 @@ export async function checkNodesFree(ctx: ClaimContext, nodes: readonly string[]
 /** Creates the run's Lease, held by us, then claims each node (phase pending). */
 export async function claimRun(ctx: ClaimContext, definition: RunDefinition): Promise<V1Lease> {
   const lease = await ctx.api.createLease(ctx.namespace, leaseFor(definition, ctx.holder, ctx.nowMs, ctx.namespace));
-  for (const node of definition.batches.flat()) {
-    await ctx.api.annotateNode(node, {
+  await mapLimited(definition.batches.flat(), (node) =>
+    ctx.api.annotateNode(node, {
       [ANNOTATION.run]: definition.id,
       [ANNOTATION.phase]: 'pending',
       [ANNOTATION.since]: new Date(ctx.nowMs).toISOString(),
-    });
-  }
+    }),
+  );
   return lease;
 }
 

@@ -1,5 +1,8 @@
 import type { DrainEvent } from '../drain/events.js';
+import type { RunEtaNow } from './run-eta.js';
 import type { NodePhase } from './state.js';
+
+export type RunResult = 'done' | 'failed' | 'interrupted' | 'paused';
 
 /** One node's place in the run, as the final event reports it. */
 export interface NodeState {
@@ -58,13 +61,34 @@ export type RunEvent =
       readonly budgets: ReadonlyArray<{ readonly name: string; readonly before: number; readonly now: number }>;
     }
   | { readonly type: 'batch-finished'; readonly atMs: number; readonly batch: number; readonly ok: boolean }
+  /**
+   * The run's ETA, in seconds from atMs: at each batch's start (its fresh drain plan), at its drain's end,
+   * and when it finishes. The command's time is this run's measurement once a batch has come back,
+   * --command-time before, and not counted without either (commandBasis says which).
+   */
+  | ({ readonly type: 'eta'; readonly atMs: number; readonly batch: number } & RunEtaNow)
   | { readonly type: 'warning'; readonly atMs: number; readonly message: string }
+  /**
+   * --pause: the batch's nodes are drained and wait for the operator's own maintenance: a key on a
+   * terminal (`waitingFor: 'key'`), otherwise the run stops here and `resumeCommand` continues it.
+   */
+  | {
+      readonly type: 'paused';
+      readonly atMs: number;
+      readonly batch: number;
+      readonly nodes: readonly string[];
+      readonly waitingFor: 'key' | 'resume';
+      readonly resumeCommand: string;
+    }
   | {
       readonly type: 'run-finished';
       readonly atMs: number;
       readonly runId: string;
-      /** done: every node back in service; failed: a node stopped in a failed phase; interrupted: Ctrl-C. */
-      readonly result: 'done' | 'failed' | 'interrupted';
+      /**
+       * done: every node back in service; failed: a node stopped in a failed phase; interrupted: Ctrl-C;
+       * paused: --pause without a terminal, a batch drained and waiting for `--resume`.
+       */
+      readonly result: RunResult;
       readonly nodes: readonly NodeState[];
       /** The command that continues the run, or null when it is done. */
       readonly resumeCommand: string | null;

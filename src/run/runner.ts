@@ -2,10 +2,13 @@ import type { V1Node } from '@kubernetes/client-node';
 import type { Clock } from '../drain/clock.js';
 import type { DrainApi } from '../kube/drain-api.js';
 import type { RunApi } from '../kube/run-api.js';
+import { drainTimesOf, type BatchDrainTimes } from '../plan/pool-eta.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { drainBatch } from './batch-drain.js';
 import { runCommand, type CommandResult } from './command.js';
-import type { NodeState, RunEvent } from './events.js';
+import type { NodeState, RunEvent, RunResult } from './events.js';
+import { mapLimited } from './parallel.js';
+import { RunEta } from './run-eta.js';
 import {
   ANNOTATION,
   isFailedPhase,
@@ -28,6 +31,11 @@ export interface RunDeps {
   readonly kubeconfig?: string | undefined;
   /** The command that continues this run, for the final event. */
   readonly resumeCommand: (rerunCommand: boolean) => string;
+  /**
+   * --pause: waits for the operator once a batch is drained ('continue'), or says the run stops here
+   * ('stop': no terminal to wait on; the nodes stay drained until --resume).
+   */
+  readonly pause?: { readonly waitingFor: 'key' | 'resume'; readonly wait: () => Promise<'continue' | 'stop'> };
   /** Runs the operator's command (runCommand; replaceable only to observe it). */
   readonly runCommand?: typeof runCommand;
 }
@@ -42,6 +50,9 @@ export interface RunControl {
 }
 
 const POLL_MS = 1000;
+
+/** A batch with nothing left to drain (resumed past its drain), or without a recorded estimate. */
+const NO_DRAIN: BatchDrainTimes = { drainSeconds: 0, replacementsReadySeconds: 0 };
 
 /**
  * Drives a run batch by batch: cordon and drain (the drain engine), the operator's command once per node,
@@ -58,12 +69,18 @@ export async function runPool(definition: RunDefinition, control: RunControl, de
 
 class PoolRun {
   private readonly phases = new Map<string, { batch: number; phase: NodePhase; problem?: string | undefined }>();
+  private readonly eta: RunEta;
+  /** Nodes found drained when the run (a resume) started: their pause is over, --resume said go on. */
+  private readonly drainedBefore = new Set<string>();
+  private paused = false;
 
   constructor(
     private readonly definition: RunDefinition,
     private readonly control: RunControl,
     private readonly deps: RunDeps,
-  ) {}
+  ) {
+    this.eta = new RunEta(definition.estimates);
+  }
 
   async run(): Promise<RunEvent> {
     const { definition, control } = this;
@@ -76,14 +93,18 @@ class PoolRun {
       resumed: control.resumed,
     });
     await this.readPhases();
+    const first = definition.batches.findIndex((nodes) => !nodes.every((n) => this.phaseOf(n) === 'done'));
+    if (first >= 0) this.emitEta(first + 1, 'started', definition.estimates?.batches[first] ?? null);
     let failed = false;
     for (const [i, nodes] of definition.batches.entries()) {
       const batch = i + 1;
       if (nodes.every((n) => this.phaseOf(n) === 'done')) continue;
       this.emit({ type: 'batch-started', batch, nodes });
       const ok = await this.runBatch(batch, nodes);
+      if (this.paused && !this.aborted) return this.finish('paused');
       this.emit({ type: 'batch-finished', batch, ok });
       if (this.aborted) return this.finish('interrupted');
+      this.emitEta(batch, 'finished', null);
       if (!ok) {
         failed = true;
         if (!definition.options.keepGoing) break;
@@ -101,38 +122,75 @@ class PoolRun {
     // 1. Drain the nodes not yet drained (a resumed run drains again: it is idempotent).
     const toDrain = nodes.filter((n) => !reached(this.phaseOf(n), 'drained'));
     let budgetsBefore: ReadonlyMap<string, number> = new Map();
+    let times: BatchDrainTimes = this.definition.estimates?.batches[batch - 1] ?? NO_DRAIN;
     if (toDrain.length > 0) {
-      for (const node of toDrain) await this.setPhase(node, batch, 'draining');
+      await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'draining'));
       const snapshot = await this.deps.loadSnapshot();
       const drained = await drainBatch(snapshot, toDrain, options, {
         api: this.deps.drain,
         emit: (event) => this.emit({ type: 'drain', batch, event }),
         signal: this.control.signal,
         nowMs: this.deps.clock.now(),
+        onPlan: (plan) => {
+          times = drainTimesOf(plan);
+          this.emitEta(batch, 'started', times);
+        },
       });
       budgetsBefore = drained.budgetsBefore;
       if (this.aborted) return false;
-      for (const node of toDrain) {
+      await mapLimited(toDrain, (node) => {
         const problem = drained.notDrained.get(node);
-        await this.setPhase(node, batch, problem ? 'drain-failed' : 'drained', problem);
-      }
+        return this.setPhase(node, batch, problem ? 'drain-failed' : 'drained', problem);
+      });
     }
+    if (!(await this.pauseStep(batch, nodes))) return false;
     // 2. The operator's command, once per node, all nodes of the batch at once.
-    await Promise.all(nodes.map((node) => this.commandStep(batch, node)));
+    this.emitEta(batch, 'drained', times);
+    const commandStarted = this.deps.clock.now();
+    const commands = await mapLimited(nodes, (node) => this.commandStep(batch, node), nodes.length);
     if (this.aborted) return false;
     // 3. Back in service: Ready again, then uncordon.
-    await Promise.all(nodes.map((node) => this.returnStep(batch, node)));
+    await mapLimited(nodes, (node) => this.returnStep(batch, node), nodes.length);
     if (this.aborted) return false;
+    if (commands.includes('ran') && nodes.every((n) => this.phaseOf(n) === 'done')) {
+      this.eta.recordCommand((this.deps.clock.now() - commandStarted) / 1000);
+    }
     // 4. The budgets the batch touched back to where they were, so the next drain does not stall.
     const budgetsOk = await this.waitForBudgets(batch, budgetsBefore);
     return budgetsOk && nodes.every((n) => !isFailedPhase(this.phaseOf(n)));
   }
 
-  private async commandStep(batch: number, node: string): Promise<void> {
+  /**
+   * --pause: once the batch is drained, the operator's turn. Nodes drained by this process wait (a key on
+   * a terminal; otherwise the run stops, to be continued by --resume); nodes a resume found drained go on.
+   * False when the run stops here.
+   */
+  private async pauseStep(batch: number, nodes: readonly string[]): Promise<boolean> {
+    if (!this.definition.options.pause || this.definition.command.length > 0) return true;
+    const waiting = nodes.filter((n) => this.phaseOf(n) === 'drained' && !this.drainedBefore.has(n));
+    if (waiting.length === 0) return true;
+    const pause = this.deps.pause ?? { waitingFor: 'resume' as const, wait: async () => 'stop' as const };
+    this.emit({
+      type: 'paused',
+      batch,
+      nodes: waiting,
+      waitingFor: pause.waitingFor,
+      resumeCommand: this.deps.resumeCommand(false),
+    });
+    const answer = await pause.wait();
+    if (answer === 'stop') this.paused = true;
+    return answer === 'continue' && !this.aborted;
+  }
+
+  /** Runs the command on the node when its phase calls for it; 'ran' when it did (whatever its outcome). */
+  private async commandStep(batch: number, node: string): Promise<'ran' | 'not-run'> {
     const phase = this.phaseOf(node);
     const rerun = this.control.rerunCommand && (phase === 'command-running' || phase === 'command-failed');
-    if (phase !== 'drained' && !rerun) return;
-    if (this.definition.command.length === 0) return this.setPhase(node, batch, 'command-done');
+    if (phase !== 'drained' && !rerun) return 'not-run';
+    if (this.definition.command.length === 0) {
+      await this.setPhase(node, batch, 'command-done');
+      return 'not-run';
+    }
     if (this.definition.options.expectReboot) {
       const bootId = (await this.deps.api.readNode(node)).status?.nodeInfo?.bootID ?? '';
       await this.deps.api.annotateNode(node, { [ANNOTATION.bootId]: bootId });
@@ -148,9 +206,20 @@ class PoolRun {
       onLine: (stream, line) => this.emit({ type: 'command-output', node, stream, line }),
     });
     this.emit({ type: 'command-finished', node, exitCode: result.exitCode, failure: result.failure });
-    if (result.interrupted) return; // stays command-running: the resume says so
-    if (result.failure) return this.setPhase(node, batch, 'command-failed', `command ${result.failure}`);
-    await this.setPhase(node, batch, 'command-done');
+    if (result.interrupted) return 'ran'; // stays command-running: the resume says so
+    await (result.failure
+      ? this.setPhase(node, batch, 'command-failed', `command ${result.failure}`)
+      : this.setPhase(node, batch, 'command-done'));
+    return 'ran';
+  }
+
+  /** The ETA now, at a step of `batch`: that batch's time left and the batches after it not yet done. */
+  private emitEta(batch: number, step: 'started' | 'drained' | 'finished', times: BatchDrainTimes | null): void {
+    const later = this.definition.batches
+      .map((nodes, i) => ({ nodes, number: i + 1 }))
+      .filter((b) => b.number > batch && !b.nodes.every((n) => this.phaseOf(n) === 'done'))
+      .map((b) => b.number);
+    this.emit({ type: 'eta', batch, ...this.eta.at(step, times, later) });
   }
 
   private async returnStep(batch: number, node: string): Promise<void> {
@@ -213,11 +282,12 @@ class PoolRun {
   }
 
   private async readPhases(): Promise<void> {
-    for (const [i, nodes] of this.definition.batches.entries()) {
-      for (const node of nodes) {
-        const phase = nodePhase(await this.deps.api.readNode(node)) ?? 'pending';
-        this.phases.set(node, { batch: i + 1, phase });
-      }
+    const batchOf = this.definition.batches.flatMap((nodes, i) => nodes.map((node) => ({ node, batch: i + 1 })));
+    const read = await mapLimited(batchOf, ({ node }) => this.deps.api.readNode(node));
+    for (const [i, { node, batch }] of batchOf.entries()) {
+      const phase = nodePhase(read[i]!) ?? 'pending';
+      this.phases.set(node, { batch, phase });
+      if (phase === 'drained') this.drainedBefore.add(node);
     }
   }
 
@@ -228,17 +298,19 @@ class PoolRun {
   /** Records the phase on the node (annotation, and the lifecycle conditions where allowed), then tells the listeners. */
   async setPhase(node: string, batch: number, phase: NodePhase, problem?: string): Promise<void> {
     const nowIso = new Date(this.deps.clock.now()).toISOString();
-    await this.deps.api.annotateNode(node, {
-      [ANNOTATION.run]: this.definition.id,
-      [ANNOTATION.phase]: phase,
-      [ANNOTATION.since]: nowIso,
-    });
-    if (this.deps.writeConditions) await this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso));
+    await Promise.all([
+      this.deps.api.annotateNode(node, {
+        [ANNOTATION.run]: this.definition.id,
+        [ANNOTATION.phase]: phase,
+        [ANNOTATION.since]: nowIso,
+      }),
+      this.deps.writeConditions ? this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso)) : null,
+    ]);
     this.phases.set(node, { batch, phase, problem });
     this.emit({ type: 'phase', node, batch, phase, problem });
   }
 
-  private async finish(result: 'done' | 'failed' | 'interrupted'): Promise<RunEvent> {
+  private async finish(result: RunResult): Promise<RunEvent> {
     const nodes: NodeState[] = [...this.phases].map(([node, s]) => ({
       node,
       batch: s.batch,

@@ -1,4 +1,5 @@
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
+import type { RunEstimates } from './run-eta.js';
 
 /**
  * The run's state in the cluster, so that any machine can see it and resume it:
@@ -21,6 +22,7 @@ export const ANNOTATION = {
   batches: 'maint.kubectl.io/batches',
   command: 'maint.kubectl.io/command',
   options: 'maint.kubectl.io/options',
+  estimates: 'maint.kubectl.io/estimates',
 } as const;
 
 export const RUN_LABEL = 'maint.kubectl.io/run';
@@ -63,6 +65,8 @@ export interface RunDefinition {
   /** argv of the operator's command; empty for none. */
   readonly command: readonly string[];
   readonly options: RunOptions;
+  /** The pool plan's estimates when the run started (absent on a run recorded before they were kept). */
+  readonly estimates?: RunEstimates | undefined;
 }
 
 /** The flags that shape the run, kept so that --resume drains and waits the same way. */
@@ -85,6 +89,8 @@ export interface RunOptions {
   readonly expectReboot: boolean;
   readonly uncordon: boolean;
   readonly keepGoing: boolean;
+  /** --pause (runs without a command): wait for the operator once each batch is drained. Absent on older runs. */
+  readonly pause?: boolean;
 }
 
 export const leaseName = (runId: string) => `maint-run-${runId}`;
@@ -106,6 +112,7 @@ export function leaseFor(definition: RunDefinition, holder: string, nowMs: numbe
         [ANNOTATION.batches]: JSON.stringify(definition.batches),
         [ANNOTATION.command]: JSON.stringify(definition.command),
         [ANNOTATION.options]: JSON.stringify(definition.options),
+        ...(definition.estimates ? { [ANNOTATION.estimates]: JSON.stringify(definition.estimates) } : {}),
       },
     },
     spec: {
@@ -128,9 +135,21 @@ export function definitionOf(lease: V1Lease): RunDefinition {
       batches: JSON.parse(a[ANNOTATION.batches] ?? '') as string[][],
       command: JSON.parse(a[ANNOTATION.command] ?? '') as string[],
       options: JSON.parse(a[ANNOTATION.options] ?? '') as RunOptions,
+      estimates: estimatesOf(a[ANNOTATION.estimates]),
     };
   } catch {
     throw new Error(`lease ${lease.metadata?.namespace}/${lease.metadata?.name} does not record a kubectl maint run`);
+  }
+}
+
+/** The recorded estimates, or none when absent or unreadable: an estimate is never worth refusing a resume. */
+function estimatesOf(text: string | undefined): RunEstimates | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as RunEstimates;
+    return Array.isArray(value.batches) ? value : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { PoolBatch, PoolPlan } from '../plan/pool-types.js';
 import type { Verdict } from '../plan/types.js';
 import { formatColumns } from './text-columns.js';
-import { plural } from './format.js';
+import { formatSeconds, plural } from './format.js';
 
 const HEADLINE: Readonly<Record<string, string>> = {
   clear: 'CLEAR',
@@ -22,6 +22,7 @@ export function renderPoolPlanText(plan: PoolPlan): string {
   const sections: string[][] = [
     [headline, ...plan.verdictReasons.map((r) => `  - ${r}`)],
     ['Batches', ...formatColumns([BATCH_HEADER, ...plan.batches.map(batchRow)]).map((l) => `  ${l}`)],
+    estimateSection(plan),
     ...plan.batches.map(batchSection),
   ];
   if (plan.movedTwice.length > 0) {
@@ -34,7 +35,15 @@ export function renderPoolPlanText(plan: PoolPlan): string {
   return `${sections.map((s) => s.join('\n')).join('\n\n')}\n`;
 }
 
-const BATCH_HEADER = ['BATCH', 'NODES', 'VERDICT', 'PODS', 'WAVES', 'REPLACEMENTS ON DONE/LATER/OTHER NODES'];
+const BATCH_HEADER = [
+  'BATCH',
+  'NODES',
+  'VERDICT',
+  'PODS',
+  'WAVES',
+  'ESTIMATE',
+  'REPLACEMENTS ON DONE/LATER/OTHER NODES',
+];
 
 function batchRow(b: PoolBatch): string[] {
   const r = b.replacementsOn;
@@ -44,7 +53,17 @@ function batchRow(b: PoolBatch): string[] {
     b.verdict,
     String(b.evicted),
     String(b.waves),
+    b.eta.totalSeconds === null ? 'never' : formatSeconds(b.eta.totalSeconds),
     `${r.doneNodes}/${r.laterNodes}/${r.outsidePool}`,
+  ];
+}
+
+/** The run's estimate and what it rests on: the command's time is the operator's assumption, named. */
+function estimateSection(plan: PoolPlan): string[] {
+  const total = plan.eta.totalSeconds;
+  return [
+    total === null ? 'Estimate: none (a batch cannot finish)' : `Estimate: about ${formatSeconds(total)} for the run`,
+    ...plan.eta.basis.map((b) => `  - ${b}`),
   ];
 }
 

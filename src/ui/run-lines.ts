@@ -1,6 +1,8 @@
 import type { RunEvent } from '../run/events.js';
 import { drainEventLines, type DrainLine } from './drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
+import type { CommandBasis } from '../run/run-eta.js';
+import { formatSeconds } from './format.js';
 import { formatColumns } from './text-columns.js';
 
 /**
@@ -48,10 +50,38 @@ export class RunLines {
         return [out(`batch ${event.batch} ${event.ok ? 'done' : 'stopped'}`)];
       case 'warning':
         return [err(`Warning: ${event.message}`)];
+      case 'eta':
+        return [out(etaLine(event))];
+      case 'paused':
+        return [err(pausedLine(event))];
       case 'run-finished':
         return runSummary(event).map(err);
     }
   }
+}
+
+const COMMAND_BASIS: Readonly<Record<CommandBasis, string>> = {
+  measured: 'measured in this run',
+  assumed: 'assumed: --command-time',
+  none: 'not counted: no --command-time yet',
+};
+
+/** "eta: batch 2 about 25s left, run about 1m10s left (command and return 11s per batch, measured in this run)". */
+export function etaLine(event: Extract<RunEvent, { type: 'eta' }>): string {
+  const about = (seconds: number | null) => (seconds === null ? 'unknown' : `about ${formatSeconds(seconds)} left`);
+  const command =
+    event.commandBasis === 'none'
+      ? COMMAND_BASIS.none
+      : `command and return ${formatSeconds(event.commandSeconds)} per batch, ${COMMAND_BASIS[event.commandBasis]}`;
+  return `eta: batch ${event.batch} ${about(event.batchSeconds)}, run ${about(event.runSeconds)} (${command})`;
+}
+
+/** What the operator does now that the batch is drained: a key here, or the resume command later. */
+export function pausedLine(event: Extract<RunEvent, { type: 'paused' }>): string {
+  const batch = `batch ${event.batch} (${event.nodes.join(', ')}) is drained`;
+  return event.waitingFor === 'key'
+    ? `${batch}: do the maintenance, then press any key to go on (Ctrl-C stops; ${event.resumeCommand} continues later)`
+    : `${batch} and the run paused: once the maintenance is done, continue with: ${event.resumeCommand}`;
 }
 
 /** The end of a run: its result, each node's phase, and how to continue. */
@@ -60,6 +90,7 @@ export function runSummary(event: Extract<RunEvent, { type: 'run-finished' }>): 
     done: `run ${event.runId} done: every node is back in service`,
     failed: `run ${event.runId} stopped: a node failed; failed nodes stay cordoned`,
     interrupted: `run ${event.runId} interrupted: each node stays in the phase below`,
+    paused: `run ${event.runId} paused: the drained nodes stay cordoned until the run is resumed`,
   };
   const rows = [
     ['NODE', 'BATCH', 'PHASE', 'PROBLEM'],

@@ -34,6 +34,10 @@ export interface RunProgress {
   readonly drain: DrainProgress;
   readonly budgetsWaiting: Extract<RunEvent, { type: 'budgets-waiting' }>['budgets'];
   readonly log: readonly RunLogEntry[];
+  /** The latest estimate (its seconds count from its atMs). */
+  readonly eta: Extract<RunEvent, { type: 'eta' }> | null;
+  /** --pause: the batch waiting for the operator, until its nodes move on. */
+  readonly paused: Extract<RunEvent, { type: 'paused' }> | null;
   readonly finished: Extract<RunEvent, { type: 'run-finished' }> | null;
 }
 
@@ -49,6 +53,8 @@ export function initialRunProgress(): RunProgress {
     drain: initialDrainProgress(),
     budgetsWaiting: [],
     log: [],
+    eta: null,
+    paused: null,
     finished: null,
   };
 }
@@ -66,8 +72,9 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
         ),
       };
     case 'batch-started':
-      return { ...state, currentBatch: event.batch, drain: initialDrainProgress(), budgetsWaiting: [] };
+      return { ...state, currentBatch: event.batch, drain: initialDrainProgress(), budgetsWaiting: [], paused: null };
     case 'phase': {
+      if (state.paused?.nodes.includes(event.node) && event.phase !== 'drained') state = { ...state, paused: null };
       const tone = event.problem ? 'bad' : event.phase === 'done' ? 'ok' : 'muted';
       return {
         ...withNode(state, event.node, (row) => ({
@@ -116,9 +123,20 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
       };
     case 'warning':
       return { ...state, log: appended(state, event.atMs, 'warn', event.message) };
+    case 'eta':
+      return { ...state, eta: event };
+    case 'paused':
+      return { ...state, paused: event };
     case 'run-finished':
       return { ...state, finished: event };
   }
+}
+
+/** Seconds left of the latest estimate at `nowMs` (counting down from when it was made, never below 0); null when unknown. */
+export function secondsLeft(progress: RunProgress, which: 'batchSeconds' | 'runSeconds', nowMs: number): number | null {
+  const eta = progress.eta;
+  if (!eta || eta[which] === null) return null;
+  return Math.max(0, eta[which] - (nowMs - eta.atMs) / 1000);
 }
 
 /** Pods of the current drain still on `node` (not gone, skipped or failed). */

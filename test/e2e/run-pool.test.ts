@@ -1,102 +1,25 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../src/run/events.js';
-import { bin } from './drain-run.js';
-import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+import { eventually, kubectl, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+import {
+  deploymentsReady,
+  finish,
+  finishedOf,
+  POOL,
+  poolNodes,
+  reboot,
+  RUN_FLAGS,
+  scratch,
+  start,
+  watchBudgets,
+} from './run-helpers.js';
 
 // `kubectl maint run` over the lab's `pool` scenario: six KWOK workers in three zones, three budgeted
 // workloads, and scripts/lab/reboot-node.sh as the operator's command (NotReady, then Ready with a new bootID).
 
-const root = path.resolve(import.meta.dirname, '../..');
-const reboot = path.join(root, 'scripts/lab/reboot-node.sh');
-const work = mkdtempSync(path.join(tmpdir(), 'maint-run-e2e-'));
+const work = scratch();
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-const POOL = ['pool-1', 'pool-2', 'pool-3', 'pool-4', 'pool-5', 'pool-6'];
-const RUN_FLAGS = ['--ignore-daemonsets', '--expect-reboot', '-o', 'json'];
-
-interface Started {
-  readonly child: ResultPromise<{ reject: false }>;
-  /** Events seen so far (stdout lines), filled as they come. */
-  readonly events: RunEvent[];
-}
-
-/** Starts `kubectl maint ARGS…` in `cwd` with the lab's kubectl and the reboot script's settings. */
-async function start(args: readonly string[], env: Record<string, string> = {}, cwd = root): Promise<Started> {
-  const lab = await labEnv();
-  const child = execa(process.execPath, [bin, ...args], {
-    reject: false,
-    cwd,
-    env: { ...process.env, KUBECONFIG: lab.KUBECONFIG, PATH: lab.PATH, NO_COLOR: '1', ...env },
-  });
-  const events: RunEvent[] = [];
-  let pending = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    const lines = (pending + chunk.toString()).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) if (line.startsWith('{"type":')) events.push(JSON.parse(line) as RunEvent);
-  });
-  return { child, events };
-}
-
-async function finish(run: Started) {
-  const r = await run.child;
-  return { exitCode: r.exitCode, stderr: String(r.stderr), events: run.events };
-}
-
-const finishedOf = (events: readonly RunEvent[]) =>
-  events.find((e): e is Extract<RunEvent, { type: 'run-finished' }> => e.type === 'run-finished');
-
-interface NodeObject {
-  metadata: { name: string; annotations?: Record<string, string> };
-  spec: { unschedulable?: boolean };
-}
-async function poolNodes(): Promise<NodeObject[]> {
-  return (await kubectlJson<{ items: NodeObject[] }>(['get', 'nodes', '-l', 'pool=blue'])).items;
-}
-
-interface Budget {
-  metadata: { name: string };
-  status?: { currentHealthy?: number; desiredHealthy?: number };
-}
-
-/** Samples every budget of the pool's namespace until stopped; records each sample below desired health. */
-function watchBudgets(): { stop: () => Promise<{ samples: number; below: string[] }> } {
-  let stopped = false;
-  let samples = 0;
-  const below: string[] = [];
-  const loop = (async () => {
-    while (!stopped) {
-      const list = await kubectlJson<{ items: Budget[] }>(['get', 'pdb', '-n', 'shop']);
-      samples += 1;
-      for (const b of list.items) {
-        const { currentHealthy = 0, desiredHealthy = 0 } = b.status ?? {};
-        if (currentHealthy < desiredHealthy) below.push(`${b.metadata.name}: ${currentHealthy} < ${desiredHealthy}`);
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  })();
-  return {
-    stop: async () => {
-      stopped = true;
-      await loop;
-      return { samples, below };
-    },
-  };
-}
-
-async function deploymentsReady(): Promise<boolean> {
-  const list = await kubectlJson<{ items: Array<{ spec: { replicas: number }; status: { readyReplicas?: number } }> }>([
-    'get',
-    'deployments',
-    '-n',
-    'shop',
-  ]);
-  return list.items.length === 3 && list.items.every((d) => d.status.readyReplicas === d.spec.replicas);
-}
 
 describe('kubectl maint run over a pool of six KWOK workers', () => {
   beforeEach(async () => {
@@ -104,8 +27,23 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
   });
 
-  it('takes every node through drain, reboot and back, two at a time, never below a budget', async () => {
+  it('takes every node through drain, reboot and back, two at a time, in the batches the plan showed, never below a budget', async () => {
     const log = path.join(work, 'calls.log');
+    const planned = await finish(
+      await start([
+        'plan',
+        '-l',
+        'pool=blue',
+        '--max-unavailable',
+        '2',
+        '--ignore-daemonsets',
+        '--command-time',
+        '12s',
+        '-o',
+        'json',
+      ]),
+    );
+    const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }>; eta: { totalSeconds: number } };
     const watcher = watchBudgets();
     const run = await start(
       ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', reboot, '{node}'],
@@ -120,6 +58,20 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     const started = r.events.find((e) => e.type === 'run-started');
     expect(started?.type === 'run-started' && started.batches.map((b) => b.length)).toEqual([2, 2, 2]);
     expect(finishedOf(r.events)?.result).toBe('done');
+    // The batches the plan showed, in its order: the run takes them as they were planned, and drains each
+    // batch's nodes (and only those) while it runs.
+    expect(started?.type === 'run-started' && started.batches).toEqual(plan.batches.map((b) => b.nodes));
+    const batchOrder = r.events.flatMap((e) => (e.type === 'batch-started' ? [e.nodes] : []));
+    expect(batchOrder).toEqual(plan.batches.map((b) => b.nodes));
+    for (const e of r.events) {
+      if (e.type === 'drain' && e.event.type === 'cordoned')
+        expect(plan.batches[e.batch - 1]!.nodes).toContain(e.event.node);
+    }
+    // An estimate at each batch's start and end; the last says nothing is left, the command time measured.
+    const etas = r.events.flatMap((e) => (e.type === 'eta' ? [e] : []));
+    expect(etas.length).toBeGreaterThanOrEqual(plan.batches.length * 2);
+    expect(etas.at(-1)).toMatchObject({ batch: 3, batchSeconds: 0, runSeconds: 0, commandBasis: 'measured' });
+    expect(etas[0]!.runSeconds).toBeGreaterThan(0);
 
     // Every node uncordoned, its run annotations gone; the run's Lease deleted; every workload Ready.
     const nodes = await poolNodes();

@@ -10,7 +10,7 @@ import { ExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
 import { addKubeFlags, asCliError, connect, type KubeFlagValues } from '../kube-flags.js';
 import { nodeSelection, resolveNodes, type NodeSelection } from '../node-selection.js';
-import { maxUnavailableOption } from '../pool-flags.js';
+import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValues } from '../pool-plan.js';
 import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 
@@ -56,6 +56,7 @@ export function register(program: Command): void {
     )
     .option('--no-tui', 'print text even on a terminal, instead of the full-screen view');
   command.addOption(maxUnavailableOption().helpGroup('Pool (several nodes, batch by batch):'));
+  command.addOption(commandTimeOption().helpGroup('Pool (several nodes, batch by batch):'));
   addDrainFlags(command);
   addKubeFlags(command);
   command.action(async (nodeArgs: string[], values: PlanFlagValues, self: Command) => {

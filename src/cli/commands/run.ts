@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { addDrainFlags } from '../drain-flags.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import { addKubeFlags, type KubeFlagValues } from '../kube-flags.js';
-import { maxUnavailableOption } from '../pool-flags.js';
+import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import type { PoolFlagValues } from '../pool-plan.js';
 
 export interface RunCommandValues extends PoolFlagValues, KubeFlagValues {
@@ -16,6 +16,7 @@ export interface RunCommandValues extends PoolFlagValues, KubeFlagValues {
   readonly expectReboot?: boolean;
   readonly uncordon: boolean;
   readonly keepGoing?: boolean;
+  readonly pause?: boolean;
   readonly resume?: string | true;
   readonly rerunCommand?: boolean;
   readonly takeOver?: boolean;
@@ -39,7 +40,8 @@ export function register(program: Command): void {
     )
     .argument('[node...]', 'the pool: node names (or -l), then -- COMMAND ARGS…')
     .option('-l, --selector <selector>', 'the pool is the nodes matching this label selector', parseSelectorArg)
-    .addOption(maxUnavailableOption());
+    .addOption(maxUnavailableOption())
+    .addOption(commandTimeOption());
   addDrainFlags(command);
   const options = [
     new Option('--grace-period <seconds>', "seconds given to each pod to terminate; negative: the pod's own")
@@ -63,6 +65,10 @@ export function register(program: Command): void {
     new Option('--expect-reboot', 'the command reboots the node: wait until it reports a new bootID'),
     new Option('--no-uncordon', 'leave each node cordoned once it is back'),
     new Option('--keep-going', 'after a failed node, go on with the next batches (the failed node stays cordoned)'),
+    new Option(
+      '--pause',
+      'without a command: once each batch is drained, wait for a key (on a terminal) or stop until --resume, for maintenance by hand',
+    ),
     new Option('--resume [run]', 'continue the run recorded in the cluster (the only one, or the one named)'),
     new Option('--rerun-command', 'with --resume: run the command again where it did not finish or failed'),
     new Option('--take-over', "take nodes from a run whose holder's lease expired"),

@@ -1,7 +1,7 @@
 import { Box, Static, Text } from 'ink';
-import { runSummary } from '../run-lines.js';
-import { podsLeft, type RunProgress } from '../run-progress.js';
-import { formatClock } from '../format.js';
+import { pausedLine, runSummary } from '../run-lines.js';
+import { podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
+import { formatClock, formatSeconds } from '../format.js';
 import { formatColumns } from '../text-columns.js';
 import { DrainView } from './DrainView.js';
 import { Tone } from './Tone.js';
@@ -46,6 +46,7 @@ export function RunView({ progress, nowMs }: RunViewProps) {
       <Text bold>
         Run {progress.runId ?? ''} · batch {progress.currentBatch ?? '-'} of {progress.batchCount} ·{' '}
         {formatClock(nowMs - startedAtMs)}
+        {etaText(progress, nowMs)}
       </Text>
       {formatColumns(rows).map((line, i) => (
         <Text key={i}>{line}</Text>
@@ -63,12 +64,30 @@ export function RunView({ progress, nowMs }: RunViewProps) {
           ))}
         </Box>
       ))}
+      {progress.paused && (
+        <Box marginTop={1}>
+          <Tone tone="warn">{pausedLine(progress.paused)}</Tone>
+        </Box>
+      )}
       {progress.budgetsWaiting.length > 0 && (
         <Tone tone="warn">
           waiting for budgets: {progress.budgetsWaiting.map((b) => `${b.name} ${b.now}/${b.before} allowed`).join(', ')}
         </Tone>
       )}
     </Box>
+  );
+}
+
+/** " · batch about 25s left · run about 1m10s left", from the latest estimate counted down to now. */
+function etaText(progress: RunProgress, nowMs: number): string {
+  if (!progress.eta) return '';
+  const part = (label: string, seconds: number | null) =>
+    seconds === null ? '' : ` · ${label} about ${formatSeconds(seconds)} left`;
+  const basis = progress.eta.commandBasis === 'none' ? ' (command not counted)' : '';
+  return (
+    part('batch', secondsLeft(progress, 'batchSeconds', nowMs)) +
+    part('run', secondsLeft(progress, 'runSeconds', nowMs)) +
+    basis
   );
 }
 

@@ -40,6 +40,28 @@ describe('kubectl maint plan over a pool', () => {
     expect(r.stdout).toMatch(/^ {2}BATCH {3}NODES/m);
   });
 
+  it('estimates each batch and the run, naming --command-time as the assumption it is', async () => {
+    const args = ['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets'];
+    const r = await run([...args, '--command-time', '5m', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    const plan = JSON.parse(r.stdout) as {
+      batches: { eta: { totalSeconds: number; drainSeconds: number; commandSeconds: number } }[];
+      eta: { totalSeconds: number; commandSeconds: number; basis: string[] };
+    };
+    for (const b of plan.batches) {
+      expect(b.eta.commandSeconds).toBe(300);
+      expect(b.eta.totalSeconds).toBeGreaterThanOrEqual(b.eta.drainSeconds + 300);
+    }
+    expect(plan.eta.totalSeconds).toBeCloseTo(
+      plan.batches.reduce((sum, b) => sum + b.eta.totalSeconds, 0),
+      5,
+    );
+    expect(plan.eta.basis[0]).toBe("the command and the node's return take 300 s per batch (assumed: --command-time)");
+    const text = await run(args);
+    expect(text.stdout).toMatch(/^Estimate: about \S+ for the run$/m);
+    expect(text.stdout).toContain("the command and the node's return are not counted (no --command-time)");
+  });
+
   it('a blocked batch blocks the run: exit 3 and the batch named first', async () => {
     const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', helloBlocked, '--ignore-daemonsets']);
     expect(r.exitCode).toBe(3);

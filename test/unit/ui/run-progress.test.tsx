@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { RunView } from '../../../src/ui/components/RunView.js';
 import type { RunEvent } from '../../../src/run/events.js';
-import { RunLines, runSummary } from '../../../src/ui/run-lines.js';
+import { etaLine, RunLines, runSummary } from '../../../src/ui/run-lines.js';
 import { initialRunProgress, podsLeft, reduceRunEvents } from '../../../src/ui/run-progress.js';
 
 const pod = { namespace: 'shop', name: 'web-1', uid: 'u1', node: 'w1' };
@@ -98,5 +98,32 @@ describe('<RunView />', () => {
     expect(frame).toMatch(/w1\s+1\s+draining\s+0:11\s+1/);
     expect(frame).toMatch(/w3\s+2\s+pending/);
     expect(frame).toContain('Draining w1, w2');
+  });
+
+  it('counts the latest estimate down in its header: batch and run time left', () => {
+    const eta: RunEvent = {
+      type: 'eta',
+      atMs: 2_000,
+      batch: 1,
+      batchSeconds: 70,
+      runSeconds: 130,
+      commandSeconds: 60,
+      commandBasis: 'assumed',
+    };
+    const progress = [...events.slice(0, 8), eta].reduce(reduceRunEvents, initialRunProgress());
+    const frame = render(<RunView progress={progress} nowMs={12_000} />).lastFrame() ?? '';
+    expect(frame).toContain('Run r1 · batch 1 of 2 · 0:12 · batch about 1m left · run about 2m left');
+  });
+});
+
+describe('the eta line', () => {
+  it('names where the command time comes from', () => {
+    const base = { type: 'eta', atMs: 0, batch: 2, batchSeconds: 25, runSeconds: 70 } as const;
+    expect(etaLine({ ...base, commandSeconds: 11, commandBasis: 'measured' })).toBe(
+      'eta: batch 2 about 25s left, run about 1m10s left (command and return 11s per batch, measured in this run)',
+    );
+    expect(etaLine({ ...base, runSeconds: null, commandSeconds: 0, commandBasis: 'none' })).toBe(
+      'eta: batch 2 about 25s left, run unknown (not counted: no --command-time yet)',
+    );
   });
 });

@@ -1,0 +1,99 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import type { RunEvent } from '../../src/run/events.js';
+import { bin } from './drain-run.js';
+import { kubectlJson, labEnv } from './lab.js';
+
+// What the `kubectl maint run` e2e files share: the lab's `pool` scenario (six KWOK workers in three zones,
+// three budgeted workloads) and scripts/lab/reboot-node.sh as the operator's command (NotReady, then Ready
+// with a new bootID).
+
+export const root = path.resolve(import.meta.dirname, '../..');
+export const reboot = path.join(root, 'scripts/lab/reboot-node.sh');
+/** A scratch directory for one test file (the caller removes it). */
+export const scratch = () => mkdtempSync(path.join(tmpdir(), 'maint-run-e2e-'));
+
+export const POOL = ['pool-1', 'pool-2', 'pool-3', 'pool-4', 'pool-5', 'pool-6'];
+export const RUN_FLAGS = ['--ignore-daemonsets', '--expect-reboot', '-o', 'json'];
+
+export interface Started {
+  readonly child: ResultPromise<{ reject: false }>;
+  /** Events seen so far (stdout lines), filled as they come. */
+  readonly events: RunEvent[];
+}
+
+/** Starts `kubectl maint ARGS…` in `cwd` with the lab's kubectl and the reboot script's settings. */
+export async function start(args: readonly string[], env: Record<string, string> = {}, cwd = root): Promise<Started> {
+  const lab = await labEnv();
+  const child = execa(process.execPath, [bin, ...args], {
+    reject: false,
+    cwd,
+    env: { ...process.env, KUBECONFIG: lab.KUBECONFIG, PATH: lab.PATH, NO_COLOR: '1', ...env },
+  });
+  const events: RunEvent[] = [];
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('{"type":')) events.push(JSON.parse(line) as RunEvent);
+  });
+  return { child, events };
+}
+
+export async function finish(run: Started) {
+  const r = await run.child;
+  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), events: run.events };
+}
+
+export const finishedOf = (events: readonly RunEvent[]) =>
+  events.find((e): e is Extract<RunEvent, { type: 'run-finished' }> => e.type === 'run-finished');
+
+export interface NodeObject {
+  metadata: { name: string; annotations?: Record<string, string> };
+  spec: { unschedulable?: boolean };
+}
+export async function poolNodes(): Promise<NodeObject[]> {
+  return (await kubectlJson<{ items: NodeObject[] }>(['get', 'nodes', '-l', 'pool=blue'])).items;
+}
+
+interface Budget {
+  metadata: { name: string };
+  status?: { currentHealthy?: number; desiredHealthy?: number };
+}
+
+/** Samples every budget of the pool's namespace until stopped; records each sample below desired health. */
+export function watchBudgets(): { stop: () => Promise<{ samples: number; below: string[] }> } {
+  let stopped = false;
+  let samples = 0;
+  const below: string[] = [];
+  const loop = (async () => {
+    while (!stopped) {
+      const list = await kubectlJson<{ items: Budget[] }>(['get', 'pdb', '-n', 'shop']);
+      samples += 1;
+      for (const b of list.items) {
+        const { currentHealthy = 0, desiredHealthy = 0 } = b.status ?? {};
+        if (currentHealthy < desiredHealthy) below.push(`${b.metadata.name}: ${currentHealthy} < ${desiredHealthy}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return { samples, below };
+    },
+  };
+}
+
+export async function deploymentsReady(): Promise<boolean> {
+  const list = await kubectlJson<{ items: Array<{ spec: { replicas: number }; status: { readyReplicas?: number } }> }>([
+    'get',
+    'deployments',
+    '-n',
+    'shop',
+  ]);
+  return list.items.length === 3 && list.items.every((d) => d.status.readyReplicas === d.spec.replicas);
+}

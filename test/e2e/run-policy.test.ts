@@ -1,0 +1,193 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually, kubectl, kubectlJson, labUserKubeconfig, seedScenario } from './lab.js';
+import { finish, finishedOf, poolNodes, reboot, RUN_FLAGS, scratch, start } from './run-helpers.js';
+
+// `kubectl maint run`'s policies over the lab's `pool` scenario: taking over a run whose holder stopped,
+// --keep-going past a failed command, a user who may not patch nodes/status, and --pause without a terminal.
+
+const work = scratch();
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const PHASE = 'maint.kubectl.io/phase';
+const RUN = 'maint.kubectl.io/run';
+
+interface LeaseObject {
+  metadata: { name: string; labels: Record<string, string> };
+  spec: { holderIdentity?: string };
+}
+const runLeases = async () =>
+  (await kubectlJson<{ items: LeaseObject[] }>(['get', 'leases', '-n', 'kube-system', '-l', RUN])).items;
+
+describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => {
+  beforeEach(async () => {
+    await seedScenario('pool');
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', RUN, '--ignore-not-found']);
+  });
+
+  it('takes the nodes of a run whose holder died only once its lease expired, and only with --take-over', async () => {
+    // A run killed outright (SIGKILL: no clean-up) keeps its claim on the nodes and its lease's holder.
+    const first = await start(['run', 'pool-1', 'pool-2', ...RUN_FLAGS, '--', reboot, '{node}']);
+    await eventually(
+      async () => first.events.some((e) => e.type === 'phase'),
+      60_000,
+      'the first run to claim its nodes',
+    );
+    first.child.kill('SIGKILL');
+    await first.child;
+    const [lease] = await runLeases();
+    expect(lease?.spec.holderIdentity).toMatch(/ pid \d+$/);
+    const holder = lease!.spec.holderIdentity!;
+    // Its lease runs out: renewed an hour ago (what 30 s without renewal looks like, without waiting for it).
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    await kubectl([
+      'patch',
+      'lease',
+      '-n',
+      'kube-system',
+      lease!.metadata.name,
+      '--type=merge',
+      '-p',
+      JSON.stringify({ spec: { renewTime: hourAgo } }),
+    ]);
+
+    const args = ['run', 'pool-2', 'pool-3', ...RUN_FLAGS, '--', reboot, '{node}'];
+    const refused = await finish(await start(args));
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toBe(
+      `error: node "pool-2" is in run ${lease!.metadata.labels[RUN]}, which stopped, last held by ${holder}: resume it with kubectl maint run --resume ${lease!.metadata.labels[RUN]}, or take its nodes with --take-over; nothing was changed`,
+    );
+    expect((await poolNodes()).find((n) => n.metadata.name === 'pool-3')!.metadata.annotations?.[RUN]).toBeUndefined();
+
+    const taken = await finish(await start([...args.slice(0, 3), '--take-over', ...args.slice(3)]));
+    expect(taken.stderr).toBe('');
+    expect(taken.exitCode).toBe(0);
+    expect(finishedOf(taken.events)?.result).toBe('done');
+    const nodes = await poolNodes();
+    for (const name of ['pool-2', 'pool-3']) {
+      const node = nodes.find((n) => n.metadata.name === name)!;
+      expect(node.spec.unschedulable).toBeUndefined();
+      expect(node.metadata.annotations?.[RUN]).toBeUndefined();
+    }
+    // pool-1 stays with the stopped run, cordoned in its recorded phase, for that run's --resume.
+    expect(nodes.find((n) => n.metadata.name === 'pool-1')!.metadata.annotations?.[RUN]).toBe(
+      lease!.metadata.labels[RUN],
+    );
+  });
+
+  it('--keep-going runs the later batches after a failed command; the failed node alone stays cordoned', async () => {
+    // One node of each zone, one at a time: with the failed node left cordoned every zone keeps a node for
+    // the replacements, so the later batches can drain.
+    const pool = ['pool-1', 'pool-2', 'pool-3'];
+    const planned = await finish(await start(['plan', ...pool, '--ignore-daemonsets', '-o', 'json']));
+    const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }> };
+    const failing = plan.batches[0]!.nodes[0]!;
+    const r = await finish(
+      await start(['run', ...pool, '--keep-going', ...RUN_FLAGS, '--', reboot, '{node}'], {
+        REBOOT_FAIL_NODE: failing,
+        REBOOT_SECONDS: '1',
+      }),
+    );
+    expect(r.exitCode).toBe(1);
+    const finished = finishedOf(r.events)!;
+    expect(finished.result).toBe('failed');
+    expect(finished.nodes.find((n) => n.node === failing)).toMatchObject({
+      phase: 'command-failed',
+      problem: 'command exited 1',
+    });
+    expect(finished.nodes.filter((n) => n.node !== failing).map((n) => n.phase)).toEqual(['done', 'done']);
+    const oks = r.events.flatMap((e) => (e.type === 'batch-finished' ? [e.ok] : []));
+    expect(oks).toEqual([false, true, true]);
+    const nodes = await poolNodes();
+    expect(nodes.filter((n) => n.spec.unschedulable).map((n) => n.metadata.name)).toEqual([failing]);
+    expect(nodes.find((n) => n.metadata.name === failing)!.metadata.annotations?.[PHASE]).toBe('command-failed');
+    expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
+  });
+
+  it('a user who may patch nodes but not nodes/status gets one note; the phases are in the annotations', async () => {
+    const rbac = [
+      'apiVersion: rbac.authorization.k8s.io/v1',
+      'kind: ClusterRole',
+      'metadata: {name: maint-e2e-runner}',
+      'rules:',
+      '- {apiGroups: ["", apps, policy, batch], resources: ["*"], verbs: [get, list, watch]}',
+      '- {apiGroups: [""], resources: [nodes], verbs: [patch]}',
+      '- {apiGroups: [""], resources: [pods/eviction], verbs: [create]}',
+      '- {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, list, create, update, delete]}',
+      '---',
+      'apiVersion: rbac.authorization.k8s.io/v1',
+      'kind: ClusterRoleBinding',
+      'metadata: {name: maint-e2e-runner}',
+      'roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: maint-e2e-runner}',
+      'subjects:',
+      '- {apiGroup: rbac.authorization.k8s.io, kind: User, name: maint-runner}',
+      '',
+    ].join('\n');
+    const manifest = path.join(work, 'rbac-runner.yaml');
+    writeFileSync(manifest, rbac);
+    await kubectl(['apply', '-f', manifest]);
+    const kubeconfig = await labUserKubeconfig('maint-runner', work);
+    // No command (it would run as this user, who may not simulate a reboot): drain, back, uncordon.
+    const run = await start(
+      ['run', 'pool-1', 'pool-2', '--max-unavailable', '2', '--ignore-daemonsets', '-o', 'json'],
+      {
+        KUBECONFIG: kubeconfig,
+      },
+    );
+    const r = await finish(run);
+    expect(r.stderr).toBe(
+      'note: cannot patch nodes/status: the node lifecycle conditions are not written; the phases are in the node annotations',
+    );
+    expect(r.exitCode).toBe(0);
+    expect(
+      r.events.filter((e) => e.type === 'phase' && e.node === 'pool-1').map((e) => e.type === 'phase' && e.phase),
+    ).toEqual(['draining', 'drained', 'command-done', 'returning', 'returned', 'done']);
+    const conditions = await kubectlJson<{ status: { conditions: Array<{ type: string }> } }>([
+      'get',
+      'node',
+      'pool-1',
+    ]);
+    expect(conditions.status.conditions.map((c) => c.type)).not.toContain('DrainInProgress');
+    expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
+  });
+
+  it('--pause without a terminal stops once the batch is drained; --resume takes it back into service', async () => {
+    const first = await finish(
+      await start([
+        'run',
+        'pool-1',
+        'pool-2',
+        '--max-unavailable',
+        '2',
+        '--pause',
+        '--ignore-daemonsets',
+        '-o',
+        'json',
+      ]),
+    );
+    expect(first.stderr).toBe('');
+    expect(first.exitCode).toBe(0);
+    const paused = first.events.find((e) => e.type === 'paused');
+    expect(paused).toMatchObject({ batch: 1, nodes: ['pool-1', 'pool-2'], waitingFor: 'resume' });
+    const finished = finishedOf(first.events)!;
+    expect(finished.result).toBe('paused');
+    expect(finished.nodes.map((n) => n.phase)).toEqual(['drained', 'drained']);
+    expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+$/);
+    let nodes = await poolNodes();
+    for (const name of ['pool-1', 'pool-2']) {
+      const node = nodes.find((n) => n.metadata.name === name)!;
+      expect(node.spec.unschedulable).toBe(true);
+      expect(node.metadata.annotations?.[PHASE]).toBe('drained');
+    }
+    const pods = await kubectlJson<{ items: Array<{ spec: { nodeName: string } }> }>(['get', 'pods', '-n', 'shop']);
+    expect(pods.items.filter((p) => ['pool-1', 'pool-2'].includes(p.spec.nodeName))).toEqual([]);
+
+    const resumed = await finish(await start(['run', '--resume', '-o', 'json']));
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.events.some((e) => e.type === 'paused')).toBe(false);
+    expect(finishedOf(resumed.events)?.result).toBe('done');
+    nodes = await poolNodes();
+    expect(nodes.filter((n) => n.spec.unschedulable)).toEqual([]);
+  });
+});
