@@ -297,9 +297,7 @@ async function reset(api: LabApi, creates: ReadonlySet<string>): Promise<void> {
   }
   await waitFor(60, 'every pod to be deleted', () => forceDeletePods(api));
   // Each namespace is emptied at once. The ones this scenario creates again are kept; the others are
-  // deleted, and nothing waits for the namespace controller to finish with them: they are empty, and
-  // no scenario object goes into them. Only one this scenario creates, still terminating from an
-  // earlier seed, is waited for.
+  // deleted and waited for: a test may create one of them again right after the seed (drain-escalation's).
   const terminating = names(scenarioNamespaces.filter((ns) => ns.metadata.deletionTimestamp));
   const live = namespaces.filter((ns) => !terminating.includes(ns));
   await Promise.all(
@@ -317,10 +315,10 @@ async function reset(api: LabApi, creates: ReadonlySet<string>): Promise<void> {
   const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
   await api.deleteAll(leases);
   await waitFor(60, 'node leases to be deleted', async () => (await api.list(leases)).length === 0);
-  const recreated = terminating.filter((ns) => creates.has(ns));
+  const deleted = namespaces.filter((ns) => terminating.includes(ns) || !creates.has(ns));
   await waitFor(120, 'scenario namespaces to be deleted', async () => {
     const left = new Set(names(await api.list('/api/v1/namespaces')));
-    return recreated.every((ns) => !left.has(ns));
+    return deleted.every((ns) => !left.has(ns));
   });
 }
 
