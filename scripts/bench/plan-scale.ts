@@ -91,7 +91,7 @@ const TARGETS = {
 } as const;
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const CLI = path.join(ROOT, 'bin/kubectl-maint.js');
+export const CLI = path.join(ROOT, 'bin/kubectl-maint.js');
 
 export async function runPlanScaleBench(options: PlanScaleOptions = {}): Promise<Report> {
   const scale = options.scale ?? 1;
@@ -257,7 +257,7 @@ async function loadProject(): Promise<Project> {
   };
 }
 
-function scaledCluster(full: Generator['FULL_SCALE'], scale: number): Generator['FULL_SCALE'] {
+export function scaledCluster(full: Generator['FULL_SCALE'], scale: number): Generator['FULL_SCALE'] {
   return {
     ...full,
     nodes: Math.round(full.nodes * scale),
@@ -279,14 +279,14 @@ setFlagsFromString('--expose-gc');
 /** The collector, called before each timed run so that one run's garbage is not collected in the next. */
 const collectGarbage = runInNewContext('gc') as () => void;
 
-interface Measured<T> {
+export interface Measured<T> {
   readonly value: T;
   readonly median: number;
   readonly min: number;
 }
 
 /** Only the last run's result is kept: an earlier one would still be alive, and in the heap, during the next. */
-function measure<T>(runs: number, fn: () => T): Measured<T> {
+export function measure<T>(runs: number, fn: () => T): Measured<T> {
   const times: number[] = [];
   for (let i = 1; i < runs; i++) times.push(timeOnce(fn).seconds);
   const last = timeOnce(fn);
@@ -331,7 +331,12 @@ function retainedHeap(): number {
  * JSON.parse of the file's text; when the file is longer than a string can be, of each item's text (at
  * the byte ranges the generator recorded). Reading the file is not timed: the loader's time includes it.
  */
-function measureBaseline(file: string, ranges: readonly number[], maxString: number, runs: number): Measured<string> {
+export function measureBaseline(
+  file: string,
+  ranges: readonly number[],
+  maxString: number,
+  runs: number,
+): Measured<string> {
   const bytes = readFileSync(file);
   if (bytes.length <= maxString) {
     const measured = measure(runs, () => JSON.parse(bytes.toString('utf8')) as unknown);
@@ -389,7 +394,7 @@ async function planScaling(
 // ---------------------------------------------------------------------------------------------------
 // End to end
 
-interface ProcessRun {
+export interface ProcessRun {
   readonly seconds: number;
   /** Peak resident set size, bytes. */
   readonly maxRss: number;
@@ -417,7 +422,7 @@ function endToEnd(
 }
 
 /** The baseline as a script: the whole text when it fits in a string, else each item at its recorded range. */
-const PARSE_SCRIPT = `
+export const PARSE_SCRIPT = `
 const fs = require('node:fs');
 const [file, whole] = process.argv.slice(1);
 const bytes = fs.readFileSync(file);
@@ -431,7 +436,7 @@ else {
 let runCount = 0;
 
 /** Runs node with a preload that records the process's resource usage at exit. */
-function runNode(
+export function runNode(
   dir: string,
   args: readonly string[],
   what: string,

@@ -20,6 +20,9 @@
  *
  *   plan-scale the planner on a generated 5,000-node / 150,000-pod snapshot, against JSON.parse of the
  *              same snapshot (scripts/bench/plan-scale.ts; needs no lab).
+ *   pool-plan-scale  the pool plan of 500 nodes of that cluster with --max-unavailable 10 %, against
+ *              JSON.parse of the same snapshot, and the CLI's peak RSS against the file's size
+ *              (scripts/bench/pool-plan-scale.ts; needs no lab). Targets: <= 3 and <= 2.
  *   startup    start-up against kubectl in the same run, release binary and from source: version,
  *              cordon + uncordon, plan -o json on a 20-node lab, and the demo's first screen
  *              (scripts/bench/startup.ts; STARTUP_RUNS runs each, default 15; RELEASE_BINARY to skip
@@ -44,6 +47,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
+import type * as PoolPlanScale from './pool-plan-scale.js';
 import type * as RunPool from './run-pool.js';
 import type * as Startup from './startup.js';
 import type * as Strategies from './strategies.js';
@@ -174,6 +178,13 @@ if (wanted('plan-scale')) {
   // Imported by URL: Node resolves a .ts file only by its own name, and this one is not compiled.
   const module = (await import(new URL('./plan-scale.ts', import.meta.url).href)) as typeof PlanScale;
   const report = await module.runPlanScaleBench();
+  console.log(report.text);
+  if (!report.passed) missed = true;
+}
+
+if (wanted('pool-plan-scale')) {
+  const module = (await import(new URL('./pool-plan-scale.ts', import.meta.url).href)) as typeof PoolPlanScale;
+  const report = await module.runPoolPlanScaleBench();
   console.log(report.text);
   if (!report.passed) missed = true;
 }
