@@ -14,20 +14,12 @@ import { controllerOf, type ControllerInfo } from './controller.js';
 import { escalations } from './escalation.js';
 import { autoscalerOfDeployment, planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
 import { evictionOrder, groupOfPod, scheduleInGroups } from './eviction-order.js';
-import {
-  estimateDrain,
-  graceSecondsOf,
-  siblingsOf,
-  startToReady,
-  type DrainEta,
-  type EtaPod,
-  type StartToReady,
-} from './eta.js';
+import { estimateDrain, graceSecondsOf, startToReady, type DrainEta, type EtaPod, type StartToReady } from './eta.js';
 import { groupBy } from './group-by.js';
 import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { nodeFailureDeletion } from './node-failure.js';
-import { podKey } from './pod-facts.js';
+import { controllerRef, podKey } from './pod-facts.js';
 import { SchedulingSimulation } from './scheduling/simulation.js';
 import { budgetsBrokenByTaint, maintenanceTaint, taintDeletion, taintText } from './taint-eviction.js';
 import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
@@ -234,7 +226,8 @@ function drainEta(
     const owner = p.pod.metadata?.ownerReferences?.find((r) => r.controller)?.uid ?? p.key;
     const known = readiness.get(owner);
     if (known) return known;
-    const siblings = siblingsOf(p.pod, index.podsInNamespace(namespaceOf(p.pod)));
+    const uid = controllerRef(p.pod)?.uid;
+    const siblings = uid ? index.podsControlledBy(namespaceOf(p.pod), uid) : [];
     const ownerName = p.controller ? `${p.controller.kind} ${namespaceOf(p.pod)}/${p.controller.name}` : p.key;
     return cache(readiness, owner, startToReady(p.pod, siblings, ownerName));
   };

@@ -82,10 +82,10 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     [PLAN_CAVEATS.taintTiming, pods.length > 0 ? 'all' : []],
     [SCHEDULER_CAVEATS.volumes, replaced.filter(hasClaims)],
     [SCHEDULER_CAVEATS.dra, replaced.filter(hasResourceClaims)],
-    [SCHEDULER_CAVEATS.declaredFeatures, snapshot.nodes.some(declaresFeatures) ? replaced : []],
+    [SCHEDULER_CAVEATS.declaredFeatures, snapshotHas(snapshot, 'declared features') ? replaced : []],
     [SCHEDULER_CAVEATS.preemption, removed.filter((p) => p.plan.replacement?.schedulable === false).map((p) => p.pod)],
     [SCHEDULER_CAVEATS.scoring, removed.filter((p) => (p.plan.replacement?.nodes.length ?? 0) > 1).map((p) => p.pod)],
-    [SCHEDULER_CAVEATS.pendingPods, snapshot.pods.some(isPending) ? replaced : []],
+    [SCHEDULER_CAVEATS.pendingPods, snapshotHas(snapshot, 'pending pods') ? replaced : []],
     [SCHEDULER_CAVEATS.profiles, replaced],
     [SCHEDULER_CAVEATS.namespaceSelector, namespaceSelectorPods(snapshot, replaced, input.simulationCaveats)],
     [SCHEDULER_CAVEATS.gates, gatedPods(snapshot, replaced)],
@@ -155,9 +155,7 @@ function namespaceSelectorPods(snapshot: Snapshot, replaced: readonly V1Pod[], m
   const own = replaced.filter((pod) => affinityTerms(pod).some((t) => t.namespaceSelector != null));
   if (own.length > 0) return own;
   const elsewhere = met.some((c) => c.includes('namespaceSelector'));
-  return elsewhere && snapshot.pods.some((pod) => affinityTerms(pod).some((t) => t.namespaceSelector != null))
-    ? replaced
-    : [];
+  return elsewhere && snapshotHas(snapshot, 'namespaceSelector terms') ? replaced : [];
 }
 
 function affinityTerms(pod: V1Pod): V1PodAffinityTerm[] {
@@ -176,10 +174,32 @@ function affinityTerms(pod: V1Pod): V1PodAffinityTerm[] {
  * the snapshot does not have (its room and its spread are unknown).
  */
 function gatedPods(snapshot: Snapshot, replaced: readonly V1Pod[]): Concerned {
-  const nodes = new Set(snapshot.nodes.map((n) => n.metadata?.name));
-  if (snapshot.pods.some((p) => p.spec?.nodeName && !nodes.has(p.spec.nodeName))) return replaced;
+  if (snapshotHas(snapshot, 'pods on unknown nodes')) return replaced;
   return replaced.filter((pod) => {
     const spec = pod.spec as (V1Pod['spec'] & { workloadRef?: unknown }) | undefined;
     return (spec?.schedulingGates ?? []).length > 0 || spec?.workloadRef != null;
   });
+}
+
+/** Whole-snapshot facts the caveats test, each a scan of every pod or node. */
+const SNAPSHOT_FACTS = {
+  'declared features': (snapshot: Snapshot) => snapshot.nodes.some(declaresFeatures),
+  'pending pods': (snapshot: Snapshot) => snapshot.pods.some(isPending),
+  'namespaceSelector terms': (snapshot: Snapshot) =>
+    snapshot.pods.some((pod) => affinityTerms(pod).some((t) => t.namespaceSelector != null)),
+  'pods on unknown nodes': (snapshot: Snapshot) => {
+    const nodes = new Set(snapshot.nodes.map((n) => n.metadata?.name));
+    return snapshot.pods.some((p) => p.spec?.nodeName && !nodes.has(p.spec.nodeName));
+  },
+} as const;
+
+// A memo, not state: a snapshot never changes, and the pool plan plans many batches against each one.
+const knownFacts = new WeakMap<Snapshot, Map<keyof typeof SNAPSHOT_FACTS, boolean>>();
+
+function snapshotHas(snapshot: Snapshot, fact: keyof typeof SNAPSHOT_FACTS): boolean {
+  let known = knownFacts.get(snapshot);
+  if (!known) knownFacts.set(snapshot, (known = new Map()));
+  let value = known.get(fact);
+  if (value === undefined) known.set(fact, (value = SNAPSHOT_FACTS[fact](snapshot)));
+  return value;
 }

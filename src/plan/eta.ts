@@ -1,5 +1,5 @@
 import type { V1Pod, V1Probe } from '@kubernetes/client-node';
-import { controllerRef, isPodReady, toEpochSeconds } from './pod-facts.js';
+import { isPodReady, toEpochSeconds } from './pod-facts.js';
 import { plural } from '../wording.js';
 
 /**
@@ -129,13 +129,6 @@ function probeSeconds(pod: V1Pod): number | null {
   const probes = (pod.spec?.containers ?? []).flatMap((c) => (c.readinessProbe ? [c.readinessProbe] : []));
   if (probes.length === 0) return null;
   return Math.max(...probes.map((p: V1Probe) => (p.initialDelaySeconds ?? 0) + (p.periodSeconds ?? 10)));
-}
-
-/** The pods of the same controller (the replacement's future siblings), by controller uid. */
-export function siblingsOf(pod: V1Pod, podsInNamespace: readonly V1Pod[]): V1Pod[] {
-  const uid = controllerRef(pod)?.uid;
-  if (!uid) return [];
-  return podsInNamespace.filter((p) => controllerRef(p)?.uid === uid);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
-import { ClusterIndex } from '../snapshot/cluster-index.js';
-import type { Snapshot } from '../snapshot/types.js';
+import type { ClusterIndex, SnapshotChanges } from '../snapshot/cluster-index.js';
+import { deriveSchedulerCache } from './scheduling/scheduler-cache.js';
 import { isPodReady } from './pod-facts.js';
 import type { DrainPlan, PodPlan } from './types.js';
 
@@ -11,7 +11,8 @@ export const PLANNED_REPLACEMENT_ANNOTATION = 'maint.kubectl.io/planned-replacem
  * The cluster as it will be once a batch is done: its nodes back in service (uncordoned), every pod its
  * drain removed gone, each placed replacement Running and Ready on the node the simulation chose (same
  * name, labels and spec: the name a controller picks is unknowable), and each budget recounted by the
- * disruption controller. Pure: a new snapshot and index, the old ones untouched.
+ * disruption controller. Pure: a new snapshot and index (derived from the old one's, see
+ * ClusterIndex.withChanges, as is the scheduler's cache), the old ones untouched.
  */
 export function clusterAfterBatch(index: ClusterIndex, plan: DrainPlan, batchNumber: number): ClusterIndex {
   const removed = plan.pods.filter(isRemovedByDrain);
@@ -27,13 +28,16 @@ export function clusterAfterBatch(index: ClusterIndex, plan: DrainPlan, batchNum
     const node = p.replacement?.placedOn;
     return original && node ? [runningCopy(original, node, batchNumber)] : [];
   });
-  const snapshot: Snapshot = {
-    ...index.snapshot,
-    nodes: index.snapshot.nodes.map((n) => (plan.nodes.includes(n.metadata?.name ?? '') ? uncordoned(n) : n)),
-    pods: [...index.snapshot.pods.filter((pod) => !removedUids.has(pod.metadata?.uid ?? '')), ...replacements],
+  const cordoned = plan.nodes.map((name) => index.node(name)).filter((n) => n?.spec?.unschedulable);
+  const changes: SnapshotChanges = {
+    removedPods: [...originals.values()],
+    addedPods: replacements,
+    replacedNodes: cordoned.map((n) => uncordoned(n!)),
     pdbs: recountBudgets(index.snapshot.pdbs, removed, originals),
   };
-  return new ClusterIndex(snapshot);
+  const next = index.withChanges(changes);
+  deriveSchedulerCache(index, next, changes);
+  return next;
 }
 
 /** The drain removes it: evicted or deleted, and admitted at some point (a blocked pod stays). */
@@ -59,7 +63,7 @@ function runningCopy(pod: V1Pod, node: string, batchNumber: number): V1Pod {
 }
 
 function uncordoned(node: V1Node): V1Node {
-  return node.spec?.unschedulable ? { ...node, spec: { ...node.spec, unschedulable: false } } : node;
+  return { ...node, spec: { ...node.spec, unschedulable: false } };
 }
 
 /**

@@ -17,29 +17,55 @@ export interface OwnerObject {
 
 const labelKey = (namespace: string, key: string, value: string) => `${namespace}\u0000${key}\u0000${value}`;
 
+/** A new cluster state from an old one: pods gone and added, Node objects replaced (by name), the budgets. */
+export interface SnapshotChanges {
+  /** Pods of the snapshot (the same objects) that are gone. */
+  readonly removedPods: readonly V1Pod[];
+  /** New pods, appended after the snapshot's own. */
+  readonly addedPods: readonly V1Pod[];
+  /** Node objects that replace the snapshot's node of the same name. */
+  readonly replacedNodes: readonly V1Node[];
+  /** The whole new list of budgets. */
+  readonly pdbs: readonly V1PodDisruptionBudget[];
+}
+
 /**
  * Indexes built once per snapshot so that no rule scans all pods per pod: pods by node, by namespace
  * and by (namespace, label key, label value); budgets by namespace; nodes and owners by name.
  */
 export class ClusterIndex {
   readonly snapshot: Snapshot;
-  private readonly nodesByName = new Map<string, V1Node>();
-  private readonly podsByNode = new Map<string, V1Pod[]>();
-  private readonly podsByNamespace = new Map<string, V1Pod[]>();
-  private readonly podsByLabel = new Map<string, V1Pod[]>();
+  private readonly nodesByName: Map<string, V1Node>;
+  private readonly podsByNode: Map<string, V1Pod[]>;
+  private readonly podsByNamespace: Map<string, V1Pod[]>;
+  private readonly podsByLabel: Map<string, V1Pod[]>;
   private readonly pdbsByNamespace = new Map<string, V1PodDisruptionBudget[]>();
-  private readonly owners = new Map<string, OwnerObject>();
+  private readonly owners: Map<string, OwnerObject>;
+  /** Per namespace, its pods by controller uid: built on first use. */
+  private readonly controlled = new Map<string, Map<string, V1Pod[]>>();
 
-  constructor(snapshot: Snapshot) {
+  /** `from`: the index of the state `snapshot` was derived from (see withChanges), whose maps it copies. */
+  constructor(snapshot: Snapshot, from?: { readonly index: ClusterIndex; readonly changes: SnapshotChanges }) {
     this.snapshot = snapshot;
-    for (const node of snapshot.nodes) this.nodesByName.set(node.metadata?.name ?? '', node);
-    for (const pod of snapshot.pods) {
-      const ns = pod.metadata?.namespace ?? 'default';
-      push(this.podsByNamespace, ns, pod);
-      if (pod.spec?.nodeName) push(this.podsByNode, pod.spec.nodeName, pod);
-      for (const [k, v] of Object.entries(pod.metadata?.labels ?? {})) push(this.podsByLabel, labelKey(ns, k, v), pod);
-    }
     for (const pdb of snapshot.pdbs) push(this.pdbsByNamespace, pdb.metadata?.namespace ?? 'default', pdb);
+    if (from) {
+      const { index, changes } = from;
+      this.nodesByName = new Map(index.nodesByName);
+      for (const node of changes.replacedNodes) this.nodesByName.set(node.metadata?.name ?? '', node);
+      this.podsByNode = new Map(index.podsByNode);
+      this.podsByNamespace = new Map(index.podsByNamespace);
+      this.podsByLabel = new Map(index.podsByLabel);
+      this.owners = index.owners;
+      this.movePods(changes);
+      return;
+    }
+    this.nodesByName = new Map();
+    this.podsByNode = new Map();
+    this.podsByNamespace = new Map();
+    this.podsByLabel = new Map();
+    this.owners = new Map();
+    for (const node of snapshot.nodes) this.nodesByName.set(node.metadata?.name ?? '', node);
+    for (const pod of snapshot.pods) this.forEachList(pod, (map, key) => push(map, key, pod));
     const kinds: Array<[string, readonly { metadata?: { name?: string; namespace?: string } }[]]> = [
       ['ReplicaSet', snapshot.replicaSets],
       ['Deployment', snapshot.deployments],
@@ -56,6 +82,62 @@ export class ClusterIndex {
         } as OwnerObject);
       }
     }
+  }
+
+  /**
+   * The cluster once `changes` are applied, indexed without walking every pod again: the lists the
+   * changed pods are in are rebuilt, every other one is shared with this index (neither changes after).
+   * Gives what `new ClusterIndex(snapshot)` of the same new snapshot would: lists keep the snapshot's order.
+   */
+  withChanges(changes: SnapshotChanges): ClusterIndex {
+    const removed = new Set(changes.removedPods);
+    const replaced = new Map(changes.replacedNodes.map((n) => [n.metadata?.name ?? '', n]));
+    const snapshot: Snapshot = {
+      ...this.snapshot,
+      nodes: this.snapshot.nodes.map((n) => replaced.get(n.metadata?.name ?? '') ?? n),
+      pods: [...this.snapshot.pods.filter((pod) => !removed.has(pod)), ...changes.addedPods],
+      pdbs: changes.pdbs,
+    };
+    return new ClusterIndex(snapshot, { index: this, changes });
+  }
+
+  /** Every list of the index a pod belongs in: by namespace, by node when bound, by each label. */
+  private forEachList(pod: V1Pod, visit: (map: Map<string, V1Pod[]>, key: string) => void): void {
+    const ns = pod.metadata?.namespace ?? 'default';
+    visit(this.podsByNamespace, ns);
+    if (pod.spec?.nodeName) visit(this.podsByNode, pod.spec.nodeName);
+    for (const [k, v] of Object.entries(pod.metadata?.labels ?? {})) visit(this.podsByLabel, labelKey(ns, k, v));
+  }
+
+  /** Rebuilds the (copied) maps' lists that `changes` touch: removed pods filtered out, added ones appended. */
+  private movePods(changes: SnapshotChanges): void {
+    const removed = new Set(changes.removedPods);
+    const touched = new Map<Map<string, V1Pod[]>, Set<string>>();
+    const touch = (map: Map<string, V1Pod[]>, key: string) => {
+      const keys = touched.get(map) ?? new Set<string>();
+      touched.set(map, keys.add(key));
+    };
+    for (const pod of changes.removedPods) this.forEachList(pod, touch);
+    // Lists made here; any other list is still the old index's and is copied before it changes.
+    const own = new Set<V1Pod[]>();
+    for (const [map, keys] of touched) {
+      for (const key of keys) {
+        const kept = (map.get(key) ?? []).filter((pod) => !removed.has(pod));
+        own.add(kept);
+        map.set(key, kept);
+      }
+    }
+    for (const pod of changes.addedPods) {
+      this.forEachList(pod, (map, key) => {
+        const list = map.get(key);
+        if (list && own.has(list)) return void list.push(pod);
+        const copy = list ? [...list, pod] : [pod];
+        own.add(copy);
+        map.set(key, copy);
+      });
+    }
+    // A list left empty goes, as a fresh index would never have made it.
+    for (const [map, keys] of touched) for (const key of keys) if (map.get(key)?.length === 0) map.delete(key);
   }
 
   get nodes(): readonly V1Node[] {
@@ -106,6 +188,20 @@ export class ClusterIndex {
     return this.pdbsInNamespace(ns).filter(
       (pdb) => pdb.spec?.selector != null && matchesLabelSelector(pod.metadata?.labels, pdb.spec.selector),
     );
+  }
+
+  /** Pods of a namespace whose controller (owner reference marked controller) has this uid. */
+  podsControlledBy(namespace: string, uid: string): readonly V1Pod[] {
+    let byUid = this.controlled.get(namespace);
+    if (!byUid) {
+      byUid = new Map();
+      for (const pod of this.podsInNamespace(namespace)) {
+        const ref = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
+        if (ref?.uid) push(byUid, ref.uid, pod);
+      }
+      this.controlled.set(namespace, byUid);
+    }
+    return byUid.get(uid) ?? [];
   }
 
   /** An owner object (ReplicaSet, Deployment, StatefulSet, DaemonSet, ReplicationController, Job) by kind and name. */

@@ -9,6 +9,13 @@ export interface ExistingTerm {
   readonly uid: string;
 }
 
+/** A pod's required anti-affinity terms, as the index files them. */
+export interface PodTerms {
+  readonly terms: readonly AffinityTerm[];
+  readonly node: NodeInfo;
+  readonly uid: string;
+}
+
 const ANY_NAMESPACE = '\u0001any';
 const NO_LABEL = '\u0001none';
 const bucket = (namespace: string, key: string, value = '') => `${namespace}\u0000${key}\u0000${value}`;
@@ -20,20 +27,42 @@ const bucket = (namespace: string, key: string, value = '') => `${namespace}\u00
  * anti-affinity that walk would dominate a drain plan, and the answer is the same.
  */
 export class AntiAffinityIndex {
-  private readonly buckets = new Map<string, ExistingTerm[]>();
+  private readonly buckets: Map<string, ExistingTerm[]>;
+
+  constructor(buckets = new Map<string, ExistingTerm[]>()) {
+    this.buckets = buckets;
+  }
 
   add(terms: readonly AffinityTerm[], node: NodeInfo, uid: string): void {
     for (const term of terms) {
-      if (term.selector === null) continue; // selects no pod
-      const [first] = Object.entries(term.selector.matchLabels ?? {});
-      const namespaces = term.allNamespaces ? [ANY_NAMESPACE] : [...term.namespaces];
-      for (const ns of namespaces) {
-        const key = first ? bucket(ns, first[0], first[1]) : bucket(ns, NO_LABEL);
+      for (const key of bucketsOf(term)) {
         const list = this.buckets.get(key);
         if (list) list.push({ term, node, uid });
         else this.buckets.set(key, [{ term, node, uid }]);
       }
     }
+  }
+
+  /**
+   * A new index without the terms of `removed` and with those of `added` (appended, as a fresh index
+   * built from the new pod list would hold them). This one is left as it was: the buckets both share are
+   * copied before they change.
+   */
+  derive(removed: readonly PodTerms[], added: readonly PodTerms[]): AntiAffinityIndex {
+    const buckets = new Map(this.buckets);
+    const gone = new Set(removed.map((r) => r.uid));
+    const touched = new Set(removed.flatMap((r) => r.terms.flatMap(bucketsOf)));
+    for (const key of touched) {
+      const kept = (buckets.get(key) ?? []).filter((e) => !gone.has(e.uid));
+      if (kept.length > 0) buckets.set(key, kept);
+      else buckets.delete(key);
+    }
+    for (const { terms, node, uid } of added) {
+      for (const term of terms) {
+        for (const key of bucketsOf(term)) buckets.set(key, [...(buckets.get(key) ?? []), { term, node, uid }]);
+      }
+    }
+    return new AntiAffinityIndex(buckets);
   }
 
   /** Terms that may match a pod of `namespace` with `labels`; callers still check each with termMatches. */
@@ -45,4 +74,12 @@ export class AntiAffinityIndex {
     }
     return out;
   }
+}
+
+/** The buckets a term is filed under: none for a term that selects no pod. */
+function bucketsOf(term: AffinityTerm): string[] {
+  if (term.selector === null) return [];
+  const [first] = Object.entries(term.selector.matchLabels ?? {});
+  const namespaces = term.allNamespaces ? [ANY_NAMESPACE] : [...term.namespaces];
+  return namespaces.map((ns) => (first ? bucket(ns, first[0], first[1]) : bucket(ns, NO_LABEL)));
 }

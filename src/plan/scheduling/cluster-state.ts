@@ -2,13 +2,11 @@ import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
-import { requiredAntiAffinityTerms } from './affinity-term.js';
 import type { AssignedPod, ClusterState } from './framework.js';
 import { NodeInfo } from './node-info.js';
-import { hostPortsOf } from './plugins/node-ports.js';
 import { isTerminal, isTerminating } from '../pod-facts.js';
 import type { PodInfo } from './pod-info.js';
-import { podRequests } from './pod-requests.js';
+import { type SchedulerCache, schedulerCache } from './scheduler-cache.js';
 
 export interface Placed {
   readonly pod: PodInfo;
@@ -16,30 +14,28 @@ export interface Placed {
 }
 
 /**
- * The scheduler's view of the cluster during a drain (its cache and snapshot): one NodeInfo per node,
- * built once from the snapshot with the drained nodes cordoned; pods marked terminating as they are
- * evicted; replacements committed as they are placed. Pod queries go through the snapshot's label index.
+ * The scheduler's view of the cluster during a drain (its cache and snapshot): a view of each NodeInfo of
+ * the cluster's SchedulerCache (built once per cluster state), with the drained nodes cordoned; pods
+ * marked terminating as they are evicted; replacements committed as they are placed, into this
+ * simulation's views only. Pod queries go through the snapshot's label index.
  */
 export class SimulatedCluster implements ClusterState {
   readonly nodeInfos: readonly NodeInfo[];
   private readonly index: ClusterIndex;
-  private readonly nodesByName = new Map<string, NodeInfo>();
+  private readonly cache: SchedulerCache;
   private readonly evicted = new Set<string>();
   private readonly replacements: Placed[] = [];
+  /** The committed replacements' terms; the cache holds the existing pods'. */
   private readonly antiAffinity = new AntiAffinityIndex();
-  private readonly namespaceNames = new Set<string>();
   private readonly caveatTexts = new Set<string>();
+  private readonly memos = new Map<string, unknown>();
   /** While true, evicted pods are treated as gone rather than terminating (see withEvictedGone). */
   private evictedGone = false;
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.index = index;
-    this.nodeInfos = index.nodes.map((node) => new NodeInfo(node, drainedNodes.has(node.metadata?.name ?? '')));
-    for (const node of this.nodeInfos) this.nodesByName.set(node.name, node);
-    for (const pod of index.snapshot.pods) {
-      this.namespaceNames.add(pod.metadata?.namespace ?? 'default');
-      this.addExistingPod(pod);
-    }
+    this.cache = schedulerCache(index);
+    this.nodeInfos = this.cache.nodeInfos.map((n) => NodeInfo.viewOf(n, drainedNodes.has(n.name)));
   }
 
   get caveats(): readonly string[] {
@@ -51,20 +47,29 @@ export class SimulatedCluster implements ClusterState {
   }
 
   nodeInfo(name: string): NodeInfo | undefined {
-    return this.nodesByName.get(name);
+    const at = this.cache.positions.get(name);
+    return at === undefined ? undefined : this.nodeInfos[at];
   }
 
   namespaces(): Iterable<string> {
-    return this.namespaceNames;
+    return this.cache.namespaces;
   }
 
   antiAffinityTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[] {
-    const candidates = this.antiAffinity.candidates(namespace, labels);
+    const candidates = [
+      ...this.cache.antiAffinity.candidates(namespace, labels),
+      ...this.antiAffinity.candidates(namespace, labels),
+    ];
     return this.evictedGone ? candidates.filter((c) => !this.evicted.has(c.uid)) : candidates;
   }
 
   caveat(text: string): void {
     this.caveatTexts.add(text);
+  }
+
+  memo<T>(key: string, compute: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, compute());
+    return this.memos.get(key) as T;
   }
 
   /** The pod is terminating from now on. */
@@ -115,20 +120,10 @@ export class SimulatedCluster implements ClusterState {
     return out;
   }
 
-  /** An assigned pod of the snapshot counts on its node: requests (status-aware), ports, one pod slot. */
-  private addExistingPod(pod: V1Pod): void {
-    const node = this.assignedNode(pod);
-    if (!node) return;
-    node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod), priority: pod.spec?.priority ?? 0 });
-    if (pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) {
-      this.antiAffinity.add(requiredAntiAffinityTerms(pod), node, pod.metadata?.uid ?? '');
-    }
-  }
-
   /** The node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node). */
   private assignedNode(pod: V1Pod): NodeInfo | undefined {
     const nodeName = pod.spec?.nodeName;
     if (!nodeName || isTerminal(pod)) return undefined;
-    return this.nodesByName.get(nodeName);
+    return this.nodeInfo(nodeName);
   }
 }

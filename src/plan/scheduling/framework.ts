@@ -44,4 +44,9 @@ export interface ClusterState {
   antiAffinityTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[];
   /** Records an approximation the plan should mention (for instance a namespaceSelector it could not resolve). */
   caveat(text: string): void;
+  /**
+   * PreFilter work that reads only the nodes (labels, taints) and the pod's spec, kept under `key` for
+   * the rest of the simulation: nodes do not change within it, only the pods on them do.
+   */
+  memo<T>(key: string, compute: () => T): T;
 }

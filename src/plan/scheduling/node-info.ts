@@ -6,8 +6,10 @@ import { UNSCHEDULABLE_TAINT } from '../tolerations.js';
 
 /**
  * What the filters need to know about one node (the scheduler's `NodeInfo`): its labels, taints and
- * allocatable, and the sum of what the pods on it hold. Built once per simulation from the snapshot;
- * `addPod` commits a placed replacement so that later placements compete for the same room.
+ * allocatable, and the sum of what the pods on it hold. Built once per cluster state from the snapshot
+ * (scheduler-cache.ts); each simulation takes a view of it (`viewOf`) that shares those sums until
+ * `addPod` commits a placed replacement there, so that later placements compete for the same room
+ * without one simulation's replacements leaking into another's.
  */
 export class NodeInfo {
   readonly node: V1Node;
@@ -16,26 +18,55 @@ export class NodeInfo {
   readonly taints: readonly V1Taint[];
   readonly unschedulable: boolean;
   readonly allocatable: Resources;
-  readonly requested: Record<string, number> = {};
-  readonly usedPorts = new UsedPorts();
-  podCount = 0;
+  private requestedSums: Record<string, number>;
+  private ports: UsedPorts;
+  podCount: number;
   /** Lowest priority among the pods on the node (Infinity when empty): whether preemption has victims here. */
-  lowestPriority = Infinity;
+  lowestPriority: number;
+  /** The sums and ports belong to another NodeInfo: copied before the first addPod. */
+  private shared: boolean;
 
-  /** `cordon`: the node is being drained, so it is seen as the cordon leaves it (see `cordoned`). */
-  constructor(node: V1Node, cordon = false) {
+  /**
+   * `cordon`: the node is being drained, so it is seen as the cordon leaves it (see `cordoned`).
+   * `counts`: start from that NodeInfo's pods (sharing its sums) instead of an empty node.
+   */
+  constructor(node: V1Node, cordon = false, counts?: NodeInfo) {
     this.node = cordon ? cordoned(node) : node;
     this.name = node.metadata?.name ?? '';
     this.labels = node.metadata?.labels ?? {};
     this.taints = this.node.spec?.taints ?? [];
     this.unschedulable = this.node.spec?.unschedulable === true;
-    this.allocatable = toResources(node.status?.allocatable);
+    this.allocatable = counts?.allocatable ?? toResources(node.status?.allocatable);
+    this.requestedSums = counts?.requestedSums ?? {};
+    this.ports = counts?.ports ?? new UsedPorts();
+    this.podCount = counts?.podCount ?? 0;
+    this.lowestPriority = counts?.lowestPriority ?? Infinity;
+    this.shared = counts !== undefined;
+  }
+
+  /** A view of `base` for one simulation (cordoned when drained): the same pods, its own future additions. */
+  static viewOf(base: NodeInfo, cordon: boolean): NodeInfo {
+    return new NodeInfo(base.node, cordon, base);
+  }
+
+  /** The pods' summed requests, by resource. */
+  get requested(): Readonly<Record<string, number>> {
+    return this.requestedSums;
+  }
+
+  get usedPorts(): UsedPorts {
+    return this.ports;
   }
 
   /** Counts a pod on this node: its requests, its host ports, one more pod. */
   addPod(pod: Pick<PodInfo, 'requests' | 'hostPorts' | 'priority'>): void {
-    addInto(this.requested, pod.requests);
-    for (const port of pod.hostPorts) this.usedPorts.add(port);
+    if (this.shared) {
+      this.requestedSums = { ...this.requestedSums };
+      this.ports = this.ports.copy();
+      this.shared = false;
+    }
+    addInto(this.requestedSums, pod.requests);
+    for (const port of pod.hostPorts) this.ports.add(port);
     this.podCount++;
     this.lowestPriority = Math.min(this.lowestPriority, pod.priority);
   }

@@ -37,6 +37,13 @@ export class UsedPorts {
   private readonly byIp = new Set<string>();
   private readonly anyIp = new Set<string>();
 
+  copy(): UsedPorts {
+    const out = new UsedPorts();
+    for (const key of this.byIp) out.byIp.add(key);
+    for (const key of this.anyIp) out.anyIp.add(key);
+    return out;
+  }
+
   add(port: HostPort): void {
     this.byIp.add(`${port.ip}|${port.protocol}|${port.port}`);
     this.anyIp.add(`${port.protocol}|${port.port}`);

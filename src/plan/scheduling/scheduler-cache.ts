@@ -1,0 +1,115 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import type { ClusterIndex, SnapshotChanges } from '../../snapshot/cluster-index.js';
+import { isTerminal } from '../pod-facts.js';
+import { requiredAntiAffinityTerms } from './affinity-term.js';
+import { AntiAffinityIndex, type PodTerms } from './anti-affinity-index.js';
+import { NodeInfo } from './node-info.js';
+import { hostPortsOf } from './plugins/node-ports.js';
+import { podRequests } from './pod-requests.js';
+
+/**
+ * The scheduler's cache for one cluster state (its NodeInfo list): per node the sums of what its assigned
+ * pods hold, the required anti-affinity terms of those pods, and the namespaces that have pods. Building
+ * it walks every pod of the snapshot, which on a large cluster is most of a plan's fixed cost, so it is
+ * built once per ClusterIndex and shared: each simulation takes views of its NodeInfos (NodeInfo.viewOf)
+ * and keeps its own replacements. The pool plan derives the next state's cache from the previous one,
+ * touching only the nodes a batch changed (`deriveSchedulerCache`).
+ */
+export class SchedulerCache {
+  readonly nodeInfos: readonly NodeInfo[];
+  readonly antiAffinity: AntiAffinityIndex;
+  readonly namespaces: ReadonlySet<string>;
+  /** Where each node is in `nodeInfos` (the snapshot's node order). */
+  readonly positions: ReadonlyMap<string, number>;
+
+  constructor(
+    nodeInfos: readonly NodeInfo[],
+    antiAffinity: AntiAffinityIndex,
+    namespaces: ReadonlySet<string>,
+    positions?: ReadonlyMap<string, number>,
+  ) {
+    this.nodeInfos = nodeInfos;
+    this.antiAffinity = antiAffinity;
+    this.namespaces = namespaces;
+    this.positions = positions ?? new Map(nodeInfos.map((n, i) => [n.name, i]));
+  }
+}
+
+// A memo, not state: the same index always gives the same cache, and a dropped index drops its cache.
+const caches = new WeakMap<ClusterIndex, SchedulerCache>();
+
+/** The cache of this cluster state, built on first use. */
+export function schedulerCache(index: ClusterIndex): SchedulerCache {
+  let cache = caches.get(index);
+  if (!cache) {
+    cache = buildCache(index);
+    caches.set(index, cache);
+  }
+  return cache;
+}
+
+function buildCache(index: ClusterIndex): SchedulerCache {
+  const nodeInfos = index.nodes.map((node) => new NodeInfo(node));
+  const byName = new Map(nodeInfos.map((n) => [n.name, n]));
+  const antiAffinity = new AntiAffinityIndex();
+  const namespaces = new Set<string>();
+  for (const pod of index.snapshot.pods) {
+    namespaces.add(pod.metadata?.namespace ?? 'default');
+    const node = assignedNode(pod, byName);
+    if (!node) continue;
+    addExistingPod(node, pod);
+    const terms = antiAffinityOf(pod, node);
+    if (terms) antiAffinity.add(terms.terms, node, terms.uid);
+  }
+  return new SchedulerCache(nodeInfos, antiAffinity, namespaces);
+}
+
+/**
+ * `next`'s cache from `previous`'s, when `next` is `previous` with `change` applied and `previous` has
+ * one: the NodeInfos of the nodes the change touched are rebuilt from `next`'s pods, every other one is
+ * shared. Gives what `schedulerCache(next)` would build from scratch (pool-plan tests compare the plans).
+ */
+export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex, change: SnapshotChanges): void {
+  const before = caches.get(previous);
+  if (!before || caches.has(next)) return;
+  const touched = new Set(change.replacedNodes.map((n) => n.metadata?.name ?? ''));
+  for (const pod of [...change.removedPods, ...change.addedPods])
+    if (pod.spec?.nodeName) touched.add(pod.spec.nodeName);
+  const nodeInfos = [...before.nodeInfos];
+  for (const name of touched) {
+    const at = before.positions.get(name);
+    const node = next.node(name);
+    if (at === undefined || !node) continue;
+    const info = new NodeInfo(node);
+    for (const pod of next.podsOnNode(name)) if (!isTerminal(pod)) addExistingPod(info, pod);
+    nodeInfos[at] = info;
+  }
+  const byName = (name: string | undefined) => (name === undefined ? undefined : before.positions.get(name));
+  const termsOf = (pods: readonly V1Pod[]) =>
+    pods.flatMap((pod) => {
+      const at = byName(pod.spec?.nodeName);
+      if (at === undefined || isTerminal(pod)) return [];
+      return antiAffinityOf(pod, nodeInfos[at]!) ?? [];
+    });
+  const antiAffinity = before.antiAffinity.derive(termsOf(change.removedPods), termsOf(change.addedPods));
+  const namespaces = new Set(before.namespaces);
+  for (const pod of change.addedPods) namespaces.add(pod.metadata?.namespace ?? 'default');
+  caches.set(next, new SchedulerCache(nodeInfos, antiAffinity, namespaces, before.positions));
+}
+
+/** An assigned pod of the snapshot counts on its node: requests (status-aware), ports, one pod slot. */
+function addExistingPod(node: NodeInfo, pod: V1Pod): void {
+  node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod), priority: pod.spec?.priority ?? 0 });
+}
+
+function antiAffinityOf(pod: V1Pod, node: NodeInfo): PodTerms | undefined {
+  if (!pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return undefined;
+  return { terms: requiredAntiAffinityTerms(pod), node, uid: pod.metadata?.uid ?? '' };
+}
+
+/** The node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node). */
+function assignedNode(pod: V1Pod, byName: ReadonlyMap<string, NodeInfo>): NodeInfo | undefined {
+  const nodeName = pod.spec?.nodeName;
+  if (!nodeName || isTerminal(pod)) return undefined;
+  return byName.get(nodeName);
+}
