@@ -7,10 +7,32 @@ import type { DrainPlan, PlanOptions, PodPlan } from './types.js';
 export interface ChosenBatch {
   readonly nodes: readonly string[];
   readonly plan: DrainPlan;
-  /** False when even the first remaining node alone cannot be drained: the run stops there. */
+  /** False for a node that cannot be drained even alone: the run stops there. */
   readonly acceptable: boolean;
-  /** Nodes that made a bigger batch unacceptable: tried again after the others. */
-  readonly deferred: readonly string[];
+}
+
+/**
+ * Plans drains against one cluster state. The plan of a single node is kept: the pool plan judges a
+ * node alone more than once against the same state (when it offends in a batch, and again when it is
+ * set aside), and the planner is pure, so the kept plan is the one it would build again.
+ */
+export class BatchPlanner {
+  readonly index: ClusterIndex;
+  private readonly options: PlanOptions;
+  private readonly alone = new Map<string, DrainPlan>();
+
+  constructor(index: ClusterIndex, options: PlanOptions) {
+    this.index = index;
+    this.options = options;
+  }
+
+  plan(nodes: readonly string[]): DrainPlan {
+    if (nodes.length !== 1) return buildPlan(this.index, { ...this.options, nodes });
+    const [node] = nodes as [string];
+    let plan = this.alone.get(node);
+    if (!plan) this.alone.set(node, (plan = buildPlan(this.index, { ...this.options, nodes })));
+    return plan;
+  }
 }
 
 /**
@@ -28,44 +50,42 @@ export function poolOrder(index: ClusterIndex, pool: readonly string[]): string[
 const REFILL_ATTEMPTS = 2;
 
 /**
- * Chooses the next batch among `remaining` (in pool order): the first `maxUnavailable` nodes, planned
+ * Chooses the next batch among `queue` (in pool order): the first `maxUnavailable` nodes, planned
  * together; while that drain is blocked or leaves a replacement without a node, the nodes holding the
- * offending pods leave the batch (they are deferred: tried again after the others) and, for the first
- * attempts, untried nodes take their places. Filling the batch is worth it: a batch costs the operator's
- * command and the node's return (minutes), a budget wave inside a batch only a replacement's start-up
- * (seconds). When every node of the batch offends, the first one is planned alone; a single node that
- * still offends is returned as not acceptable. At most REFILL_ATTEMPTS + 2 plans per batch.
+ * offending pods leave the batch (they are `deferred`: set aside, to be judged alone once the queue is
+ * empty) and, for the first attempts, untried nodes take their places. Filling the batch is worth it: a
+ * batch costs the operator's command and the node's return (minutes), a budget wave inside a batch only
+ * a replacement's start-up (seconds). `batch` is null when every node tried offended. At most
+ * REFILL_ATTEMPTS + 1 plans with refills, then each plan drops at least one node.
  */
 export function chooseBatch(
-  index: ClusterIndex,
-  remaining: readonly string[],
+  planner: BatchPlanner,
+  queue: readonly string[],
   maxUnavailable: number,
-  options: PlanOptions,
-): ChosenBatch {
-  let chosen = remaining.slice(0, maxUnavailable);
-  let untried = remaining.slice(maxUnavailable);
+): { batch: ChosenBatch | null; deferred: string[] } {
+  let chosen = queue.slice(0, maxUnavailable);
+  let untried = queue.slice(maxUnavailable);
   const deferred: string[] = [];
   for (let attempt = 0; ; attempt++) {
-    const plan = buildPlan(index, { ...options, nodes: chosen });
+    const plan = planner.plan(chosen);
     const offenders = offendingNodes(plan);
-    if (offenders.length === 0) return { nodes: chosen, plan, acceptable: true, deferred };
-    if (chosen.length === 1) return { nodes: chosen, plan, acceptable: false, deferred };
-    const kept = chosen.filter((n) => !offenders.includes(n));
+    if (offenders.length === 0) return { batch: { nodes: chosen, plan, acceptable: true }, deferred };
     deferred.push(...offenders);
+    const kept = chosen.filter((n) => !offenders.includes(n));
     if (attempt < REFILL_ATTEMPTS) {
       const refill = untried.slice(0, maxUnavailable - kept.length);
       untried = untried.slice(refill.length);
       kept.push(...refill);
     }
-    if (kept.length === 0) kept.push(deferred.splice(deferred.indexOf(offenders[0]!), 1)[0]!);
+    if (kept.length === 0) return { batch: null, deferred };
     chosen = kept;
   }
 }
 
 /** Nodes (in plan order) of the pods that make a batch unacceptable: refused, never evicted, or a replacement that finds no node. */
 export function offendingNodes(plan: DrainPlan): string[] {
-  const offending = plan.pods.filter(isOffending).map((p) => p.node);
-  return plan.nodes.filter((n) => offending.includes(n));
+  const offending = new Set(plan.pods.filter(isOffending).map((p) => p.node));
+  return plan.nodes.filter((n) => offending.has(n));
 }
 
 function isOffending(p: PodPlan): boolean {

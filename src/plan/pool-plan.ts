@@ -1,5 +1,5 @@
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
-import { chooseBatch, poolOrder, type ChosenBatch } from './batching.js';
+import { BatchPlanner, chooseBatch, offendingNodes, poolOrder, type ChosenBatch } from './batching.js';
 import { batchEta, drainTimesOf, poolEta } from './pool-eta.js';
 import { clusterAfterBatch, isRemovedByDrain } from './pool-state.js';
 import type { PoolBatch, PoolPlan, PoolPlanOptions } from './pool-types.js';
@@ -10,9 +10,11 @@ import { plural } from '../wording.js';
  * The whole run over a pool, batch after batch, without touching the cluster: each batch is planned
  * with the single-drain planner (filters, budgets and waves, the scheduling simulation) against the
  * cluster as it will be when the batch starts — earlier batches back in service with the replacements
- * they caused, later nodes still holding their pods. Batches are chosen by `chooseBatch`; a node that
- * cannot be drained even alone becomes a blocked batch of its own, which blocks the run (planning goes
- * on without it, so every problem shows at once). Pure: snapshot and options in, PoolPlan out.
+ * they caused, later nodes still holding their pods. Batches are chosen by `chooseBatch`; the nodes that
+ * offend in a batch are set aside and judged alone once every other node has found its batch, against
+ * the cluster as those batches leave it; a node that cannot be drained even alone then becomes a batch of
+ * its own, at the end of the run, which blocks it (planning goes on without it, so every problem shows
+ * at once). Pure: snapshot and options in, PoolPlan out.
  */
 export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): PoolPlan {
   const pool = [...new Set(options.nodes)];
@@ -22,27 +24,47 @@ export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): Po
   }
 
   const chosen: ChosenBatch[] = [];
-  let state = index;
-  let remaining = poolOrder(index, pool);
-  while (remaining.length > 0) {
-    const batch = chooseBatch(state, remaining, options.maxUnavailable, options);
-    const nodes = batch.nodes;
+  let planner = new BatchPlanner(index, options);
+  let queue = poolOrder(index, pool);
+  // Nodes that offended in a batch: judged alone, against the cluster as it is then, once the queue is empty.
+  let aside: string[] = [];
+  const take = (batch: ChosenBatch) => {
     chosen.push(batch);
     // A node whose replacements find no room still drains; one that is blocked keeps its pods.
-    if (batch.plan.verdict !== 'blocked') state = clusterAfterBatch(state, batch.plan, chosen.length);
-    const later = remaining.filter((n) => !nodes.includes(n));
-    remaining = [
-      ...later.filter((n) => !batch.deferred.includes(n)),
-      ...later.filter((n) => batch.deferred.includes(n)),
-    ];
+    if (batch.plan.verdict !== 'blocked') {
+      planner = new BatchPlanner(clusterAfterBatch(planner.index, batch.plan, chosen.length), options);
+    }
+  };
+  while (queue.length > 0 || aside.length > 0) {
+    if (queue.length > 0) {
+      const { batch, deferred } = chooseBatch(planner, queue, options.maxUnavailable);
+      aside.push(...deferred);
+      queue = queue.filter((n) => !deferred.includes(n) && !batch?.nodes.includes(n));
+      if (batch) take(batch);
+      continue;
+    }
+    const judged = aside.map((node) => ({ node, plan: planner.plan([node]) }));
+    const fine = judged.filter((j) => offendingNodes(j.plan).length === 0).map((j) => j.node);
+    if (fine.length > 0) {
+      queue = fine;
+      aside = aside.filter((n) => !fine.includes(n));
+      continue;
+    }
+    // Every node left offends even alone: each is a batch of its own that cannot go as planned, taken
+    // one after another while the cluster stays as it is (a blocked batch leaves it so).
+    for (const { node, plan } of judged) {
+      aside.shift();
+      take({ nodes: [node], plan, acceptable: false });
+      if (plan.verdict !== 'blocked') break;
+    }
   }
 
   const commandSeconds = options.commandSeconds ?? null;
-  const batches = chosen.map((b, i) => poolBatch(b, i + 1, chosen, commandSeconds));
+  const batchOf = new Map(chosen.flatMap((b, i) => b.nodes.map((n) => [n, i + 1] as const)));
+  const later = (node: string | null | undefined, number: number) => (batchOf.get(node ?? '') ?? 0) > number;
+  const batches = chosen.map((b, i) => poolBatch(b, i + 1, batchOf, commandSeconds));
   const movedTwice = batches.flatMap((b) =>
-    b.plan.pods
-      .filter((p) => laterNodeOf(p.replacement?.placedOn, b.number, chosen))
-      .map((p) => `${p.namespace}/${p.name}`),
+    b.plan.pods.filter((p) => later(p.replacement?.placedOn, b.number)).map((p) => `${p.namespace}/${p.name}`),
   );
   const { verdict, reasons } = poolVerdict(batches, movedTwice);
   return {
@@ -68,17 +90,17 @@ export const POOL_CAVEATS: readonly string[] = [
   'a replacement keeps its original name in later batches (the name its controller picks is not known in advance)',
 ];
 
+/** `batchOf`: the batch number of each pool node. */
 function poolBatch(
   b: ChosenBatch,
   number: number,
-  all: readonly ChosenBatch[],
+  batchOf: ReadonlyMap<string, number>,
   commandSeconds: number | null,
 ): PoolBatch {
   const removed = b.plan.pods.filter(isRemovedByDrain);
   const placed = removed.map((p) => p.replacement?.placedOn).filter((n): n is string => typeof n === 'string');
-  const done = new Set(all.slice(0, number - 1).flatMap((x) => x.nodes));
-  const doneNodes = placed.filter((n) => done.has(n)).length;
-  const laterNodes = placed.filter((n) => laterNodeOf(n, number, all)).length;
+  const doneNodes = placed.filter((n) => (batchOf.get(n) ?? number) < number).length;
+  const laterNodes = placed.filter((n) => (batchOf.get(n) ?? 0) > number).length;
   return {
     number,
     nodes: b.nodes,
@@ -90,10 +112,6 @@ function poolBatch(
     eta: batchEta(drainTimesOf(b.plan), commandSeconds),
     plan: b.plan,
   };
-}
-
-function laterNodeOf(node: string | null | undefined, batchNumber: number, all: readonly ChosenBatch[]): boolean {
-  return node != null && all.slice(batchNumber).some((x) => x.nodes.includes(node));
 }
 
 /** Known verdicts from least to most severe; one added later ranks just below blocked until placed here. */

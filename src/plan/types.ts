@@ -66,12 +66,22 @@ export interface NodeRejection {
 export interface ReplacementPlan {
   /** True when some node outside the drained set passes every modelled filter. */
   readonly schedulable: boolean;
-  /** Nodes that would accept the replacement (after earlier replacements took their room). */
+  /**
+   * Nodes that would accept the replacement (after earlier replacements took their room). On a cluster
+   * of 100 nodes or more, only those found before the search stopped, as kube-scheduler stops once it
+   * has found enough (`nodesChecked` is then set): 500 of 5,000 nodes, for instance.
+   */
   readonly nodes: readonly string[];
   /** The node the simulation placed it on (null when unschedulable). */
   readonly placedOn: string | null;
-  /** Per rejected node, why. */
+  /** Per rejected node, why (of the nodes checked). */
   readonly rejected: readonly NodeRejection[];
+  /**
+   * How many nodes the search filtered, when it stopped before checking them all because it had found
+   * `numFeasibleNodesToFind` feasible ones (kube-scheduler's percentageOfNodesToScore); absent when it
+   * checked every node.
+   */
+  readonly nodesChecked?: number;
   /** One line in the scheduler's FailedScheduling style: "0/3 nodes are available: 1 node(s) were unschedulable, …". */
   readonly message: string;
   /**

@@ -26,11 +26,20 @@ export interface SpreadConstraint {
   readonly selfMatch: boolean;
 }
 
-/** PreFilter's result: per constraint, matching pods per eligible domain and the global minimum. */
+/**
+ * PreFilter's result: per constraint, matching pods per eligible domain (a domain without any is absent:
+ * it counts 0) and the global minimum.
+ */
 export interface SpreadState {
   readonly constraints: readonly SpreadConstraint[];
   readonly domainCounts: readonly ReadonlyMap<string, number>[];
   readonly globalMin: readonly number[];
+}
+
+/** Per constraint, the nodes whose pods count and how many domains they make. */
+interface EligibleDomains {
+  readonly nodes: ReadonlySet<NodeInfo>;
+  readonly domains: number;
 }
 
 /**
@@ -83,37 +92,62 @@ function withMatchLabelKeys(
  */
 export function topologySpreadPreFilter(pod: PodInfo, affinity: NodeMatcher, cluster: ClusterState): SpreadState {
   const constraints = spreadConstraints(pod);
-  const tolerations = pod.pod.spec?.tolerations ?? [];
+  if (constraints.length === 0) return { constraints, domainCounts: [], globalMin: [] };
+  const eligible = eligibleDomains(pod, constraints, affinity, cluster);
   const domainCounts = constraints.map(() => new Map<string, number>());
-  const eligible = constraints.map(() => new Set<NodeInfo>());
-  if (constraints.length === 0) return { constraints, domainCounts, globalMin: [] };
-
-  const included = (c: SpreadConstraint, node: NodeInfo) =>
-    (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
-    (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
-
-  for (const node of cluster.nodeInfos) {
-    if (!constraints.every((c) => c.topologyKey in node.labels)) continue;
-    constraints.forEach((c, i) => {
-      if (!included(c, node)) return;
-      const domain = node.labels[c.topologyKey]!;
-      domainCounts[i]!.set(domain, domainCounts[i]!.get(domain) ?? 0);
-      eligible[i]!.add(node);
-    });
-  }
   constraints.forEach((c, i) => {
     if (c.selector === null || isEmptySelector(c.selector)) return;
     for (const other of cluster.podsMatching(pod.namespace, c.selector)) {
-      if (other.terminating || !eligible[i]!.has(other.node)) continue;
+      if (other.terminating || !eligible[i]!.nodes.has(other.node)) continue;
       const domain = other.node.labels[c.topologyKey]!;
-      domainCounts[i]!.set(domain, domainCounts[i]!.get(domain)! + 1);
+      domainCounts[i]!.set(domain, (domainCounts[i]!.get(domain) ?? 0) + 1);
     }
   });
   const globalMin = constraints.map((c, i) => {
-    const counts = [...domainCounts[i]!.values()];
-    return counts.length < c.minDomains ? 0 : Math.min(...counts);
+    const { domains } = eligible[i]!;
+    if (domains < c.minDomains) return 0;
+    const counts = domainCounts[i]!;
+    return counts.size < domains ? 0 : Math.min(...counts.values());
   });
   return { constraints, domainCounts, globalMin };
+}
+
+/**
+ * The walk over every node: which count for each constraint. It reads only the nodes' labels and taints
+ * and the pod's constraints, node affinity and tolerations, so the cluster keeps it for every pod of the
+ * simulation with the same ones (replicas of one workload, or of workloads alike).
+ */
+function eligibleDomains(
+  pod: PodInfo,
+  constraints: readonly SpreadConstraint[],
+  affinity: NodeMatcher,
+  cluster: ClusterState,
+): readonly EligibleDomains[] {
+  const spec = pod.pod.spec;
+  const tolerations = spec?.tolerations ?? [];
+  const honorsTaints = constraints.some((c) => c.nodeTaintsPolicy === 'Honor');
+  const key = JSON.stringify([
+    constraints.map((c) => [c.topologyKey, c.nodeAffinityPolicy, c.nodeTaintsPolicy]),
+    spec?.nodeSelector ?? null,
+    spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null,
+    honorsTaints ? tolerations : null,
+  ]);
+  return cluster.memo(`spread-domains\u0000${key}`, () => {
+    const included = (c: SpreadConstraint, node: NodeInfo) =>
+      (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
+      (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
+    const nodes = constraints.map(() => new Set<NodeInfo>());
+    const domains = constraints.map(() => new Set<string>());
+    for (const node of cluster.nodeInfos) {
+      if (!constraints.every((c) => c.topologyKey in node.labels)) continue;
+      constraints.forEach((c, i) => {
+        if (!included(c, node)) return;
+        domains[i]!.add(node.labels[c.topologyKey]!);
+        nodes[i]!.add(node);
+      });
+    }
+    return constraints.map((_, i) => ({ nodes: nodes[i]!, domains: domains[i]!.size }));
+  });
 }
 
 /**

@@ -93,11 +93,17 @@ describe('SchedulingSimulation at scale', () => {
         // The evicted replica left its zone one short: only that zone is within maxSkew 1.
         expect(Number(plan.placedOn!.slice('node-'.length)) % ZONES).toBe(0);
         expect(plan.nodes).toHaveLength(NODES / ZONES - 1);
+        // Fewer than the 500 the scheduler looks for: it checked every node.
+        expect(plan.nodesChecked).toBeUndefined();
       }
       if (kindOf(app) === 'anti-affinity') {
         expect(otherReplicaNodes.has(plan.placedOn!)).toBe(false);
-        expect(plan.nodes).toHaveLength(NODES - REPLICAS);
+        // 4,850 nodes would do; like kube-scheduler, the search stops once it has found 500 (10 % of 5,000).
+        expect(plan.nodes).toHaveLength(500);
+        expect(plan.nodes.some((n) => otherReplicaNodes.has(n) || n === drained)).toBe(false);
+        expect(plan.nodesChecked).toBe(500 + plan.rejected.length);
       }
+      if (kindOf(app) === 'plain') expect(plan.nodes).toHaveLength(500);
     }
     // Correctness, not timing, is asserted: the timeout only keeps a loaded 2-core machine from failing it.
   }, 30_000);

@@ -1,6 +1,10 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { SchedulingSimulation, UNMODELLED_SCHEDULER_RULES } from '../../../../src/plan/scheduling/simulation.js';
+import {
+  SchedulingSimulation,
+  UNMODELLED_SCHEDULER_RULES,
+  feasibleNodesToFind,
+} from '../../../../src/plan/scheduling/simulation.js';
 import { makeIndex, makeNode, makePod } from '../../builders.js';
 import { daemonPods, helloNodes, helloPods } from './hello-topology.js';
 
@@ -137,5 +141,75 @@ describe('SchedulingSimulation', () => {
   it('lists what it does not model, for the plan caveats', () => {
     expect(UNMODELLED_SCHEDULER_RULES.join('\n')).toMatch(/VolumeBinding/);
     expect(UNMODELLED_SCHEDULER_RULES.join('\n')).toMatch(/DefaultPreemption/);
+  });
+});
+
+describe('SchedulingSimulation on a large cluster: the search stops as kube-scheduler stops it', () => {
+  it('looks for every node under 100, then 50 % less 1 % per 125 nodes (at least 5 %), never under 100', () => {
+    expect([1, 99, 100, 150, 500, 1_000, 5_000, 15_000].map(feasibleNodesToFind)).toEqual([
+      1, 99, 100, 100, 230, 420, 500, 750,
+    ]);
+  });
+
+  const nodes = (n: number, edit: (b: ReturnType<typeof makeNode>, i: number) => unknown = () => {}) =>
+    Array.from({ length: n }, (_, i) => {
+      const b = makeNode()
+        .name(`n${String(i).padStart(3, '0')}`)
+        .allocatable('4', '8Gi');
+      edit(b, i);
+      return b;
+    });
+  const web = (name: string, node: string) =>
+    makePod().name(name).node(node).label('app', 'web').owner('ReplicaSet', 'web-1').requests('100m', '64Mi');
+
+  it('stops once it has found 100 of 150 nodes, and the next placement starts where it stopped', () => {
+    const pods = [web('web-0', 'n000').obj(), web('web-1', 'n000').obj()];
+    const { plans } = drain(nodes(150), pods, 'n000');
+    const [first, second] = plans;
+    // n000 is drained: 101 nodes checked to find 100.
+    expect(first).toMatchObject({ schedulable: true, nodesChecked: 101 });
+    expect(first!.nodes).toHaveLength(100);
+    expect(first!.nodes[0]).toBe('n001');
+    expect(first!.rejected.map((r) => r.node)).toEqual(['n000']);
+    expect(first!.message).toMatch(
+      /^100\/101 nodes checked are available \(on 150 nodes the scheduler stops looking after 100\); /,
+    );
+    // Round the list from n101: n101…n149, then n000 (drained) and n001…n051.
+    expect(second!.nodes[0]).toBe('n101');
+    expect(second!.nodes).toContain('n051');
+    expect(second!.nodes).not.toContain('n052');
+    expect(second!.nodesChecked).toBe(101);
+  });
+
+  it('checks every node when fewer than it looks for fit, and says why each other one did not', () => {
+    // Only the last three nodes have room: the search goes round the whole cluster to find them.
+    const pods = [web('web-0', 'n000').requests('3', '64Mi').obj()];
+    const { plans } = drain(
+      nodes(150, (b, i) => (i < 147 ? b.allocatable('2', '8Gi') : b)),
+      pods,
+      'n000',
+    );
+    expect(plans[0]).toMatchObject({ schedulable: true, nodes: ['n147', 'n148', 'n149'] });
+    expect(plans[0]!.nodesChecked).toBeUndefined();
+    expect(plans[0]!.rejected).toHaveLength(147);
+    expect(plans[0]!.message).toMatch(/^3\/150 nodes are available; /);
+  });
+
+  it('keeps the spread domains of one pod spec for the next, and does not serve them to another spec', () => {
+    // Tier a (n000-n059) spans zones z0 and z1; tier b (n060-n149) spans z0, z1 and z2.
+    const tiers = (b: ReturnType<typeof makeNode>, i: number) =>
+      i < 60 ? b.label('tier', 'a').label('zone', `z${i % 2}`) : b.label('tier', 'b').label('zone', `z${i % 3}`);
+    const spread = (name: string, tier: string, node = 'n000') =>
+      web(name, node).label('app', `web-${tier}`).nodeSelector({ tier }).spread(1, 'zone');
+    // Two b pods already run, in z0 (n063) and z1 (n064): the next one must go to z2, which only tier b's
+    // domains have; with tier a's domains (z0, z1) nothing would count and n060 (z0) would win on its name.
+    const pods = [
+      spread('a-0', 'a').obj(),
+      spread('b-0', 'b').obj(),
+      spread('b-1', 'b', 'n063').obj(),
+      spread('b-2', 'b', 'n064').obj(),
+    ];
+    const { plans } = drain(nodes(150, tiers), pods, 'n000');
+    expect(plans.map((p) => p.placedOn)).toEqual([expect.stringMatching(/^n0[0-5]\d$/), 'n062']);
   });
 });
