@@ -1,5 +1,5 @@
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
-import { buildPlan } from './build-plan.js';
+import { buildPlan, drainBlockedNodes } from './build-plan.js';
 import { isRemovedByDrain } from './pool-state.js';
 import type { DrainPlan, PlanOptions, PodPlan } from './types.js';
 
@@ -20,6 +20,8 @@ export class BatchPlanner {
   readonly index: ClusterIndex;
   private readonly options: PlanOptions;
   private readonly alone = new Map<string, DrainPlan>();
+  /** The last plan of several nodes: the batch chooser asks for the plan it has just judged. */
+  private last: { readonly key: string; readonly plan: DrainPlan } | undefined;
 
   constructor(index: ClusterIndex, options: PlanOptions) {
     this.index = index;
@@ -27,11 +29,26 @@ export class BatchPlanner {
   }
 
   plan(nodes: readonly string[]): DrainPlan {
-    if (nodes.length !== 1) return buildPlan(this.index, { ...this.options, nodes });
+    if (nodes.length !== 1) {
+      const key = nodes.join('\u0000');
+      if (this.last?.key !== key) this.last = { key, plan: buildPlan(this.index, { ...this.options, nodes }) };
+      return this.last.plan;
+    }
     const [node] = nodes as [string];
     let plan = this.alone.get(node);
     if (!plan) this.alone.set(node, (plan = buildPlan(this.index, { ...this.options, nodes })));
     return plan;
+  }
+
+  /** The nodes whose drain together is refused or blocked whatever the scheduler does (drainBlockedNodes): offenders, found without placing a pod. */
+  surelyOffending(nodes: readonly string[]): string[] {
+    return drainBlockedNodes(this.index, { ...this.options, nodes });
+  }
+
+  /** The nodes of a drain plan that offend: a blocked or refused pod, or a replacement that finds no node. */
+  offending(nodes: readonly string[]): string[] {
+    const sure = this.surelyOffending(nodes);
+    return sure.length > 0 ? sure : offendingNodes(this.plan(nodes));
   }
 }
 
@@ -56,7 +73,8 @@ const REFILL_ATTEMPTS = 2;
  * empty) and, for the first attempts, untried nodes take their places. Filling the batch is worth it: a
  * batch costs the operator's command and the node's return (minutes), a budget wave inside a batch only
  * a replacement's start-up (seconds). `batch` is null when every node tried offended. At most
- * REFILL_ATTEMPTS + 1 plans with refills, then each plan drops at least one node.
+ * REFILL_ATTEMPTS + 1 attempts with refills, then each attempt drops at least one node. An attempt whose
+ * nodes surely offend (refused or blocked whatever the scheduler does) drops them without a full plan.
  */
 export function chooseBatch(
   planner: BatchPlanner,
@@ -67,9 +85,9 @@ export function chooseBatch(
   let untried = queue.slice(maxUnavailable);
   const deferred: string[] = [];
   for (let attempt = 0; ; attempt++) {
-    const plan = planner.plan(chosen);
-    const offenders = offendingNodes(plan);
-    if (offenders.length === 0) return { batch: { nodes: chosen, plan, acceptable: true }, deferred };
+    const offenders = planner.offending(chosen);
+    if (offenders.length === 0)
+      return { batch: { nodes: chosen, plan: planner.plan(chosen), acceptable: true }, deferred };
     deferred.push(...offenders);
     const kept = chosen.filter((n) => !offenders.includes(n));
     if (attempt < REFILL_ATTEMPTS) {

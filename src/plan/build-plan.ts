@@ -4,6 +4,7 @@ import { parseLabelSelector, matchesLabelSelector } from '../snapshot/label-sele
 import {
   placeBlockedReplacements,
   type EvictionCandidate,
+  type ReplacementPlacer,
   type EvictionSchedule,
   type ScheduledEviction,
 } from './budget-waves.js';
@@ -49,32 +50,9 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
   const nodes = [...new Set(options.nodes)];
   for (const name of nodes) if (!index.node(name)) throw new Error(`node "${name}" not found`);
 
-  const budgetCache = new Map<V1PodDisruptionBudget, BudgetFacts>();
-  const factsOf = (pdb: V1PodDisruptionBudget) => budgetCache.get(pdb) ?? cache(budgetCache, pdb, budgetFacts(pdb));
-  const ctx = { options, index };
-  const pods: PodFacts[] = podsToDrain(index, nodes, options.podSelector).map((pod) => ({
-    pod,
-    key: podKey(pod),
-    node: pod.spec?.nodeName ?? '',
-    filter: filterPod(pod, ctx, options.disableEviction),
-    controller: controllerOf(pod, index),
-    budgets: index.pdbsForPod(pod).map(factsOf).sort(byKey),
-  }));
-
-  const refusals = refusalsByNode(pods);
-  const removed: EvictionCandidate[] = pods
-    .filter(isRemoved)
-    .map((p) => ({ pod: p.pod, key: p.key, budgets: p.budgets, recreates: p.controller?.recreates ?? false }));
-  const candidates = removed.filter((c) => !refusals.has(c.pod.spec?.nodeName ?? ''));
+  const { budgetCache, pods, refusals, removed, candidates, order } = drainedPods(index, nodes, options);
   const simulation = new SchedulingSimulation(index, new Set(nodes));
-  const order = evictionOrder(
-    candidates.map((c) => c.pod),
-    options.orderBy === 'priority',
-  );
-  const schedule = scheduleInGroups(candidates, order, simulation, {
-    deleteInsteadOfEvict: options.disableEviction,
-    budgetsKnown: index.snapshot.kinds.has('PodDisruptionBudget'),
-  });
+  const schedule = scheduleInGroups(candidates, order, simulation, scheduleOptions(index, options));
 
   const blocked = removed.filter((c) => (schedule.pods.get(c.key)?.outcome ?? 'blocked') === 'blocked');
   const unblocked = placeBlockedReplacements(blocked, simulation);
@@ -163,6 +141,62 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     caveatScopes: [...order.problems.map((caveat) => ({ caveat, pods: [] })), ...caveats],
     order: { by: order.by, groups: order.groups },
     eta: { totalSeconds: eta.totalSeconds, waves: eta.waves, basis: eta.basis },
+  };
+}
+
+/**
+ * The nodes whose drain is refused or blocked even if every replacement finds a node: kubectl's filters
+ * and the budget waves, without the scheduling simulation, so at a small part of buildPlan's cost. A
+ * replacement that finds no node only holds its budget longer, so buildPlan shows these nodes refused or
+ * blocked too. The pool plan uses it to leave such nodes out of a batch before planning the batch; every
+ * batch it then takes still carries buildPlan's own plan.
+ */
+export function drainBlockedNodes(index: ClusterIndex, options: PlanOptions): string[] {
+  const nodes = [...new Set(options.nodes)];
+  const { refusals, candidates, order } = drainedPods(index, nodes, options);
+  const schedule = scheduleInGroups(candidates, order, ASSUMED_PLACED, scheduleOptions(index, options));
+  const blocked = new Set(refusals.keys());
+  for (const c of candidates) {
+    if (schedule.pods.get(c.key)?.outcome === 'blocked') blocked.add(c.pod.spec?.nodeName ?? '');
+  }
+  return nodes.filter((n) => blocked.has(n));
+}
+
+/** A placer that finds every replacement a node, and holds no room. */
+const ASSUMED_PLACED: ReplacementPlacer = {
+  evict: () => {},
+  place: () => ({ schedulable: true, nodes: [], placedOn: null, rejected: [], message: '' }),
+};
+
+/** The drained pods with kubectl's filters, owners and budgets, and what the waves will be played on. */
+function drainedPods(index: ClusterIndex, nodes: readonly string[], options: PlanOptions) {
+  const budgetCache = new Map<V1PodDisruptionBudget, BudgetFacts>();
+  const factsOf = (pdb: V1PodDisruptionBudget) => budgetCache.get(pdb) ?? cache(budgetCache, pdb, budgetFacts(pdb));
+  const ctx = { options, index };
+  const pods: PodFacts[] = podsToDrain(index, nodes, options.podSelector).map((pod) => ({
+    pod,
+    key: podKey(pod),
+    node: pod.spec?.nodeName ?? '',
+    filter: filterPod(pod, ctx, options.disableEviction),
+    controller: controllerOf(pod, index),
+    budgets: index.pdbsForPod(pod).map(factsOf).sort(byKey),
+  }));
+  const refusals = refusalsByNode(pods);
+  const removed: EvictionCandidate[] = pods
+    .filter(isRemoved)
+    .map((p) => ({ pod: p.pod, key: p.key, budgets: p.budgets, recreates: p.controller?.recreates ?? false }));
+  const candidates = removed.filter((c) => !refusals.has(c.pod.spec?.nodeName ?? ''));
+  const order = evictionOrder(
+    candidates.map((c) => c.pod),
+    options.orderBy === 'priority',
+  );
+  return { budgetCache, pods, refusals, removed, candidates, order };
+}
+
+function scheduleOptions(index: ClusterIndex, options: PlanOptions) {
+  return {
+    deleteInsteadOfEvict: options.disableEviction,
+    budgetsKnown: index.snapshot.kinds.has('PodDisruptionBudget'),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
-import { BatchPlanner, chooseBatch, offendingNodes, poolOrder, type ChosenBatch } from './batching.js';
+import { BatchPlanner, chooseBatch, poolOrder, type ChosenBatch } from './batching.js';
 import { batchEta, drainTimesOf, poolEta } from './pool-eta.js';
 import { clusterAfterBatch, isRemovedByDrain } from './pool-state.js';
 import type { PoolBatch, PoolPlan, PoolPlanOptions } from './pool-types.js';
@@ -43,13 +43,13 @@ export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): Po
       if (batch) take(batch);
       continue;
     }
-    const judged = aside.map((node) => ({ node, plan: planner.plan([node]) }));
-    const fine = judged.filter((j) => offendingNodes(j.plan).length === 0).map((j) => j.node);
+    const fine = aside.filter((n) => planner.offending([n]).length === 0);
     if (fine.length > 0) {
       queue = fine;
       aside = aside.filter((n) => !fine.includes(n));
       continue;
     }
+    const judged = aside.map((node) => ({ node, plan: planner.plan([node]) }));
     // Every node left offends even alone: each is a batch of its own that cannot go as planned, taken
     // one after another while the cluster stays as it is (a blocked batch leaves it so).
     for (const { node, plan } of judged) {

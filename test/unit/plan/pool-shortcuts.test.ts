@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { drainEveryPod, syntheticClusterList } from '../../../scripts/bench/synthetic-cluster.js';
-import { buildPlan } from '../../../src/plan/build-plan.js';
+import { buildPlan, drainBlockedNodes } from '../../../src/plan/build-plan.js';
+import { offendingNodes } from '../../../src/plan/batching.js';
 import { buildPoolPlan } from '../../../src/plan/pool-plan.js';
 import { clusterAfterBatch } from '../../../src/plan/pool-state.js';
 import { schedulerCache } from '../../../src/plan/scheduling/scheduler-cache.js';
@@ -83,5 +84,18 @@ describe('the pool plan against the slow path', () => {
     buildPlan(state, { ...options, nodes: b });
     expect(buildPlan(state, { ...options, nodes: a })).toEqual(once);
     expect(buildPlan(fresh(index), { ...options, nodes: a })).toEqual(once);
+  }, 60_000);
+
+  it('names as surely blocked only nodes the full plan shows refused or blocked too', () => {
+    const state = fresh(index);
+    const groups = [...pool.map((n) => [n]), pool.slice(0, 10), pool.slice(10, 20), pool.slice(20, 30)];
+    let named = 0;
+    for (const nodes of groups) {
+      const sure = drainBlockedNodes(state, { ...options, nodes });
+      named += sure.length;
+      const full = offendingNodes(buildPlan(state, { ...options, nodes }));
+      expect(full).toEqual(expect.arrayContaining(sure));
+    }
+    expect(named).toBeGreaterThan(10);
   }, 60_000);
 });
