@@ -1,0 +1,76 @@
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bin } from './drain-run.js';
+import { eventually, labEnv, seedScenario } from './lab.js';
+import { poolNodes } from './run-helpers.js';
+
+// `kubectl maint run` in a real terminal (tmux, on its own socket): the live pool view and --pause's wait
+// for a key, read off the screen as an operator would see them.
+
+const socket = `maint-run-e2e-${process.pid}`;
+const session = 'run';
+const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args]);
+/** The screen and its scrollback, whitespace collapsed so a text is found however it wrapped. */
+const screen = async () =>
+  String((await tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', session)).stdout).replace(/\s+/g, ' ');
+
+afterEach(async () => {
+  await tmux('kill-server').catch(() => undefined);
+});
+
+describe('kubectl maint run in a terminal', () => {
+  it('--pause shows the drained batch in the pool view, waits for a key, then takes it back into service', async () => {
+    await seedScenario('pool');
+    const env = await labEnv();
+    // An operator's terminal, not CI: under CI=true Ink draws only the last frame.
+    const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 pool-2 --max-unavailable 2 --pause --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
+    await tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '160',
+      '-y',
+      '50',
+      '-e',
+      `KUBECONFIG=${env.KUBECONFIG}`,
+      command,
+    );
+
+    const paused = await eventually(
+      async () => {
+        const text = await screen();
+        return text.includes('press any key to go on') ? text : undefined;
+      },
+      120_000,
+      'the run to pause with its batch drained',
+    );
+    expect(paused).toMatch(/Run \S+ · batch 1 of 1 · \d+:\d\d/);
+    expect(paused).toMatch(/pool-1 1 drained/);
+    expect(paused).toMatch(/pool-2 1 drained/);
+    // The batch's nodes in the pool plan's order (equally empty nodes: either way round).
+    expect(paused).toMatch(
+      /batch 1 \((pool-1, pool-2|pool-2, pool-1)\) is drained: do the maintenance, then press any key to go on/,
+    );
+    expect(
+      (await poolNodes())
+        .filter((n) => n.spec.unschedulable)
+        .map((n) => n.metadata.name)
+        .sort(),
+    ).toEqual(['pool-1', 'pool-2']);
+
+    await tmux('send-keys', '-t', session, 'x');
+    const done = await eventually(
+      async () => {
+        const text = await screen();
+        return text.includes('EXIT=') ? text : undefined;
+      },
+      120_000,
+      'the run to finish',
+    );
+    expect(done).toContain('EXIT=0');
+    expect(done).toMatch(/run \S+ done: every node is back in service/);
+    expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
+  });
+});
