@@ -95,7 +95,12 @@ export function chooseBatch(
       untried = untried.slice(refill.length);
       kept.push(...refill);
     }
-    if (kept.length === 0) return { batch: null, deferred };
+    if (kept.length === 0) {
+      // Every node offends together: the first one is tried alone, so a node that is fine alone is not
+      // set aside for good (the end of the pool judges every set-aside node alone and queues it again).
+      if (chosen.length === 1) return { batch: null, deferred };
+      kept.push(deferred.splice(deferred.indexOf(offenders[0]!), 1)[0]!);
+    }
     chosen = kept;
   }
 }
