@@ -64,6 +64,9 @@ export async function runCli(args: readonly string[], env: Record<string, string
     cwd: root,
     env: { HOME: scratchDir(), KUBECONFIG: '', NO_COLOR: '1', ...env },
     extendEnv: false,
+    // A hang guard below the unit tests' 60 s one, so that a CLI that never ends is killed, not left
+    // running after its test failed.
+    timeout: 50_000,
   });
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
 }

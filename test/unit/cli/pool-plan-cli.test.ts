@@ -7,6 +7,8 @@ import { runCli as run } from './cli-from-source.js';
 const root = path.resolve(import.meta.dirname, '../../..');
 const hello = path.join(root, 'examples/hello.json');
 const helloBlocked = path.join(root, 'examples/hello-blocked.json');
+/** The lab's `pool` scenario as `npm run lab -- snapshot` printed it (managedFields dropped). */
+const labPool = path.join(root, 'test/fixtures/plan/lab-pool.json');
 
 describe('--max-unavailable', () => {
   it('takes a count or a percentage of the pool, rounded down but at least one node', () => {
@@ -75,5 +77,29 @@ describe('kubectl maint plan over a pool', () => {
     const [line, see, ...rest] = r.stderr.trim().split('\n');
     expect(line).toMatch(/^error: invalid argument "0" for "--max-unavailable" flag: .*must be at least 1/);
     expect([see, rest]).toEqual(["See 'kubectl maint plan --help' for usage.", []]);
+  });
+});
+
+describe("the lab's pool scenario as a snapshot", () => {
+  // Six workers whose pods are fine to drain alone but offend together at --max-unavailable 3: a
+  // batching change once looped for ever on exactly this (every node of an attempt offending).
+  it('--max-unavailable 3 ends with every node in exactly one batch, none larger than 3', async () => {
+    const nodes = ['pool-1', 'pool-2', 'pool-3', 'pool-4', 'pool-5', 'pool-6'];
+    const r = await run([
+      'plan',
+      ...nodes,
+      '--snapshot',
+      labPool,
+      '--ignore-daemonsets',
+      '--max-unavailable',
+      '3',
+      '-o',
+      'json',
+    ]);
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    const plan = JSON.parse(r.stdout) as { verdict: string; batches: { nodes: string[] }[] };
+    expect(plan.batches.flatMap((b) => b.nodes).sort()).toEqual(nodes);
+    expect(Math.max(...plan.batches.map((b) => b.nodes.length))).toBeLessThanOrEqual(3);
+    expect(plan.verdict).toBe('slow');
   });
 });
