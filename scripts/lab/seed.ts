@@ -534,7 +534,30 @@ async function applyStep(api: LabApi, render: (dir: string) => KubeObject[], dir
       return (await api.call('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200;
     });
   }
-  for (const objects of perDir) await Promise.all(objects.map((o) => apply(api, o)));
+  for (const objects of perDir) {
+    await Promise.all(objects.map((o) => apply(api, o)));
+    const nodes = names(objects.filter((o) => o.kind === 'Node'));
+    if (nodes.length > 0) await waitForSchedulable(api, nodes);
+  }
+}
+
+/**
+ * The API server's TaintNodesByCondition admission gives every new node `node.kubernetes.io/not-ready`
+ * (NoSchedule), which the node lifecycle controller removes some time after KWOK reports Ready. A
+ * workload applied in the same step (hello: `nodes/workers system hello`) must find every new node
+ * schedulable, or its pods pile onto whichever node lost the taint first: hello's spread honours taints,
+ * so all four landed on k8s-node-1 once the in-process seed got fast enough (CI, drain-hello).
+ */
+const CONTROLLER_TAINTS = new Set(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
+
+async function waitForSchedulable(api: LabApi, nodes: readonly string[]): Promise<void> {
+  await waitFor(60, `nodes ${nodes.join(', ')} to be Ready and free of not-ready taints`, async () => {
+    const live = await Promise.all(nodes.map((n) => api.must('GET', `/api/v1/nodes/${n}`) as Promise<KubeObject>));
+    return live.every((node) => {
+      const taints = (node.spec?.taints ?? []) as Array<{ key: string }>;
+      return isTrue(node, 'Ready') && !taints.some((t) => CONTROLLER_TAINTS.has(t.key));
+    });
+  });
 }
 
 /** What a failed wait needs to be understood: the lab's nodes, pods and workloads. */

@@ -60,7 +60,13 @@ export async function poolNodes(): Promise<NodeObject[]> {
 
 interface Budget {
   metadata: { name: string };
-  status?: { currentHealthy?: number; desiredHealthy?: number };
+  status?: { currentHealthy?: number; desiredHealthy?: number; disruptionsAllowed?: number };
+}
+
+/** Every budget of the pool's namespace allows a disruption again: the cluster has recovered from a drain. */
+export async function budgetsAllow(): Promise<boolean> {
+  const list = await kubectlJson<{ items: Budget[] }>(['get', 'pdb', '-n', 'shop']);
+  return list.items.length > 0 && list.items.every((b) => (b.status?.disruptionsAllowed ?? 0) > 0);
 }
 
 /** Samples every budget of the pool's namespace until stopped; records each sample below desired health. */

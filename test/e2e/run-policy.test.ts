@@ -2,7 +2,17 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, kubectl, kubectlJson, labUserKubeconfig, seedScenario } from './lab.js';
-import { finish, finishedOf, poolNodes, reboot, RUN_FLAGS, scratch, start } from './run-helpers.js';
+import {
+  budgetsAllow,
+  deploymentsReady,
+  finish,
+  finishedOf,
+  poolNodes,
+  reboot,
+  RUN_FLAGS,
+  scratch,
+  start,
+} from './run-helpers.js';
 
 // `kubectl maint run`'s policies over the lab's `pool` scenario: taking over a run whose holder stopped,
 // --keep-going past a failed command, a user who may not patch nodes/status, and --pause without a terminal.
@@ -60,6 +70,13 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
     );
     expect((await poolNodes()).find((n) => n.metadata.name === 'pool-3')!.metadata.annotations?.[RUN]).toBeUndefined();
 
+    // The killed run may have evicted pods whose replacements are not Ready yet: the new run's plan would
+    // rightly be blocked until they are, as an operator taking over would see. Wait for the recovery.
+    await eventually(
+      async () => (await deploymentsReady()) && (await budgetsAllow()),
+      120_000,
+      'every workload Ready and every budget allowing a disruption after the killed run',
+    );
     const taken = await finish(await start([...args.slice(0, 3), '--take-over', ...args.slice(3)]));
     expect(taken.stderr).toBe('');
     expect(taken.exitCode).toBe(0);
