@@ -11,8 +11,7 @@ import type { Snapshot } from '../snapshot/types.js';
 import type { RunOptions } from './state.js';
 
 export interface BatchDrainResult {
-  /** null when the batch was not drained at all (its fresh plan is blocked and nothing bounds the wait). */
-  readonly finished: FinishedEvent | null;
+  readonly finished: FinishedEvent;
   /** Nodes of the batch with pods left on them (or refused by kubectl's filters): they are not drained. */
   readonly notDrained: ReadonlyMap<string, string>;
   /** Every budget selecting a drained pod, with its disruptionsAllowed before the batch: what the run waits to get back. */
@@ -57,9 +56,6 @@ export async function drainBatch(
   const index = new ClusterIndex(snapshot);
   const plan = buildPlan(index, batchPlanOptions(options, nodes, Math.floor(deps.nowMs / 1000)));
   deps.onPlan?.(plan);
-  const blocked = blockedWithoutBound(plan, options);
-  if (blocked)
-    return { finished: null, notDrained: new Map(nodes.map((n) => [n, blocked])), budgetsBefore: new Map(), plan };
   const work = drainTargets(plan, snapshot.pods);
   const refusedNodes = new Map<string, string>();
   for (const pod of plan.pods.filter((p) => p.action === 'refuse')) {
@@ -90,15 +86,4 @@ export async function drainBatch(
     plan.budgets.filter((b) => b.drainedPods.length > 0).map((b) => [`${b.namespace}/${b.name}`, b.disruptionsAllowed]),
   );
   return { finished, notDrained, budgetsBefore, plan };
-}
-
-/**
- * Why a batch is not even cordoned: its fresh plan is blocked (an earlier batch's failure or the cluster
- * changed since the run's plan) and no --timeout bounds the drain, which would otherwise wait for ever
- * with the batch's nodes cordoned. With a --timeout the drain is tried, as the operator bounded it.
- */
-function blockedWithoutBound(plan: DrainPlan, options: RunOptions): string | null {
-  if (plan.verdict !== 'blocked' || options.drainTimeoutMs > 0) return null;
-  const why = plan.verdictReasons[0] ?? 'a pod cannot leave';
-  return `not cordoned or drained: the batch's plan is blocked now (${why}); no --timeout bounds the wait`;
 }

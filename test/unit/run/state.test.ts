@@ -8,13 +8,26 @@ import {
   secondsLeft,
   type RunDefinition,
 } from '../../../src/run/state.js';
-import { RUN_OPTIONS } from './run-options.js';
 
 const definition: RunDefinition = {
   id: '20261201-140000-ab12',
   batches: [['w6', 'w1'], ['w2']],
   command: ['reboot-node.sh', '{node}'],
-  options: { ...RUN_OPTIONS, expectReboot: true },
+  options: {
+    ignoreDaemonsets: true,
+    deleteEmptydirData: false,
+    force: false,
+    disableEviction: false,
+    gracePeriodSeconds: -1,
+    drainTimeoutMs: 0,
+    concurrency: 16,
+    commandTimeoutMs: 0,
+    nodeReadyTimeoutMs: 600_000,
+    budgetTimeoutMs: 600_000,
+    expectReboot: true,
+    uncordon: true,
+    keepGoing: false,
+  },
 };
 const T0 = Date.parse('2026-12-01T14:00:00Z');
 
