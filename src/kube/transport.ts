@@ -179,7 +179,7 @@ interface TlsOptions {
 /**
  * Every connection through the proxy, as client-go makes it: CONNECT through an http or https proxy (the
  * API server's TLS inside the tunnel, with its CA, client certificate and tls-server-name; an https proxy's
- * own certificate checked with the same TLS settings, as Go's transport does), or a SOCKS5 tunnel. Requests
+ * own certificate checked with the same CA, as Go's transport does, but never skipped), or a SOCKS5 tunnel. Requests
  * stay on HTTP/1.1 through a proxy.
  */
 function proxyDispatcher(
@@ -195,7 +195,9 @@ function proxyDispatcher(
     uri: proxy.url,
     connectTimeout: timeout,
     requestTls,
-    proxyTls: { ...tls, keepAlive: true, keepAliveInitialDelay: 30_000 },
+    // The proxy's certificate is always checked: --insecure-skip-tls-verify (or the cluster's own
+    // insecure-skip-tls-verify) speaks for the API server's certificate only, never a proxy's.
+    proxyTls: { ...verifying(tls), keepAlive: true, keepAliveInitialDelay: 30_000 },
     // undici names an https proxy by its host for SNI even when that is an IP address, which Node's TLS
     // refuses ("Setting the TLS ServerName to an IP address is not permitted"): no SNI for an IP, as Go.
     clientFactory: (origin, options) => {
@@ -203,6 +205,11 @@ function proxyDispatcher(
       return new Pool(origin, { ...options, connect: withoutIpServername(connect) });
     },
   });
+}
+
+function verifying(tls: TlsOptions): TlsOptions {
+  const { rejectUnauthorized: _skip, ...checked } = tls;
+  return checked;
 }
 
 function withoutIpServername(connect: buildConnector.connector): buildConnector.connector {

@@ -111,6 +111,26 @@ describe("a cluster's proxy-url", () => {
     expect(proxy.tunnels).toContain(tunnel());
   });
 
+  it("insecure-skip-tls-verify skips the API server's certificate check, never the https proxy's", async () => {
+    const { caFile, pki } = await labConnection();
+    const tls = signLeaf({ caFile, caKey: path.join(pki, 'ca.key') }, work, 'proxy-insecure', {
+      cn: 'proxy',
+      san: 'IP:127.0.0.1',
+    });
+    const proxy = await started(connectProxy(upstream, { tls }));
+    // No CA at all (insecure-skip-tls-verify drops it): the proxy's certificate, from the lab's CA, is unknown.
+    const file = await kubeconfig('https-proxy-insecure', {
+      server: namedServer,
+      'proxy-url': proxy.url,
+      'certificate-authority-data': undefined,
+      'insecure-skip-tls-verify': true,
+    } as { server: string });
+    const r = await maint(['cordon', 'k8s-node-2', '--dry-run=server'], file);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: .*certificate/);
+    expect(proxy.tunnels).toEqual([]);
+  });
+
   it('socks5: the SOCKS proxy is asked for the server by name', async () => {
     const proxy = await started(socks5Proxy(upstream));
     const file = await kubeconfig('socks5-proxy', { server: namedServer, 'proxy-url': proxy.url });
