@@ -2,8 +2,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { estimateDrain, startToReady, type EtaPod, type StartToReady } from '../../../src/plan/eta.js';
-import type { PlanOptions } from '../../../src/plan/types.js';
 import { makeDeployment, makeIndex, makeNode, makePdb, makePod, makeReplicaSet } from '../builders.js';
+import { options as planOptions } from './rules-fixture.js';
 
 const T0 = Date.parse('2026-11-30T12:00:00Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
@@ -121,17 +121,7 @@ describe('estimateDrain', () => {
 
 describe('buildPlan estimates', () => {
   it("from the workload's observed start-to-Ready times and the pods' grace periods, per wave and in total", () => {
-    const options: PlanOptions = {
-      nodes: ['n1'],
-      ignoreDaemonSets: true,
-      deleteEmptyDirData: false,
-      force: false,
-      disableEviction: false,
-      skipWaitForDeleteTimeoutSeconds: 0,
-      taint: { key: 'maintenance' },
-      nodeMonitorGracePeriodSeconds: 50,
-      nowEpochSeconds: T0 / 1000 + 100,
-    };
+    const options = planOptions({ nowEpochSeconds: T0 / 1000 + 100 });
     const onNode = (name: string, created: number, ready: number) => {
       const pod = history(name, created, ready);
       pod.spec = { ...pod.spec!, nodeName: 'n1', terminationGracePeriodSeconds: 3 };
