@@ -3,6 +3,7 @@ import type { DrainEvent } from '../drain/events.js';
 import { ColorContext } from './color-context.js';
 import { DrainView } from './components/DrainView.js';
 import { initialDrainProgress, reduceDrainEvents, type DrainProgress, type WaveHints } from './drain-progress.js';
+import { liveView, type LiveView } from './live-view.js';
 import { colorsEnabled } from './theme.js';
 
 export interface DrainAppProps {
@@ -50,10 +51,8 @@ export interface DrainInkOptions {
   readonly interactive?: boolean;
 }
 
-export interface DrainInk {
-  onEvent(event: DrainEvent): void;
-  /** Draws the final frame (the summary, once `finished` was seen), leaves it on screen and unmounts. */
-  done(): Promise<void>;
+/** done() draws the final frame: the summary, once `finished` was seen. */
+export interface DrainInk extends LiveView<DrainEvent> {
   /** The progress so far, e.g. for the exit code or a summary elsewhere. */
   progress(): DrainProgress;
 }
@@ -82,20 +81,16 @@ export function startDrainInk(options: DrainInkOptions = {}): DrainInk {
     patchConsole: false,
     ...(options.interactive === undefined ? {} : { interactive: options.interactive }),
   });
-  // Elapsed time and countdowns move between events; unref'd so the view never keeps the process alive.
-  const ticker = setInterval(() => instance.rerender(app()), options.tickMs ?? 1000);
-  ticker.unref();
-  return {
-    onEvent(event) {
+  const view = liveView<DrainEvent>(
+    instance,
+    app,
+    (event) => {
       progress = reduceDrainEvents(progress, event, options.hints ? { hints: options.hints } : {});
-      instance.rerender(app());
     },
-    async done() {
-      clearInterval(ticker);
-      instance.rerender(app());
-      instance.unmount();
-      await instance.waitUntilExit();
-    },
+    options.tickMs,
+  );
+  return {
+    ...view,
     progress: () => progress,
   };
 }

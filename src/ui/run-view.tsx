@@ -3,13 +3,11 @@ import type { RunEvent } from '../run/events.js';
 import { ColorContext } from './color-context.js';
 import { RunView } from './components/RunView.js';
 import { initialRunProgress, reduceRunEvents } from './run-progress.js';
+import { liveView, type LiveView } from './live-view.js';
 import { colorsEnabled } from './theme.js';
 
-export interface RunInk {
-  onEvent(event: RunEvent): void;
-  /** Draws the final frame (the summary), leaves it on screen and unmounts. */
-  done(): Promise<void>;
-}
+/** done() draws the final frame: the summary. */
+export type RunInk = LiveView<RunEvent>;
 
 /**
  * Starts the live pool view. Keys are not read: Ctrl-C reaches the process as SIGINT, which the run
@@ -31,18 +29,12 @@ export function startRunInk(
     exitOnCtrlC: false,
     patchConsole: false,
   });
-  const ticker = setInterval(() => instance.rerender(app()), options.tickMs ?? 1000);
-  ticker.unref();
-  return {
-    onEvent(event) {
+  return liveView<RunEvent>(
+    instance,
+    app,
+    (event) => {
       progress = reduceRunEvents(progress, event);
-      instance.rerender(app());
     },
-    async done() {
-      clearInterval(ticker);
-      instance.rerender(app());
-      instance.unmount();
-      await instance.waitUntilExit();
-    },
-  };
+    options.tickMs,
+  );
 }
