@@ -1,31 +1,23 @@
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eventually, kubectlJson, labEnv, seedScenario } from './lab.js';
 import { bin, podsIn, setHelloMaxUnavailable, unschedulable } from './drain-run.js';
+import { flat, Terminal } from './terminal.js';
 
 // The real binary in a real terminal (tmux, on its own socket): the plan, the confirmation prompt, the
 // live Ink view, the summary, read off the screen as an operator would see them.
 
-const socket = `maint-drain-e2e-${process.pid}`;
-const session = 'drain';
-const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args]);
+const terminal = new Terminal('drain');
 /** The whole screen and its scrollback, wrapped lines joined. */
-const screen = async () => String((await tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', session)).stdout);
-/** Whitespace collapsed, so a text can be found however the screen wrapped it. */
-const flat = (text: string) => text.replace(/\s+/g, ' ');
+const screen = () => terminal.history(500);
 
 /** Seeds hello and starts `kubectl maint drain k8s-node-1` in a 160×50 tmux session; the shell then shows the exit code. */
 async function drainHelloInTerminal(): Promise<void> {
   await seedScenario('hello');
-  const env = await labEnv();
-  // An operator's terminal, not CI: under CI=true Ink draws only the last frame (is-in-ci), so the live
-  // view would never show.
   const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
-  const size = ['-x', '160', '-y', '50'];
-  await tmux('new-session', '-d', '-s', session, ...size, '-e', `KUBECONFIG=${env.KUBECONFIG}`, command);
+  await terminal.open(command);
 }
 
 const PROMPT = 'e2e-prompt$';
@@ -42,21 +34,12 @@ async function openShell(columns: number, rows: number): Promise<void> {
   const env = await labEnv();
   const PATH = [pluginDir, path.dirname(process.execPath), env.labBin, process.env.PATH ?? ''].join(':');
   // PATH set by the command itself: tmux gives a new session the client's PATH, whatever -e says.
-  const shell = `env -u CI -u CONTINUOUS_INTEGRATION PATH='${PATH}' PS1='${PROMPT} ' bash --norc --noprofile`;
-  const size = ['-x', String(columns), '-y', String(rows)];
-  await tmux('new-session', '-d', '-s', session, ...size, '-e', `KUBECONFIG=${env.KUBECONFIG}`, shell);
-  await eventually(async () => (await screen()).includes(PROMPT), 10_000, 'the shell prompt');
+  await terminal.openShell(PROMPT, columns, rows, `PATH='${PATH}'`);
 }
 
-/** Types a command line into the shell. */
-async function type(line: string): Promise<void> {
-  await tmux('send-keys', '-t', session, '-l', line);
-  await tmux('send-keys', '-t', session, 'Enter');
-}
+const type = (line: string) => terminal.type(line);
 
-afterEach(async () => {
-  await tmux('kill-server').catch(() => undefined);
-});
+afterEach(() => terminal.close());
 
 describe('kubectl maint drain in a terminal', () => {
   it('shows the plan, asks before changing anything, shows the live view, and ends with the summary', async () => {
@@ -68,7 +51,7 @@ describe('kubectl maint drain in a terminal', () => {
     expect(beforeAnswer).toMatch(/Budgets[\s\S]*demo\/hello/); // the plan came first
     expect(await unschedulable('k8s-node-1')).toBe(false); // nothing changed while asking
 
-    await tmux('send-keys', '-t', session, 'y', 'Enter');
+    await terminal.keys('y', 'Enter');
     const frames: string[] = [];
     const final = await eventually(
       async () => {
@@ -92,7 +75,7 @@ describe('kubectl maint drain in a terminal', () => {
   it('changes nothing when the answer is no', async () => {
     await drainHelloInTerminal();
     await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 30_000, 'the confirmation prompt');
-    await tmux('send-keys', '-t', session, 'n', 'Enter');
+    await terminal.keys('n', 'Enter');
     const final = await eventually(
       async () => ((await screen()).includes('EXIT=') ? screen() : undefined),
       30_000,
@@ -133,7 +116,7 @@ describe('kubectl maint drain in a terminal', () => {
     ]);
     expect(pods.items.find((p) => `demo/${p.metadata.name}` === named)?.status.phase).toBe('Pending');
 
-    await tmux('send-keys', '-t', session, 'C-c');
+    await terminal.keys('C-c');
     const interrupted = await eventually(
       async () => ((await screen()).includes('EXIT=130') ? screen() : undefined),
       30_000,

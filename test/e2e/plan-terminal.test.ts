@@ -2,48 +2,16 @@ import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
 import { eventually, labEnv, seedScenario } from './lab.js';
+import { flat, Terminal } from './terminal.js';
 
 // `kubectl maint plan` in a real terminal (tmux, on its own socket), on the lab's scenarios, at three
 // sizes: the verdict is on the first screen, G reaches the last caveat, a resize re-lays the screen out,
 // and q leaves the summary and a clean prompt, with nothing of the view left in the scrollback.
 
-const socket = `maint-plan-e2e-${process.pid}`;
-const session = 'plan';
+const terminal = new Terminal('plan');
 const PROMPT = 'e2e-prompt$';
-const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args]);
-
-/** The visible screen, one string per row (tmux drops trailing spaces). */
-async function screenRows(): Promise<string[]> {
-  return String((await tmux('capture-pane', '-p', '-t', session)).stdout).split('\n');
-}
-
-/** Everything the shell shows, scrollback included, wrapped lines joined. */
-async function history(): Promise<string> {
-  return String((await tmux('capture-pane', '-p', '-J', '-S', '-1000', '-t', session)).stdout);
-}
-
-/** Whitespace collapsed, so a text can be found however the screen wrapped it. */
-const flat = (text: string) => text.replace(/\s+/g, ' ');
-
-/** An operator's shell in a terminal of this size: not CI (Ink and the view would fall back to text). */
-async function openShell(columns: number, rows: number): Promise<void> {
-  const env = await labEnv();
-  const shell = `env -u CI -u CONTINUOUS_INTEGRATION PS1='${PROMPT} ' bash --norc --noprofile`;
-  await tmux(
-    'new-session',
-    '-d',
-    '-s',
-    session,
-    '-x',
-    String(columns),
-    '-y',
-    String(rows),
-    '-e',
-    `KUBECONFIG=${env.KUBECONFIG}`,
-    shell,
-  );
-  await eventually(async () => (await screenRows()).some((r) => r.startsWith(PROMPT)), 10_000, 'the shell prompt');
-}
+const screenRows = () => terminal.rows();
+const history = () => terminal.history();
 
 /** Waits until the view fills a columns × rows screen: the verdict on top, the key hints at the bottom. */
 async function viewAt(columns: number, rows: number): Promise<string[]> {
@@ -80,13 +48,8 @@ const SIZES = [
   { columns: 60, rows: 20, resizedTo: { columns: 80, rows: 24 } },
 ];
 
-afterEach(async () => {
-  await tmux('kill-session', '-t', session).catch(() => undefined);
-});
-
-afterAll(async () => {
-  await tmux('kill-server').catch(() => undefined);
-});
+afterEach(() => terminal.closeSession());
+afterAll(() => terminal.close());
 
 describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ name, args }) => {
   let plan: { verdict: string; caveats: string[]; verdictReasons: string[] };
@@ -105,8 +68,8 @@ describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ 
   it.each(SIZES)(
     '$columns x $rows: verdict first, G to the last caveat, resize, q to a clean prompt',
     async ({ columns, rows, resizedTo }) => {
-      await openShell(columns, rows);
-      await tmux('send-keys', '-t', session, `${process.execPath} ${bin} plan ${args.join(' ')}`, 'Enter');
+      await terminal.openShell(PROMPT, columns, rows);
+      await terminal.keys(`${process.execPath} ${bin} plan ${args.join(' ')}`, 'Enter');
 
       const first = await viewAt(columns, rows);
       expect(first[0]).toMatch(new RegExp(`^${plan.verdict.toUpperCase()}:`));
@@ -114,7 +77,7 @@ describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ 
       expect(first[1]).toBe(`  - ${plan.verdictReasons[0]}`.slice(0, first[1]?.length ?? 0));
 
       const lastCaveat = plan.caveats.at(-1);
-      await tmux('send-keys', '-t', session, 'G');
+      await terminal.keys('G');
       const end = await eventually(
         async () => {
           const screen = await screenRows();
@@ -127,11 +90,11 @@ describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ 
       expect(end[0]).toMatch(new RegExp(`^${plan.verdict.toUpperCase()}:`));
       if (lastCaveat) expect(flat(end.join('\n'))).toContain(flat(lastCaveat));
 
-      await tmux('resize-window', '-t', session, '-x', String(resizedTo.columns), '-y', String(resizedTo.rows));
+      await terminal.resize(resizedTo.columns, resizedTo.rows);
       const resized = await viewAt(resizedTo.columns, resizedTo.rows);
       expect(resized[0]).toMatch(new RegExp(`^${plan.verdict.toUpperCase()}:`));
 
-      await tmux('send-keys', '-t', session, 'q');
+      await terminal.keys('q');
       // The prompt the command was typed at may have scrolled off a small screen: read the history.
       const text = await eventually(
         async () => {

@@ -1,42 +1,23 @@
-import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
-import { eventually, labEnv, seedScenario } from './lab.js';
+import { eventually, seedScenario } from './lab.js';
 import { poolNodes } from './run-helpers.js';
+import { flat, Terminal } from './terminal.js';
 
 // `kubectl maint run` in a real terminal (tmux, on its own socket): the live pool view and --pause's wait
 // for a key, read off the screen as an operator would see them.
 
-const socket = `maint-run-e2e-${process.pid}`;
-const session = 'run';
-const tmux = (...args: string[]) => execa('tmux', ['-L', socket, ...args]);
+const terminal = new Terminal('run');
 /** The screen and its scrollback, whitespace collapsed so a text is found however it wrapped. */
-const screen = async () =>
-  String((await tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', session)).stdout).replace(/\s+/g, ' ');
+const screen = async () => flat(await terminal.history(500));
 
-afterEach(async () => {
-  await tmux('kill-server').catch(() => undefined);
-});
+afterEach(() => terminal.close());
 
 describe('kubectl maint run in a terminal', () => {
   it('--pause shows the drained batch in the pool view, waits for a key, then takes it back into service', async () => {
     await seedScenario('pool');
-    const env = await labEnv();
-    // An operator's terminal, not CI: under CI=true Ink draws only the last frame.
     const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 pool-2 --max-unavailable 2 --pause --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
-    await tmux(
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      '160',
-      '-y',
-      '50',
-      '-e',
-      `KUBECONFIG=${env.KUBECONFIG}`,
-      command,
-    );
+    await terminal.open(command);
 
     const paused = await eventually(
       async () => {
@@ -60,7 +41,7 @@ describe('kubectl maint run in a terminal', () => {
         .sort(),
     ).toEqual(['pool-1', 'pool-2']);
 
-    await tmux('send-keys', '-t', session, 'x');
+    await terminal.keys('x');
     const done = await eventually(
       async () => {
         const text = await screen();

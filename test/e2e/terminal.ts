@@ -1,0 +1,86 @@
+import { execa } from 'execa';
+import { eventually, labEnv } from './lab.js';
+
+/**
+ * A real terminal for the e2e tests: one tmux session on a tmux server of this process's own (its own
+ * socket, so parallel files and an operator's tmux never meet), sized as asked, with the lab's kubeconfig.
+ */
+export class Terminal {
+  private readonly socket: string;
+
+  constructor(private readonly session: string) {
+    this.socket = `maint-${session}-e2e-${process.pid}`;
+  }
+
+  tmux(...args: string[]) {
+    return execa('tmux', ['-L', this.socket, ...args]);
+  }
+
+  /**
+   * Starts `command` in a columns × rows terminal. The command should say `env -u CI -u
+   * CONTINUOUS_INTEGRATION`: under CI=true Ink draws only the last frame (is-in-ci), so no live view shows.
+   */
+  async open(command: string, columns = 160, rows = 50): Promise<void> {
+    const { KUBECONFIG } = await labEnv();
+    await this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      this.session,
+      '-x',
+      String(columns),
+      '-y',
+      String(rows),
+      '-e',
+      `KUBECONFIG=${KUBECONFIG}`,
+      command,
+    );
+  }
+
+  /** Opens an operator's shell whose prompt is `prompt`, once the prompt shows. */
+  async openShell(prompt: string, columns: number, rows: number, env = ''): Promise<void> {
+    await this.open(
+      `env -u CI -u CONTINUOUS_INTEGRATION ${env} PS1='${prompt} ' bash --norc --noprofile`,
+      columns,
+      rows,
+    );
+    await eventually(async () => (await this.history()).includes(prompt), 10_000, 'the shell prompt');
+  }
+
+  /** The visible screen, one string per row (tmux drops trailing spaces). */
+  async rows(): Promise<string[]> {
+    return String((await this.tmux('capture-pane', '-p', '-t', this.session)).stdout).split('\n');
+  }
+
+  /** Everything the terminal shows, scrollback included, wrapped lines joined. */
+  async history(lines = 1000): Promise<string> {
+    return String((await this.tmux('capture-pane', '-p', '-J', '-S', `-${lines}`, '-t', this.session)).stdout);
+  }
+
+  /** Presses keys (tmux key names: 'Enter', 'C-c', 'G'). */
+  async keys(...keys: string[]): Promise<void> {
+    await this.tmux('send-keys', '-t', this.session, ...keys);
+  }
+
+  /** Types a command line into the shell and runs it. */
+  async type(line: string): Promise<void> {
+    await this.tmux('send-keys', '-t', this.session, '-l', line);
+    await this.keys('Enter');
+  }
+
+  async resize(columns: number, rows: number): Promise<void> {
+    await this.tmux('resize-window', '-t', this.session, '-x', String(columns), '-y', String(rows));
+  }
+
+  async closeSession(): Promise<void> {
+    await this.tmux('kill-session', '-t', this.session).catch(() => undefined);
+  }
+
+  /** Stops the tmux server and everything running in it. */
+  async close(): Promise<void> {
+    await this.tmux('kill-server').catch(() => undefined);
+  }
+}
+
+/** Whitespace collapsed, so a text can be found however the screen wrapped it. */
+export const flat = (text: string) => text.replace(/\s+/g, ' ');
