@@ -284,8 +284,13 @@ class DrainRun {
     for (const entry of this.pods.values()) {
       for (const key of entry.target.pdbs) this.watchBudgets(key.slice(0, key.indexOf('/')));
     }
-    const ready = Promise.all(this.watches.map((w) => w.ready)).catch(() => undefined);
-    await Promise.race([ready, this.clock.sleep(WATCH_READY_MS, this.stop.signal)]);
+    // The timer goes once the watches are ready: left running, it would hold the process open after the
+    // drain ends (up to WATCH_READY_MS after the start).
+    const ready = new AbortController();
+    void Promise.all(this.watches.map((w) => w.ready))
+      .catch(() => undefined)
+      .then(() => ready.abort());
+    await this.clock.sleep(WATCH_READY_MS, AbortSignal.any([this.stop.signal, ready.signal]));
   }
 
   private watchBudgets(namespace: string): void {

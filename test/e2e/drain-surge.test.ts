@@ -1,8 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { planSnapshot } from '../../src/cli/commands/plan.js';
+import { surgeFrom, type DrainFlagValues } from '../../src/cli/drain-flags.js';
+import { connect } from '../../src/cli/kube-flags.js';
+import { systemClock, type Clock } from '../../src/drain/clock.js';
+import { runDrain } from '../../src/drain/engine.js';
 import type { DrainEvent } from '../../src/drain/events.js';
-import { eventually, kubectl, kubectlJson, seedScenario, type KubeObject } from './lab.js';
+import { surgeRequest } from '../../src/drain/surge-targets.js';
+import { drainTargets } from '../../src/drain/targets.js';
+import { drainApi } from '../../src/kube/drain-api.js';
+import { drainClientFor } from '../../src/kube/drain-client.js';
+import { surgeSelects } from '../../src/plan/surge.js';
+import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../src/plan/taint-eviction.js';
+import { loadLiveSnapshot } from '../../src/snapshot/load-live.js';
+import { eventually, kubectl, kubectlJson, labEnv, seedScenario, type KubeObject } from './lab.js';
 import { asRun, runMaint, startMaint, type DrainRun, planRun } from './drain-run.js';
 
 // --surge on a single-replica Deployment under a minAvailable 1 budget on k8s-node-1: kubectl drain
@@ -174,6 +186,52 @@ describe('kubectl maint drain --surge', () => {
     const after = await solo();
     expect(after.spec).toEqual(before.spec);
     expect(after.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
+  });
+
+  it('ends with none of its waits pending: no timer of the drain holds the process open after it', async () => {
+    // The drain's timers (watch start-up, readiness and gone fallbacks) must all be cleared by its end: a
+    // pending one kept the process alive for seconds after a finished drain. The engine runs in-process
+    // here, as the CLI runs it, with a clock that counts the sleeps not yet over.
+    const values: DrainFlagValues = {
+      ignoreDaemonsets: true,
+      podSelector: 'app=solo',
+      surge: true,
+      taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
+      nodeMonitorGracePeriod: 50,
+    };
+    const client = await connect({ kubeconfig: (await labEnv()).KUBECONFIG });
+    const snapshot = await loadLiveSnapshot(client, { surge: true });
+    const plan = planSnapshot(snapshot, { names: ['k8s-node-1'] }, values);
+    const work = drainTargets(plan, snapshot.pods);
+    let pending = 0;
+    const clock: Clock = {
+      now: () => systemClock.now(),
+      sleep(ms, signal) {
+        pending += 1;
+        const slept = systemClock.sleep(ms, signal);
+        void slept.then(() => (pending -= 1));
+        return slept;
+      },
+    };
+    const events: DrainEvent[] = [];
+    const finished = await runDrain(
+      {
+        nodes: plan.nodes,
+        targets: work.targets,
+        skipped: work.skipped,
+        gracePeriodSeconds: -1,
+        timeoutMs: 0,
+        concurrency: 16,
+        dryRun: 'none',
+        skipWaitForDeleteTimeoutSeconds: 0,
+        surge: surgeRequest(plan, snapshot.deployments, (d) => surgeSelects(surgeFrom(values), d)),
+      },
+      { api: drainApi(drainClientFor(client)), emit: (e) => events.push(e), clock },
+    );
+    await new Promise(setImmediate); // the sleeps' own settling, queued before the drain's
+    expect(finished.result).toBe('drained');
+    expect(events.flatMap((e) => (e.type === 'surge' ? [e.step] : []))).toEqual(['scaling-up', 'ready', 'restored']);
+    expect(pending, 'sleeps still pending after the drain ended').toBe(0);
   });
 
   it('Ctrl-C mid-surge returns the Deployment to its own spec before exiting', async () => {
