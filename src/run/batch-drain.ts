@@ -35,27 +35,38 @@ export function batchPlanOptions(options: RunOptions, nodes: readonly string[], 
   };
 }
 
+/** The batch's fresh plan against the cluster as it is now (earlier batches moved pods around). */
+export function planBatch(snapshot: Snapshot, nodes: readonly string[], options: RunOptions, nowMs: number): DrainPlan {
+  return buildPlan(new ClusterIndex(snapshot), batchPlanOptions(options, nodes, Math.floor(nowMs / 1000)));
+}
+
 /**
- * One batch's drain with the existing engine: a fresh plan of the batch against the cluster as it is now
- * (earlier batches moved pods around), kubectl's refusals honoured per node (a node with a refused pod is
- * not drained and says why), then cordon and evict every target.
+ * Why a batch is not even cordoned: its fresh plan is blocked (an earlier batch's failure, or the cluster
+ * changed since the run's plan) and no --timeout bounds the drain, which would otherwise wait for ever
+ * with the batch's nodes cordoned. With a --timeout the drain is tried, as the operator bounded it.
+ */
+export function blockedWithoutBound(plan: DrainPlan, options: RunOptions): string | null {
+  if (plan.verdict !== 'blocked' || options.drainTimeoutMs > 0) return null;
+  const why = plan.verdictReasons[0] ?? 'a pod cannot leave';
+  return `not cordoned or drained: the batch's plan is blocked (${why}); no --timeout bounds the wait`;
+}
+
+/**
+ * One batch's drain with the existing engine, from the batch's fresh plan (planBatch): kubectl's refusals
+ * honoured per node (a node with a refused pod is not drained and says why), then cordon and evict every
+ * target.
  */
 export async function drainBatch(
   snapshot: Snapshot,
+  plan: DrainPlan,
   nodes: readonly string[],
   options: RunOptions,
   deps: {
     api: DrainApi;
     emit: (event: DrainEvent) => void;
     signal: AbortSignal;
-    nowMs: number;
-    /** Told the batch's fresh plan before the drain starts (the run's ETA re-estimates from it). */
-    onPlan?: (plan: DrainPlan) => void;
   },
 ): Promise<BatchDrainResult> {
-  const index = new ClusterIndex(snapshot);
-  const plan = buildPlan(index, batchPlanOptions(options, nodes, Math.floor(deps.nowMs / 1000)));
-  deps.onPlan?.(plan);
   const work = drainTargets(plan, snapshot.pods);
   const refusedNodes = new Map<string, string>();
   for (const pod of plan.pods.filter((p) => p.action === 'refuse')) {

@@ -3,12 +3,14 @@ import type { Clock } from '../drain/clock.js';
 import type { DrainApi } from '../kube/drain-api.js';
 import type { RunApi } from '../kube/run-api.js';
 import { drainTimesOf, type BatchDrainTimes } from '../plan/pool-eta.js';
+import type { DrainPlan } from '../plan/types.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { drainBatch } from './batch-drain.js';
+import { blockedWithoutBound, drainBatch, planBatch } from './batch-drain.js';
 import { runCommand, type CommandResult } from './command.js';
 import type { NodeState, RunEvent, RunResult } from './events.js';
 import { mapLimited } from './parallel.js';
 import { RunEta } from './run-eta.js';
+import { hasNotReadyTaint, unsettled, workloadsMoved } from './settled.js';
 import {
   ANNOTATION,
   isFailedPhase,
@@ -49,7 +51,12 @@ export interface RunControl {
   readonly holder: string;
 }
 
-const POLL_MS = 1000;
+/**
+ * How often the run reads what it waits for (a node's return, budgets, the cluster settling): short, so
+ * that a wait ends soon after its state is reached; each read is one small GET.
+ */
+const POLL_MS = 250;
+const SETTLE_POLL_MS = 1000;
 
 /** A batch with nothing left to drain (resumed past its drain), or without a recorded estimate. */
 const NO_DRAIN: BatchDrainTimes = { drainSeconds: 0, replacementsReadySeconds: 0 };
@@ -73,6 +80,8 @@ class PoolRun {
   /** Nodes found drained when the run (a resume) started: their pause is over, --resume said go on. */
   private readonly drainedBefore = new Set<string>();
   private paused = false;
+  /** Workloads whose pods this process's drains moved (namespace/Kind/name): the next plan waits for them. */
+  private readonly moved = new Set<string>();
 
   constructor(
     private readonly definition: RunDefinition,
@@ -124,18 +133,21 @@ class PoolRun {
     let budgetsBefore: ReadonlyMap<string, number> = new Map();
     let times: BatchDrainTimes = this.definition.estimates?.batches[batch - 1] ?? NO_DRAIN;
     if (toDrain.length > 0) {
+      const { snapshot, plan, blocked } = await this.settledPlan(toDrain);
+      if (this.aborted) return false;
+      times = drainTimesOf(plan);
+      this.emitEta(batch, 'started', times);
+      if (blocked) {
+        await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'drain-failed', blocked));
+        return false;
+      }
       await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'draining'));
-      const snapshot = await this.deps.loadSnapshot();
-      const drained = await drainBatch(snapshot, toDrain, options, {
+      const drained = await drainBatch(snapshot, plan, toDrain, options, {
         api: this.deps.drain,
         emit: (event) => this.emit({ type: 'drain', batch, event }),
         signal: this.control.signal,
-        nowMs: this.deps.clock.now(),
-        onPlan: (plan) => {
-          times = drainTimesOf(plan);
-          this.emitEta(batch, 'started', times);
-        },
       });
+      for (const workload of workloadsMoved(plan)) this.moved.add(workload);
       budgetsBefore = drained.budgetsBefore;
       if (this.aborted) return false;
       await mapLimited(toDrain, (node) => {
@@ -158,6 +170,29 @@ class PoolRun {
     // 4. The budgets the batch touched back to where they were, so the next drain does not stall.
     const budgetsOk = await this.waitForBudgets(batch, budgetsBefore);
     return budgetsOk && nodes.every((n) => !isFailedPhase(this.phaseOf(n)));
+  }
+
+  /**
+   * The batch's fresh plan, and why it is blocked when it is (null otherwise). A blocked plan is trusted
+   * only once the cluster has settled after the earlier batches (their nodes free of the not-ready taint,
+   * the workloads they moved all Ready) or --budget-timeout has passed: until then it is planned again.
+   */
+  private async settledPlan(
+    nodes: readonly string[],
+  ): Promise<{ snapshot: Snapshot; plan: DrainPlan; blocked: string | null }> {
+    const { clock } = this.deps;
+    const deadline = clock.now() + this.definition.options.budgetTimeoutMs;
+    const returned = new Set([...this.phases].filter(([, s]) => reached(s.phase, 'returned')).map(([n]) => n));
+    for (;;) {
+      const snapshot = await this.deps.loadSnapshot();
+      const plan = planBatch(snapshot, nodes, this.definition.options, clock.now());
+      const blocked = blockedWithoutBound(plan, this.definition.options);
+      if (!blocked || clock.now() >= deadline || unsettled(snapshot, returned, this.moved).length === 0) {
+        return { snapshot, plan, blocked };
+      }
+      // A whole snapshot per read: read less often than a node or a budget.
+      if (!(await clock.sleep(SETTLE_POLL_MS, this.control.signal))) return { snapshot, plan, blocked };
+    }
   }
 
   /**
@@ -248,9 +283,10 @@ class PoolRun {
       if (!(await clock.sleep(POLL_MS, this.control.signal))) return 'aborted';
     }
     const seconds = Math.round(this.definition.options.nodeReadyTimeoutMs / 1000);
-    return this.definition.options.expectReboot && isReady(last)
-      ? `still reports the bootID it had before the command after ${seconds}s (--expect-reboot)`
-      : `not Ready after ${seconds}s (--node-ready-timeout)`;
+    if (!isReady(last)) return `not Ready after ${seconds}s (--node-ready-timeout)`;
+    return hasNotReadyTaint(last)
+      ? `Ready but still tainted not-ready after ${seconds}s (--node-ready-timeout)`
+      : `still reports the bootID it had before the command after ${seconds}s (--expect-reboot)`;
   }
 
   /** Until every budget the batch drained is back to its disruptionsAllowed from before the batch. */
@@ -341,8 +377,12 @@ function isReady(node: V1Node | undefined): boolean {
   return (node?.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
+/**
+ * Ready, free of the not-ready taints (the node lifecycle controller lifts them a moment after Ready; until
+ * then nothing is scheduled there), and with --expect-reboot another bootID than before the command.
+ */
 function isBack(node: V1Node, expectReboot: boolean): boolean {
-  if (!isReady(node)) return false;
+  if (!isReady(node) || hasNotReadyTaint(node)) return false;
   if (!expectReboot) return true;
   const before = node.metadata?.annotations?.[ANNOTATION.bootId];
   return before === undefined || node.status?.nodeInfo?.bootID !== before;

@@ -88,7 +88,7 @@ export function pausedLine(event: Extract<RunEvent, { type: 'paused' }>): string
 export function runSummary(event: Extract<RunEvent, { type: 'run-finished' }>): string[] {
   const headline: Record<typeof event.result, string> = {
     done: `run ${event.runId} done: every node is back in service`,
-    failed: `run ${event.runId} stopped: a node failed; failed nodes stay cordoned`,
+    failed: `run ${event.runId} stopped: a node failed; no failed node is uncordoned (see PROBLEM)`,
     interrupted: `run ${event.runId} interrupted: each node stays in the phase below`,
     paused: `run ${event.runId} paused: the drained nodes stay cordoned until the run is resumed`,
   };

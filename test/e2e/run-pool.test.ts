@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, kubectl, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
 import {
   deploymentsReady,
   finish,
@@ -195,6 +195,51 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
       expect(nodes.find((x) => x.metadata.name === n.node)!.spec.unschedulable).toBeUndefined();
     }
     expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
+  });
+
+  it('--keep-going: a later batch whose fresh plan is blocked (a budget that never frees) fails without a cordon; the run ends', async () => {
+    // The first batch's command adds a budget over every pod of shop that allows no disruption, and waits
+    // until the disruption controller has computed it: from then on every later batch's plan is blocked.
+    const freeze = path.join(work, 'freeze.yaml');
+    writeFileSync(
+      freeze,
+      'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: freeze, namespace: shop}\nspec: {maxUnavailable: 0, selector: {}}\n',
+    );
+    const command = [
+      'bash',
+      '-c',
+      `kubectl apply -f ${freeze} >/dev/null && kubectl wait -n shop pdb/freeze --for=jsonpath='{.status.observedGeneration}'=1 >/dev/null && exec ${reboot} "$0"`,
+      '{node}',
+    ];
+    const pool = ['pool-1', 'pool-2', 'pool-3'];
+    const r = await finish(
+      await start(['run', ...pool, '--max-unavailable', '1', '--keep-going', ...RUN_FLAGS, '--', ...command], {
+        REBOOT_SECONDS: '1',
+      }),
+    );
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(1);
+    const finished = finishedOf(r.events)!;
+    expect(finished.result).toBe('failed');
+    const [first, ...later] = [...finished.nodes].sort((a, b) => a.batch - b.batch);
+    expect(first).toMatchObject({ batch: 1, phase: 'done' });
+    // A later node with pods of shop on it is blocked by the budget: not cordoned, not drained, the plan's
+    // reason given; one without (every pod moved elsewhere) has nothing to evict and is done.
+    const pods = await kubectlJson<{ items: Array<{ spec: { nodeName: string } }> }>(['get', 'pods', '-n', 'shop']);
+    const holding = new Set(pods.items.map((p) => p.spec.nodeName));
+    const blocked = later.filter((n) => holding.has(n.node));
+    expect(blocked.length).toBeGreaterThan(0);
+    for (const n of blocked) {
+      expect(n.phase).toBe('drain-failed');
+      expect(n.problem).toMatch(
+        /^not cordoned or drained: the batch's plan is blocked \(.*shop\/freeze.*\); no --timeout bounds the wait$/,
+      );
+    }
+    for (const n of later.filter((x) => !holding.has(x.node))) expect(n.phase).toBe('done');
+    expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
+    const cordoned = r.events.flatMap((e) => (e.type === 'drain' && e.event.type === 'cordoned' ? [e.event.node] : []));
+    expect(cordoned).not.toEqual(expect.arrayContaining(blocked.map((n) => n.node)));
+    expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+$/);
   });
 
   it('a user who cannot create Leases gets one line before anything is written', async () => {

@@ -80,7 +80,7 @@ describe('the run lines', () => {
       resumeCommand: 'kubectl maint run --resume r1 --rerun-command',
     });
     expect(summary).toEqual([
-      'run r1 stopped: a node failed; failed nodes stay cordoned',
+      'run r1 stopped: a node failed; no failed node is uncordoned (see PROBLEM)',
       '  NODE   BATCH   PHASE            PROBLEM',
       '  w1     1       done',
       '  w2     1       command-failed   command exited 1',

@@ -1,0 +1,58 @@
+import type { V1Node } from '@kubernetes/client-node';
+import type { DrainPlan } from '../plan/types.js';
+import type { Snapshot } from '../snapshot/types.js';
+
+/**
+ * Whether the cluster has settled after the run's earlier batches, so that a batch's fresh plan judges the
+ * cluster the next drain will meet rather than a moment of it: right after a batch comes back, its nodes
+ * may still carry the not-ready taint and its replacements may not be Ready yet, and a plan made then can
+ * call a batch blocked that drains fine a few seconds later. Pure: the runner reads the snapshots.
+ */
+
+/** The taints the node lifecycle controller puts on a node that is not Ready, and lifts once it is. */
+export const NOT_READY_TAINTS: ReadonlySet<string> = new Set([
+  'node.kubernetes.io/not-ready',
+  'node.kubernetes.io/unreachable',
+]);
+
+export function hasNotReadyTaint(node: V1Node | undefined): boolean {
+  return (node?.spec?.taints ?? []).some((t) => NOT_READY_TAINTS.has(t.key));
+}
+
+/** `namespace/Kind/name` of each workload that recreates a pod the plan evicts or deletes. */
+export function workloadsMoved(plan: DrainPlan): string[] {
+  return plan.pods
+    .filter((p) => (p.action === 'evict' || p.action === 'delete') && p.controller)
+    .map((p) => `${p.namespace}/${p.controller!.kind}/${p.controller!.name}`);
+}
+
+/**
+ * What the cluster still waits for, in words (empty when settled): a node back from the run that still
+ * carries a not-ready taint, a workload the run moved whose pods are not all Ready.
+ */
+export function unsettled(
+  snapshot: Snapshot,
+  returnedNodes: ReadonlySet<string>,
+  moved: ReadonlySet<string>,
+): string[] {
+  const waits: string[] = [];
+  for (const node of snapshot.nodes) {
+    const name = node.metadata?.name ?? '';
+    if (returnedNodes.has(name) && hasNotReadyTaint(node)) waits.push(`node ${name} still has a not-ready taint`);
+  }
+  const workloads = [
+    ...snapshot.deployments.map((w) => ({ kind: 'Deployment', w })),
+    ...snapshot.statefulSets.map((w) => ({ kind: 'StatefulSet', w })),
+    ...snapshot.replicaSets.map((w) => ({ kind: 'ReplicaSet', w })),
+    ...snapshot.replicationControllers.map((w) => ({ kind: 'ReplicationController', w })),
+  ];
+  for (const { kind, w } of workloads) {
+    const key = `${w.metadata?.namespace ?? 'default'}/${kind}/${w.metadata?.name ?? ''}`;
+    if (!moved.has(key)) continue;
+    const want = w.spec?.replicas ?? 1;
+    const ready = w.status?.readyReplicas ?? 0;
+    const current = (w.status?.observedGeneration ?? 0) >= (w.metadata?.generation ?? 0);
+    if (ready < want || !current) waits.push(`${key}: ${ready} of ${want} pods Ready`);
+  }
+  return waits;
+}
