@@ -47,6 +47,19 @@ export async function finish(run: Started) {
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), events: run.events };
 }
 
+/**
+ * A finished run as an assertion's message, so that a failure explains itself: its exit code, stderr and
+ * events (the drain's own events shortened to their type and pod or node).
+ */
+export function described(r: { exitCode?: number | undefined; stderr: string; events: readonly RunEvent[] }): string {
+  const line = (e: RunEvent) => {
+    if (e.type !== 'drain') return JSON.stringify({ ...e, atMs: undefined });
+    const d = e.event as { type: string; pod?: { name: string }; state?: unknown; node?: string; result?: string };
+    return `drain ${d.type} ${d.pod?.name ?? d.node ?? d.result ?? ''}${d.state ? ` ${JSON.stringify(d.state)}` : ''}`;
+  };
+  return [`exit ${r.exitCode}, stderr: ${JSON.stringify(r.stderr)}`, ...r.events.map(line)].join('\n');
+}
+
 export const finishedOf = (events: readonly RunEvent[]) =>
   events.find((e): e is Extract<RunEvent, { type: 'run-finished' }> => e.type === 'run-finished');
 
