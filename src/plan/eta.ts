@@ -112,8 +112,19 @@ export function startToReady(pod: V1Pod, siblings: readonly V1Pod[], owner: stri
   return { seconds: 0, basis: 'none', text: 'no history and no readiness probe: taken as Ready at once' };
 }
 
+// A memo, not state: a pod object's timestamps do not change, and every plan of a pool asks again for its
+// workloads' pods (read per owner, once per plan).
+const readySeconds = new WeakMap<V1Pod, number | undefined>();
+
 /** Ready's lastTransitionTime minus creation (or PodScheduled's transition when creation is missing). */
 function readySecondsOf(pod: V1Pod): number | undefined {
+  if (readySeconds.has(pod)) return readySeconds.get(pod);
+  const seconds = observedReadySeconds(pod);
+  readySeconds.set(pod, seconds);
+  return seconds;
+}
+
+function observedReadySeconds(pod: V1Pod): number | undefined {
   if (!isPodReady(pod)) return undefined;
   const conditions = pod.status?.conditions ?? [];
   const ready = toEpochSeconds(conditions.find((c) => c.type === 'Ready')?.lastTransitionTime);

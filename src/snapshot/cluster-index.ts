@@ -40,6 +40,8 @@ export class ClusterIndex {
   private readonly podsByNamespace: Map<string, V1Pod[]>;
   private readonly podsByLabel: Map<string, V1Pod[]>;
   private readonly pdbsByNamespace = new Map<string, V1PodDisruptionBudget[]>();
+  /** pdbsForPod's answers: a pool plan asks again for the same pods in plan after plan of one state. */
+  private readonly pdbsOfPod = new WeakMap<V1Pod, readonly V1PodDisruptionBudget[]>();
   private readonly owners: Map<string, OwnerObject>;
   /** Per namespace, its pods by controller uid: built on first use. */
   private readonly controlled = new Map<string, Map<string, V1Pod[]>>();
@@ -184,10 +186,15 @@ export class ClusterIndex {
 
   /** The budgets whose selector matches the pod (an empty selector selects every pod of its namespace). */
   pdbsForPod(pod: V1Pod): readonly V1PodDisruptionBudget[] {
-    const ns = pod.metadata?.namespace ?? 'default';
-    return this.pdbsInNamespace(ns).filter(
-      (pdb) => pdb.spec?.selector != null && matchesLabelSelector(pod.metadata?.labels, pdb.spec.selector),
-    );
+    let pdbs = this.pdbsOfPod.get(pod);
+    if (!pdbs) {
+      const ns = pod.metadata?.namespace ?? 'default';
+      pdbs = this.pdbsInNamespace(ns).filter(
+        (pdb) => pdb.spec?.selector != null && matchesLabelSelector(pod.metadata?.labels, pdb.spec.selector),
+      );
+      this.pdbsOfPod.set(pod, pdbs);
+    }
+    return pdbs;
   }
 
   /** Pods of a namespace whose controller (owner reference marked controller) has this uid. */

@@ -20,7 +20,9 @@ export interface Placed {
  * simulation's views only. Pod queries go through the snapshot's label index.
  */
 export class SimulatedCluster implements ClusterState {
-  readonly nodeInfos: readonly NodeInfo[];
+  /** The state's NodeInfos, shared until this simulation commits a replacement there (then a view); the drained nodes' cordoned views. */
+  private readonly nodes: NodeInfo[];
+  readonly drainedNodeInfos: readonly NodeInfo[];
   private readonly index: ClusterIndex;
   private readonly cache: SchedulerCache;
   private readonly evicted = new Set<string>();
@@ -35,7 +37,24 @@ export class SimulatedCluster implements ClusterState {
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.index = index;
     this.cache = schedulerCache(index);
-    this.nodeInfos = this.cache.nodeInfos.map((n) => NodeInfo.viewOf(n, drainedNodes.has(n.name)));
+    // Views are made only where this simulation differs from the state: thousands of nodes, a few touched.
+    this.nodes = [...this.cache.nodeInfos];
+    const drained: NodeInfo[] = [];
+    for (const name of drainedNodes) {
+      const at = this.cache.positions.get(name);
+      if (at === undefined) continue;
+      drained.push((this.nodes[at] = NodeInfo.viewOf(this.cache.nodeInfos[at]!, true)));
+    }
+    this.drainedNodeInfos = drained;
+  }
+
+  get nodeInfos(): readonly NodeInfo[] {
+    return this.nodes;
+  }
+
+  /** The state's own NodeInfo at a position of `nodeInfos`: the same object there until this simulation changes the node. */
+  stateNodeInfo(at: number): NodeInfo | undefined {
+    return this.cache.nodeInfos[at];
   }
 
   get caveats(): readonly string[] {
@@ -72,6 +91,10 @@ export class SimulatedCluster implements ClusterState {
     return this.memos.get(key) as T;
   }
 
+  stateMemo<T>(key: string, compute: (nodes: readonly NodeInfo[]) => T): T {
+    return this.cache.memo(key, () => compute(this.cache.nodeInfos));
+  }
+
   /** The pod is terminating from now on. */
   evict(uid: string): void {
     this.evicted.add(uid);
@@ -96,7 +119,10 @@ export class SimulatedCluster implements ClusterState {
   }
 
   /** A placed replacement holds its room from now on: requests, ports, pod slot, affinity and spread counts. */
-  commit(pod: PodInfo, node: NodeInfo): void {
+  commit(pod: PodInfo, placed: NodeInfo): void {
+    const at = this.cache.positions.get(placed.name)!;
+    let node = this.nodes[at]!;
+    if (node === this.cache.nodeInfos[at]) this.nodes[at] = node = NodeInfo.viewOf(node, false);
     node.addPod(pod);
     this.replacements.push({ pod, node });
     this.antiAffinity.add(pod.requiredAntiAffinityTerms, node, pod.uid);
@@ -104,7 +130,9 @@ export class SimulatedCluster implements ClusterState {
 
   podsMatching(namespace: string, selector: V1LabelSelector): AssignedPod[] {
     const out: AssignedPod[] = [];
-    for (const pod of this.index.podsMatching(namespace, selector)) {
+    const key = `pods-matching\u0000${namespace}\u0000${JSON.stringify(selector)}`;
+    const matching = this.cache.memo(key, () => this.index.podsMatching(namespace, selector));
+    for (const pod of matching) {
       const node = this.assignedNode(pod);
       if (!node) continue;
       const evicted = this.evicted.has(pod.metadata?.uid ?? '');

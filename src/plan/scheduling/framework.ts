@@ -49,4 +49,12 @@ export interface ClusterState {
    * the rest of the simulation: nodes do not change within it, only the pods on them do.
    */
   memo<T>(key: string, compute: () => T): T;
+  /**
+   * Work that reads only the cluster state's nodes (`nodes`: as the snapshot has them, no drained node
+   * cordoned) and the pod's spec, kept under `key` for every simulation of the state. What the drain
+   * changes is then applied from `drainedNodeInfos`.
+   */
+  stateMemo<T>(key: string, compute: (nodes: readonly NodeInfo[]) => T): T;
+  /** The drained nodes, cordoned, as this simulation sees them. */
+  readonly drainedNodeInfos: readonly NodeInfo[];
 }

@@ -58,10 +58,11 @@ function preferNoScheduleTaints(tolerations: readonly V1Toleration[], node: Node
 
 /** Mean free fraction of cpu and memory once the pod is added (0 when the node has none). */
 function leastAllocated(pod: PodInfo, node: NodeInfo): number {
-  const free = (name: string) => {
-    const allocatable = node.allocatable[name] ?? 0;
-    if (allocatable <= 0) return 0;
-    return (allocatable - (node.requested[name] ?? 0) - (pod.requests[name] ?? 0)) / allocatable;
-  };
-  return (free('cpu') + free('memory')) / 2;
+  return (free(pod, node, 'cpu') + free(pod, node, 'memory')) / 2;
+}
+
+function free(pod: PodInfo, node: NodeInfo, name: string): number {
+  const allocatable = node.allocatable[name] ?? 0;
+  if (allocatable <= 0) return 0;
+  return (allocatable - (node.requested[name] ?? 0) - (pod.requests[name] ?? 0)) / allocatable;
 }

@@ -32,6 +32,7 @@ export const FILTER_PLUGINS: readonly FilterPlugin[] = [
   { name: 'NodeUnschedulable', filter: (pod, node) => nodeUnschedulable(pod, node) },
   { name: 'TaintToleration', filter: (pod, node) => taintToleration(pod, node) },
   { name: 'NodeAffinity', filter: (_pod, node, state) => nodeAffinity(state.nodeAffinity, node) },
+  // The filters above read only the Node object and the pod's tolerations and node selector/affinity.
   { name: 'NodePorts', filter: (pod, node) => nodePorts(pod, node) },
   { name: 'NodeResourcesFit', filter: (_pod, node, state) => nodeResourcesFit(state.fit, node) },
   { name: 'PodTopologySpread', filter: (_pod, node, state) => topologySpread(state.spread, node) },
@@ -48,9 +49,33 @@ export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
   };
 }
 
+/**
+ * The first filters, which read only the Node object (labels, taints, spec.unschedulable) and the pod's
+ * tolerations, nodeSelector and required node affinity (`nodeObjectFiltersKey`): their verdict on a node
+ * holds for every pod with the same key, whatever the pods on the node.
+ */
+export const NODE_OBJECT_FILTERS: readonly FilterPlugin[] = FILTER_PLUGINS.slice(0, 3);
+/** The rest, which read the pods on the node and in the cluster. */
+export const POD_FILTERS: readonly FilterPlugin[] = FILTER_PLUGINS.slice(3);
+
+/** What NODE_OBJECT_FILTERS read of the pod. */
+export function nodeObjectFiltersKey(pod: PodInfo): string {
+  const spec = pod.pod.spec;
+  return JSON.stringify([
+    spec?.tolerations ?? null,
+    spec?.nodeSelector ?? null,
+    spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null,
+  ]);
+}
+
 /** Runs the filters in order and stops at the first rejection (`RunFilterPlugins`). */
-export function runFilters(pod: PodInfo, node: NodeInfo, state: CycleState): Rejection | null {
-  for (const plugin of FILTER_PLUGINS) {
+export function runFilters(
+  pod: PodInfo,
+  node: NodeInfo,
+  state: CycleState,
+  plugins: readonly FilterPlugin[] = FILTER_PLUGINS,
+): Rejection | null {
+  for (const plugin of plugins) {
     const rejection = plugin.filter(pod, node, state);
     if (rejection) return rejection;
   }

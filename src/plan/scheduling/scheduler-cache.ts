@@ -21,6 +21,8 @@ export class SchedulerCache {
   readonly namespaces: ReadonlySet<string>;
   /** Where each node is in `nodeInfos` (the snapshot's node order). */
   readonly positions: ReadonlyMap<string, number>;
+  /** Work every simulation of this cluster state shares (see `memo`). */
+  private readonly memos = new Map<string, unknown>();
 
   constructor(
     nodeInfos: readonly NodeInfo[],
@@ -32,6 +34,16 @@ export class SchedulerCache {
     this.antiAffinity = antiAffinity;
     this.namespaces = namespaces;
     this.positions = positions ?? new Map(nodeInfos.map((n, i) => [n.name, i]));
+  }
+
+  /**
+   * What a simulation works out from this cluster state alone (its nodes as the snapshot has them, its
+   * pods, the pod's spec), kept under `key` for every simulation of the state: the pool plan runs
+   * hundreds of them against one state, one per node it judges alone.
+   */
+  memo<T>(key: string, compute: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, compute());
+    return this.memos.get(key) as T;
   }
 }
 

@@ -7,7 +7,14 @@ import { type Rejection, unresolvable } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
-import { type CycleState, preFilter, runFilters } from './registry.js';
+import {
+  type CycleState,
+  NODE_OBJECT_FILTERS,
+  nodeObjectFiltersKey,
+  POD_FILTERS,
+  preFilter,
+  runFilters,
+} from './registry.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
 
@@ -24,6 +31,9 @@ interface Attempt {
   /** Nodes filtered: all of them unless the search stopped on finding enough feasible ones. */
   readonly checked: number;
 }
+
+/** Per position in the cluster's node list, the NODE_OBJECT_FILTERS verdict once known. */
+type NodeVerdicts = Array<Rejection | null | undefined>;
 
 /** kube-scheduler's floor: below this many nodes every node is checked (schedule_one.go, v1.37). */
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
@@ -102,13 +112,18 @@ export class SchedulingSimulation {
   private attempt(pod: PodInfo): Attempt {
     const state = preFilter(pod, this.cluster);
     const nodes = this.cluster.nodeInfos;
+    const nodeVerdicts = this.cluster.stateMemo(
+      `node-object-filters\u0000${nodeObjectFiltersKey(pod)}`,
+      (): NodeVerdicts => new Array<Rejection | null | undefined>(nodes.length),
+    );
     const wanted = feasibleNodesToFind(nodes.length);
     const feasible: NodeInfo[] = [];
     const rejected: NodeRejected[] = [];
     let checked = 0;
     for (; checked < nodes.length && feasible.length < wanted; checked++) {
-      const node = nodes[(this.nextStart + checked) % nodes.length]!;
-      const rejection = this.filter(pod, node, state);
+      const at = (this.nextStart + checked) % nodes.length;
+      const node = nodes[at]!;
+      const rejection = this.filter(pod, node, state, nodeVerdicts, at);
       if (rejection) rejected.push({ node, rejection });
       else feasible.push(node);
     }
@@ -137,8 +152,26 @@ export class SchedulingSimulation {
     };
   }
 
-  private filter(pod: PodInfo, node: NodeInfo, state: CycleState): Rejection | null {
-    const rejection = runFilters(pod, node, state);
+  /**
+   * The filters on one node. The verdict of NODE_OBJECT_FILTERS on a node the drain did not cordon is
+   * kept for every pod with the same tolerations and node selector/affinity, in every simulation of the
+   * cluster state (`nodeVerdicts`, by position); the other filters run every time.
+   */
+  private filter(
+    pod: PodInfo,
+    node: NodeInfo,
+    state: CycleState,
+    nodeVerdicts: NodeVerdicts,
+    at: number,
+  ): Rejection | null {
+    let rejection: Rejection | null;
+    if (node.node === this.cluster.stateNodeInfo(at)?.node) {
+      let verdict = nodeVerdicts[at];
+      if (verdict === undefined) verdict = nodeVerdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
+      rejection = verdict ?? runFilters(pod, node, state, POD_FILTERS);
+    } else {
+      rejection = runFilters(pod, node, state);
+    }
     if (rejection || !this.drainedNodes.has(node.name)) return rejection;
     return unresolvable(DRAINED_NODE_REASON);
   }

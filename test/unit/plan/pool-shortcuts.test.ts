@@ -86,6 +86,22 @@ describe('the pool plan against the slow path', () => {
     expect(buildPlan(fresh(index), { ...options, nodes: a })).toEqual(once);
   }, 60_000);
 
+  it('plans each node alone, one after another against one state, as against a fresh state each time', () => {
+    // What every simulation of a state shares (spread domains, node-object filter verdicts, pods
+    // matching a selector) is filled by the earlier plans; each plan must still be its own.
+    const state = fresh(index);
+    const groups = [...pool.map((n) => [n]), pool.slice(0, 5), ...pool.slice(0, 10).map((n) => [n])].reverse();
+    const honoring = index.snapshot.pods.filter(
+      (p) =>
+        pool.includes(p.spec?.nodeName ?? '') &&
+        (p.spec?.topologySpreadConstraints ?? []).some((c) => c.nodeTaintsPolicy === 'Honor'),
+    );
+    expect(honoring.length).toBeGreaterThan(0); // a cordon that drops the drained node out of the domains
+    for (const nodes of groups) {
+      expect(buildPlan(state, { ...options, nodes })).toEqual(buildPlan(fresh(state), { ...options, nodes }));
+    }
+  }, 120_000);
+
   it('names as surely blocked only nodes the full plan shows refused or blocked too', () => {
     const state = fresh(index);
     const groups = [...pool.map((n) => [n]), pool.slice(0, 10), pool.slice(10, 20), pool.slice(20, 30)];

@@ -12,9 +12,9 @@ const NAMESPACE_SELECTOR_CAVEAT =
   'pod (anti-)affinity namespaceSelector: namespace labels are not in the snapshot, so a namespaceSelector ' +
   "with requirements was taken to select the owning pod's namespace only";
 
-/** Matching pods per topology pair "key\0value". */
-type PairCounts = Map<string, number>;
-const pair = (key: string, value: string) => `${key}\u0000${value}`;
+/** Matching pods per topology pair: topology key, then value (no pair string made per node filtered). */
+type PairCounts = Map<string, Map<string, number>>;
+const countAt = (counts: PairCounts, key: string, value: string) => counts.get(key)?.get(value) ?? 0;
 
 /** PreFilter's result (`preFilterState`, without the alpha InterPodAffinityHostnameFastPath). */
 export interface AffinityState {
@@ -89,8 +89,9 @@ function podsMatchingTerm(term: AffinityTerm, cluster: ClusterState): AssignedPo
 function count(counts: PairCounts, node: NodeInfo, topologyKey: string): void {
   const value = node.labels[topologyKey];
   if (value === undefined) return;
-  const key = pair(topologyKey, value);
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+  let values = counts.get(topologyKey);
+  if (!values) counts.set(topologyKey, (values = new Map()));
+  values.set(value, (values.get(value) ?? 0) + 1);
 }
 
 /**
@@ -113,22 +114,24 @@ function satisfiesAffinity(state: AffinityState, node: NodeInfo): boolean {
   for (const term of state.affinityTerms) {
     const value = node.labels[term.topologyKey];
     if (value === undefined) return false;
-    if ((state.affinityCounts.get(pair(term.topologyKey, value)) ?? 0) <= 0) podsExist = false;
+    if (countAt(state.affinityCounts, term.topologyKey, value) <= 0) podsExist = false;
   }
   return podsExist || (state.affinityCounts.size === 0 && state.matchesOwnAffinity);
 }
 
 function conflictsWithAntiAffinity(state: AffinityState, node: NodeInfo): boolean {
   if (state.antiAffinityCounts.size === 0) return false;
-  return state.antiAffinityTerms.some((term) => {
+  for (const term of state.antiAffinityTerms) {
     const value = node.labels[term.topologyKey];
-    return value !== undefined && (state.antiAffinityCounts.get(pair(term.topologyKey, value)) ?? 0) > 0;
-  });
+    if (value !== undefined && countAt(state.antiAffinityCounts, term.topologyKey, value) > 0) return true;
+  }
+  return false;
 }
 
 function conflictsWithExistingAntiAffinity(state: AffinityState, node: NodeInfo): boolean {
-  return state.existingAntiAffinityKeys.some((key) => {
+  for (const key of state.existingAntiAffinityKeys) {
     const value = node.labels[key];
-    return value !== undefined && (state.existingAntiAffinityCounts.get(pair(key, value)) ?? 0) > 0;
-  });
+    if (value !== undefined && countAt(state.existingAntiAffinityCounts, key, value) > 0) return true;
+  }
+  return false;
 }

@@ -38,8 +38,14 @@ export interface SpreadState {
 
 /** Per constraint, the nodes whose pods count and how many domains they make. */
 interface EligibleDomains {
-  readonly nodes: ReadonlySet<NodeInfo>;
+  readonly counts: (node: NodeInfo) => boolean;
   readonly domains: number;
+}
+
+/** Per constraint, over the cluster state's nodes (none cordoned by the drain): the nodes that count, and how many per domain. */
+interface StateDomains {
+  readonly included: ReadonlySet<string>;
+  readonly nodesPerDomain: ReadonlyMap<string, number>;
 }
 
 /**
@@ -98,7 +104,7 @@ export function topologySpreadPreFilter(pod: PodInfo, affinity: NodeMatcher, clu
   constraints.forEach((c, i) => {
     if (c.selector === null || isEmptySelector(c.selector)) return;
     for (const other of cluster.podsMatching(pod.namespace, c.selector)) {
-      if (other.terminating || !eligible[i]!.nodes.has(other.node)) continue;
+      if (other.terminating || !eligible[i]!.counts(other.node)) continue;
       const domain = other.node.labels[c.topologyKey]!;
       domainCounts[i]!.set(domain, (domainCounts[i]!.get(domain) ?? 0) + 1);
     }
@@ -114,8 +120,10 @@ export function topologySpreadPreFilter(pod: PodInfo, affinity: NodeMatcher, clu
 
 /**
  * The walk over every node: which count for each constraint. It reads only the nodes' labels and taints
- * and the pod's constraints, node affinity and tolerations, so the cluster keeps it for every pod of the
- * simulation with the same ones (replicas of one workload, or of workloads alike).
+ * and the pod's constraints, node affinity and tolerations, so it is kept for every pod with the same
+ * ones (replicas of one workload, or of workloads alike): the walk over the cluster state's nodes for
+ * every simulation of the state, and its correction for the nodes this drain cordons for the rest of
+ * the simulation.
  */
 function eligibleDomains(
   pod: PodInfo,
@@ -126,28 +134,59 @@ function eligibleDomains(
   const spec = pod.pod.spec;
   const tolerations = spec?.tolerations ?? [];
   const honorsTaints = constraints.some((c) => c.nodeTaintsPolicy === 'Honor');
-  const key = JSON.stringify([
+  const key = `spread-domains\u0000${JSON.stringify([
     constraints.map((c) => [c.topologyKey, c.nodeAffinityPolicy, c.nodeTaintsPolicy]),
     spec?.nodeSelector ?? null,
     spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null,
     honorsTaints ? tolerations : null,
-  ]);
-  return cluster.memo(`spread-domains\u0000${key}`, () => {
-    const included = (c: SpreadConstraint, node: NodeInfo) =>
-      (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
-      (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
-    const nodes = constraints.map(() => new Set<NodeInfo>());
-    const domains = constraints.map(() => new Set<string>());
-    for (const node of cluster.nodeInfos) {
-      if (!constraints.every((c) => c.topologyKey in node.labels)) continue;
-      constraints.forEach((c, i) => {
-        if (!included(c, node)) return;
-        domains[i]!.add(node.labels[c.topologyKey]!);
-        nodes[i]!.add(node);
-      });
-    }
-    return constraints.map((_, i) => ({ nodes: nodes[i]!, domains: domains[i]!.size }));
+  ])}`;
+  const hasKeys = (node: NodeInfo) => constraints.every((c) => c.topologyKey in node.labels);
+  const included = (c: SpreadConstraint, node: NodeInfo) =>
+    hasKeys(node) &&
+    (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
+    (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
+  return cluster.memo(key, () => {
+    const state = cluster.stateMemo(key, (nodes) =>
+      constraints.map((c): StateDomains => {
+        const names = new Set<string>();
+        const nodesPerDomain = new Map<string, number>();
+        for (const node of nodes) {
+          if (!included(c, node)) continue;
+          names.add(node.name);
+          const domain = node.labels[c.topologyKey]!;
+          nodesPerDomain.set(domain, (nodesPerDomain.get(domain) ?? 0) + 1);
+        }
+        return { included: names, nodesPerDomain };
+      }),
+    );
+    return constraints.map((c, i) =>
+      withDrainedNodes(state[i]!, c.topologyKey, cluster.drainedNodeInfos, (node) => included(c, node)),
+    );
   });
+}
+
+/**
+ * The state's eligible nodes and domains as this simulation sees them: a drained node is cordoned (one
+ * taint more, so nodeTaintsPolicy Honor drops it, and its domain with it when it was the only node there).
+ */
+function withDrainedNodes(
+  state: StateDomains,
+  topologyKey: string,
+  drained: readonly NodeInfo[],
+  included: (node: NodeInfo) => boolean,
+): EligibleDomains {
+  const changed = drained.filter((node) => included(node) !== state.included.has(node.name));
+  if (changed.length === 0)
+    return { counts: (node) => state.included.has(node.name), domains: state.nodesPerDomain.size };
+  const now = new Map(changed.map((node) => [node.name, !state.included.has(node.name)]));
+  const perDomain = new Map(state.nodesPerDomain);
+  for (const node of changed) {
+    const domain = node.labels[topologyKey]!;
+    const count = (perDomain.get(domain) ?? 0) + (now.get(node.name) ? 1 : -1);
+    if (count > 0) perDomain.set(domain, count);
+    else perDomain.delete(domain);
+  }
+  return { counts: (node) => now.get(node.name) ?? state.included.has(node.name), domains: perDomain.size };
 }
 
 /**

@@ -1,0 +1,61 @@
+/**
+ * What every simulation of one cluster state shares (SchedulerCache.memo: the spread domains walked over
+ * the state's nodes, the node-object filters' verdicts, the pods a selector matches) must give each
+ * simulation the answer a fresh state would: the pool plan runs hundreds of simulations, each draining
+ * other nodes, against one state. The drained node is what differs: it is cordoned in its own simulation.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation.js';
+import type { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
+import { makeIndex, makeNode, makePod } from '../../builders.js';
+
+const ZONE = 'topology.kubernetes.io/zone';
+const zoned = (name: string, zone: string) => makeNode().name(name).label(ZONE, zone);
+/** One web pod per zone, spread over zones; nodeTaintsPolicy Honor, so a cordoned node is no domain. */
+const web = (name: string, node: string) =>
+  makePod()
+    .name(name)
+    .label('app', 'web')
+    .node(node)
+    .spread(1, ZONE, { nodeTaintsPolicy: 'Honor' })
+    .toleration({ key: 'dedicated', operator: 'Exists' })
+    .obj();
+
+const nodes = [
+  zoned('a1', 'a').obj(),
+  zoned('b1', 'b').obj(),
+  zoned('c1', 'c').obj(),
+  zoned('t1', 'a').taint('gpu', 'NoSchedule').obj(),
+];
+const pods = [web('w1', 'a1'), web('w2', 'b1'), web('w3', 'c1')];
+
+/** Drains one node in its own simulation of `index`: evicts its pods, places their replacements. */
+function drain(index: ClusterIndex, node: string) {
+  const sim = new SchedulingSimulation(index, new Set([node]));
+  const evicted = pods.filter((p: V1Pod) => p.spec?.nodeName === node);
+  for (const pod of evicted) sim.evict(pod);
+  return evicted.map((pod) => sim.place(pod));
+}
+
+describe('simulations sharing one cluster state', () => {
+  it('see their own drained node cordoned, whatever an earlier simulation drained', () => {
+    const shared = makeIndex({ nodes, pods });
+    drain(shared, 'a1'); // fills the state's memos with a1 drained, c1 a domain
+    const [w3] = drain(shared, 'c1');
+    // c1 cordoned is no domain (Honor): zones a and b hold one pod each, so a or b takes it (skew 1).
+    expect(w3).toMatchObject({ schedulable: true, nodes: ['a1', 'b1'] });
+    expect(w3!.rejected).toEqual([
+      { node: 'c1', reasons: ['node(s) were unschedulable'] },
+      { node: 't1', reasons: ['node(s) had untolerated taint(s)'] },
+    ]);
+    expect(drain(shared, 'c1')).toEqual(drain(makeIndex({ nodes, pods }), 'c1'));
+  });
+
+  it('give every node, drained or not, in every order, the plan a fresh state gives', () => {
+    const shared = makeIndex({ nodes, pods });
+    for (const node of ['c1', 'a1', 'b1', 'c1', 'a1']) {
+      expect(drain(shared, node)).toEqual(drain(makeIndex({ nodes, pods }), node));
+    }
+  });
+});
