@@ -154,15 +154,14 @@ function parsed(program: Command, command: Command, words: readonly string[]): {
 
 /** Node names from the cluster the typed flags choose, within a short time; nothing on any error. */
 export const listNodeNames: NodeLister = async (values) => {
-  const { connect } = await import('./kube-flags.js');
-  const [{ nodesMatching }, { drainClientFor }] = await Promise.all([
+  const [{ connectRest }, { nodesMatching, restNodeCalls }] = await Promise.all([
+    import('./kube-flags.js'),
     import('../kube/cordon.js'),
-    import('../kube/drain-client.js'),
   ]);
   const timeout = Math.min(values.requestTimeout || COMPLETION_TIMEOUT_MS, COMPLETION_TIMEOUT_MS);
   try {
-    const kube = await connect({ ...values, requestTimeout: timeout });
-    return await nodesMatching(drainClientFor(kube), '');
+    const rest = await connectRest({ ...values, requestTimeout: timeout });
+    return await nodesMatching(restNodeCalls(rest), '');
   } catch {
     return [];
   }

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { KubeClient } from '../kube/client.js';
 import type { KubeConfigFlags } from '../kube/config.js';
+import type { KubeRest } from '../kube/rest.js';
 import { DEFAULT_CHUNK_SIZE, DEFAULT_EXEC_TIMEOUT_MS } from '../kube/defaults.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { parseCount, parseDurationMs } from './flag-values.js';
@@ -104,6 +105,18 @@ export async function connect(values: KubeFlagValues): Promise<KubeClient> {
     import('../kube/config.js'),
   ]);
   return createKubeClient(loadKubeTarget(kubeConfigFlags(values)));
+}
+
+/**
+ * Loads the kubeconfig as `connect` does, for plain requests without the Kubernetes client (kube/rest.ts):
+ * the short commands (`cordon`, `uncordon`, completion's node names), whose start-up is mostly loading it.
+ */
+export async function connectRest(values: KubeFlagValues): Promise<KubeRest> {
+  const [{ createRest }, { loadKubeConnection }] = await Promise.all([
+    import('../kube/rest.js'),
+    import('../kube/kubeconfig.js'),
+  ]);
+  return createRest(loadKubeConnection(kubeConfigFlags(values)));
 }
 
 /** Errors from below that already carry a one-line message; known by name so that start-up loads neither. */

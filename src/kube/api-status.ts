@@ -1,4 +1,4 @@
-import { ApiException } from '@kubernetes/client-node';
+import type { ApiException } from '@kubernetes/client-node';
 
 /**
  * The parts of a Kubernetes `Status` the plugin reads (the body of every error response:
@@ -53,10 +53,12 @@ export function parseStatus(
   };
 }
 
-/** client-node's ApiException, or an error shaped like one (a second copy of the library). */
+/**
+ * client-node's ApiException, or an error shaped like one (kube/rest.ts's, a second copy of the library):
+ * known by its shape, so that reading an error loads no Kubernetes client.
+ */
 export function isApiException(err: unknown): err is ApiException<unknown> {
   return (
-    err instanceof ApiException ||
-    (err instanceof Error && typeof (err as { code?: unknown }).code === 'number' && 'body' in err && 'headers' in err)
+    err instanceof Error && typeof (err as { code?: unknown }).code === 'number' && 'body' in err && 'headers' in err
   );
 }

@@ -8,10 +8,10 @@ import {
   createConfiguration,
   type Configuration,
 } from '@kubernetes/client-node';
-import { buildInfo } from '../version.js';
 import { timeoutSignal } from '../timers.js';
 import type { KubeTarget } from './config.js';
 import { KubeError, classifyKubeError } from './errors.js';
+import { USER_AGENT } from './transport.js';
 
 /** The typed APIs the plugin uses, all bound to one target (context, credentials, request timeout). */
 export interface KubeClient {
@@ -21,8 +21,6 @@ export interface KubeClient {
   readonly policy: PolicyV1Api;
   readonly batch: BatchV1Api;
 }
-
-const USER_AGENT = `kubectl-maint/${buildInfo().version}`;
 
 export function createKubeClient(target: KubeTarget): KubeClient {
   return {

@@ -1,401 +1,73 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
-import { parse as parseYaml } from 'yaml';
-import { KubeError, type KubeTargetInfo } from './errors.js';
-import type { ExecConfig } from './exec-credential.js';
-import { chooseProxy, type ProxyEnv } from './proxy.js';
-import { TargetKubeConfig, type ConnectionSettings, type Impersonation, type Material } from './transport.js';
+import { KubeConfig, RequestContext, HttpMethod } from '@kubernetes/client-node';
+import {
+  loadKubeConnection,
+  type KubeConfigEnv,
+  type KubeConfigFlags,
+  type KubeConnectionTarget,
+} from './kubeconfig.js';
+import { prepareConnection, renewing, type ConnectionSettings, type Prepared } from './transport.js';
 
-/** The kubectl flags that choose and adjust the kubeconfig (cli-runtime's ConfigFlags, the subset we honour). */
-export interface KubeConfigFlags {
-  /** --kubeconfig: one explicit file that replaces KUBECONFIG and ~/.kube/config. */
-  readonly kubeconfig?: string | undefined;
-  /** --context: replaces current-context. */
-  readonly context?: string | undefined;
-  /** --cluster / --user: override the selected context's cluster and user. */
-  readonly cluster?: string | undefined;
-  readonly user?: string | undefined;
-  /** -n/--namespace: overrides the context's namespace. */
-  readonly namespace?: string | undefined;
-  /** --insecure-skip-tls-verify: the only way we ever turn certificate checks off (besides the kubeconfig's own field). */
-  readonly insecureSkipTlsVerify?: boolean | undefined;
-  /** --request-timeout in milliseconds; 0 or absent = no timeout, as in kubectl. */
-  readonly requestTimeoutMs?: number | undefined;
-  /** -s/--server: the API server's address, over the cluster's. */
-  readonly server?: string | undefined;
-  /** --tls-server-name: the name to verify the server certificate against. */
-  readonly tlsServerName?: string | undefined;
-  /** --certificate-authority: a CA file, over the cluster's CA (and its insecure-skip-tls-verify). */
-  readonly certificateAuthority?: string | undefined;
-  /** --token: a bearer token, over the user's token and tokenFile. */
-  readonly token?: string | undefined;
-  /** --client-certificate / --client-key: files, over the user's. */
-  readonly clientCertificate?: string | undefined;
-  readonly clientKey?: string | undefined;
-  /** --as, --as-group (repeatable), --as-uid: impersonation, over the user's `as` fields. */
-  readonly as?: string | undefined;
-  readonly asGroups?: readonly string[] | undefined;
-  readonly asUid?: string | undefined;
-}
+export type { KubeConfigEnv, KubeConfigFlags, KubeConnectionTarget } from './kubeconfig.js';
 
-/** A loaded kubeconfig with the context chosen and the overrides applied: everything needed to build clients. */
-export interface KubeTarget extends KubeTargetInfo {
+/** A loaded kubeconfig (kube/kubeconfig.ts) with client-node's KubeConfig for the typed APIs and watches. */
+export interface KubeTarget extends KubeConnectionTarget {
   readonly kubeConfig: TargetKubeConfig;
-  readonly cluster: string;
-  readonly namespace: string;
-  /** The files the configuration came from (empty for in-cluster). */
-  readonly files: readonly string[];
-  /** How to reach the server as this user, after kubectl's precedence of flags over the kubeconfig. */
-  readonly connection: ConnectionSettings;
 }
-
-/** kubectl's user fields that client-node's KubeConfig drops (clientcmd/api/v1 AuthInfo). */
-interface UserExtras {
-  readonly tokenFile?: string;
-  readonly asGroups?: readonly string[];
-  readonly asUid?: string;
-  readonly asUserExtra?: Readonly<Record<string, readonly string[]>>;
-}
-
-/** A merged kubeconfig: client-node's view plus the user fields it does not keep. */
-interface MergedConfig {
-  readonly kubeConfig: KubeConfig;
-  readonly extras: ReadonlyMap<string, UserExtras>;
-  readonly files: string[];
-}
-
-/** Where to look (and the proxy environment), injectable for tests; defaults to the process's own environment. */
-export interface KubeConfigEnv extends ProxyEnv {
-  readonly KUBECONFIG?: string | undefined;
-  readonly HOME?: string | undefined;
-  readonly KUBERNETES_SERVICE_HOST?: string | undefined;
-  readonly KUBERNETES_SERVICE_PORT?: string | undefined;
-}
-
-const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
-const NO_KUBECONFIG = 'no kubeconfig: set KUBECONFIG or --kubeconfig';
 
 /**
- * Loads the kubeconfig the way kubectl does (client-go's ClientConfigLoadingRules):
- * - `--kubeconfig` alone when given (missing file = error);
- * - otherwise every file in KUBECONFIG, merged so that **the first file to set a value wins**
- *   (client-node's own merge throws "Duplicate cluster" and lets the last current-context win); files that
- *   do not exist are skipped, as kubectl skips them;
- * - otherwise ~/.kube/config; otherwise the in-cluster service account; otherwise a clear error (never
- *   client-node's silent fallback to http://localhost:8080).
- * Then `--context` picks the context and `--cluster`/`--user`/`--namespace` override its fields.
+ * Loads the kubeconfig the way kubectl does (kube/kubeconfig.ts: files, merge, context, flags) and binds
+ * client-node's KubeConfig to the result.
  */
 export function loadKubeTarget(flags: KubeConfigFlags = {}, env: KubeConfigEnv = process.env): KubeTarget {
-  return selectContext(loadMergedConfig(flags, env), flags, env);
+  return withKubeConfig(loadKubeConnection(flags, env));
 }
 
-function loadMergedConfig(flags: KubeConfigFlags, env: KubeConfigEnv): MergedConfig {
-  if (flags.kubeconfig) {
-    if (!fs.existsSync(flags.kubeconfig)) {
-      throw new KubeError('config', `cannot read kubeconfig "${flags.kubeconfig}" (--kubeconfig): no such file`);
-    }
-    return mergeFirstWins([flags.kubeconfig]);
-  }
-  const fromEnv = (env.KUBECONFIG ?? '').split(path.delimiter).filter((file) => file !== '');
-  if (fromEnv.length > 0) {
-    const existing = [...new Set(fromEnv)].filter((file) => fs.existsSync(file));
-    if (existing.length === 0) {
-      if (flags.server) return mergeFirstWins([]);
-      throw new KubeError('config', `${NO_KUBECONFIG} (none of the files in KUBECONFIG exist: ${fromEnv.join(', ')})`);
-    }
-    return mergeFirstWins(existing);
-  }
-  const home = env.HOME || os.homedir();
-  const defaultFile = home ? path.join(home, '.kube', 'config') : '';
-  if (defaultFile && fs.existsSync(defaultFile)) return mergeFirstWins([defaultFile]);
-  // --server alone is enough for kubectl (with --token or client certificate flags): no file needed.
-  if (flags.server) return mergeFirstWins([]);
-  if (env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT && fs.existsSync(SERVICE_ACCOUNT_TOKEN)) {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromCluster();
-    return { kubeConfig, extras: new Map(), files: [] };
-  }
-  throw new KubeError('config', NO_KUBECONFIG);
-}
-
-/**
- * kubectl's merge rule for several kubeconfig files: a cluster, user or context keeps the definition
- * from the first file that names it, and current-context comes from the first file that sets one.
- */
-function mergeFirstWins(files: readonly string[]): MergedConfig {
-  const clusters = new Map<string, Cluster>();
-  const users = new Map<string, User>();
-  const extras = new Map<string, UserExtras>();
-  const contexts = new Map<string, Context>();
-  let currentContext: string | undefined;
-  for (const file of files) {
-    const read = readKubeConfigFile(file);
-    if (!read) continue;
-    const one = read.kubeConfig;
-    for (const c of one.getClusters()) if (!clusters.has(c.name)) clusters.set(c.name, c);
-    for (const u of one.getUsers()) {
-      if (users.has(u.name)) continue;
-      users.set(u.name, u);
-      extras.set(u.name, read.extras.get(u.name) ?? {});
-    }
-    for (const c of one.getContexts()) if (!contexts.has(c.name)) contexts.set(c.name, c);
-    currentContext ||= one.getCurrentContext() || undefined;
-  }
-  const merged = new KubeConfig();
-  merged.loadFromOptions({
-    clusters: [...clusters.values()],
-    users: [...users.values()],
-    contexts: [...contexts.values()],
-    currentContext,
+export function withKubeConfig(target: KubeConnectionTarget): KubeTarget {
+  const kubeConfig = new TargetKubeConfig(target.connection);
+  const { cluster, user, context } = target.effective;
+  kubeConfig.loadFromOptions({
+    clusters: [cluster],
+    users: [user],
+    contexts: [context],
+    currentContext: context.name,
   });
-  return { kubeConfig: merged, extras, files: [...files] };
-}
-
-/** One file; `undefined` when it is empty (kubectl treats an empty file as an empty config). */
-function readKubeConfigFile(file: string): { kubeConfig: KubeConfig; extras: Map<string, UserExtras> } | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new KubeError(
-      'config',
-      `cannot read kubeconfig "${file}": ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-    );
-  }
-  if (text.trim() === '') return undefined;
-  const kubeConfig = new KubeConfig();
-  try {
-    kubeConfig.loadFromString(text);
-  } catch (err) {
-    const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-    throw new KubeError('config', `cannot read kubeconfig "${file}": ${reason}`);
-  }
-  kubeConfig.makePathsAbsolute(path.dirname(file));
-  return { kubeConfig, extras: readUserExtras(text, path.dirname(file)) };
-}
-
-/** tokenFile (relative to the file, as client-go resolves it), as-groups, as-uid and as-user-extra per user. */
-function readUserExtras(text: string, dir: string): Map<string, UserExtras> {
-  const extras = new Map<string, UserExtras>();
-  const doc = parseYaml(text) as { users?: unknown } | null;
-  for (const entry of Array.isArray(doc?.users) ? (doc.users as unknown[]) : []) {
-    const { name, user } = (entry ?? {}) as { name?: unknown; user?: Record<string, unknown> | null };
-    if (typeof name !== 'string' || !user || typeof user !== 'object') continue;
-    const tokenFile = typeof user.tokenFile === 'string' && user.tokenFile !== '' ? user.tokenFile : undefined;
-    const groups = Array.isArray(user['as-groups']) ? user['as-groups'].filter((g) => typeof g === 'string') : [];
-    const extra = user['as-user-extra'] && typeof user['as-user-extra'] === 'object' ? user['as-user-extra'] : {};
-    extras.set(name, {
-      ...(tokenFile ? { tokenFile: path.isAbsolute(tokenFile) ? tokenFile : path.join(dir, tokenFile) } : {}),
-      ...(groups.length > 0 ? { asGroups: groups as string[] } : {}),
-      ...(typeof user['as-uid'] === 'string' && user['as-uid'] !== '' ? { asUid: user['as-uid'] } : {}),
-      asUserExtra: Object.fromEntries(
-        Object.entries(extra as Record<string, unknown>).map(([k, v]) => [
-          k,
-          Array.isArray(v) ? v.map(String) : [String(v)],
-        ]),
-      ),
-    });
-  }
-  return extras;
+  return { ...target, kubeConfig };
 }
 
 /**
- * Applies --context, then --cluster/--user/--namespace, then the connection flags over the chosen
- * cluster and user, with client-go's precedence (clientcmd DirectClientConfig: getCluster, getAuthInfo,
- * ClientConfig; cli-runtime ConfigFlags: a flag's file replaces the kubeconfig's inline data).
+ * The Authorization header client-node's authenticators produce for the target's legacy auth-provider
+ * (oidc, gcp, the in-cluster token file): for requests that do not go through client-node.
  */
-function selectContext(merged: MergedConfig, flags: KubeConfigFlags, env: ProxyEnv): KubeTarget {
-  const { kubeConfig, files } = merged;
-  const where = files.length > 0 ? ` in ${files.map((f) => `"${f}"`).join(', ')}` : '';
-  const contextName = flags.context || kubeConfig.getCurrentContext() || '';
-  if (!contextName && !flags.server) {
-    throw new KubeError('config', `no current context${where}: pass --context or run kubectl config use-context`);
-  }
-  const context = contextName ? kubeConfig.getContextObject(contextName) : null;
-  if (contextName && !context) throw new KubeError('config', `context "${contextName}" not found${where}`);
-  const ofContext = context ? ` of context "${contextName}"` : '';
-  const clusterName = flags.cluster || context?.cluster || '';
-  const userName = flags.user || context?.user || '';
-  const cluster = clusterName ? kubeConfig.getCluster(clusterName) : null;
-  if (clusterName && !cluster) throw new KubeError('config', `cluster "${clusterName}"${ofContext} not found${where}`);
-  const server = flags.server || cluster?.server;
-  if (!server) throw new KubeError('config', `cluster "${clusterName}" has no server address${where}`);
-  const user = userName ? kubeConfig.getUser(userName) : null;
-  if (userName && !user) throw new KubeError('config', `user "${userName}"${ofContext} not found${where}`);
-
-  const effectiveCluster = clusterOverrides(
-    cluster ?? { name: clusterName || 'cluster', server, skipTLSVerify: false },
-    flags,
-    where,
-  );
-  const effectiveUser: User = user ?? { name: userName || 'user' };
-  const connection = connectionSettings(
-    effectiveCluster,
-    effectiveUser,
-    merged.extras.get(userName) ?? {},
-    flags,
-    contextName,
-    env,
-  );
-  const effectiveContext: Context = {
-    name: contextName || 'context',
-    cluster: effectiveCluster.name,
-    user: effectiveUser.name,
-    ...(flags.namespace || context?.namespace ? { namespace: flags.namespace || context?.namespace } : {}),
-  };
-  const adjusted = new TargetKubeConfig(connection);
-  adjusted.loadFromOptions({
-    clusters: [effectiveCluster],
-    users: [effectiveUser],
-    contexts: [effectiveContext],
-    currentContext: effectiveContext.name,
-  });
-  const execRuns =
-    connection.exec !== undefined &&
-    !connection.token &&
-    !connection.tokenFile &&
-    !connection.basic &&
-    !connection.clientCertificate;
-  return {
-    kubeConfig: adjusted,
-    context: contextName,
-    cluster: clusterName,
-    user: userName,
-    server: effectiveCluster.server,
-    namespace: effectiveContext.namespace || 'default',
-    requestTimeoutMs: flags.requestTimeoutMs ?? 0,
-    execCommand: execRuns ? connection.exec?.command : undefined,
-    proxy: connection.proxy,
-    files,
-    connection,
-  };
+export function legacyAuthorizationFor(target: KubeConnectionTarget): Promise<string | undefined> {
+  return withKubeConfig(target).kubeConfig.legacyAuthorization();
 }
 
 /**
- * The cluster with the flags applied as client-go's getCluster applies overrides: --server replaces the
- * address (and then the kubeconfig's tls-server-name gives way to --tls-server-name, even empty);
- * --insecure-skip-tls-verify or --certificate-authority replace the CA and the insecure setting together.
- * A CA and insecure-skip-tls-verify both set is refused, as client-go's transport refuses it.
+ * client-node's KubeConfig with its authentication replaced by ours (kube/transport.ts), so that every
+ * client built on it (the typed APIs, Watch, ListWatch) connects as kubectl would: kubectl's precedence of
+ * credentials, impersonation headers (one Impersonate-Group line per group, as client-go sends them),
+ * tokenFile, a bounded exec plugin, TLS material checked with kubectl's messages, and connect + TLS
+ * handshake bounded by --request-timeout.
  */
-function clusterOverrides(cluster: Cluster, flags: KubeConfigFlags, where: string): Cluster {
-  let result: Cluster = { ...cluster, ...(flags.server ? { server: flags.server.replace(/\/$/, '') } : {}) };
-  if (flags.tlsServerName || flags.server) {
-    const { tlsServerName: _dropped, ...rest } = result;
-    result = { ...rest, ...(flags.tlsServerName ? { tlsServerName: flags.tlsServerName } : {}) };
+export class TargetKubeConfig extends KubeConfig {
+  /** Reads the files, runs the exec plugin and builds the dispatcher once; again when a credential expires. */
+  readonly prepare: () => Promise<Prepared>;
+
+  constructor(private readonly settings: ConnectionSettings) {
+    super();
+    this.prepare = renewing(() => prepareConnection(this.settings, () => this.legacyAuthorization()));
   }
-  if (flags.insecureSkipTlsVerify || flags.certificateAuthority) {
-    const { caData: _caData, caFile: _caFile, ...rest } = result;
-    result = {
-      ...rest,
-      skipTLSVerify: flags.insecureSkipTlsVerify === true,
-      ...(flags.certificateAuthority ? { caFile: flags.certificateAuthority } : {}),
-    };
+
+  override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+    const prepared = await this.prepare();
+    for (const [name, value] of Object.entries(prepared.headers)) context.setHeaderParam(name, value);
+    context.setDispatcher(prepared.dispatcher);
   }
-  if (result.skipTLSVerify && (result.caData || result.caFile)) {
-    const from = flags.certificateAuthority
-      ? '--certificate-authority with --insecure-skip-tls-verify'
-      : `cluster "${cluster.name}"${where} sets certificate-authority and insecure-skip-tls-verify`;
-    throw new KubeError(
-      'config',
-      `specifying a root certificates file with the insecure flag is not allowed (${from})`,
-    );
+
+  /** The Authorization header client-node's authenticators produce for a legacy auth-provider. */
+  async legacyAuthorization(): Promise<string | undefined> {
+    const context = new RequestContext(this.settings.server, HttpMethod.GET);
+    await super.applySecurityAuthentication(context);
+    return context.getHeaders().Authorization;
   }
-  return result;
-}
-
-/** The user with the flags applied (client-go getAuthInfo, cli-runtime toRawKubeConfigLoader). */
-function connectionSettings(
-  cluster: Cluster,
-  user: User,
-  extras: UserExtras,
-  flags: KubeConfigFlags,
-  context: string,
-  env: ProxyEnv,
-): ConnectionSettings {
-  const ofUser = `of user "${user.name}"`;
-  const ofCluster = `of cluster "${cluster.name}"`;
-  const ca = material(
-    ['--certificate-authority', flags.certificateAuthority],
-    [`certificate-authority-data ${ofCluster}`, cluster.caData],
-    [`certificate-authority ${ofCluster}`, cluster.caFile],
-  );
-  const clientCertificate = material(
-    ['--client-certificate', flags.clientCertificate],
-    [`client-certificate-data ${ofUser}`, user.certData],
-    [`client-certificate ${ofUser}`, user.certFile],
-  );
-  const clientKey = material(
-    ['--client-key', flags.clientKey],
-    [`client-key-data ${ofUser}`, user.keyData],
-    [`client-key ${ofUser}`, user.keyFile],
-  );
-  const token = flags.token ?? (user.token || undefined);
-  const tokenFile = flags.token === undefined ? extras.tokenFile : undefined;
-  return {
-    server: cluster.server,
-    context,
-    user: user.name,
-    insecure: cluster.skipTLSVerify === true,
-    tlsServerName: cluster.tlsServerName || undefined,
-    ca,
-    clientCertificate,
-    clientKey,
-    token,
-    tokenFile,
-    basic:
-      user.username || user.password ? { username: user.username ?? '', password: user.password ?? '' } : undefined,
-    exec: execConfig(user),
-    authProvider: Boolean(user.authProvider) && !user.exec,
-    impersonate: impersonation(user, extras, flags),
-    proxy: chooseProxy(cluster.server, cluster, env),
-    requestTimeoutMs: flags.requestTimeoutMs ?? 0,
-  };
-}
-
-type Named = readonly [origin: string, value: string | undefined | null];
-
-/** A flag's file over the kubeconfig's inline data over its file (cli-runtime clears the data when the flag is set). */
-function material(flagFile: Named, data: Named, file: Named): Material | undefined {
-  if (flagFile[1]) return { file: flagFile[1], origin: flagFile[0] };
-  if (data[1]) return { data: data[1], origin: data[0] };
-  if (file[1]) return { file: file[1], origin: file[0] };
-  return undefined;
-}
-
-function impersonation(user: User, extras: UserExtras, flags: KubeConfigFlags): Impersonation | undefined {
-  const name = flags.as || user.impersonateUser || '';
-  const groups = flags.asGroups && flags.asGroups.length > 0 ? flags.asGroups : (extras.asGroups ?? []);
-  const uid = flags.asUid || extras.asUid;
-  const extra = extras.asUserExtra ?? {};
-  if (!name) {
-    if (groups.length > 0 || uid || Object.keys(extra).length > 0) {
-      throw new KubeError(
-        'config',
-        `requesting uid, groups or user-extra for ${user.name} without impersonating a user (add --as)`,
-      );
-    }
-    return undefined;
-  }
-  return { user: name, groups, uid, extra };
-}
-
-function execConfig(user: User): ExecConfig | undefined {
-  const exec = user.exec as Record<string, unknown> | undefined | null;
-  if (!exec || typeof exec.command !== 'string') return undefined;
-  const mode = exec.interactiveMode;
-  return {
-    command: exec.command,
-    args: Array.isArray(exec.args) ? exec.args.map(String) : [],
-    env: Array.isArray(exec.env)
-      ? (exec.env as Array<{ name?: unknown; value?: unknown }>).map((e) => ({
-          name: String(e.name),
-          value: String(e.value ?? ''),
-        }))
-      : [],
-    apiVersion: typeof exec.apiVersion === 'string' ? exec.apiVersion : 'client.authentication.k8s.io/v1',
-    interactiveMode: mode === 'Never' || mode === 'Always' ? mode : 'IfAvailable',
-    provideClusterInfo: exec.provideClusterInfo === true,
-  };
 }

@@ -14,7 +14,7 @@ export function describeConnectionFailure(
   err: unknown,
   target: KubeTargetInfo | undefined,
 ): { kind: KubeErrorKind; message: string } | undefined {
-  const code = findErrorCode(err);
+  const code = opensslCode(err) ?? findErrorCode(err);
   const connectTimeoutMs = code === 'UND_ERR_CONNECT_TIMEOUT' ? undiciTimeoutMs(err) : undefined;
   const requestTimeoutMs = target?.requestTimeoutMs ?? 0;
   // The connect timeout is --request-timeout when that is shorter than undici's own (kube/transport.ts).
@@ -252,6 +252,17 @@ export function findErrorCode(err: unknown): string | undefined {
     (e) => typeof (e as { code?: unknown }).code === 'string' && (e as { code: string }).code !== '',
   );
   return found === undefined ? undefined : (found as { code: string }).code;
+}
+
+/**
+ * A TLS failure met while node:https writes the request (kube/rest.ts) comes as `EPROTO` with OpenSSL's
+ * words in the message ("…:SSL routines:tls_validate_record_header:wrong version number:…"), where the
+ * handshake's own error (undici's) carries the code `ERR_SSL_WRONG_VERSION_NUMBER`: the same code from both.
+ */
+function opensslCode(err: unknown): string | undefined {
+  const found = findCause(err, (e) => (e as { code?: unknown }).code === 'EPROTO') as { message?: string } | undefined;
+  const reason = /SSL routines:[^:]*:([a-z0-9 ]+):/i.exec(found?.message ?? '')?.[1];
+  return reason ? `ERR_SSL_${reason.trim().toUpperCase().replaceAll(' ', '_')}` : undefined;
 }
 
 /** undici's ConnectTimeoutError says "(attempted address: HOST:PORT, timeout: 10000ms)". */

@@ -1,5 +1,4 @@
-import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import type { DrainClient } from './drain-client.js';
+import type { KubeRest } from './rest.js';
 
 export interface CordonResult {
   readonly node: string;
@@ -8,33 +7,62 @@ export interface CordonResult {
 }
 
 /**
+ * The node calls of a cordon, over whichever client the command holds: client-node's typed API for the
+ * drain and the run (kube/drain-client.ts), kube/rest.ts for `cordon` and `uncordon` alone. Errors are
+ * thrown as client-node's ApiException or its shape (kube/rest.ts ApiError).
+ */
+export interface NodeCalls {
+  readNode(name: string): Promise<{ readonly spec?: { readonly unschedulable?: boolean } | undefined }>;
+  /** A JSON merge patch of the node; `dryRun` sends dryRun=All. */
+  mergePatchNode(name: string, patch: object, dryRun: boolean): Promise<void>;
+  listNodeNames(labelSelector: string): Promise<string[]>;
+}
+
+/**
  * Cordons (unschedulable=true) or uncordons a node as kubectl does: read the node, and patch only when
  * spec.unschedulable differs. The patch is a JSON merge patch; uncordon sends null, which removes the
  * field (false is omitted by the API anyway). A server dry run sends the patch with dryRun=All; a
- * client dry run only reads. API errors are thrown as client-node's ApiException.
+ * client dry run only reads.
  */
 export async function setUnschedulable(
-  client: DrainClient,
+  nodes: NodeCalls,
   node: string,
   unschedulable: boolean,
   dryRun: 'none' | 'client' | 'server',
 ): Promise<CordonResult> {
-  const current = await client.core.readNode({ name: node });
+  const current = await nodes.readNode(node);
   if ((current.spec?.unschedulable ?? false) === unschedulable) return { node, already: true };
   if (dryRun === 'client') return { node, already: false };
-  await client.core.patchNode(
-    {
-      name: node,
-      body: { spec: { unschedulable: unschedulable ? true : null } },
-      ...(dryRun === 'server' ? { dryRun: 'All' } : {}),
-    },
-    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-  );
+  await nodes.mergePatchNode(node, { spec: { unschedulable: unschedulable ? true : null } }, dryRun === 'server');
   return { node, already: false };
 }
 
 /** The names of the nodes matching a label selector (kubectl cordon -l), filtered by the API server. */
-export async function nodesMatching(client: DrainClient, labelSelector: string): Promise<string[]> {
-  const list = await client.core.listNode({ labelSelector });
-  return list.items.map((node) => node.metadata?.name ?? '');
+export function nodesMatching(nodes: NodeCalls, labelSelector: string): Promise<string[]> {
+  return nodes.listNodeNames(labelSelector);
+}
+
+/** The node calls as plain requests (kube/rest.ts): what `cordon` and `uncordon` use. */
+export function restNodeCalls(rest: KubeRest): NodeCalls {
+  const path = (name: string) => `/api/v1/nodes/${encodeURIComponent(name)}`;
+  return {
+    readNode: (name) => rest.request({ method: 'GET', path: path(name) }),
+    async mergePatchNode(name, patch, dryRun) {
+      await rest.request({
+        method: 'PATCH',
+        path: path(name),
+        query: dryRun ? { dryRun: 'All' } : undefined,
+        body: patch,
+        contentType: 'application/merge-patch+json',
+      });
+    },
+    async listNodeNames(labelSelector) {
+      const list = await rest.request<{ items?: Array<{ metadata?: { name?: string } }> }>({
+        method: 'GET',
+        path: '/api/v1/nodes',
+        query: labelSelector ? { labelSelector } : undefined,
+      });
+      return (list.items ?? []).map((node) => node.metadata?.name ?? '');
+    },
+  };
 }

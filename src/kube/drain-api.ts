@@ -54,7 +54,7 @@ export interface DrainApi {
 
 export function drainApi(client: DrainClient): DrainApi {
   return {
-    cordon: (node, dryRun) => setUnschedulable(client, node, true, dryRun ? 'server' : 'none'),
+    cordon: (node, dryRun) => setUnschedulable(client.nodes, node, true, dryRun ? 'server' : 'none'),
     evict: (options) => evictPod(client, options),
     deletePod: (options) => deletePod(client, options),
     readPod: (namespace, name) => readPodOrNull(client, namespace, name),

@@ -1,12 +1,15 @@
 import {
   AutoscalingV2Api,
+  PatchStrategy,
   Watch,
+  setHeaderOptions,
   type AppsV1Api,
   type CoreV1Api,
   type KubeConfig,
   type PolicyV1Api,
 } from '@kubernetes/client-node';
 import { makeApi, type KubeClient } from './client.js';
+import type { NodeCalls } from './cordon.js';
 
 /** The API clients the drain's writes and watches use, all bound to one target. */
 export interface DrainClient {
@@ -18,6 +21,8 @@ export interface DrainClient {
   readonly apps: AppsV1Api;
   /** HorizontalPodAutoscalers, read before a surge. */
   readonly autoscaling: AutoscalingV2Api;
+  /** The node calls of a cordon (kube/cordon.ts) over `core`. */
+  readonly nodes: NodeCalls;
 }
 
 /**
@@ -32,5 +37,22 @@ export function drainClientFor(client: KubeClient): DrainClient {
     watch: new Watch(client.target.kubeConfig),
     apps: client.apps,
     autoscaling: makeApi(client.target, AutoscalingV2Api),
+    nodes: nodeCalls(client.core),
+  };
+}
+
+function nodeCalls(core: CoreV1Api): NodeCalls {
+  return {
+    readNode: (name) => core.readNode({ name }),
+    async mergePatchNode(name, patch, dryRun) {
+      await core.patchNode(
+        { name, body: patch, ...(dryRun ? { dryRun: 'All' } : {}) },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    },
+    async listNodeNames(labelSelector) {
+      const list = await core.listNode({ labelSelector });
+      return list.items.map((node) => node.metadata?.name ?? '');
+    },
   };
 }

@@ -83,7 +83,9 @@ export function runApi(client: KubeClient): RunApi {
         .catch(fail({ verb: 'patch', resource: 'nodes/status', name }));
     },
     uncordon: async (name) => {
-      await setUnschedulable(drainClient, name, false, 'none').catch(fail({ verb: 'patch', resource: 'nodes', name }));
+      await setUnschedulable(drainClient.nodes, name, false, 'none').catch(
+        fail({ verb: 'patch', resource: 'nodes', name }),
+      );
     },
     readLease: (namespace, name) =>
       coordination

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { KubeConfig, RequestContext, HttpMethod } from '@kubernetes/client-node';
 import net from 'node:net';
-import { Agent, Pool, ProxyAgent, Socks5ProxyAgent, type buildConnector, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
+import { buildInfo } from '../version.js';
 import { KubeError } from './errors.js';
 import { runExecPlugin, type ExecConfig, type ExecCredential } from './exec-credential.js';
 import type { ProxyChoice } from './proxy.js';
@@ -45,69 +46,60 @@ export interface ConnectionSettings {
   readonly requestTimeoutMs: number;
 }
 
+/** The User-Agent of every request. */
+export const USER_AGENT = `kubectl-maint/${buildInfo().version}`;
+
 /** undici's own connect timeout (TCP + TLS handshake), close to client-go's 10 s TLSHandshakeTimeout. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
-/** What every request carries: credentials in headers, and a dispatcher with the TLS material. */
-interface Prepared {
+/** What every request carries: credentials in headers, and the TLS material of the connection. */
+export interface Credentials {
   readonly headers: Readonly<Record<string, string>>;
-  readonly dispatcher: Dispatcher;
+  readonly tls: TlsOptions;
   /** Epoch ms after which an exec plugin's credential must be renewed. */
   readonly expiresAt?: number | undefined;
 }
 
-/**
- * client-node's KubeConfig with its authentication replaced by ours, so that every client built on it
- * (the typed APIs, Watch, ListWatch) connects as kubectl would: kubectl's precedence of credentials,
- * impersonation headers (one Impersonate-Group line per group, as client-go sends them), tokenFile, a
- * bounded exec plugin, TLS material checked with kubectl's messages, and connect + TLS handshake bounded
- * by --request-timeout.
- */
-export class TargetKubeConfig extends KubeConfig {
-  private prepared: Promise<Prepared> | undefined;
-
-  constructor(private readonly settings: ConnectionSettings) {
-    super();
-  }
-
-  override async applySecurityAuthentication(context: RequestContext): Promise<void> {
-    const prepared = await this.prepare();
-    for (const [name, value] of Object.entries(prepared.headers)) context.setHeaderParam(name, value);
-    context.setDispatcher(prepared.dispatcher);
-  }
-
-  /** Reads the files, runs the exec plugin and builds the dispatcher once; again when a credential expires. */
-  prepare(): Promise<Prepared> {
-    const current = this.prepared;
-    if (current) {
-      return current.then((p) => (p.expiresAt !== undefined && p.expiresAt <= Date.now() ? this.renew() : p));
-    }
-    return this.renew();
-  }
-
-  private renew(): Promise<Prepared> {
-    const next = prepareConnection(this.settings, () => this.legacyAuthorization());
-    // A failure is not cached: the next request tries again (a plugin that failed once may succeed).
-    next.catch(() => {
-      if (this.prepared === next) this.prepared = undefined;
-    });
-    this.prepared = next;
-    return next;
-  }
-
-  /** The Authorization header client-node's authenticators produce for a legacy auth-provider. */
-  private async legacyAuthorization(): Promise<string | undefined> {
-    const context = new RequestContext(this.settings.server, HttpMethod.GET);
-    await super.applySecurityAuthentication(context);
-    return context.getHeaders().Authorization;
-  }
+/** The credentials and an undici dispatcher carrying the TLS material, for fetch (client-node's requests). */
+export interface Prepared extends Credentials {
+  readonly dispatcher: Dispatcher;
 }
 
-async function prepareConnection(
+/** Where a legacy auth-provider's Authorization header comes from (client-node's authenticators). */
+export type LegacyAuthorization = () => Promise<string | undefined>;
+
+/**
+ * Prepares once, again when the credential expires; a failure is not kept (the next request tries again:
+ * a plugin that failed once may succeed).
+ */
+export function renewing<T extends { readonly expiresAt?: number | undefined }>(
+  make: () => Promise<T>,
+): () => Promise<T> {
+  let prepared: Promise<T> | undefined;
+  const renew = (): Promise<T> => {
+    const next = make();
+    next.catch(() => {
+      if (prepared === next) prepared = undefined;
+    });
+    prepared = next;
+    return next;
+  };
+  return () => {
+    const current = prepared;
+    if (!current) return renew();
+    return current.then((p) => (p.expiresAt !== undefined && p.expiresAt <= Date.now() ? renew() : p));
+  };
+}
+
+/**
+ * Reads the token, certificate and key files (checked with kubectl's messages) and runs the exec plugin
+ * when kubectl would run it.
+ */
+export async function prepareCredentials(
   settings: ConnectionSettings,
-  legacyAuthorization: () => Promise<string | undefined>,
-): Promise<Prepared> {
-  const tls = settings.server.startsWith('https:') || settings.ca || settings.clientCertificate || settings.insecure;
+  legacyAuthorization: LegacyAuthorization,
+): Promise<Credentials> {
+  const tls = usesTls(settings);
   const ca = settings.ca ? readCa(settings.ca) : undefined;
   let cert = settings.clientCertificate ? readMaterial(settings.clientCertificate) : undefined;
   let key = settings.clientKey ? readMaterial(settings.clientKey) : undefined;
@@ -142,18 +134,48 @@ async function prepareConnection(
       if (authorization) headers.Authorization = authorization;
     }
   }
-
-  const timeout =
-    settings.requestTimeoutMs > 0 ? Math.min(settings.requestTimeoutMs, CONNECT_TIMEOUT_MS) : CONNECT_TIMEOUT_MS;
-  const tlsOptions: TlsOptions = {
-    ...(ca ? { ca } : {}),
-    ...(cert ? { cert } : {}),
-    ...(key ? { key } : {}),
-    ...(settings.insecure ? { rejectUnauthorized: false } : {}),
+  return {
+    headers,
+    tls: {
+      ...(ca ? { ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+      ...(settings.insecure ? { rejectUnauthorized: false } : {}),
+    },
+    expiresAt,
   };
+}
+
+function usesTls(settings: ConnectionSettings): boolean {
+  return Boolean(
+    settings.server.startsWith('https:') || settings.ca || settings.clientCertificate || settings.insecure,
+  );
+}
+
+/** The bound of connect + TLS handshake: --request-timeout when shorter than CONNECT_TIMEOUT_MS. */
+export function connectTimeoutMs(settings: ConnectionSettings): number {
+  return settings.requestTimeoutMs > 0 ? Math.min(settings.requestTimeoutMs, CONNECT_TIMEOUT_MS) : CONNECT_TIMEOUT_MS;
+}
+
+/** The credentials and an undici dispatcher (undici is loaded here, by the commands that use fetch). */
+export async function prepareConnection(
+  settings: ConnectionSettings,
+  legacyAuthorization: LegacyAuthorization,
+): Promise<Prepared> {
+  const credentials = await prepareCredentials(settings, legacyAuthorization);
+  return { ...credentials, dispatcher: await dispatcherFor(settings, credentials.tls) };
+}
+
+/**
+ * An undici dispatcher for these settings: through the proxy when there is one; HTTP/2 when no request
+ * must repeat a header; impersonation headers added at the dispatcher.
+ */
+export async function dispatcherFor(settings: ConnectionSettings, tlsOptions: TlsOptions): Promise<Dispatcher> {
+  const undici = await loadUndici();
+  const timeout = connectTimeoutMs(settings);
   const agent = settings.proxy
-    ? proxyDispatcher(settings.proxy, tlsOptions, settings.tlsServerName, timeout)
-    : new Agent({
+    ? proxyDispatcher(undici, settings.proxy, tlsOptions, settings.tlsServerName, timeout)
+    : new undici.Agent({
         // undici's HTTP/2 client joins repeated headers into one "a, b" field: requests that must repeat one
         // (two or more impersonated groups, or values of one extra) stay on HTTP/1.1, where each is a line.
         allowH2: !repeatsHeaders(settings.impersonate),
@@ -165,11 +187,19 @@ async function prepareConnection(
           keepAliveInitialDelay: 30_000,
         },
       });
-  const dispatcher = settings.impersonate ? agent.compose(impersonating(settings.impersonate)) : agent;
-  return { headers, dispatcher, expiresAt };
+  return settings.impersonate ? agent.compose(impersonating(settings.impersonate)) : agent;
 }
 
-interface TlsOptions {
+/**
+ * undici, imported when first needed. It is CommonJS: Node's import gives its named exports, an esbuild
+ * bundle's split chunk only its `default` (module.exports).
+ */
+export async function loadUndici(): Promise<typeof Undici> {
+  const module = (await import('undici')) as typeof Undici & { default?: typeof Undici };
+  return module.Agent ? module : module.default!;
+}
+
+export interface TlsOptions {
   readonly ca?: Buffer;
   readonly cert?: Buffer;
   readonly key?: Buffer;
@@ -183,6 +213,7 @@ interface TlsOptions {
  * stay on HTTP/1.1 through a proxy.
  */
 function proxyDispatcher(
+  undici: typeof Undici,
   proxy: ProxyChoice,
   tls: TlsOptions,
   tlsServerName: string | undefined,
@@ -190,8 +221,8 @@ function proxyDispatcher(
 ): Dispatcher {
   const requestTls = { ...tls, ...(tlsServerName ? { servername: tlsServerName } : {}) };
   if (proxy.protocol === 'socks5:')
-    return quietly(() => new Socks5ProxyAgent(proxy.url, { connectTimeout: timeout, requestTls }));
-  return new ProxyAgent({
+    return quietly(() => new undici.Socks5ProxyAgent(proxy.url, { connectTimeout: timeout, requestTls }));
+  return new undici.ProxyAgent({
     uri: proxy.url,
     connectTimeout: timeout,
     requestTls,
@@ -202,7 +233,7 @@ function proxyDispatcher(
     // refuses ("Setting the TLS ServerName to an IP address is not permitted"): no SNI for an IP, as Go.
     clientFactory: (origin, options) => {
       const { connect } = options as { connect: buildConnector.connector };
-      return new Pool(origin, { ...options, connect: withoutIpServername(connect) });
+      return new undici.Pool(origin, { ...options, connect: withoutIpServername(connect) });
     },
   });
 }
@@ -240,14 +271,20 @@ function quietly<T>(build: () => T): T {
  * (client-go sends one header line per group).
  */
 function impersonating(as: Impersonation): Dispatcher.DispatcherComposeInterceptor {
+  const lines = impersonationLines(as);
+  return (dispatch) => (options, handler) =>
+    dispatch({ ...options, headers: [...flatHeaders(options.headers), ...lines] }, handler);
+}
+
+/** The impersonation headers as name, value, name, value…: one line per group and per extra value. */
+export function impersonationLines(as: Impersonation): string[] {
   const lines: string[] = ['Impersonate-User', as.user];
   for (const group of as.groups) lines.push('Impersonate-Group', group);
   if (as.uid) lines.push('Impersonate-Uid', as.uid);
   for (const [key, values] of Object.entries(as.extra)) {
     for (const value of values) lines.push(`Impersonate-Extra-${encodeURIComponent(key)}`, value);
   }
-  return (dispatch) => (options, handler) =>
-    dispatch({ ...options, headers: [...flatHeaders(options.headers), ...lines] }, handler);
+  return lines;
 }
 
 function repeatsHeaders(as: Impersonation | undefined): boolean {

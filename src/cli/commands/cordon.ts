@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import type { DrainClient } from '../../kube/drain-client.js';
-import type { KubeTarget } from '../../kube/config.js';
+import type { NodeCalls } from '../../kube/cordon.js';
+import type { KubeTargetInfo } from '../../kube/errors.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
-import { addKubeFlags, connect, type KubeFlagValues } from '../kube-flags.js';
+import { addKubeFlags, connectRest, type KubeFlagValues } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
 import { parseDryRun, type DryRunMode } from './drain.js';
 
@@ -44,13 +44,11 @@ async function setNodes(
   verb: string,
 ): Promise<number> {
   const selection = nodeSelection(nodeArgs, values.selector);
-  const kube = await connect(values);
-  const [{ setUnschedulable }, { drainClientFor }] = await Promise.all([
-    import('../../kube/cordon.js'),
-    import('../../kube/drain-client.js'),
-  ]);
-  const client = drainClientFor(kube);
-  const names = 'names' in selection ? selection.names : await matching(client, kube.target, selection.selector);
+  // Plain requests, no Kubernetes client: loading client-node took longer than the whole cordon.
+  const rest = await connectRest(values);
+  const { setUnschedulable, restNodeCalls } = await import('../../kube/cordon.js');
+  const client = restNodeCalls(rest);
+  const names = 'names' in selection ? selection.names : await matching(client, rest.target, selection.selector);
   const suffix = values.dryRun === 'client' ? ' (dry run)' : values.dryRun === 'server' ? ' (server dry run)' : '';
   let failed = 0;
   // One node at a time, each reported, the others still done when one fails: kubectl's behaviour.
@@ -60,13 +58,13 @@ async function setNodes(
       process.stdout.write(`node/${node} ${result.already ? 'already ' : ''}${verb}ed${suffix}\n`);
     } catch (err) {
       failed += 1;
-      process.stderr.write(`error: ${await describe(err, kube.target, node)}\n`);
+      process.stderr.write(`error: ${await describe(err, rest.target, node)}\n`);
     }
   }
   return failed > 0 ? ExitCode.Error : ExitCode.Ok;
 }
 
-async function matching(client: DrainClient, target: KubeTarget, selector: string): Promise<readonly string[]> {
+async function matching(client: NodeCalls, target: KubeTargetInfo, selector: string): Promise<readonly string[]> {
   const { nodesMatching } = await import('../../kube/cordon.js');
   let names: string[];
   try {
@@ -80,7 +78,7 @@ async function matching(client: DrainClient, target: KubeTarget, selector: strin
   return names;
 }
 
-async function describe(err: unknown, target: KubeTarget, node: string): Promise<string> {
+async function describe(err: unknown, target: KubeTargetInfo, node: string): Promise<string> {
   const { classifyKubeError } = await import('../../kube/errors.js');
   const error = classifyKubeError(err, target, { verb: 'patch', resource: 'nodes', name: node });
   if (error.kind === 'not-found') return `node "${node}" not found (list nodes with: kubectl get nodes)`;

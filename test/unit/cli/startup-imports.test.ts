@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -49,15 +50,15 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-/** The packages under node_modules that `kubectl-maint ARGS` loads, by name. */
-function packagesLoadedBy(args: string[]): string[] {
+/** The packages under node_modules that `kubectl-maint ARGS` loads, by name (the command exits `status`). */
+function packagesLoadedBy(args: string[], status = 0): string[] {
   const list = path.join(pkg, `loaded-${args.join('-').replace(/[^a-z0-9-]/gi, '_')}.txt`);
   const result = spawnSync(
     process.execPath,
     ['--import', path.join(pkg, 'record-loads.mjs'), path.join(pkg, 'bin/kubectl-maint.js'), ...args],
     { cwd: pkg, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: pkg, KUBECONFIG: '', LOADED_LIST: list } },
   );
-  expect(result.status, result.stderr).toBe(0);
+  expect(result.status, result.stderr).toBe(status);
   const names = readFileSync(list, 'utf8')
     .split('\n')
     .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
@@ -88,6 +89,20 @@ describe('what each command loads at start-up', () => {
       'json',
     ]);
     expect(loaded.filter((name) => HEAVY.includes(name))).toEqual([]);
+  });
+});
+
+describe('cordon and uncordon, through to the request (here refused: nothing listens on the port)', () => {
+  it('load no Kubernetes client and no undici: the kubeconfig, the credentials and the request are our own', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    for (const verb of ['cordon', 'uncordon']) {
+      expect(
+        packagesLoadedBy([verb, 'k8s-node-1', '--server', `https://127.0.0.1:${port}`, '--token', 't'], 1),
+      ).toEqual(['commander', 'yaml']);
+    }
   });
 });
 

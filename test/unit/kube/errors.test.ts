@@ -8,6 +8,8 @@ import { ApiException, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApi } from '../../../src/kube/client.js';
 import { loadKubeTarget, type KubeTarget } from '../../../src/kube/config.js';
+import { restNodeCalls } from '../../../src/kube/cordon.js';
+import { createRest } from '../../../src/kube/rest.js';
 import { classifyKubeError, KubeError, type KubeCall, type KubeTargetInfo } from '../../../src/kube/errors.js';
 import { base64Of, makePki, type Pki } from '../../support/pki.js';
 
@@ -177,10 +179,17 @@ function targetFor(server: string, options: { caData?: string; requestTimeoutMs?
   }
 }
 
-/** Makes a real request with client-node and classifies what it throws. */
-async function failureOf(t: KubeTarget): Promise<KubeError> {
+/** Lists nodes as the commands do: over client-node's typed API, or over plain requests (kube/rest.ts). */
+const transports: Record<string, (t: KubeTarget) => Promise<readonly unknown[]>> = {
+  "client-node's typed API (plan, drain, run)": async (t) => (await makeApi(t, CoreV1Api).listNode()).items,
+  'plain requests of kube/rest.ts (cordon, uncordon, completion)': (t) =>
+    restNodeCalls(createRest(t)).listNodeNames(''),
+};
+
+/** Makes a real request and classifies what it throws. */
+async function failureOf(list: (t: KubeTarget) => Promise<unknown>, t: KubeTarget): Promise<KubeError> {
   try {
-    await makeApi(t, CoreV1Api).listNode();
+    await list(t);
   } catch (err) {
     return classifyKubeError(err, t, { verb: 'list', resource: 'nodes' });
   }
@@ -193,75 +202,76 @@ function listen<S extends net.Server>(server: S): Promise<number> {
   );
 }
 
-describe('classifyKubeError: failures before any answer (real sockets on loopback)', () => {
-  const servers: net.Server[] = [];
-  let workDir = '';
-  afterAll(() => {
-    for (const s of servers) s.close();
-    if (workDir) rmSync(workDir, { recursive: true, force: true });
-  });
-
-  it('a closed port is kubectl\'s "connection … was refused" line', async () => {
-    const probe = net.createServer();
-    const port = await listen(probe);
-    await new Promise((resolve) => probe.close(resolve));
-    const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
-    expect({ kind: error.kind, message: error.message }).toEqual({
-      kind: 'unreachable',
-      message: `The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?`,
+describe.each(Object.entries(transports))('over %s', (_name, list) => {
+  describe('classifyKubeError: failures before any answer (real sockets on loopback)', () => {
+    const servers: net.Server[] = [];
+    let workDir = '';
+    afterAll(() => {
+      for (const s of servers) s.close();
+      if (workDir) rmSync(workDir, { recursive: true, force: true });
     });
-  });
 
-  it('a server that never answers hits --request-timeout', async () => {
-    const silent = net.createServer(() => {});
-    servers.push(silent);
-    const port = await listen(silent);
-    const error = await failureOf(targetFor(`https://127.0.0.1:${port}`, { requestTimeoutMs: 300 }));
-    expect({ kind: error.kind, message: error.message }).toEqual({
-      kind: 'timeout',
-      message: 'Unable to connect to the server: timed out after 300ms (--request-timeout)',
-    });
-  });
-
-  it('an https:// address served in plain HTTP is a TLS failure that says so', async () => {
-    const plain = http.createServer((_req, res) => res.end('{}'));
-    servers.push(plain);
-    const port = await listen(plain);
-    const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
-    expect({ kind: error.kind, message: error.message }).toEqual({
-      kind: 'tls',
-      message: 'Unable to connect to the server: http: server gave HTTP response to HTTPS client',
-    });
-  });
-
-  describe('with a server certificate from a CA the kubeconfig does not name', () => {
-    let port = 0;
-    let pki: Pki;
-    beforeAll(async () => {
-      workDir = mkdtempSync(path.join(tmpdir(), 'maint-tls-'));
-      pki = makePki(workDir);
-      const { key, cert } = pki.leaf('server', { cn: '127.0.0.1', san: 'IP:127.0.0.1' });
-      const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [] }));
+    it('a closed port is kubectl\'s "connection … was refused" line', async () => {
+      const probe = net.createServer();
+      const port = await listen(probe);
+      await new Promise((resolve) => probe.close(resolve));
+      const error = await failureOf(list, targetFor(`https://127.0.0.1:${port}`));
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind: 'unreachable',
+        message: `The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?`,
       });
-      servers.push(server);
-      port = await listen(server);
     });
 
-    it('is "certificate signed by unknown authority", and verification is never skipped silently', async () => {
-      const error = await failureOf(targetFor(`https://127.0.0.1:${port}`));
+    it('a server that never answers hits --request-timeout', async () => {
+      const silent = net.createServer(() => {});
+      servers.push(silent);
+      const port = await listen(silent);
+      const error = await failureOf(list, targetFor(`https://127.0.0.1:${port}`, { requestTimeoutMs: 300 }));
+      expect({ kind: error.kind, message: error.message }).toEqual({
+        kind: 'timeout',
+        message: 'Unable to connect to the server: timed out after 300ms (--request-timeout)',
+      });
+    });
+
+    it('an https:// address served in plain HTTP is a TLS failure that says so', async () => {
+      const plain = http.createServer((_req, res) => res.end('{}'));
+      servers.push(plain);
+      const port = await listen(plain);
+      const error = await failureOf(list, targetFor(`https://127.0.0.1:${port}`));
       expect({ kind: error.kind, message: error.message }).toEqual({
         kind: 'tls',
-        message:
-          'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority',
+        message: 'Unable to connect to the server: http: server gave HTTP response to HTTPS client',
       });
     });
 
-    it('succeeds once the kubeconfig names that CA', async () => {
-      const caData = base64Of(pki.caFile);
-      const list = await makeApi(targetFor(`https://127.0.0.1:${port}`, { caData }), CoreV1Api).listNode();
-      expect(list.items).toEqual([]);
+    describe('with a server certificate from a CA the kubeconfig does not name', () => {
+      let port = 0;
+      let pki: Pki;
+      beforeAll(async () => {
+        workDir = mkdtempSync(path.join(tmpdir(), 'maint-tls-'));
+        pki = makePki(workDir);
+        const { key, cert } = pki.leaf('server', { cn: '127.0.0.1', san: 'IP:127.0.0.1' });
+        const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify({ kind: 'NodeList', apiVersion: 'v1', metadata: {}, items: [] }));
+        });
+        servers.push(server);
+        port = await listen(server);
+      });
+
+      it('is "certificate signed by unknown authority", and verification is never skipped silently', async () => {
+        const error = await failureOf(list, targetFor(`https://127.0.0.1:${port}`));
+        expect({ kind: error.kind, message: error.message }).toEqual({
+          kind: 'tls',
+          message:
+            'Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority',
+        });
+      });
+
+      it('succeeds once the kubeconfig names that CA', async () => {
+        const caData = base64Of(pki.caFile);
+        expect(await list(targetFor(`https://127.0.0.1:${port}`, { caData }))).toEqual([]);
+      });
     });
   });
 });
