@@ -207,7 +207,7 @@ if (wanted('surge') || wanted('eta')) {
   const module = (await import(new URL('./strategies.ts', import.meta.url).href)) as typeof Strategies;
   const options = { env, kubectlBin, maint, labScript, runs };
   for (const report of [
-    ...(wanted('surge') ? [module.runSurgeBench(options)] : []),
+    ...(wanted('surge') ? [await module.runSurgeBench(options)] : []),
     ...(wanted('eta') ? [module.runEtaBench(options)] : []),
   ]) {
     console.log(report.text);

@@ -28,6 +28,11 @@ export interface SurgeWork {
   readonly extra: number;
   /** uids of those pods. */
   readonly pods: readonly string[];
+  /**
+   * The Deployment as the drain's read saw it, when no autoscaler scales it: the surge's first write goes
+   * out without reading it again (a copy that changed since only costs a conflict, then a fresh start).
+   */
+  readonly read?: V1Deployment;
 }
 
 export interface SurgeRequest {
@@ -117,6 +122,39 @@ export class SurgeRunner {
 
   private async bringUp(work: SurgeWork, signal: AbortSignal): Promise<boolean> {
     const key = `${work.namespace}/${work.name}`;
+    const record = (await this.scaleUpAsRead(work)) ?? (await this.scaleUp(work));
+    const ready = await this.untilReady(work, record, signal);
+    if (ready)
+      this.event(key, 'ready', `${plural(ready.status?.readyReplicas ?? 0, 'Ready replica')}: evicting`, record);
+    return ready !== null;
+  }
+
+  /**
+   * The surge from the drain's own read of the Deployment, with no autoscaler and no record on it: the
+   * record and the new count in one write guarded by that copy's resourceVersion. Null when there is no
+   * such copy or it is out of date (the write conflicts): the caller starts again from a fresh read.
+   */
+  private async scaleUpAsRead(work: SurgeWork): Promise<SurgeRecord | null> {
+    const read = work.read;
+    if (!read || surgeRecordOf(read)) return null;
+    const own = read.spec?.replicas ?? 1;
+    const record: SurgeRecord = { replicas: own, surgedTo: own + work.extra, nodes: this.nodes };
+    this.surged.set(`${work.namespace}/${work.name}`, record);
+    try {
+      await this.api.patchSurge(read, record.surgedTo, record);
+    } catch (err) {
+      // A conflict wrote nothing; any other failure may have written, and the record stays to undo it.
+      if (classifyKubeError(err, undefined).kind !== 'conflict') throw err;
+      this.surged.delete(`${work.namespace}/${work.name}`);
+      return null;
+    }
+    this.event(`${work.namespace}/${work.name}`, 'scaling-up', scalingUpText(record), record);
+    return record;
+  }
+
+  /** The surge from a fresh read: resumed from a record an interrupted drain left, or started, under its autoscaler if any. */
+  private async scaleUp(work: SurgeWork): Promise<SurgeRecord> {
+    const key = `${work.namespace}/${work.name}`;
     const deployment = await this.api.readDeployment(work.namespace, work.name);
     const previous = surgeRecordOf(deployment);
     let record: SurgeRecord;
@@ -135,7 +173,7 @@ export class SurgeRunner {
           }
         : undefined;
       record = { replicas: own, surgedTo, nodes: this.nodes, ...(bounds ? { autoscaler: bounds } : {}) };
-      message = `${own} → ${plural(surgedTo, 'replica')}, until the extra one is Ready`;
+      message = scalingUpText(record);
       // Under an autoscaler the record goes first, alone: a process killed before the count changes
       // still leaves what the next drain needs to return the autoscaler's bounds.
       if (bounds) await this.patchDeployment(work, deployment, record, () => null);
@@ -146,13 +184,12 @@ export class SurgeRunner {
     }
     // The record and the new count go in one patch: a killed process leaves both or neither. Under an
     // autoscaler its controller has often raised the count itself by now (it reacts to raised bounds at
-    // once): then only the record is there to keep.
-    await this.patchDeployment(work, null, record, (replicas) => (replicas < record.surgedTo ? record.surgedTo : null));
+    // once): then only the record is there to keep, read again. Without one, the copy just read serves.
+    await this.patchDeployment(work, record.autoscaler ? null : deployment, record, (replicas) =>
+      replicas < record.surgedTo ? record.surgedTo : null,
+    );
     this.event(key, 'scaling-up', message, record);
-    const ready = await this.untilReady(work, record, signal);
-    if (ready)
-      this.event(key, 'ready', `${plural(ready.status?.readyReplicas ?? 0, 'Ready replica')}: evicting`, record);
-    return ready !== null;
+    return record;
   }
 
   /**
@@ -197,9 +234,9 @@ export class SurgeRunner {
     };
     const watch = this.api.watchDeployment(work.namespace, work.name, { onUpsert: check, onDelete: () => {} });
     try {
-      while (!stop.aborted) {
+      // The watch's first LIST reports the Deployment as it is now; the read covers a watch that fails.
+      while (await this.clock.sleep(READY_POLL_MS, stop)) {
         check(await this.api.readDeployment(work.namespace, work.name));
-        if (!stop.aborted) await this.clock.sleep(READY_POLL_MS, stop);
       }
     } finally {
       watch.stop();
@@ -258,6 +295,10 @@ export class SurgeRunner {
 }
 
 export type SurgeStep = Extract<DrainEvent, { type: 'surge' }>['step'];
+
+function scalingUpText(record: SurgeRecord): string {
+  return `${record.replicas} → ${plural(record.surgedTo, 'replica')}, until the extra one is Ready`;
+}
 
 /** The Deployment controller has seen the new count and as many replicas as it asks for are Ready. */
 function isSurgeReady(deployment: V1Deployment, record: SurgeRecord): boolean {

@@ -153,6 +153,62 @@ async function signalWhen(
   return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
 }
 
+/**
+ * `kubectl maint drain k8s-node-1 --ignore-daemonsets --pod-selector app=solo --surge` with the engine run
+ * in-process as the CLI runs it, against the lab: to count the sleeps of its clock not over when it ends,
+ * and the reads of the Deployment before its scale-up. `afterRead` runs between the cluster read and the drain.
+ */
+async function drainInProcess(afterRead?: () => Promise<unknown>) {
+  const values: DrainFlagValues = {
+    ignoreDaemonsets: true,
+    podSelector: 'app=solo',
+    surge: true,
+    taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
+    nodeMonitorGracePeriod: 50,
+  };
+  const client = await connect({ kubeconfig: (await labEnv()).KUBECONFIG });
+  const snapshot = await loadLiveSnapshot(client, { surge: true });
+  const plan = planSnapshot(snapshot, { names: ['k8s-node-1'] }, values);
+  const work = drainTargets(plan, snapshot.pods);
+  await afterRead?.();
+  let pendingSleeps = 0;
+  const clock: Clock = {
+    now: () => systemClock.now(),
+    sleep(ms, signal) {
+      pendingSleeps += 1;
+      const slept = systemClock.sleep(ms, signal);
+      void slept.then(() => (pendingSleeps -= 1));
+      return slept;
+    },
+  };
+  const events: DrainEvent[] = [];
+  let readsBeforeScaleUp = 0;
+  const api = drainApi(drainClientFor(client));
+  const counted = {
+    ...api,
+    readDeployment(namespace: string, name: string) {
+      if (!events.some((e) => e.type === 'surge')) readsBeforeScaleUp += 1;
+      return api.readDeployment(namespace, name);
+    },
+  };
+  const finished = await runDrain(
+    {
+      nodes: plan.nodes,
+      targets: work.targets,
+      skipped: work.skipped,
+      gracePeriodSeconds: -1,
+      timeoutMs: 0,
+      concurrency: 16,
+      dryRun: 'none',
+      skipWaitForDeleteTimeoutSeconds: 0,
+      surge: surgeRequest(plan, snapshot.deployments, (d) => surgeSelects(surgeFrom(values), d), snapshot.autoscalers),
+    },
+    { api: counted, emit: (e) => events.push(e), clock },
+  );
+  await new Promise(setImmediate); // the sleeps' own settling, queued before the drain's
+  return { finished, events, pendingSleeps, readsBeforeScaleUp };
+}
+
 const scaledUp = (events: DrainEvent[]) => events.some((e) => e.type === 'surge' && e.step === 'scaling-up');
 
 describe('kubectl maint drain --surge', () => {
@@ -188,50 +244,37 @@ describe('kubectl maint drain --surge', () => {
     expect(after.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
   });
 
-  it('ends with none of its waits pending: no timer of the drain holds the process open after it', async () => {
-    // The drain's timers (watch start-up, readiness and gone fallbacks) must all be cleared by its end: a
-    // pending one kept the process alive for seconds after a finished drain. The engine runs in-process
-    // here, as the CLI runs it, with a clock that counts the sleeps not yet over.
-    const values: DrainFlagValues = {
-      ignoreDaemonsets: true,
-      podSelector: 'app=solo',
-      surge: true,
-      taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
-      nodeMonitorGracePeriod: 50,
-    };
-    const client = await connect({ kubeconfig: (await labEnv()).KUBECONFIG });
-    const snapshot = await loadLiveSnapshot(client, { surge: true });
-    const plan = planSnapshot(snapshot, { names: ['k8s-node-1'] }, values);
-    const work = drainTargets(plan, snapshot.pods);
-    let pending = 0;
-    const clock: Clock = {
-      now: () => systemClock.now(),
-      sleep(ms, signal) {
-        pending += 1;
-        const slept = systemClock.sleep(ms, signal);
-        void slept.then(() => (pending -= 1));
-        return slept;
-      },
-    };
-    const events: DrainEvent[] = [];
-    const finished = await runDrain(
-      {
-        nodes: plan.nodes,
-        targets: work.targets,
-        skipped: work.skipped,
-        gracePeriodSeconds: -1,
-        timeoutMs: 0,
-        concurrency: 16,
-        dryRun: 'none',
-        skipWaitForDeleteTimeoutSeconds: 0,
-        surge: surgeRequest(plan, snapshot.deployments, (d) => surgeSelects(surgeFrom(values), d)),
-      },
-      { api: drainApi(drainClientFor(client)), emit: (e) => events.push(e), clock },
+  it('writes the surge from its own read of the Deployment, and ends with none of its waits pending', async () => {
+    const before = await solo();
+    const run = await drainInProcess();
+    expect(run.finished.result).toBe('drained');
+    expect(run.events.flatMap((e) => (e.type === 'surge' ? [e.step] : []))).toEqual([
+      'scaling-up',
+      'ready',
+      'restored',
+    ]);
+    expect(run.readsBeforeScaleUp, 'the Deployment read again before the scale-up').toBe(0);
+    // A pending timer kept the process alive for seconds after a finished drain.
+    expect(run.pendingSleeps, 'sleeps still pending after the drain ended').toBe(0);
+    expect((await solo()).spec).toEqual(before.spec);
+  });
+
+  it('a Deployment changed since the drain read it is read again before the surge writes (a conflict, never a stale write)', async () => {
+    const before = await solo();
+    const run = await drainInProcess(() =>
+      kubectl(['annotate', 'deployment', 'solo', '-n', 'demo', 'example.com/touched=after-the-read']),
     );
-    await new Promise(setImmediate); // the sleeps' own settling, queued before the drain's
-    expect(finished.result).toBe('drained');
-    expect(events.flatMap((e) => (e.type === 'surge' ? [e.step] : []))).toEqual(['scaling-up', 'ready', 'restored']);
-    expect(pending, 'sleeps still pending after the drain ended').toBe(0);
+    expect(run.finished.result).toBe('drained');
+    expect(run.events.flatMap((e) => (e.type === 'surge' ? [e.step] : []))).toEqual([
+      'scaling-up',
+      'ready',
+      'restored',
+    ]);
+    expect(run.readsBeforeScaleUp).toBeGreaterThan(0);
+    const after = await solo();
+    expect(after.spec).toEqual(before.spec);
+    expect(after.metadata.annotations?.['example.com/touched']).toBe('after-the-read');
+    expect(after.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
   });
 
   it('Ctrl-C mid-surge returns the Deployment to its own spec before exiting', async () => {

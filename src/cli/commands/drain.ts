@@ -162,7 +162,12 @@ async function drainCommand(
           snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? ''),
         ),
         escalation: escalationForEngine(values),
-        surge: surgeRequest(plan, snapshot.deployments, (deployment) => surgeSelects(surgeFrom(values), deployment)),
+        surge: surgeRequest(
+          plan,
+          snapshot.deployments,
+          (deployment) => surgeSelects(surgeFrom(values), deployment),
+          snapshot.kinds.has('HorizontalPodAutoscaler') ? snapshot.autoscalers : undefined,
+        ),
         signal: abort.signal,
         commands,
       },
