@@ -514,10 +514,43 @@ async function settle(api: LabApi, nudger: Nudger): Promise<void> {
     'every pod to be Running and Ready',
     nudger.orNudge(async () => podsSettled(await api.list('/api/v1/pods'))),
   );
-  await waitFor(60, 'the disruption controller to observe every budget', async () => {
+  await waitFor(60, "the disruption controller to count every budget's pods", async () => {
     const budgets = await api.list('/apis/policy/v1/poddisruptionbudgets');
-    return budgets.every((b) => b.status?.observedGeneration === b.metadata.generation);
+    const counted = await Promise.all(budgets.map((b) => budgetCounted(api, b)));
+    return counted.every(Boolean);
   });
+}
+
+/**
+ * The budget's status is the disruption controller's count of the pods as they are now: observedGeneration
+ * says only that the controller has seen the budget once, which it does as soon as the budget exists,
+ * often before the pods are Ready (disruptionsAllowed 0). Every pod is Ready by now (podsSettled), so
+ * the count is right once currentHealthy is the number of pods the budget selects.
+ */
+async function budgetCounted(api: LabApi, budget: KubeObject): Promise<boolean> {
+  if (budget.status?.observedGeneration !== budget.metadata.generation) return false;
+  const selector = labelSelector(budget.spec?.selector as LabelSelector | undefined);
+  const pods = await api.list(`/api/v1/namespaces/${budget.metadata.namespace}/pods`, selector);
+  return budget.status?.currentHealthy === pods.filter((p) => p.status?.phase !== 'Succeeded').length;
+}
+
+interface LabelSelector {
+  readonly matchLabels?: Record<string, string>;
+  readonly matchExpressions?: ReadonlyArray<{ key: string; operator: string; values?: string[] }>;
+}
+
+/** A LabelSelector as the API's labelSelector query (empty: every pod, as policy/v1 reads an empty selector). */
+function labelSelector(selector: LabelSelector | undefined): string {
+  const terms = Object.entries(selector?.matchLabels ?? {}).map(([key, value]) => `${key}=${value}`);
+  for (const { key, operator, values = [] } of selector?.matchExpressions ?? []) {
+    const set = `(${values.join(',')})`;
+    const term = { In: `${key} in ${set}`, NotIn: `${key} notin ${set}`, Exists: key, DoesNotExist: `!${key}` }[
+      operator
+    ];
+    if (term === undefined) throw new Error(`lab: budget selector operator ${operator} is not known to seed.ts`);
+    terms.push(term);
+  }
+  return terms.join(',');
 }
 
 /**
