@@ -80,6 +80,9 @@ class PoolRun {
   /** Nodes found drained when the run (a resume) started: their pause is over, --resume said go on. */
   private readonly drainedBefore = new Set<string>();
   private paused = false;
+  /** Nodes of the window out of service (or being planned to be): at most the plan's largest batch. */
+  private out = 0;
+  private readonly slotFreed = new Notifier();
   /** Workloads whose pods this process's drains moved (namespace/Kind/name): the next plan waits for them. */
   private readonly moved = new Set<string>();
 
@@ -104,20 +107,112 @@ class PoolRun {
     await this.readPhases();
     const first = definition.batches.findIndex((nodes) => !nodes.every((n) => this.phaseOf(n) === 'done'));
     if (first >= 0) this.emitEta(first + 1, 'started', definition.estimates?.batches[first] ?? null);
+    return definition.options.pause ? this.runLockstep() : this.runWindow();
+  }
+
+  /** --pause: batch after batch, each drained, paused for the operator, back in service before the next. */
+  private async runLockstep(): Promise<RunEvent> {
     let failed = false;
-    for (const [i, nodes] of definition.batches.entries()) {
+    for (const [i, nodes] of this.definition.batches.entries()) {
       const batch = i + 1;
       if (nodes.every((n) => this.phaseOf(n) === 'done')) continue;
       this.emit({ type: 'batch-started', batch, nodes });
-      const ok = await this.runBatch(batch, nodes);
+      const ok = await this.runGroup(batch, nodes, NO_HOOKS);
       if (this.paused && !this.aborted) return this.finish('paused');
       this.emit({ type: 'batch-finished', batch, ok });
       if (this.aborted) return this.finish('interrupted');
       this.emitEta(batch, 'finished', null);
       if (!ok) {
         failed = true;
-        if (!definition.options.keepGoing) break;
+        if (!this.definition.options.keepGoing) break;
       }
+    }
+    return this.finish(failed ? 'failed' : 'done');
+  }
+
+  /**
+   * A sliding window over the plan's order: at most as many nodes out of service at once as the plan's
+   * largest batch (--max-unavailable), and the next node starts as soon as one is back in service instead
+   * of when its whole batch is. Nodes that start together (free slots, same batch) are planned and drained
+   * together, as a batch is. Each group is planned and cordoned before the next is planned, so every fresh
+   * plan sees the nodes still out as cordoned; a group whose plan is blocked while others are out waits for
+   * one of them to come back and plans again. A failed node stops the window from starting anything more
+   * (--keep-going: it goes on); nodes already under way finish.
+   */
+  private async runWindow(): Promise<RunEvent> {
+    const { batches, options } = this.definition;
+    const width = Math.max(1, ...batches.map((b) => b.length));
+    const queue = batches.flatMap((nodes, i) =>
+      nodes.filter((n) => this.phaseOf(n) !== 'done').map((node) => ({ node, batch: i + 1 })),
+    );
+    const left = new Map<number, number>();
+    for (const { batch } of queue) left.set(batch, (left.get(batch) ?? 0) + 1);
+    const batchFailed = new Set<number>();
+    const finishedOrder = [...left.keys()];
+    let failed = false;
+    const running = new Set<Promise<void>>();
+    // Batches are reported finished in their order, once they and every batch before them are.
+    const flush = () => {
+      while (finishedOrder.length > 0 && left.get(finishedOrder[0]!) === 0) {
+        const batch = finishedOrder.shift()!;
+        this.emit({ type: 'batch-finished', batch, ok: !batchFailed.has(batch) });
+        this.emitEta(batch, 'finished', null);
+      }
+    };
+    const started = new Set<number>();
+    let error: { err: unknown } | undefined;
+    while (queue.length > 0 && !this.aborted && !error && !(failed && !options.keepGoing)) {
+      if (this.out >= width) {
+        await this.slotFreed.next();
+        continue;
+      }
+      const batch = queue[0]!.batch;
+      const group: string[] = [];
+      while (group.length < width - this.out && queue[0]?.batch === batch) group.push(queue.shift()!.node);
+      this.out += group.length;
+      if (!started.has(batch)) {
+        started.add(batch);
+        this.emit({ type: 'batch-started', batch, nodes: batches[batch - 1]! });
+      }
+      let planned!: () => void;
+      const cordoned = new Promise<void>((resolve) => (planned = resolve));
+      const hooks: GroupHooks = {
+        planned,
+        nodeDone: (node) => {
+          this.out -= 1;
+          if (isFailedPhase(this.phaseOf(node))) failed = true;
+          this.slotFreed.notify();
+        },
+      };
+      const work = this.runGroup(batch, group, hooks).then(
+        (ok) => {
+          if (!ok) {
+            failed = true;
+            batchFailed.add(batch);
+          }
+          left.set(batch, left.get(batch)! - group.length);
+          if (!this.aborted) flush();
+        },
+        (err: unknown) => {
+          // The API failed under a group: start nothing more, let the others end, then say why.
+          error ??= { err };
+          failed = true;
+        },
+      );
+      const settled = work.finally(() => {
+        planned();
+        running.delete(settled);
+        this.slotFreed.notify();
+      });
+      running.add(settled);
+      await cordoned;
+    }
+    while (running.size > 0) await Promise.race(running);
+    if (error) throw error.err;
+    if (this.aborted) return this.finish('interrupted');
+    // Batches the run stopped in (not all their nodes started, or after one that did not finish) end too, in order.
+    for (const batch of finishedOrder.filter((b) => started.has(b))) {
+      this.emit({ type: 'batch-finished', batch, ok: left.get(batch) === 0 && !batchFailed.has(batch) });
     }
     return this.finish(failed ? 'failed' : 'done');
   }
@@ -126,27 +221,38 @@ class PoolRun {
     return this.control.signal.aborted;
   }
 
-  private async runBatch(batch: number, nodes: readonly string[]): Promise<boolean> {
+  /**
+   * A group of one batch's nodes (the whole batch in lockstep) through drain, command, return and the
+   * budgets' recovery; true when every node is back in service and the budgets too.
+   */
+  private async runGroup(batch: number, nodes: readonly string[], hooks: GroupHooks): Promise<boolean> {
     const { options } = this.definition;
     // 1. Drain the nodes not yet drained (a resumed run drains again: it is idempotent).
     const toDrain = nodes.filter((n) => !reached(this.phaseOf(n), 'drained'));
     let budgetsBefore: ReadonlyMap<string, number> = new Map();
     let times: BatchDrainTimes = this.definition.estimates?.batches[batch - 1] ?? NO_DRAIN;
     if (toDrain.length > 0) {
-      const { snapshot, plan, blocked } = await this.settledPlan(toDrain);
+      const { snapshot, plan, blocked } = await this.settledPlan(toDrain, nodes.length);
       if (this.aborted) return false;
       times = drainTimesOf(plan);
       this.emitEta(batch, 'started', times);
       if (blocked) {
         await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'drain-failed', blocked));
+        for (const node of nodes) hooks.nodeDone(node);
         return false;
       }
       await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'draining'));
+      // The next group is planned once these nodes are cordoned: its plan must see them out of service.
+      const cordoned = new Set<string>();
       const drained = await drainBatch(snapshot, plan, toDrain, options, {
         api: this.deps.drain,
-        emit: (event) => this.emit({ type: 'drain', batch, event }),
+        emit: (event) => {
+          if (event.type === 'cordoned' && cordoned.add(event.node).size === toDrain.length) hooks.planned();
+          this.emit({ type: 'drain', batch, event });
+        },
         signal: this.control.signal,
       });
+      hooks.planned();
       for (const workload of workloadsMoved(plan)) this.moved.add(workload);
       budgetsBefore = drained.budgetsBefore;
       if (this.aborted) return false;
@@ -159,10 +265,18 @@ class PoolRun {
     // 2. The operator's command, once per node, all nodes of the batch at once.
     this.emitEta(batch, 'drained', times);
     const commandStarted = this.deps.clock.now();
-    const commands = await mapLimited(nodes, (node) => this.commandStep(batch, node), nodes.length);
-    if (this.aborted) return false;
-    // 3. Back in service: Ready again, then uncordon.
-    await mapLimited(nodes, (node) => this.returnStep(batch, node), nodes.length);
+    hooks.planned();
+    // 3. Back in service: Ready again, then uncordon; each node's slot is free once it is.
+    const commands = await mapLimited(
+      nodes,
+      async (node) => {
+        const ran = await this.commandStep(batch, node);
+        if (!this.aborted) await this.returnStep(batch, node);
+        if (!this.aborted) hooks.nodeDone(node);
+        return ran;
+      },
+      nodes.length,
+    );
     if (this.aborted) return false;
     if (commands.includes('ran') && nodes.every((n) => this.phaseOf(n) === 'done')) {
       this.eta.recordCommand((this.deps.clock.now() - commandStarted) / 1000);
@@ -179,14 +293,21 @@ class PoolRun {
    */
   private async settledPlan(
     nodes: readonly string[],
+    slots: number,
   ): Promise<{ snapshot: Snapshot; plan: DrainPlan; blocked: string | null }> {
     const { clock } = this.deps;
-    const deadline = clock.now() + this.definition.options.budgetTimeoutMs;
-    const returned = new Set([...this.phases].filter(([, s]) => reached(s.phase, 'returned')).map(([n]) => n));
+    let deadline = clock.now() + this.definition.options.budgetTimeoutMs;
     for (;;) {
+      const returned = new Set([...this.phases].filter(([, s]) => reached(s.phase, 'returned')).map(([n]) => n));
       const snapshot = await this.deps.loadSnapshot();
       const plan = planBatch(snapshot, nodes, this.definition.options, clock.now());
       const blocked = blockedWithoutBound(plan, this.definition.options);
+      if (blocked && this.out > slots) {
+        // Other nodes of the window are out: plan again once one of them is back.
+        if (!(await this.slotFreed.next(this.control.signal))) return { snapshot, plan, blocked };
+        deadline = clock.now() + this.definition.options.budgetTimeoutMs;
+        continue;
+      }
       if (!blocked || clock.now() >= deadline || unsettled(snapshot, returned, this.moved).length === 0) {
         return { snapshot, plan, blocked };
       }
@@ -368,6 +489,30 @@ class PoolRun {
 
   private emit(event: DistributiveOmit<RunEvent, 'atMs'>): void {
     this.deps.emit({ ...event, atMs: this.deps.clock.now() } as RunEvent);
+  }
+}
+
+/** What a group tells the window: planned (its nodes cordoned, or not to be), and each node finished. */
+interface GroupHooks {
+  readonly planned: () => void;
+  readonly nodeDone: (node: string) => void;
+}
+const NO_HOOKS: GroupHooks = { planned: () => {}, nodeDone: () => {} };
+
+/** Wakes whoever waits for the next change (a slot freed, a group finished). */
+class Notifier {
+  private waiters: Array<(woken: boolean) => void> = [];
+  next(signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      signal?.addEventListener('abort', () => resolve(false), { once: true });
+    });
+  }
+  notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake(true);
   }
 }
 

@@ -32,10 +32,10 @@ export function register(program: Command): void {
     .command('run')
     .summary('take a pool through drain → your command → back in service, in the batches the pool plan chose')
     .description(
-      'Runs maintenance over a pool, batch by batch: cordon and drain (as kubectl maint drain), run COMMAND once ' +
+      "Runs maintenance over a pool in the pool plan's order, never more nodes out at once than its largest batch " +
+        '(the next node starts as soon as one is back): cordon and drain (as kubectl maint drain), run COMMAND once ' +
         'per node ({node} in its arguments; MAINT_NODE, MAINT_RUN and KUBECONFIG in its environment), wait until ' +
-        'the node is Ready again, uncordon, and wait until the budgets the batch touched are back before the next ' +
-        'batch. The run is recorded in the cluster (a Lease in --state-namespace and annotations on each node), so ' +
+        'the node is Ready again, uncordon, and wait until the budgets it touched are back. The run is recorded in the cluster (a Lease in --state-namespace and annotations on each node), so ' +
         'Ctrl-C leaves every node in a recorded phase and `kubectl maint run --resume` continues it from any machine.',
     )
     .argument('[node...]', 'the pool: node names (or -l), then -- COMMAND ARGS…')
