@@ -67,6 +67,17 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
       if (e.type === 'drain' && e.event.type === 'cordoned')
         expect(plan.batches[e.batch - 1]!.nodes).toContain(e.event.node);
     }
+    // The sliding window: never more than --max-unavailable nodes out of service (cordoned by the run and
+    // not yet back) at once, and every node of the pool went through it.
+    const out = new Set<string>();
+    let most = 0;
+    for (const e of r.events) {
+      if (e.type === 'drain' && e.event.type === 'cordoned') out.add(e.event.node);
+      if (e.type === 'phase' && e.phase === 'done') out.delete(e.node);
+      most = Math.max(most, out.size);
+    }
+    expect(most).toBe(2);
+    expect(out.size).toBe(0);
     // An estimate at each batch's start and end; the last says nothing is left, the command time measured.
     const etas = r.events.flatMap((e) => (e.type === 'eta' ? [e] : []));
     expect(etas.length).toBeGreaterThanOrEqual(plan.batches.length * 2);
