@@ -15,7 +15,7 @@ export const NOT_READY_TAINTS: ReadonlySet<string> = new Set([
   'node.kubernetes.io/unreachable',
 ]);
 
-export function hasNotReadyTaint(node: V1Node | undefined): boolean {
+function hasNotReadyTaint(node: V1Node | undefined): boolean {
   return (node?.spec?.taints ?? []).some((t) => NOT_READY_TAINTS.has(t.key));
 }
 
