@@ -10,7 +10,7 @@ import { commandProblem } from '../run/command.js';
 import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { runPool } from '../run/runner.js';
-import { ANNOTATION, nodePhase, type RunDefinition, type RunOptions } from '../run/state.js';
+import { ANNOTATION, isFailedPhase, nodePhase, type RunDefinition, type RunOptions } from '../run/state.js';
 import { RunLines } from '../ui/run-lines.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
@@ -210,13 +210,19 @@ async function drive(
     return ExitCode.Ok;
   }
   await keeper.release();
+  return runExitCode(finished);
+}
+
+/**
+ * The exit code of a run that was not done. Paused is where the operator asked the run to stop, not a
+ * failure, unless a node of the paused batch failed (its drain): the pause names only the drained nodes,
+ * and a pipeline gating on 0 would go on to the maintenance of a node that still holds its pods.
+ */
+export function runExitCode(finished: RunEvent): ExitCode {
   if (finished.type !== 'run-finished') return ExitCode.Error;
-  // Paused is where the operator asked the run to stop: not a failure.
-  return finished.result === 'interrupted'
-    ? ExitCode.Interrupted
-    : finished.result === 'paused'
-      ? ExitCode.Ok
-      : ExitCode.Error;
+  if (finished.result === 'interrupted') return ExitCode.Interrupted;
+  if (finished.result === 'paused' && !finished.nodes.some((n) => isFailedPhase(n.phase))) return ExitCode.Ok;
+  return ExitCode.Error;
 }
 
 interface RunSink {

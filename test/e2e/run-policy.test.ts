@@ -28,6 +28,19 @@ interface LeaseObject {
   metadata: { name: string; labels: Record<string, string> };
   spec: { holderIdentity?: string };
 }
+/** A run of pool-1 and pool-2 in one batch with --pause, without a terminal. */
+const PAUSE_POOL_1_2 = [
+  'run',
+  'pool-1',
+  'pool-2',
+  '--max-unavailable',
+  '2',
+  '--pause',
+  '--ignore-daemonsets',
+  '-o',
+  'json',
+];
+
 const runLeases = async () =>
   (await kubectlJson<{ items: LeaseObject[] }>(['get', 'leases', '-n', 'kube-system', '-l', RUN])).items;
 
@@ -171,19 +184,7 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
   });
 
   it('--pause without a terminal stops once the batch is drained; --resume takes it back into service', async () => {
-    const first = await finish(
-      await start([
-        'run',
-        'pool-1',
-        'pool-2',
-        '--max-unavailable',
-        '2',
-        '--pause',
-        '--ignore-daemonsets',
-        '-o',
-        'json',
-      ]),
-    );
+    const first = await finish(await start(PAUSE_POOL_1_2));
     const why = described(first);
     expect(first.stderr, why).toBe('');
     expect(first.exitCode, why).toBe(0);
@@ -214,5 +215,51 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
     expect(finishedOf(resumed.events)?.result).toBe('done');
     nodes = await poolNodes();
     expect(nodes.filter((n) => n.spec.unschedulable)).toEqual([]);
+  });
+
+  it('--pause where one node of the batch fails its drain exits 1; the pause names only the drained node', async () => {
+    // A pod of pool-2 held by a finalizer: evicted, it stays terminating, so pool-2's drain ends at --timeout.
+    const pods = await kubectlJson<{ items: Array<{ metadata: { name: string }; spec: { nodeName: string } }> }>([
+      'get',
+      'pods',
+      '-n',
+      'shop',
+      '-l',
+      'app=cache',
+    ]);
+    const held = pods.items.find((p) => p.spec.nodeName === 'pool-2')?.metadata.name;
+    expect(held, 'a cache pod on pool-2 (cache spreads over hosts)').toBeDefined();
+    const finalizer = 'lab.kubectl-maint.io/hold';
+    await kubectl([
+      'patch',
+      'pod',
+      '-n',
+      'shop',
+      held!,
+      '--type=merge',
+      '-p',
+      JSON.stringify({ metadata: { finalizers: [finalizer] } }),
+    ]);
+    try {
+      const r = await finish(await start([...PAUSE_POOL_1_2, '--timeout', '20s']));
+      const why = described(r);
+      expect(r.exitCode, why).toBe(1);
+      const finished = finishedOf(r.events)!;
+      expect(finished.result, why).toBe('paused');
+      expect(
+        finished.nodes.find((n) => n.node === 'pool-2'),
+        why,
+      ).toMatchObject({
+        phase: 'drain-failed',
+        problem: expect.stringContaining(`shop/${held} is still on it`),
+      });
+      expect(finished.nodes.find((n) => n.node === 'pool-1')?.phase, why).toBe('drained');
+      expect(
+        r.events.find((e) => e.type === 'paused'),
+        why,
+      ).toMatchObject({ batch: 1, nodes: ['pool-1'] });
+    } finally {
+      await kubectl(['patch', 'pod', '-n', 'shop', held!, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+    }
   });
 });
