@@ -89,16 +89,13 @@ export function graceSecondsOf(pod: V1Pod): number {
  * observation ±1 s; the mean over several pods averages that out.
  */
 export function startToReady(pod: V1Pod, siblings: readonly V1Pod[], owner: string): StartToReady {
-  const observed = siblings.flatMap((p) => {
-    const seconds = readySecondsOf(p);
-    return seconds === undefined ? [] : [seconds];
-  });
-  if (observed.length > 0) {
-    const mean = observed.reduce((a, b) => a + b, 0) / observed.length;
+  const observed = observedOf(siblings);
+  if (observed.count > 0) {
+    const { count, mean } = observed;
     return {
       seconds: mean,
       basis: 'observed',
-      text: `observed start-to-Ready of ${plural(observed.length, 'pod')} of ${owner}: ${round(mean)} s (mean)`,
+      text: `observed start-to-Ready of ${plural(count, 'pod')} of ${owner}: ${round(mean)} s (mean)`,
     };
   }
   const probe = probeSeconds(pod);
@@ -112,19 +109,23 @@ export function startToReady(pod: V1Pod, siblings: readonly V1Pod[], owner: stri
   return { seconds: 0, basis: 'none', text: 'no history and no readiness probe: taken as Ready at once' };
 }
 
-// A memo, not state: a pod object's timestamps do not change, and every plan of a pool asks again for its
-// workloads' pods (read per owner, once per plan).
-const readySeconds = new WeakMap<V1Pod, number | undefined>();
+// A memo, not state: the pod lists a cluster index hands out do not change, and every plan of a pool asks
+// again for the same workloads' pods (once per owner and plan).
+const observedBySiblings = new WeakMap<readonly V1Pod[], { readonly count: number; readonly mean: number }>();
+
+/** The siblings' observed start-to-Ready times: how many, and their mean. */
+function observedOf(siblings: readonly V1Pod[]): { readonly count: number; readonly mean: number } {
+  let observed = observedBySiblings.get(siblings);
+  if (!observed) {
+    const seconds = siblings.flatMap((p) => readySecondsOf(p) ?? []);
+    observed = { count: seconds.length, mean: seconds.reduce((a, b) => a + b, 0) / Math.max(1, seconds.length) };
+    observedBySiblings.set(siblings, observed);
+  }
+  return observed;
+}
 
 /** Ready's lastTransitionTime minus creation (or PodScheduled's transition when creation is missing). */
 function readySecondsOf(pod: V1Pod): number | undefined {
-  if (readySeconds.has(pod)) return readySeconds.get(pod);
-  const seconds = observedReadySeconds(pod);
-  readySeconds.set(pod, seconds);
-  return seconds;
-}
-
-function observedReadySeconds(pod: V1Pod): number | undefined {
   if (!isPodReady(pod)) return undefined;
   const conditions = pod.status?.conditions ?? [];
   const ready = toEpochSeconds(conditions.find((c) => c.type === 'Ready')?.lastTransitionTime);

@@ -8,6 +8,14 @@ import { isTerminal, isTerminating } from '../pod-facts.js';
 import type { PodInfo } from './pod-info.js';
 import { type SchedulerCache, schedulerCache } from './scheduler-cache.js';
 
+/** An assigned pod of the cluster state: where its node is in `nodeInfos`, and whether the snapshot shows it terminating. */
+interface StatePod {
+  readonly uid: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly at: number;
+  readonly terminating: boolean;
+}
+
 export interface Placed {
   readonly pod: PodInfo;
   readonly node: NodeInfo;
@@ -26,6 +34,8 @@ export class SimulatedCluster implements ClusterState {
   private readonly index: ClusterIndex;
   private readonly cache: SchedulerCache;
   private readonly evicted = new Set<string>();
+  /** The evicted pods the state counts as siblings (assigned, not terminating), with where their node is. */
+  private readonly evictedSiblings: Array<{ readonly pod: V1Pod; readonly at: number }> = [];
   private readonly replacements: Placed[] = [];
   /** The committed replacements' terms; the cache holds the existing pods'. */
   private readonly antiAffinity = new AntiAffinityIndex();
@@ -52,9 +62,9 @@ export class SimulatedCluster implements ClusterState {
     return this.nodes;
   }
 
-  /** The state's own NodeInfo at a position of `nodeInfos`: the same object there until this simulation changes the node. */
-  stateNodeInfo(at: number): NodeInfo | undefined {
-    return this.cache.nodeInfos[at];
+  /** The state's own NodeInfos, by position as `nodeInfos`: the same objects there until this simulation changes a node. */
+  get stateNodeInfos(): readonly NodeInfo[] {
+    return this.cache.nodeInfos;
   }
 
   get caveats(): readonly string[] {
@@ -96,8 +106,12 @@ export class SimulatedCluster implements ClusterState {
   }
 
   /** The pod is terminating from now on. */
-  evict(uid: string): void {
+  evict(pod: V1Pod): void {
+    const uid = pod.metadata?.uid ?? '';
+    if (this.evicted.has(uid)) return;
     this.evicted.add(uid);
+    const at = this.assignedPosition(pod);
+    if (at !== undefined && !isTerminating(pod)) this.evictedSiblings.push({ pod, at });
   }
 
   get hasEvicted(): boolean {
@@ -130,15 +144,10 @@ export class SimulatedCluster implements ClusterState {
 
   podsMatching(namespace: string, selector: V1LabelSelector): AssignedPod[] {
     const out: AssignedPod[] = [];
-    const key = `pods-matching\u0000${namespace}\u0000${JSON.stringify(selector)}`;
-    const matching = this.cache.memo(key, () => this.index.podsMatching(namespace, selector));
-    for (const pod of matching) {
-      const node = this.assignedNode(pod);
-      if (!node) continue;
-      const evicted = this.evicted.has(pod.metadata?.uid ?? '');
+    for (const pod of this.statePodsMatching(namespace, selector)) {
+      const evicted = this.evicted.has(pod.uid);
       if (evicted && this.evictedGone) continue;
-      const terminating = evicted || isTerminating(pod);
-      out.push({ namespace, labels: pod.metadata?.labels ?? {}, node, terminating });
+      out.push({ namespace, labels: pod.labels, node: this.nodes[pod.at]!, terminating: evicted || pod.terminating });
     }
     for (const { pod, node } of this.replacements) {
       if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) {
@@ -148,10 +157,56 @@ export class SimulatedCluster implements ClusterState {
     return out;
   }
 
-  /** The node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node). */
-  private assignedNode(pod: V1Pod): NodeInfo | undefined {
+  /**
+   * Per node, the assigned pods of the namespace that carry all of `labels` and are not terminating,
+   * replacements included (the placement's tie-breaker): podsMatching counted, from the state's counts
+   * corrected for this simulation's evictions and replacements.
+   */
+  siblingCounts(namespace: string, labels: Readonly<Record<string, string>>): Map<NodeInfo, number> {
+    const selector = { matchLabels: { ...labels } };
+    const key = JSON.stringify(selector);
+    const state = this.cache.memo(`siblings\u0000${namespace}\u0000${key}`, () => {
+      const perNode = new Map<number, number>();
+      for (const pod of this.statePodsMatching(namespace, selector, key)) {
+        if (!pod.terminating) perNode.set(pod.at, (perNode.get(pod.at) ?? 0) + 1);
+      }
+      return perNode;
+    });
+    const counts = new Map<NodeInfo, number>();
+    for (const [at, n] of state) counts.set(this.nodes[at]!, n);
+    for (const { pod, at } of this.evictedSiblings) {
+      const counted =
+        (pod.metadata?.namespace ?? 'default') === namespace && matchesLabelSelector(pod.metadata?.labels, selector);
+      if (counted) counts.set(this.nodes[at]!, (counts.get(this.nodes[at]!) ?? 0) - 1);
+    }
+    for (const { pod, node } of this.replacements) {
+      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) {
+        counts.set(node, (counts.get(node) ?? 0) + 1);
+      }
+    }
+    return counts;
+  }
+
+  /** The assigned pods of the state matching a selector, found once for every simulation of the state. */
+  private statePodsMatching(
+    namespace: string,
+    selector: V1LabelSelector,
+    selectorKey = JSON.stringify(selector),
+  ): readonly StatePod[] {
+    return this.cache.memo(`pods-matching\u0000${namespace}\u0000${selectorKey}`, () =>
+      this.index.podsMatching(namespace, selector).flatMap((pod): StatePod[] => {
+        const at = this.assignedPosition(pod);
+        if (at === undefined) return [];
+        const { uid = '', labels = {} } = pod.metadata ?? {};
+        return [{ uid, labels, at, terminating: isTerminating(pod) }];
+      }),
+    );
+  }
+
+  /** Where the node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node) is in `nodeInfos`. */
+  private assignedPosition(pod: V1Pod): number | undefined {
     const nodeName = pod.spec?.nodeName;
     if (!nodeName || isTerminal(pod)) return undefined;
-    return this.nodeInfo(nodeName);
+    return this.cache.positions.get(nodeName);
   }
 }

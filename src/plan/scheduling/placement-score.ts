@@ -24,30 +24,32 @@ export function pickNode(
   const preferTolerations = (pod.pod.spec?.tolerations ?? []).filter(
     (t) => !t.effect || t.effect === 'PreferNoSchedule',
   );
-  const rank = (node: NodeInfo): Rank => [
-    preferNoScheduleTaints(preferTolerations, node),
-    spreadLoad(state.spread, node),
-    siblings.get(node) ?? 0,
-    -leastAllocated(pod, node),
-  ];
+  // The best node's rank, criterion by criterion, compared in turn (no rank built per node: a placement
+  // ranks hundreds), so a node is dropped at the first criterion it loses on.
   let best: NodeInfo | null = null;
-  let bestRank: Rank = [0, 0, 0, 0];
+  let bestTaints = 0;
+  let bestLoad = 0;
+  let bestSiblings = 0;
+  let bestFree = 0;
   for (const node of feasible) {
-    const r = rank(node);
-    const order = best === null ? -1 : compare(r, bestRank) || (node.name < best.name ? -1 : 1);
-    if (order < 0) {
-      best = node;
-      bestRank = r;
-    }
+    const taints = preferNoScheduleTaints(preferTolerations, node);
+    if (best !== null && taints > bestTaints) continue;
+    const tiedTaints = best !== null && taints === bestTaints;
+    const load = spreadLoad(state.spread, node);
+    if (tiedTaints && load > bestLoad) continue;
+    const tiedLoad = tiedTaints && load === bestLoad;
+    const siblingCount = siblings.get(node) ?? 0;
+    if (tiedLoad && siblingCount > bestSiblings) continue;
+    const tiedSiblings = tiedLoad && siblingCount === bestSiblings;
+    const free = leastAllocated(pod, node);
+    if (tiedSiblings && (free < bestFree || (free === bestFree && node.name > best!.name))) continue;
+    best = node;
+    bestTaints = taints;
+    bestLoad = load;
+    bestSiblings = siblingCount;
+    bestFree = free;
   }
   return best;
-}
-
-type Rank = readonly [number, number, number, number];
-
-function compare(a: Rank, b: Rank): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
 }
 
 function preferNoScheduleTaints(tolerations: readonly V1Toleration[], node: NodeInfo): number {

@@ -11,9 +11,9 @@ import {
   type CycleState,
   NODE_OBJECT_FILTERS,
   nodeObjectFiltersKey,
-  POD_FILTERS,
   preFilter,
   runFilters,
+  runPodFilters,
 } from './registry.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
@@ -82,7 +82,7 @@ export class SchedulingSimulation {
 
   /** The pod is being evicted: from now on it is terminating (not counted by topology spread; still holds its room on its node). */
   evict(pod: V1Pod): void {
-    this.cluster.evict(pod.metadata?.uid ?? '');
+    this.cluster.evict(pod);
   }
 
   /** Tries to place a replacement copy of `pod` (no nodeName, fresh uid, same labels/spec) on nodes outside the drained set;
@@ -120,10 +120,20 @@ export class SchedulingSimulation {
     const feasible: NodeInfo[] = [];
     const rejected: NodeRejected[] = [];
     let checked = 0;
+    const stateNodes = this.cluster.stateNodeInfos;
     for (; checked < nodes.length && feasible.length < wanted; checked++) {
       const at = (this.nextStart + checked) % nodes.length;
       const node = nodes[at]!;
-      const rejection = this.filter(pod, node, state, nodeVerdicts, at);
+      let rejection: Rejection | null;
+      if (node.node === stateNodes[at]!.node) {
+        // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's, kept for every pod
+        // with the same tolerations and node selector/affinity; the filters of pods run every time.
+        let verdict = nodeVerdicts[at];
+        if (verdict === undefined) verdict = nodeVerdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
+        rejection = verdict ?? runPodFilters(pod, node, state);
+      } else {
+        rejection = this.filterDrained(pod, node, state);
+      }
       if (rejection) rejected.push({ node, rejection });
       else feasible.push(node);
     }
@@ -152,26 +162,9 @@ export class SchedulingSimulation {
     };
   }
 
-  /**
-   * The filters on one node. The verdict of NODE_OBJECT_FILTERS on a node the drain did not cordon is
-   * kept for every pod with the same tolerations and node selector/affinity, in every simulation of the
-   * cluster state (`nodeVerdicts`, by position); the other filters run every time.
-   */
-  private filter(
-    pod: PodInfo,
-    node: NodeInfo,
-    state: CycleState,
-    nodeVerdicts: NodeVerdicts,
-    at: number,
-  ): Rejection | null {
-    let rejection: Rejection | null;
-    if (node.node === this.cluster.stateNodeInfo(at)?.node) {
-      let verdict = nodeVerdicts[at];
-      if (verdict === undefined) verdict = nodeVerdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
-      rejection = verdict ?? runFilters(pod, node, state, POD_FILTERS);
-    } else {
-      rejection = runFilters(pod, node, state);
-    }
+  /** The filters on a node this drain cordoned (or a node changed some other way: every filter runs). */
+  private filterDrained(pod: PodInfo, node: NodeInfo, state: CycleState): Rejection | null {
+    const rejection = runFilters(pod, node, state);
     if (rejection || !this.drainedNodes.has(node.name)) return rejection;
     return unresolvable(DRAINED_NODE_REASON);
   }
@@ -197,11 +190,7 @@ export class SchedulingSimulation {
 
   /** Pods of the namespace carrying all of the pod's labels, per node: the placement tie-breaker. */
   private siblingsByNode(pod: PodInfo): Map<NodeInfo, number> {
-    const counts = new Map<NodeInfo, number>();
-    if (Object.keys(pod.labels).length === 0) return counts;
-    for (const sibling of this.cluster.podsMatching(pod.namespace, { matchLabels: { ...pod.labels } })) {
-      if (!sibling.terminating) counts.set(sibling.node, (counts.get(sibling.node) ?? 0) + 1);
-    }
-    return counts;
+    if (Object.keys(pod.labels).length === 0) return new Map();
+    return this.cluster.siblingCounts(pod.namespace, pod.labels);
   }
 }

@@ -195,7 +195,8 @@ function withDrainedNodes(
  * maxSkew. The global minimum is 0 when there are fewer eligible domains than minDomains.
  */
 export function topologySpread(state: SpreadState, node: NodeInfo): FilterResult {
-  for (const [i, c] of state.constraints.entries()) {
+  for (let i = 0; i < state.constraints.length; i++) {
+    const c = state.constraints[i]!;
     const domain = node.labels[c.topologyKey];
     if (domain === undefined) return unresolvable(SPREAD_MISSING_LABEL_REASON);
     const skew = (state.domainCounts[i]!.get(domain) ?? 0) + (c.selfMatch ? 1 : 0) - state.globalMin[i]!;
@@ -207,6 +208,8 @@ export function topologySpread(state: SpreadState, node: NodeInfo): FilterResult
 /** Matching pods already in the node's domains, summed over constraints: lower means a better spread. */
 export function spreadLoad(state: SpreadState, node: NodeInfo): number {
   let load = 0;
-  state.constraints.forEach((c, i) => (load += state.domainCounts[i]!.get(node.labels[c.topologyKey] ?? '') ?? 0));
+  for (let i = 0; i < state.constraints.length; i++) {
+    load += state.domainCounts[i]!.get(node.labels[state.constraints[i]!.topologyKey] ?? '') ?? 0;
+  }
   return load;
 }

@@ -22,7 +22,7 @@ export function clusterOf(scene: Scene): SimulatedCluster {
     makeIndex({ nodes: scene.nodes, pods: scene.pods ?? [] }),
     new Set(scene.drained ?? []),
   );
-  for (const pod of scene.evicted ?? []) cluster.evict(pod.metadata!.uid!);
+  for (const pod of scene.evicted ?? []) cluster.evict(pod);
   return cluster;
 }
 

@@ -6,8 +6,19 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { syntheticClusterList } from '../../../../scripts/bench/synthetic-cluster.js';
+import { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-state.js';
+import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
+import {
+  NODE_OBJECT_FILTERS,
+  POD_FILTERS,
+  preFilter,
+  runFilters,
+  runPodFilters,
+} from '../../../../src/plan/scheduling/registry.js';
 import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation.js';
-import type { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
+import { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
+import { snapshotFromDocuments } from '../../../../src/snapshot/load-file.js';
 import { makeIndex, makeNode, makePod } from '../../builders.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
@@ -57,5 +68,28 @@ describe('simulations sharing one cluster state', () => {
     for (const node of ['c1', 'a1', 'b1', 'c1', 'a1']) {
       expect(drain(shared, node)).toEqual(drain(makeIndex({ nodes, pods }), node));
     }
+  });
+});
+
+describe('the filters a placement runs on a node it did not change', () => {
+  it('reject as the whole plugin list does: the node-object verdict, then the pod filters called directly', () => {
+    // A generated cluster: taints, node selectors, host ports (DaemonSets), spread, anti-affinity, full nodes.
+    const list = syntheticClusterList({ nodes: 60, pods: 1_500, namespaces: 6, zones: 3, seed: 11 });
+    const index = new ClusterIndex(snapshotFromDocuments([list], { type: 'file', path: 'generated' }, 'generated'));
+    const cluster = new SimulatedCluster(index, new Set([index.nodes[5]!.metadata!.name!]));
+    const seen = new Set<string>();
+    for (const pod of index.snapshot.pods.filter((_, i) => i % 7 === 0)) {
+      const incoming = podInfo(pod);
+      const state = preFilter(incoming, cluster);
+      for (const node of cluster.nodeInfos) {
+        const whole = runFilters(incoming, node, state);
+        for (const reason of whole?.reasons ?? ['passes']) seen.add(reason);
+        expect(runFilters(incoming, node, state, NODE_OBJECT_FILTERS) ?? runPodFilters(incoming, node, state)).toEqual(
+          whole,
+        );
+        expect(runPodFilters(incoming, node, state)).toEqual(runFilters(incoming, node, state, POD_FILTERS));
+      }
+    }
+    expect(seen.size).toBeGreaterThan(4); // several filters reject, and some nodes pass
   });
 });
