@@ -283,21 +283,34 @@ export interface Measured<T> {
   readonly value: T;
   readonly median: number;
   readonly min: number;
+  /** Median CPU seconds of the process (user + system), where measured: what the machine's load moves least. */
+  readonly cpuMedian?: number;
 }
 
 /** Only the last run's result is kept: an earlier one would still be alive, and in the heap, during the next. */
 export function measure<T>(runs: number, fn: () => T): Measured<T> {
   const times: number[] = [];
-  for (let i = 1; i < runs; i++) times.push(timeOnce(fn).seconds);
+  const cpu: number[] = [];
+  for (let i = 1; i < runs; i++) {
+    const run = timeOnce(fn);
+    times.push(run.seconds);
+    cpu.push(run.cpuSeconds);
+  }
   const last = timeOnce(fn);
-  return { value: last.value, ...summary([...times, last.seconds]) };
+  return {
+    value: last.value,
+    ...summary([...times, last.seconds]),
+    cpuMedian: summary([...cpu, last.cpuSeconds]).median,
+  };
 }
 
-function timeOnce<T>(fn: () => T): { value: T; seconds: number } {
+function timeOnce<T>(fn: () => T): { value: T; seconds: number; cpuSeconds: number } {
   collectGarbage();
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const value = fn();
-  return { value, seconds: (performance.now() - started) / 1000 };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { value, seconds: (performance.now() - started) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 
 async function measureAsync<T>(runs: number, fn: () => Promise<T>): Promise<Measured<T>> {

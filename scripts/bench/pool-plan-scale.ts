@@ -16,7 +16,7 @@
  * Run on its own after `npm run build`: node scripts/bench/pool-plan-scale.ts [--scale 0.1] [--runs 1]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -98,6 +98,10 @@ export async function runPoolPlanScaleBench(
       `  plan: --max-unavailable ${maxUnavailable} (10 %): ${batches.length} batches (${blocked} blocked), ${planned.toLocaleString('en')} pods planned, verdict ${plan.value.verdict}`,
       `  ${baseline.value}: ${baseline.median.toFixed(2)} s (median of ${runs})`,
       `  pool plan, in process: ${plan.median.toFixed(2)} s = ${planRatio.toFixed(2)} x JSON.parse  ${pass(planRatio, TARGETS.planPerParse)}`,
+      `  in CPU time: JSON.parse ${baseline.cpuMedian!.toFixed(2)} s, pool plan ${plan.cpuMedian!.toFixed(2)} s = ${(plan.cpuMedian! / baseline.cpuMedian!).toFixed(2)} x` +
+        `  (load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(', ')})`,
       `  CLI end to end: ${cli.seconds.toFixed(1)} s (node -e parse: ${parse.seconds.toFixed(1)} s, ${(cli.seconds / parse.seconds).toFixed(2)} x)`,
       `  CLI peak RSS: ${mb(cli.maxRss)} = ${rssRatio.toFixed(2)} x the file  ${pass(rssRatio, TARGETS.peakRssPerFileByte)}` +
         `  (node -e parse: ${mb(parse.maxRss)})`,
