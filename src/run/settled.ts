@@ -19,6 +19,18 @@ function hasNotReadyTaint(node: V1Node | undefined): boolean {
   return (node?.spec?.taints ?? []).some((t) => NOT_READY_TAINTS.has(t.key));
 }
 
+/**
+ * The taint the node lifecycle controller keeps on a cordoned node (TaintNodesByCondition). It is lifted a
+ * moment after the uncordon, and until then the scheduler's TaintToleration filter still keeps pods off
+ * the node: a plan made in between finds the node closed.
+ */
+const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
+
+/** Uncordoned, but still carrying the cordon's taint. */
+function hasStaleCordonTaint(node: V1Node | undefined): boolean {
+  return !node?.spec?.unschedulable && (node?.spec?.taints ?? []).some((t) => t.key === UNSCHEDULABLE_TAINT);
+}
+
 /** `namespace/Kind/name` of each workload that recreates a pod the plan evicts or deletes. */
 export function workloadsMoved(plan: DrainPlan): string[] {
   return plan.pods
@@ -28,7 +40,8 @@ export function workloadsMoved(plan: DrainPlan): string[] {
 
 /**
  * What the cluster still waits for, in words (empty when settled): a node back from the run that still
- * carries a not-ready taint, a workload the run moved whose pods are not all Ready.
+ * carries a not-ready taint or, uncordoned, the cordon's taint; a workload the run moved whose pods are
+ * not all Ready.
  */
 export function unsettled(
   snapshot: Snapshot,
@@ -38,7 +51,10 @@ export function unsettled(
   const waits: string[] = [];
   for (const node of snapshot.nodes) {
     const name = node.metadata?.name ?? '';
-    if (returnedNodes.has(name) && hasNotReadyTaint(node)) waits.push(`node ${name} still has a not-ready taint`);
+    if (!returnedNodes.has(name)) continue;
+    if (hasNotReadyTaint(node)) waits.push(`node ${name} still has a not-ready taint`);
+    else if (hasStaleCordonTaint(node))
+      waits.push(`node ${name} is uncordoned but still has the ${UNSCHEDULABLE_TAINT} taint`);
   }
   const workloads = [
     ...snapshot.deployments.map((w) => ({ kind: 'Deployment', w })),

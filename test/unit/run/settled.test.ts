@@ -23,6 +23,16 @@ describe('unsettled: what the cluster still waits for after the run returned a b
     expect(unsettled(snapshot, new Set(['w1', 'w3']), moved)).toEqual(['node w1 still has a not-ready taint']);
   });
 
+  it('a returned node uncordoned but still carrying the cordon taint; one still cordoned (--no-uncordon) is settled', () => {
+    const uncordoned = makeNode().name('w1').taint('node.kubernetes.io/unschedulable', 'NoSchedule').obj();
+    const snapshot = makeSnapshot({
+      nodes: [uncordoned, makeNode().name('w2').cordoned().obj(), makeNode().name('w3').obj()],
+    });
+    expect(unsettled(snapshot, new Set(['w1', 'w2', 'w3']), moved)).toEqual([
+      'node w1 is uncordoned but still has the node.kubernetes.io/unschedulable taint',
+    ]);
+  });
+
   it('a workload the run moved with a replacement not Ready yet; other workloads do not count', () => {
     const other = { ...web(0), metadata: { ...web(0).metadata, name: 'other' } };
     expect(unsettled(makeSnapshot({ deployments: [web(2), other] }), new Set(), moved)).toEqual([
