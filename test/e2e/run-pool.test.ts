@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
 import {
+  described,
   deploymentsReady,
   finish,
   finishedOf,
@@ -53,11 +54,18 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     );
     const r = await finish(run);
     const budgets = await watcher.stop();
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
+    const why = described(r);
+    expect(r.stderr, why).toBe('');
+    expect(r.exitCode, why).toBe(0);
     const started = r.events.find((e) => e.type === 'run-started');
-    expect(started?.type === 'run-started' && started.batches.map((b) => b.length)).toEqual([2, 2, 2]);
-    expect(finishedOf(r.events)?.result).toBe('done');
+    // Two at a time, each node once. Usually three pairs; but where the scheduler put web's pods (its ties
+    // are random) can make the two nodes of one zone unable to leave together (web's zone spread, maxSkew
+    // 1, would leave a replacement unschedulable), and when the plan's pairing leaves them last it takes
+    // them one at a time (seen in two of four seeds: [[pool-1, pool-2], [pool-4, pool-5], [pool-6], [pool-3]]).
+    const batches = started?.type === 'run-started' ? started.batches : [];
+    expect(Math.max(...batches.map((b) => b.length)), why).toBe(2);
+    expect(batches.flat().sort(), why).toEqual(POOL);
+    expect(finishedOf(r.events)?.result, why).toBe('done');
     // The batches the plan showed, in its order: the run takes them as they were planned, and drains each
     // batch's nodes (and only those) while it runs.
     expect(started?.type === 'run-started' && started.batches).toEqual(plan.batches.map((b) => b.nodes));
@@ -81,7 +89,12 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     // An estimate at each batch's start and end; the last says nothing is left, the command time measured.
     const etas = r.events.flatMap((e) => (e.type === 'eta' ? [e] : []));
     expect(etas.length).toBeGreaterThanOrEqual(plan.batches.length * 2);
-    expect(etas.at(-1)).toMatchObject({ batch: 3, batchSeconds: 0, runSeconds: 0, commandBasis: 'measured' });
+    expect(etas.at(-1)).toMatchObject({
+      batch: batches.length,
+      batchSeconds: 0,
+      runSeconds: 0,
+      commandBasis: 'measured',
+    });
     expect(etas[0]!.runSeconds).toBeGreaterThan(0);
 
     // Every node uncordoned, its run annotations gone; the run's Lease deleted; every workload Ready.
