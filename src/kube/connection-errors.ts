@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import net from 'node:net';
 import type { KubeErrorKind, KubeTargetInfo } from './errors.js';
 
@@ -79,7 +78,9 @@ function describeProxyFailure(
   );
   if (refusedTunnel) {
     const status = Number(refusedTunnel[1]);
-    return { kind: 'unreachable', message: unable(`${STATUS_CODES[status] ?? `status ${status}`}${from}`) };
+    // node:http taken as a built-in, not imported (see kube/rest.ts: its ESM import loads Node's undici).
+    const text = process.getBuiltinModule('node:http').STATUS_CODES[status];
+    return { kind: 'unreachable', message: unable(`${text ?? `status ${status}`}${from}`) };
   }
   if (code.startsWith('UND_ERR_SOCKS5')) {
     const said = (findCause(err, (e) => (e as { code?: unknown }).code === code) as { message?: string } | undefined)

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { load as parseYaml } from 'js-yaml';
 import { KubeError, type KubeTargetInfo } from './errors.js';
 import type { ExecConfig } from './exec-credential.js';
 import { chooseProxy, type ProxyEnv } from './proxy.js';
@@ -156,7 +155,8 @@ function loadMergedConfig(flags: KubeConfigFlags, env: KubeConfigEnv): MergedCon
     }
     return mergeFirstWins(existing);
   }
-  const home = env.HOME || os.homedir();
+  // node:os only without HOME, and as a built-in (its ESM import costs a cordon's start-up more than this).
+  const home = env.HOME || process.getBuiltinModule('node:os').homedir();
   const defaultFile = home ? path.join(home, '.kube', 'config') : '';
   if (defaultFile && fs.existsSync(defaultFile)) return mergeFirstWins([defaultFile]);
   // --server alone is enough for kubectl (with --token or client certificate flags): no file needed.

@@ -1,5 +1,4 @@
-import http from 'node:http';
-import https from 'node:https';
+import type * as Http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { timeoutSignal } from '../timers.js';
@@ -21,6 +20,11 @@ import {
 // other request (kube/kubeconfig.ts, kube/transport.ts), sent with node:https instead of client-node and
 // undici, which take longer to load than the whole command takes to run. Through a proxy the request goes
 // over undici's fetch with transport.ts's proxy dispatcher, as client-node's requests do.
+
+// Taken as built-in modules, not imported: an ESM import of node:http reads every export of the module,
+// and its lazy WebSocket export then loads Node's own copy of undici (a third of a cordon's CPU).
+const http = process.getBuiltinModule('node:http');
+const https = process.getBuiltinModule('node:https');
 
 export interface RestRequest {
   readonly method: 'GET' | 'PATCH';
@@ -156,9 +160,9 @@ function nodeSend(settings: ConnectionSettings, credentials: Credentials): Send 
 }
 
 /** The agent, its new connections destroyed when not ready (`ready` event) within `timeoutMs`. */
-function bounded<A extends http.Agent>(agent: A, ready: 'connect' | 'secureConnect', timeoutMs: number): A {
+function bounded<A extends Http.Agent>(agent: A, ready: 'connect' | 'secureConnect', timeoutMs: number): A {
   const create = agent.createConnection.bind(agent);
-  agent.createConnection = (options: http.ClientRequestArgs, callback?: (err: Error | null, s: Duplex) => void) => {
+  agent.createConnection = (options: Http.ClientRequestArgs, callback?: (err: Error | null, s: Duplex) => void) => {
     const socket = create(options, callback);
     if (!socket) return socket;
     const host = `${options.host ?? options.hostname ?? ''}:${options.port ?? ''}`;

@@ -101,7 +101,7 @@ describe('cordon and uncordon, through to the request (here refused: nothing lis
     for (const verb of ['cordon', 'uncordon']) {
       expect(
         packagesLoadedBy([verb, 'k8s-node-1', '--server', `https://127.0.0.1:${port}`, '--token', 't'], 1),
-      ).toEqual(['commander', 'yaml']);
+      ).toEqual(['commander', 'js-yaml']);
     }
   });
 });
