@@ -17,9 +17,24 @@ die() { printf 'lab: error: %s\n' "$*" >&2; exit 1; }
 
 lab_kubectl() { "$LAB_BIN/kubectl" --kubeconfig="$KUBECONFIG_LAB" "$@"; }
 
-# A free TCP port on 127.0.0.1, chosen by the kernel.
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+# free_ports N: N distinct TCP ports free on 127.0.0.1, one per line. Not the kernel's choice (port 0):
+# that comes from the ephemeral range, where two calls can return the same port and any outgoing
+# connection can take a port between its choice and the component's bind (kube-controller-manager once
+# got etcd's peer port). These are drawn at random below the ephemeral range, each held until all are found.
+free_ports() {
+  python3 - "$1" <<'PY'
+import random, socket, sys
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+held = []
+while len(held) < int(sys.argv[1]):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", random.randrange(10000, low)))
+        held.append(s)
+    except OSError:
+        s.close()
+print("\n".join(str(s.getsockname()[1]) for s in held))
+PY
 }
 
 # wait_until SECONDS DESCRIPTION COMMAND...: polls COMMAND every 0.5 s. Gives up at once when the

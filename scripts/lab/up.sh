@@ -63,8 +63,7 @@ openssl x509 -req -in "$pki/admin.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -C
 openssl genrsa -out "$pki/sa.key" 2048 2>/dev/null
 openssl rsa -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
 
-ETCD_PORT=$(free_port); ETCD_PEER_PORT=$(free_port); API_PORT=$(free_port)
-KCM_PORT=$(free_port); SCHED_PORT=$(free_port)
+{ read -r ETCD_PORT; read -r ETCD_PEER_PORT; read -r API_PORT; read -r KCM_PORT; read -r SCHED_PORT; } < <(free_ports 5)
 printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPI_PORT=%s\nKCM_PORT=%s\nSCHED_PORT=%s\n' \
   "$ETCD_PORT" "$ETCD_PEER_PORT" "$API_PORT" "$KCM_PORT" "$SCHED_PORT" >"$LAB_DIR/ports.env"
 
