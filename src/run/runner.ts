@@ -303,8 +303,13 @@ class PoolRun {
       const plan = planBatch(snapshot, nodes, this.definition.options, clock.now());
       const blocked = blockedWithoutBound(plan, this.definition.options);
       if (blocked && this.out > slots) {
-        // Other nodes of the window are out: plan again once one of them is back.
-        if (!(await this.slotFreed.next(this.control.signal))) return { snapshot, plan, blocked };
+        // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
+        // them is back, or a moment later (a replacement of theirs became Ready), whichever comes first.
+        const woken = await Promise.race([
+          this.slotFreed.next(this.control.signal),
+          clock.sleep(SETTLE_POLL_MS, this.control.signal),
+        ]);
+        if (!woken) return { snapshot, plan, blocked };
         deadline = clock.now() + this.definition.options.budgetTimeoutMs;
         continue;
       }
