@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
 import { eventually, labEnv, seedScenario } from './lab.js';
 import { flat, Terminal } from './terminal.js';
@@ -48,8 +48,7 @@ const SIZES = [
   { columns: 60, rows: 20, resizedTo: { columns: 80, rows: 24 } },
 ];
 
-afterEach(() => terminal.closeSession());
-afterAll(() => terminal.close());
+afterEach(() => terminal.close());
 
 describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ name, args }) => {
   let plan: { verdict: string; caveats: string[]; verdictReasons: string[] };

@@ -2,14 +2,21 @@ import { execa } from 'execa';
 import { eventually, labEnv } from './lab.js';
 
 /**
- * A real terminal for the e2e tests: one tmux session on a tmux server of this process's own (its own
- * socket, so parallel files and an operator's tmux never meet), sized as asked, with the lab's kubeconfig.
+ * A real terminal for the e2e tests: one tmux session on a tmux server of its own (its own socket, so
+ * parallel files and an operator's tmux never meet), sized as asked, with the lab's kubeconfig. Each
+ * open() takes a new socket: a server whose last session was just killed exits, and a client that
+ * reaches it while it does fails with "server exited unexpectedly" (seen in CI).
  */
 export class Terminal {
-  private readonly socket: string;
+  private opened = 0;
+  private socket: string;
 
   constructor(private readonly session: string) {
-    this.socket = `maint-${session}-e2e-${process.pid}`;
+    this.socket = this.socketFor(0);
+  }
+
+  private socketFor(n: number): string {
+    return `maint-${this.session}-e2e-${process.pid}-${n}`;
   }
 
   tmux(...args: string[]) {
@@ -22,6 +29,7 @@ export class Terminal {
    */
   async open(command: string, columns = 160, rows = 50): Promise<void> {
     const { KUBECONFIG } = await labEnv();
+    this.socket = this.socketFor(++this.opened);
     await this.tmux(
       'new-session',
       '-d',
@@ -72,11 +80,7 @@ export class Terminal {
     await this.tmux('resize-window', '-t', this.session, '-x', String(columns), '-y', String(rows));
   }
 
-  async closeSession(): Promise<void> {
-    await this.tmux('kill-session', '-t', this.session).catch(() => undefined);
-  }
-
-  /** Stops the tmux server and everything running in it. */
+  /** Stops the tmux server of the last open() and everything running in it. */
   async close(): Promise<void> {
     await this.tmux('kill-server').catch(() => undefined);
   }
