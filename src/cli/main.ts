@@ -10,15 +10,16 @@ import { buildInfo } from '../version.js';
 /**
  * Builds the command tree. Each command lives in its own module under commands/ and only wires
  * flags to the layers below (kube → snapshot → plan → drain → ui); it decides nothing about pods.
+ * `command`, the subcommand the command line names, lets a command that stands alone load alone.
  */
-export function buildProgram(): Command {
+export async function buildProgram(command?: string): Promise<Command> {
   const program = new Command('kubectl maint')
     .description('Take Kubernetes nodes out of service safely: plan a drain before doing it, then drive it.')
     .version(buildInfo().version, '--version', 'print the version (kubectl maint version says more)')
     .showSuggestionAfterError(true)
     .exitOverride();
   useTerminalWideHelp(program);
-  registerCommands(program);
+  await registerCommands(program, command);
   useKubectlStyleErrors(program);
   program.addHelpText(
     'after',
@@ -39,7 +40,7 @@ Exit codes:
 export async function main(argv: readonly string[]): Promise<number> {
   exitQuietlyWhenTheReaderGoesAway();
   rememberInvocation(argv);
-  const program = buildProgram();
+  const program = await buildProgram(argv[0]);
   if (argv[0] === '__complete' || argv[0] === '__completeNoDesc') return completeCommand(program, argv);
   try {
     let args: string[];

@@ -5,7 +5,7 @@ import { CliError, ExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
 import { addKubeFlags, connectRest, type KubeFlagValues } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
-import { parseDryRun, type DryRunMode } from './drain.js';
+import { parseDryRun, type DryRunMode } from '../dry-run.js';
 
 interface CordonValues extends KubeFlagValues {
   readonly selector?: string;

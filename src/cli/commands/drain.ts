@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { DrainEvent } from '../../drain/events.js';
 import type { FinishedEvent } from '../../drain/summary.js';
 import { surgeRequest } from '../../drain/surge-targets.js';
@@ -21,7 +21,9 @@ import { invocation, suggestedCommands, type SuggestedCommands } from '../sugges
 import { planSnapshot, readProgress, terminalWidth } from './plan.js';
 import { plural } from '../../wording.js';
 
-export type DryRunMode = 'none' | 'client' | 'server';
+import { parseDryRun, type DryRunMode } from '../dry-run.js';
+
+export { parseDryRun, type DryRunMode };
 
 export interface DrainCommandValues extends DrainFlagValues, KubeFlagValues {
   readonly selector?: string;
@@ -85,17 +87,6 @@ export function register(program: Command): void {
   command.action(async (nodes: string[], values: DrainCommandValues) => {
     process.exitCode = await drainCommand(nodes, values, suggestedCommands(program, invocation()));
   });
-}
-
-/**
- * kubectl's --dry-run values: none, client, server; bare --dry-run and the deprecated true/false map as
- * kubectl maps them (client, client, none).
- */
-export function parseDryRun(text: string | boolean): DryRunMode {
-  if (text === true || text === 'true' || text === 'client' || text === 'unchanged') return 'client';
-  if (text === false || text === 'false' || text === 'none') return 'none';
-  if (text === 'server') return 'server';
-  throw new InvalidArgumentError(`Invalid dry-run value (${String(text)}). Must be "none", "server", or "client".`);
 }
 
 async function drainCommand(

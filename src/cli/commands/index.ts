@@ -1,23 +1,34 @@
 import type { Command } from 'commander';
-import { register as registerCompletion } from './completion.js';
-import { register as registerCordon } from './cordon.js';
-import { register as registerDemo } from './demo.js';
-import { register as registerDrain } from './drain.js';
-import { register as registerPlan } from './plan.js';
-import { register as registerRun } from './run.js';
-import { register as registerVersion } from './version.js';
+
+type CommandModule = { register(program: Command): void };
 
 /**
- * One line per command; each module exports `register(program)`. Kept in one place so the command
- * list reads like the help.
+ * The commands in help order, each with the names it registers and its module, loaded only when needed:
+ * a module's static imports are what a command line pays for at start-up, and plan, drain and run
+ * bring the planner and the engine.
  */
-export function registerCommands(program: Command): void {
-  void program;
-  registerPlan(program);
-  registerDrain(program);
-  registerRun(program);
-  registerCordon(program);
-  registerDemo(program);
-  registerVersion(program);
-  registerCompletion(program);
+const COMMANDS: ReadonlyArray<{ readonly names: readonly string[]; readonly load: () => Promise<CommandModule> }> = [
+  { names: ['plan'], load: () => import('./plan.js') },
+  { names: ['drain'], load: () => import('./drain.js') },
+  { names: ['run'], load: () => import('./run.js') },
+  { names: ['cordon', 'uncordon'], load: () => import('./cordon.js') },
+  { names: ['demo'], load: () => import('./demo.js') },
+  { names: ['version'], load: () => import('./version.js') },
+  { names: ['completion'], load: () => import('./completion.js') },
+];
+
+/**
+ * Commands that stand alone: nothing they print reads another command's flags (plan, drain, run and demo
+ * suggest each other's command lines, built from the flags the program knows, so they get every command).
+ */
+const STANDALONE: ReadonlySet<string> = new Set(['cordon', 'uncordon', 'version', 'completion']);
+
+/**
+ * Registers the commands on the program: only the one named when it stands alone, else all of them (for
+ * help, completion, an unknown command's suggestions, and the commands that name each other).
+ */
+export async function registerCommands(program: Command, named?: string): Promise<void> {
+  const only = named !== undefined && STANDALONE.has(named) ? named : undefined;
+  const wanted = COMMANDS.filter((c) => only === undefined || c.names.includes(only));
+  for (const module of await Promise.all(wanted.map((c) => c.load()))) module.register(program);
 }

@@ -12,12 +12,12 @@ import { cliBundlePath, runCli, scratchDir } from './cli-from-source.js';
 const nodes = ['k8s-master-1', 'k8s-node-1', 'k8s-node-2'];
 const fromList: NodeLister = async () => nodes;
 const values = async (...args: string[]) =>
-  (await complete(buildProgram(), args, fromList)).candidates.map((c) => c.value);
+  (await complete(await buildProgram(), args, fromList)).candidates.map((c) => c.value);
 
 describe('complete', () => {
   it('subcommands at the first word, with their summaries', async () => {
     expect(await values('')).toEqual(['plan', 'drain', 'run', 'cordon', 'uncordon', 'demo', 'version', 'completion']);
-    const result = await complete(buildProgram(), ['dr'], fromList);
+    const result = await complete(await buildProgram(), ['dr'], fromList);
     expect(result).toEqual({
       candidates: [{ value: 'drain', description: expect.stringContaining('cordon nodes and evict') }],
       directive: Directive.NoFileComp,
@@ -45,7 +45,7 @@ describe('complete', () => {
     expect(await values('plan', '-o', '')).toEqual(['text', 'json', 'yaml']);
     expect(await values('drain', '--output', 'j')).toEqual(['json']);
     expect(await values('drain', '--dry-run=s')).toEqual(['server']);
-    expect(await complete(buildProgram(), ['plan', '--snapshot', ''], fromList)).toEqual({
+    expect(await complete(await buildProgram(), ['plan', '--snapshot', ''], fromList)).toEqual({
       candidates: [],
       directive: Directive.Default,
     });
@@ -54,7 +54,7 @@ describe('complete', () => {
 
   it('passes the connection flags typed so far to the node lister', async () => {
     let seen: unknown;
-    await complete(buildProgram(), ['drain', '--kubeconfig', '/k.yaml', '--context', 'lab', ''], async (v) => {
+    await complete(await buildProgram(), ['drain', '--kubeconfig', '/k.yaml', '--context', 'lab', ''], async (v) => {
       seen = v;
       return [];
     });

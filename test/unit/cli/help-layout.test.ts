@@ -3,8 +3,8 @@ import { wrap } from '../../../src/cli/help-layout.js';
 import { buildProgram } from '../../../src/cli/main.js';
 
 /** `kubectl maint COMMAND --help` as a terminal `columns` wide shows it. */
+const program = await buildProgram();
 function helpAt(columns: number, command?: string): string {
-  const program = buildProgram();
   const target = command ? program.commands.find((c) => c.name() === command)! : program;
   target.configureOutput({ getOutHelpWidth: () => columns });
   return target.helpInformation();

@@ -6,7 +6,8 @@ import { kubectlStyleUsageError } from '../../../src/cli/usage-errors.js';
 import { runCli } from './cli-from-source.js';
 
 const hello = path.resolve(import.meta.dirname, '../../../examples/hello.json');
-const argv = (...args: string[]) => pflagStyleArgv(buildProgram(), args);
+const program = await buildProgram();
+const argv = (...args: string[]) => pflagStyleArgv(program, args);
 
 describe("kubectl's flag forms (pflag), rewritten before commander parses", () => {
   it('bare --dry-run means client and the next word stays a node, as in kubectl drain', () => {

@@ -52,6 +52,22 @@ beforeAll(async () => {
 
 /** The packages under node_modules that `kubectl-maint ARGS` loads, by name (the command exits `status`). */
 function packagesLoadedBy(args: string[], status = 0): string[] {
+  const names = loadedBy(args, status)
+    .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
+    .filter((name): name is string => name !== undefined);
+  return [...new Set(names)].sort();
+}
+
+/** The project's layers (dist/plan, dist/drain, …) whose modules `kubectl-maint ARGS` loads. */
+function layersLoadedBy(args: string[], status = 0): string[] {
+  const layers = loadedBy(args, status)
+    .map((url) => /\/dist\/([a-z-]+)\//.exec(url)?.[1])
+    .filter((name): name is string => name !== undefined);
+  return [...new Set(layers)].sort();
+}
+
+/** Every file URL that `kubectl-maint ARGS` loads (the command exits `status`). */
+function loadedBy(args: string[], status: number): string[] {
   const list = path.join(pkg, `loaded-${args.join('-').replace(/[^a-z0-9-]/gi, '_')}.txt`);
   const result = spawnSync(
     process.execPath,
@@ -59,11 +75,7 @@ function packagesLoadedBy(args: string[], status = 0): string[] {
     { cwd: pkg, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: pkg, KUBECONFIG: '', LOADED_LIST: list } },
   );
   expect(result.status, result.stderr).toBe(status);
-  const names = readFileSync(list, 'utf8')
-    .split('\n')
-    .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
-    .filter((name): name is string => name !== undefined);
-  return [...new Set(names)].sort();
+  return readFileSync(list, 'utf8').split('\n');
 }
 
 const HEAVY = ['@kubernetes/client-node', 'ink', 'react', 'ora', 'execa'];
@@ -103,6 +115,18 @@ describe('cordon and uncordon, through to the request (here refused: nothing lis
         packagesLoadedBy([verb, 'k8s-node-1', '--server', `https://127.0.0.1:${port}`, '--token', 't'], 1),
       ).toEqual(['commander', 'js-yaml']);
     }
+  });
+
+  it('load none of the planner, the drain engine or the views: only their own command is registered', () => {
+    // Port 1 refuses at once: what matters here is which layers were loaded on the way to the request.
+    for (const verb of ['cordon', 'uncordon']) {
+      expect(layersLoadedBy([verb, 'k8s-node-1', '--server', 'https://127.0.0.1:1', '--token', 't'], 1)).toEqual([
+        'cli',
+        'kube',
+        'snapshot',
+      ]);
+    }
+    expect(layersLoadedBy(['version'])).toEqual(['cli']);
   });
 });
 

@@ -6,7 +6,8 @@ import { blockedPlan, slowPlan } from '../ui/plan-fixture.js';
 
 // Every command a drain suggests repeats the user's own flags and pastes into a shell as it is.
 
-const suggest = (argv: string[]) => suggestedCommands(buildProgram(), argv);
+const program = await buildProgram();
+const suggest = (argv: string[]) => suggestedCommands(program, argv);
 
 describe('suggestedCommands', () => {
   it('resume repeats the drain as typed; plan keeps what plan accepts; uncordon keeps the connection flags', () => {
