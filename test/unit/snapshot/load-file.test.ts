@@ -77,9 +77,12 @@ describe('loadSnapshotFile: accepted shapes', () => {
     const fifo = path.join(dir, 'pipe.json');
     execFileSync('mkfifo', [fifo]);
     const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', file(JSON.stringify(list(node('n1'), pod('a')))), fifo]);
+    // Listened for before the read: on a loaded machine the writer can be gone before the load returns,
+    // and a 'close' listener added after the event waits for ever (ci-under-load: timed out at 60 s).
+    const closed = new Promise((resolve) => writer.on('close', resolve));
     const s = await loadSnapshotFile(fifo);
     expect([s.nodes.length, s.pods.length]).toEqual([1, 1]);
-    await new Promise((resolve) => writer.on('close', resolve));
+    await closed;
   });
 
   it('UTF-8 beyond ASCII, across the 16 MB pieces the file is read in, is decoded whole', async () => {
