@@ -154,14 +154,14 @@ function parsed(program: Command, command: Command, words: readonly string[]): {
 
 /** Node names from the cluster the typed flags choose, within a short time; nothing on any error. */
 export const listNodeNames: NodeLister = async (values) => {
-  const [{ connectRest }, { nodesMatching, restNodeCalls }] = await Promise.all([
+  const [{ connectRest }, { restNodeCalls }] = await Promise.all([
     import('./kube-flags.js'),
     import('../kube/cordon.js'),
   ]);
   const timeout = Math.min(values.requestTimeout || COMPLETION_TIMEOUT_MS, COMPLETION_TIMEOUT_MS);
   try {
     const rest = await connectRest({ ...values, requestTimeout: timeout });
-    return await nodesMatching(restNodeCalls(rest), '');
+    return await restNodeCalls(rest).listNodeNames('');
   } catch {
     return [];
   }

@@ -15,6 +15,7 @@ export interface NodeCalls {
   readNode(name: string): Promise<{ readonly spec?: { readonly unschedulable?: boolean } | undefined }>;
   /** A JSON merge patch of the node; `dryRun` sends dryRun=All. */
   mergePatchNode(name: string, patch: object, dryRun: boolean): Promise<void>;
+  /** The names of the nodes matching a label selector (kubectl cordon -l), filtered by the API server. */
   listNodeNames(labelSelector: string): Promise<string[]>;
 }
 
@@ -35,11 +36,6 @@ export async function setUnschedulable(
   if (dryRun === 'client') return { node, already: false };
   await nodes.mergePatchNode(node, { spec: { unschedulable: unschedulable ? true : null } }, dryRun === 'server');
   return { node, already: false };
-}
-
-/** The names of the nodes matching a label selector (kubectl cordon -l), filtered by the API server. */
-export function nodesMatching(nodes: NodeCalls, labelSelector: string): Promise<string[]> {
-  return nodes.listNodeNames(labelSelector);
 }
 
 /** The node calls as plain requests (kube/rest.ts): what `cordon` and `uncordon` use. */

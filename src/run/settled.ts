@@ -1,4 +1,6 @@
 import type { V1Node } from '@kubernetes/client-node';
+import { UNREACHABLE_TAINT } from '../plan/node-failure.js';
+import { UNSCHEDULABLE_TAINT } from '../plan/tolerations.js';
 import type { DrainPlan } from '../plan/types.js';
 import type { Snapshot } from '../snapshot/types.js';
 
@@ -10,25 +12,19 @@ import type { Snapshot } from '../snapshot/types.js';
  */
 
 /** The taints the node lifecycle controller puts on a node that is not Ready, and lifts once it is. */
-export const NOT_READY_TAINTS: ReadonlySet<string> = new Set([
-  'node.kubernetes.io/not-ready',
-  'node.kubernetes.io/unreachable',
-]);
+const NOT_READY_TAINTS: ReadonlySet<string> = new Set(['node.kubernetes.io/not-ready', UNREACHABLE_TAINT.key]);
 
 function hasNotReadyTaint(node: V1Node | undefined): boolean {
   return (node?.spec?.taints ?? []).some((t) => NOT_READY_TAINTS.has(t.key));
 }
 
 /**
- * The taint the node lifecycle controller keeps on a cordoned node (TaintNodesByCondition). It is lifted a
- * moment after the uncordon, and until then the scheduler's TaintToleration filter still keeps pods off
- * the node: a plan made in between finds the node closed.
+ * Uncordoned, but still carrying the cordon's taint (TaintNodesByCondition): it is lifted a moment after
+ * the uncordon, and until then the scheduler's TaintToleration filter keeps pods off the node, so a plan
+ * made in between finds the node closed.
  */
-const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
-
-/** Uncordoned, but still carrying the cordon's taint. */
 function hasStaleCordonTaint(node: V1Node | undefined): boolean {
-  return !node?.spec?.unschedulable && (node?.spec?.taints ?? []).some((t) => t.key === UNSCHEDULABLE_TAINT);
+  return !node?.spec?.unschedulable && (node?.spec?.taints ?? []).some((t) => t.key === UNSCHEDULABLE_TAINT.key);
 }
 
 /** `namespace/Kind/name` of each workload that recreates a pod the plan evicts or deletes. */
@@ -54,7 +50,7 @@ export function unsettled(
     if (!returnedNodes.has(name)) continue;
     if (hasNotReadyTaint(node)) waits.push(`node ${name} still has a not-ready taint`);
     else if (hasStaleCordonTaint(node))
-      waits.push(`node ${name} is uncordoned but still has the ${UNSCHEDULABLE_TAINT} taint`);
+      waits.push(`node ${name} is uncordoned but still has the ${UNSCHEDULABLE_TAINT.key} taint`);
   }
   const workloads = [
     ...snapshot.deployments.map((w) => ({ kind: 'Deployment', w })),

@@ -65,10 +65,9 @@ async function setNodes(
 }
 
 async function matching(client: NodeCalls, target: KubeTargetInfo, selector: string): Promise<readonly string[]> {
-  const { nodesMatching } = await import('../../kube/cordon.js');
   let names: string[];
   try {
-    names = await nodesMatching(client, selector);
+    names = await client.listNodeNames(selector);
   } catch (err) {
     const { classifyKubeError } = await import('../../kube/errors.js');
     throw new CliError(classifyKubeError(err, target, { verb: 'list', resource: 'nodes' }).message);
