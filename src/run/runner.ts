@@ -11,6 +11,7 @@ import type { NodeState, RunEvent, RunResult } from './events.js';
 import { mapLimited } from './parallel.js';
 import { RunEta } from './run-eta.js';
 import { unsettled, workloadsMoved } from './settled.js';
+import { BatchProgress, heldReason, nextStep, type QueuedNode } from './window.js';
 import {
   ANNOTATION,
   isFailedPhase,
@@ -80,8 +81,12 @@ class PoolRun {
   /** Nodes found drained when the run (a resume) started: their pause is over, --resume said go on. */
   private readonly drainedBefore = new Set<string>();
   private paused = false;
-  /** Nodes of the window out of service (or being planned to be): at most the plan's largest batch. */
-  private out = 0;
+  /** Nodes of the window started and not yet finished (window.ts). */
+  private inFlight = 0;
+  /** Nodes out of service and not in flight: failed and still cordoned, or found mid-way by a resume (window.ts). */
+  private readonly held = new Set<string>();
+  /** Nodes known to be cordoned: found so when the run started, cordoned by its drains, not yet uncordoned. */
+  private readonly cordoned = new Set<string>();
   private readonly slotFreed = new Notifier();
   /** Workloads whose pods this process's drains moved (namespace/Kind/name): the next plan waits for them. */
   private readonly moved = new Set<string>();
@@ -107,91 +112,88 @@ class PoolRun {
     await this.readPhases();
     const first = definition.batches.findIndex((nodes) => !nodes.every((n) => this.phaseOf(n) === 'done'));
     if (first >= 0) this.emitEta(first + 1, 'started', definition.estimates?.batches[first] ?? null);
-    return definition.options.pause ? this.runLockstep() : this.runWindow();
-  }
-
-  /** --pause: batch after batch, each drained, paused for the operator, back in service before the next. */
-  private async runLockstep(): Promise<RunEvent> {
-    let failed = false;
-    for (const [i, nodes] of this.definition.batches.entries()) {
-      const batch = i + 1;
-      if (nodes.every((n) => this.phaseOf(n) === 'done')) continue;
-      this.emit({ type: 'batch-started', batch, nodes });
-      const ok = await this.runGroup(batch, nodes, NO_HOOKS);
-      if (this.paused && !this.aborted) return this.finish('paused');
-      this.emit({ type: 'batch-finished', batch, ok });
-      if (this.aborted) return this.finish('interrupted');
-      this.emitEta(batch, 'finished', null);
-      if (!ok) {
-        failed = true;
-        if (!this.definition.options.keepGoing) break;
-      }
-    }
-    return this.finish(failed ? 'failed' : 'done');
+    return this.runWindow(definition.options.pause === true);
   }
 
   /**
-   * A sliding window over the plan's order: at most as many nodes out of service at once as the plan's
-   * largest batch (--max-unavailable), and the next node starts as soon as one is back in service instead
-   * of when its whole batch is. Nodes that start together (free slots, same batch) are planned and drained
-   * together, as a batch is. Each group is planned and cordoned before the next is planned, so every fresh
-   * plan sees the nodes still out as cordoned; a group whose plan is blocked while others are out waits for
-   * one of them to come back and plans again. A failed node stops the window from starting anything more
-   * (--keep-going: it goes on); nodes already under way finish.
+   * A sliding window over the plan's order (window.ts decides what starts): at most as many nodes out of
+   * service at once as the plan's largest batch (--max-unavailable), and the next node starts as soon as one
+   * is back in service instead of when its whole batch is. Nodes that start together (free slots, same
+   * batch) are planned and drained together, as a batch is. Each group is planned and cordoned before the
+   * next is planned, so every fresh plan sees the nodes still out as cordoned; a group whose plan is blocked
+   * while others are out waits for one of them to come back and plans again. A failed node stops the window
+   * from starting anything more (--keep-going: it goes on, and the failed node, still cordoned, keeps its
+   * slot); nodes already under way finish. With --pause (lockstep) each group, its pause included, is
+   * waited for before the next starts.
    */
-  private async runWindow(): Promise<RunEvent> {
+  private async runWindow(lockstep: boolean): Promise<RunEvent> {
     const { batches, options } = this.definition;
     const width = Math.max(1, ...batches.map((b) => b.length));
-    const queue = batches.flatMap((nodes, i) =>
+    const queue: QueuedNode[] = batches.flatMap((nodes, i) =>
       nodes.filter((n) => this.phaseOf(n) !== 'done').map((node) => ({ node, batch: i + 1 })),
     );
-    const left = new Map<number, number>();
-    for (const { batch } of queue) left.set(batch, (left.get(batch) ?? 0) + 1);
-    const batchFailed = new Set<number>();
-    const finishedOrder = [...left.keys()];
+    const progress = new BatchProgress(queue);
     let failed = false;
     const running = new Set<Promise<void>>();
     // Batches are reported finished in their order, once they and every batch before them are.
     const flush = () => {
-      while (finishedOrder.length > 0 && left.get(finishedOrder[0]!) === 0) {
-        const batch = finishedOrder.shift()!;
-        this.emit({ type: 'batch-finished', batch, ok: !batchFailed.has(batch) });
+      for (const { batch, ok } of progress.finished()) {
+        this.emit({ type: 'batch-finished', batch, ok });
         this.emitEta(batch, 'finished', null);
       }
     };
-    const started = new Set<number>();
     let error: { err: unknown } | undefined;
-    while (queue.length > 0 && !this.aborted && !error && !(failed && !options.keepGoing)) {
-      if (this.out >= width) {
+    while (!this.aborted && !error && !this.paused) {
+      const step = nextStep({
+        width,
+        queue,
+        inFlight: this.inFlight,
+        held: this.held,
+        failed,
+        keepGoing: options.keepGoing,
+      });
+      if (step.kind === 'wait') {
         await this.slotFreed.next();
         continue;
       }
-      const batch = queue[0]!.batch;
-      const group: string[] = [];
-      while (group.length < width - this.out && queue[0]?.batch === batch) group.push(queue.shift()!.node);
-      this.out += group.length;
-      if (!started.has(batch)) {
-        started.add(batch);
+      if (step.kind === 'stop') {
+        if (step.why === 'held') {
+          failed = true;
+          this.emit({ type: 'warning', message: heldReason(width, this.held) });
+        }
+        break;
+      }
+      const { batch, nodes: group } = step;
+      for (const node of group) {
+        queue.splice(
+          queue.findIndex((q) => q.node === node),
+          1,
+        );
+        this.held.delete(node);
+      }
+      this.inFlight += group.length;
+      if (progress.start(batch)) {
         this.emit({ type: 'batch-started', batch, nodes: batches[batch - 1]! });
       }
       let planned!: () => void;
       const cordoned = new Promise<void>((resolve) => (planned = resolve));
-      const hooks: GroupHooks = {
-        planned,
-        nodeDone: (node) => {
-          this.out -= 1;
-          if (isFailedPhase(this.phaseOf(node))) failed = true;
-          this.slotFreed.notify();
-        },
+      const finishedNodes = new Set<string>();
+      const nodeDone = (node: string) => {
+        if (finishedNodes.has(node)) return;
+        finishedNodes.add(node);
+        this.inFlight -= 1;
+        // A failed node still cordoned is out of service until a resume: it keeps its slot.
+        if (isFailedPhase(this.phaseOf(node))) {
+          failed = true;
+          if (this.cordoned.has(node)) this.held.add(node);
+        }
+        this.slotFreed.notify();
       };
-      const work = this.runGroup(batch, group, hooks).then(
+      const work = this.runGroup(batch, group, { planned, nodeDone }).then(
         (ok) => {
-          if (!ok) {
-            failed = true;
-            batchFailed.add(batch);
-          }
-          left.set(batch, left.get(batch)! - group.length);
-          if (!this.aborted) flush();
+          if (!ok) failed = true;
+          progress.ended(batch, group.length, ok);
+          if (!this.aborted && !this.paused) flush();
         },
         (err: unknown) => {
           // The API failed under a group: start nothing more, let the others end, then say why.
@@ -201,19 +203,20 @@ class PoolRun {
       );
       const settled = work.finally(() => {
         planned();
+        // Nodes the group left without finishing them (an interruption, a pause, an error) leave the window.
+        for (const node of group) nodeDone(node);
         running.delete(settled);
         this.slotFreed.notify();
       });
       running.add(settled);
-      await cordoned;
+      await (lockstep ? settled : cordoned);
     }
     while (running.size > 0) await Promise.race(running);
     if (error) throw error.err;
     if (this.aborted) return this.finish('interrupted');
+    if (this.paused) return this.finish('paused');
     // Batches the run stopped in (not all their nodes started, or after one that did not finish) end too, in order.
-    for (const batch of finishedOrder.filter((b) => started.has(b))) {
-      this.emit({ type: 'batch-finished', batch, ok: left.get(batch) === 0 && !batchFailed.has(batch) });
-    }
+    for (const { batch, ok } of progress.stopped()) this.emit({ type: 'batch-finished', batch, ok });
     return this.finish(failed ? 'failed' : 'done');
   }
 
@@ -226,7 +229,6 @@ class PoolRun {
    * budgets' recovery; true when every node is back in service and the budgets too.
    */
   private async runGroup(batch: number, nodes: readonly string[], hooks: GroupHooks): Promise<boolean> {
-    const { options } = this.definition;
     // 1. Drain the nodes not yet drained (a resumed run drains again: it is idempotent).
     const toDrain = nodes.filter((n) => !reached(this.phaseOf(n), 'drained'));
     let budgetsBefore: ReadonlyMap<string, number> = new Map();
@@ -237,29 +239,15 @@ class PoolRun {
       times = drainTimesOf(plan);
       this.emitEta(batch, 'started', times);
       if (blocked) {
+        // Neither cordoned nor drained: these nodes leave the window. Nodes of the group a resume found
+        // drained go on with their command and return.
         await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'drain-failed', blocked));
-        for (const node of nodes) hooks.nodeDone(node);
-        return false;
+        for (const node of toDrain) hooks.nodeDone(node);
+        if (toDrain.length === nodes.length) return false;
+      } else {
+        budgetsBefore = await this.drainStep(batch, toDrain, snapshot, plan, hooks);
+        if (this.aborted) return false;
       }
-      await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'draining'));
-      // The next group is planned once these nodes are cordoned: its plan must see them out of service.
-      const cordoned = new Set<string>();
-      const drained = await drainBatch(snapshot, plan, toDrain, options, {
-        api: this.deps.drain,
-        emit: (event) => {
-          if (event.type === 'cordoned' && cordoned.add(event.node).size === toDrain.length) hooks.planned();
-          this.emit({ type: 'drain', batch, event });
-        },
-        signal: this.control.signal,
-      });
-      hooks.planned();
-      for (const workload of workloadsMoved(plan)) this.moved.add(workload);
-      budgetsBefore = drained.budgetsBefore;
-      if (this.aborted) return false;
-      await mapLimited(toDrain, (node) => {
-        const problem = drained.notDrained.get(node);
-        return this.setPhase(node, batch, problem ? 'drain-failed' : 'drained', problem);
-      });
     }
     if (!(await this.pauseStep(batch, nodes))) return false;
     // 2. The operator's command, once per node, all nodes of the batch at once.
@@ -286,6 +274,38 @@ class PoolRun {
     return budgetsOk && nodes.every((n) => !isFailedPhase(this.phaseOf(n)));
   }
 
+  /** Cordons and drains the nodes from their fresh plan; the budgets they touched, with their disruptionsAllowed before. */
+  private async drainStep(
+    batch: number,
+    toDrain: readonly string[],
+    snapshot: Snapshot,
+    plan: DrainPlan,
+    hooks: GroupHooks,
+  ): Promise<ReadonlyMap<string, number>> {
+    await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'draining'));
+    // The next group is planned once these nodes are cordoned: its plan must see them out of service.
+    const cordoned = new Set<string>();
+    const drained = await drainBatch(snapshot, plan, toDrain, this.definition.options, {
+      api: this.deps.drain,
+      emit: (event) => {
+        if (event.type === 'cordoned' && !event.dryRun) {
+          this.cordoned.add(event.node);
+          if (cordoned.add(event.node).size === toDrain.length) hooks.planned();
+        }
+        this.emit({ type: 'drain', batch, event });
+      },
+      signal: this.control.signal,
+    });
+    hooks.planned();
+    for (const workload of workloadsMoved(plan)) this.moved.add(workload);
+    if (this.aborted) return drained.budgetsBefore;
+    await mapLimited(toDrain, (node) => {
+      const problem = drained.notDrained.get(node);
+      return this.setPhase(node, batch, problem ? 'drain-failed' : 'drained', problem);
+    });
+    return drained.budgetsBefore;
+  }
+
   /**
    * The batch's fresh plan, and why it is blocked when it is (null otherwise). A blocked plan is trusted
    * only once the cluster has settled after the earlier batches (their nodes free of the not-ready taint,
@@ -302,7 +322,7 @@ class PoolRun {
       const snapshot = await this.deps.loadSnapshot();
       const plan = planBatch(snapshot, nodes, this.definition.options, clock.now());
       const blocked = blockedWithoutBound(plan, this.definition.options);
-      if (blocked && this.out > slots) {
+      if (blocked && this.inFlight > slots) {
         // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
         // them is back, or a moment later (a replacement of theirs became Ready), whichever comes first.
         const woken = await Promise.race([
@@ -393,7 +413,10 @@ class PoolRun {
       if (back !== 'back') return this.setPhase(node, batch, 'not-returned', back);
       await this.setPhase(node, batch, 'returned');
     }
-    if (this.definition.options.uncordon) await this.deps.api.uncordon(node);
+    if (this.definition.options.uncordon) {
+      await this.deps.api.uncordon(node);
+      this.cordoned.delete(node);
+    }
     await this.setPhase(node, batch, 'done');
   }
 
@@ -449,6 +472,9 @@ class PoolRun {
       const phase = nodePhase(read[i]!) ?? 'pending';
       this.phases.set(node, { batch, phase });
       if (phase === 'drained') this.drainedBefore.add(node);
+      if (read[i]!.spec?.unschedulable) this.cordoned.add(node);
+      // A node a resume finds out of service (mid-way, or failed and still cordoned) counts against the window.
+      if (this.cordoned.has(node) && phase !== 'pending' && phase !== 'done') this.held.add(node);
     }
   }
 
@@ -501,7 +527,6 @@ interface GroupHooks {
   readonly planned: () => void;
   readonly nodeDone: (node: string) => void;
 }
-const NO_HOOKS: GroupHooks = { planned: () => {}, nodeDone: () => {} };
 
 /** Wakes whoever waits for the next change (a slot freed, a group finished). */
 class Notifier {
