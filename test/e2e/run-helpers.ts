@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { RunEvent } from '../../src/run/events.js';
 import { bin } from './drain-run.js';
-import { kubectlJson, labEnv } from './lab.js';
+import { eventually, kubectlJson, labEnv } from './lab.js';
 
 // What the `kubectl maint run` e2e files share: the lab's `pool` scenario (six KWOK workers in three zones,
 // three budgeted workloads) and scripts/lab/reboot-node.sh as the operator's command (NotReady, then Ready
@@ -115,4 +115,51 @@ export async function deploymentsReady(): Promise<boolean> {
     'shop',
   ]);
   return list.items.length === 3 && list.items.every((d) => d.status.readyReplicas === d.spec.replicas);
+}
+
+/**
+ * Watches the pool's nodes' spec.unschedulable (`kubectl get --watch`) from its first list until stopped:
+ * the most nodes cordoned at once and which they were. `cordoned()` is what the watch sees now.
+ */
+export async function watchCordons() {
+  const lab = await labEnv();
+  const child = execa(
+    path.join(lab.labBin, 'kubectl'),
+    [
+      'get',
+      'nodes',
+      '-l',
+      'pool=blue',
+      '--watch',
+      '--no-headers',
+      '-o',
+      'custom-columns=N:.metadata.name,U:.spec.unschedulable',
+    ],
+    { reject: false, env: { ...process.env, KUBECONFIG: lab.KUBECONFIG, PATH: lab.PATH } },
+  );
+  const unschedulable = new Map<string, boolean>();
+  const cordoned = () => new Set([...unschedulable].filter(([, u]) => u).map(([n]) => n));
+  let most: string[] = [];
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const [name, value] = line.trim().split(/\s+/);
+      if (!name) continue;
+      unschedulable.set(name, value === 'true');
+      const now = cordoned();
+      if (now.size > most.length) most = [...now].sort();
+    }
+  });
+  // Every pool node listed: the watch runs from here on.
+  await eventually(async () => unschedulable.size === POOL.length, 30_000, 'the watch of the pool nodes to list them');
+  return {
+    cordoned,
+    async stop() {
+      child.kill();
+      await child;
+      return { most };
+    },
+  };
 }

@@ -13,10 +13,11 @@ import {
   RUN_FLAGS,
   scratch,
   start,
+  watchCordons,
 } from './run-helpers.js';
 
 // `kubectl maint run`'s policies over the lab's `pool` scenario: taking over a run whose holder stopped,
-// --keep-going past a failed command, a user who may not patch nodes/status, and --pause without a terminal.
+// --keep-going past a failed command (within --max-unavailable), a user who may not patch nodes/status, and --pause without a terminal.
 
 const work = scratch();
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -107,33 +108,75 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
     );
   });
 
-  it('--keep-going runs the later batches after a failed command; the failed node alone stays cordoned', async () => {
-    // One node of each zone, one at a time: with the failed node left cordoned every zone keeps a node for
-    // the replacements, so the later batches can drain.
+  it('--keep-going never has more than --max-unavailable nodes cordoned: the failed node keeps its slot', async () => {
+    // Three nodes of three zones, two at a time: the node whose command fails stays cordoned and holds one
+    // of the two slots, so the later nodes go one at a time beside it.
     const pool = ['pool-1', 'pool-2', 'pool-3'];
-    const planned = await finish(await start(['plan', ...pool, '--ignore-daemonsets', '-o', 'json']));
+    const planned = await finish(
+      await start(['plan', ...pool, '--max-unavailable', '2', '--ignore-daemonsets', '-o', 'json']),
+    );
     const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }> };
+    expect(plan.batches[0]!.nodes).toHaveLength(2);
     const failing = plan.batches[0]!.nodes[0]!;
+    const watch = await watchCordons();
     const r = await finish(
-      await start(['run', ...pool, '--keep-going', ...RUN_FLAGS, '--', reboot, '{node}'], {
+      await start(['run', ...pool, '--max-unavailable', '2', '--keep-going', ...RUN_FLAGS, '--', reboot, '{node}'], {
         REBOOT_FAIL_NODE: failing,
-        REBOOT_SECONDS: '1',
       }),
     );
-    expect(r.exitCode).toBe(1);
+    const why = described(r);
+    // The watch has seen the run's end: the failed node alone cordoned.
+    await eventually(
+      async () => [...watch.cordoned()].join() === failing,
+      30_000,
+      `the watch to see ${failing} alone cordoned`,
+    );
+    const { most } = await watch.stop();
+    expect(most, why).toHaveLength(2);
+    expect(r.exitCode, why).toBe(1);
     const finished = finishedOf(r.events)!;
-    expect(finished.result).toBe('failed');
+    expect(finished.result, why).toBe('failed');
     expect(finished.nodes.find((n) => n.node === failing)).toMatchObject({
       phase: 'command-failed',
       problem: 'command exited 1',
     });
     expect(finished.nodes.filter((n) => n.node !== failing).map((n) => n.phase)).toEqual(['done', 'done']);
     const oks = r.events.flatMap((e) => (e.type === 'batch-finished' ? [e.ok] : []));
-    expect(oks).toEqual([false, true, true]);
+    expect(oks, why).toEqual(plan.batches.map((_, i) => i > 0));
     const nodes = await poolNodes();
     expect(nodes.filter((n) => n.spec.unschedulable).map((n) => n.metadata.name)).toEqual([failing]);
     expect(nodes.find((n) => n.metadata.name === failing)!.metadata.annotations?.[PHASE]).toBe('command-failed');
     expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
+  });
+
+  it('--keep-going stops, failed, once failed nodes still cordoned hold every slot of the window', async () => {
+    // One at a time: the first node's command fails, it stays cordoned and holds the only slot.
+    const pool = ['pool-1', 'pool-2'];
+    const planned = await finish(await start(['plan', ...pool, '--ignore-daemonsets', '-o', 'json']));
+    const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }> };
+    const failing = plan.batches[0]!.nodes[0]!;
+    const other = pool.find((n) => n !== failing)!;
+    const r = await finish(
+      await start(['run', ...pool, '--keep-going', ...RUN_FLAGS, '--', reboot, '{node}'], {
+        REBOOT_FAIL_NODE: failing,
+      }),
+    );
+    const why = described(r);
+    expect(r.exitCode, why).toBe(1);
+    const finished = finishedOf(r.events)!;
+    expect(finished.result, why).toBe('failed');
+    expect(
+      r.events.find((e) => e.type === 'warning'),
+      why,
+    ).toMatchObject({
+      message: `every slot of the window (1 at once) is held by a node still out of service after a failure ("${failing}"): no further node starts`,
+    });
+    expect(finished.nodes.find((n) => n.node === failing)?.phase, why).toBe('command-failed');
+    expect(finished.nodes.find((n) => n.node === other)?.phase, why).toBe('pending');
+    expect(r.events.filter((e) => e.type === 'batch-started').length, why).toBe(1);
+    expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
+    const nodes = await poolNodes();
+    expect(nodes.filter((n) => n.spec.unschedulable).map((n) => n.metadata.name)).toEqual([failing]);
   });
 
   it('a user who may patch nodes but not nodes/status gets one note; the phases are in the annotations', async () => {
