@@ -12,6 +12,7 @@ import { drainErrorLine, drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
 import { formatMs } from '../../ui/format.js';
 import { renderPlanText } from '../../ui/plan-text.js';
+import { UNLIMITED_WIDTH, wrapText } from '../../ui/text-wrap.js';
 import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
@@ -224,7 +225,10 @@ async function confirm(
     !process.stderr.isTTY
   ) {
     const warning = values.dryRun === 'none' ? proceedWarning(plan, values.timeout) : null;
-    if (warning) process.stderr.write(`warning: ${warning}\n`);
+    if (warning)
+      process.stderr.write(
+        `${wrapText(`warning: ${warning}`, terminalWidth(process.stderr) ?? UNLIMITED_WIDTH).join('\n')}\n`,
+      );
     return 'yes';
   }
   const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';

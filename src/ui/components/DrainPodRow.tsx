@@ -1,8 +1,18 @@
-import { Box, Text } from 'ink';
+import { Box, Text, useStdout } from 'ink';
+import { wrapText } from '../text-wrap.js';
 import type { Tone as ToneName } from '../theme.js';
 import { Tone } from './Tone.js';
 
-/** One live pod: its name in a fixed-width column, then its state in the state's tone. */
+/** Columns assumed when the output reports none (as Ink itself assumes). */
+const DEFAULT_COLUMNS = 80;
+/** The state column never gets narrower than this, however long the pod names. */
+const MIN_STATE_WIDTH = 20;
+
+/**
+ * One live pod: its name in a fixed-width column, then its state in the state's tone. The state is
+ * wrapped here, between words: Ink's own wrapping keeps the space it breaks at, which would start each
+ * continuation line one column to the right of the others.
+ */
 export function DrainPodRow({
   pod,
   state,
@@ -14,13 +24,18 @@ export function DrainPodRow({
   tone: ToneName;
   nameWidth: number;
 }) {
+  const { stdout } = useStdout();
+  const stateWidth = Math.max(
+    MIN_STATE_WIDTH,
+    ((stdout as Partial<NodeJS.WriteStream>).columns || DEFAULT_COLUMNS) - nameWidth - 3,
+  );
   return (
     <Box>
       <Box width={nameWidth + 3} flexShrink={0}>
         <Text>{pod}</Text>
       </Box>
       <Box flexShrink={1}>
-        <Tone tone={tone}>{state}</Tone>
+        <Tone tone={tone}>{wrapText(state, stateWidth).join('\n')}</Tone>
       </Box>
     </Box>
   );
