@@ -27,9 +27,9 @@ export function decideVerdict(
   const refusedNodes = new Set(refused.map((p) => p.node));
   const reasons = [
     ...refusalLines(refused),
-    ...groupedLines(
+    ...blockedLines(
       blocked.filter((p) => !refusedNodes.has(p.node)),
-      (names, reason) => `cannot evict ${names}: ${reason}`,
+      pods,
     ),
     ...slowBudgetLines(budgets, waiting),
     ...groupedLines(
@@ -47,6 +47,58 @@ export function decideVerdict(
     refused.length > 0 || blocked.length > 0 ? 'blocked' : waiting.length > 0 ? 'slow' : 'clear';
   if (verdict === 'clear') reasons.unshift(clearReason(pods));
   return { verdict, reasons };
+}
+
+/**
+ * The pods that can never be evicted, one line per cause. Pods of one controller under one budget are
+ * interchangeable: the plan lets the first in its order go, but the API admits whichever eviction reaches
+ * it first. So when the budget is spent on one of them whose replacement finds no node, the line says
+ * how many stay, of which pods, and why, without naming a pod the drain may well evict first.
+ */
+function blockedLines(blocked: readonly PodPlan[], pods: readonly PodPlan[]): string[] {
+  const raced = groupBy(
+    blocked.filter((p) => racedPeers(p, pods) !== null),
+    (p) => racedPeers(p, pods)!.key,
+  );
+  const lines = [...raced].map(([, stay]) => {
+    const { budget, peers } = racedPeers(stay[0]!, pods)!;
+    const names = [...peers, ...stay].map((p) => `${p.namespace}/${p.name}`).join(', ');
+    const first = peers.length === 1 ? 'the first pod' : `the first ${peers.length} pods`;
+    return (
+      `cannot evict ${stay.length} of ${names}: no node takes the replacement of ${first} budget ${budget} ` +
+      'lets go (whichever the API admits), so the budget never frees up for the rest'
+    );
+  });
+  return [
+    ...lines,
+    ...groupedLines(
+      blocked.filter((p) => racedPeers(p, pods) === null),
+      (names, reason) => `cannot evict ${names}: ${reason}`,
+    ),
+  ];
+}
+
+/**
+ * For a pod blocked behind its only budget: the pods of the same controller and budget the plan let go
+ * before it, when each of them left no schedulable replacement (so any of them could have been the one
+ * left behind). Null otherwise.
+ */
+function racedPeers(
+  pod: PodPlan,
+  pods: readonly PodPlan[],
+): { key: string; budget: string; peers: readonly PodPlan[] } | null {
+  const budget = pod.pdbs.length === 1 ? `${pod.pdbs[0]!.namespace}/${pod.pdbs[0]!.name}` : null;
+  const owner = pod.controller ? `${pod.namespace}/${pod.controller.kind}/${pod.controller.name}` : null;
+  if (budget === null || owner === null) return null;
+  const sameGroup = (p: PodPlan) =>
+    p.controller !== null &&
+    `${p.namespace}/${p.controller.kind}/${p.controller.name}` === owner &&
+    p.pdbs.length === 1 &&
+    `${p.pdbs[0]!.namespace}/${p.pdbs[0]!.name}` === budget;
+  const peers = pods.filter((p) => p.wave !== null && p.outcome !== 'blocked' && sameGroup(p));
+  const unreplaced = peers.filter((p) => p.replacement !== null && !p.replacement.schedulable);
+  if (peers.length === 0 || unreplaced.length !== peers.length) return null;
+  return { key: `${owner} ${budget}`, budget, peers };
 }
 
 function clearReason(pods: readonly PodPlan[]): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
-import { makeIndex, makePdb, makePod } from '../builders.js';
+import { makeDeployment, makeIndex, makeNode, makePdb, makePod, makeReplicaSet } from '../builders.js';
 import { nodes, options, owners, web } from './rules-fixture.js';
 
 describe('buildPlan rules', () => {
@@ -43,6 +43,36 @@ describe('buildPlan rules', () => {
     ]);
     // Blocked, but its ReplicaSet recreates it: whether fixing the budgets is enough is judged (issue 8, finding 8).
     expect(plan.pods[0]!.replacement).toMatchObject({ schedulable: true, placedOn: 'n2', whenUnblocked: true });
+  });
+
+  describe('a budget spent on a pod whose replacement finds no node', () => {
+    const status = { disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 };
+    const pdb = makePdb().name('web').ns('shop').selector({ app: 'web' }).maxUnavailable(1).status(status).obj();
+    const full = [nodes[0]!, makeNode().name('n2').taint('dedicated', 'NoSchedule').obj()];
+
+    it('names every interchangeable pod and how many stay, not one the API may evict first', () => {
+      const pods = [web('a').obj(), web('b').obj(), web('c').obj()];
+      const plan = buildPlan(makeIndex({ nodes: full, pods, pdbs: [pdb], ...owners }), options());
+      expect(plan.verdict).toBe('blocked');
+      expect(plan.verdictReasons[0]).toBe(
+        'cannot evict 2 of shop/a, shop/b, shop/c: no node takes the replacement of the first pod budget shop/web ' +
+          'lets go (whichever the API admits), so the budget never frees up for the rest',
+      );
+    });
+
+    it('names the pod left behind when the pods are not interchangeable (another controller)', () => {
+      const other = makePod().name('z').ns('shop').node('n1').label('app', 'web').owner('ReplicaSet', 'web-2');
+      const pods = [web('a').obj(), other.requests('100m').obj()];
+      const replicaSets = [
+        ...owners.replicaSets!,
+        makeReplicaSet().name('web-2').ns('shop').owner('Deployment', 'api').obj(),
+      ];
+      const deployments = [...owners.deployments!, makeDeployment().name('api').ns('shop').replicas(1).obj()];
+      const plan = buildPlan(makeIndex({ nodes: full, pods, pdbs: [pdb], replicaSets, deployments }), options());
+      expect(plan.verdictReasons[0]).toBe(
+        'cannot evict shop/z: budget shop/web will not free up: the replacement of shop/a cannot be scheduled',
+      );
+    });
   });
 
   it('a single replica under minAvailable 1 is blocked: the budget never allows an eviction', () => {
