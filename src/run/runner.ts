@@ -229,8 +229,9 @@ class PoolRun {
    * budgets' recovery; true when every node is back in service and the budgets too.
    */
   private async runGroup(batch: number, nodes: readonly string[], hooks: GroupHooks): Promise<boolean> {
-    // 1. Drain the nodes not yet drained (a resumed run drains again: it is idempotent).
-    const toDrain = nodes.filter((n) => !reached(this.phaseOf(n), 'drained'));
+    // 1. Drain the nodes not yet drained (a resumed run drains again: it is idempotent). A node whose
+    // command failed or that did not come back was drained: a resume goes on from its command or its return.
+    const toDrain = nodes.filter((n) => needsDrain(this.phaseOf(n)));
     let budgetsBefore: ReadonlyMap<string, number> = new Map();
     let times: BatchDrainTimes = this.definition.estimates?.batches[batch - 1] ?? NO_DRAIN;
     if (toDrain.length > 0) {
@@ -405,7 +406,8 @@ class PoolRun {
 
   private async returnStep(batch: number, node: string): Promise<void> {
     const phase = this.phaseOf(node);
-    if (phase !== 'command-done' && phase !== 'returning' && phase !== 'returned') return;
+    // not-returned: a resume waits for the node again (its command ran; it is not run again).
+    if (phase !== 'command-done' && phase !== 'returning' && phase !== 'returned' && phase !== 'not-returned') return;
     if (phase !== 'returned') {
       await this.setPhase(node, batch, 'returning');
       const back = await this.waitUntilBack(node);
@@ -546,6 +548,11 @@ class Notifier {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Whether a resumed (or fresh) node is drained first: not yet drained, or its drain failed. */
+function needsDrain(phase: NodePhase): boolean {
+  return phase === 'drain-failed' || (!isFailedPhase(phase) && !reached(phase, 'drained'));
+}
 
 function isReady(node: V1Node | undefined): boolean {
   return (node?.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');

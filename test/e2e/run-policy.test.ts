@@ -1,7 +1,8 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, kubectl, kubectlJson, labUserKubeconfig, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
 import {
   budgetsAllow,
   deploymentsReady,
@@ -41,6 +42,10 @@ const PAUSE_POOL_1_2 = [
   '-o',
   'json',
 ];
+
+interface NodeStatus {
+  status: { nodeInfo: { bootID: string }; conditions: Array<{ type: string; status: string }> };
+}
 
 const runLeases = async () =>
   (await kubectlJson<{ items: LeaseObject[] }>(['get', 'leases', '-n', 'kube-system', '-l', RUN])).items;
@@ -177,6 +182,42 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
     expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
     const nodes = await poolNodes();
     expect(nodes.filter((n) => n.spec.unschedulable).map((n) => n.metadata.name)).toEqual([failing]);
+  });
+
+  it('--resume waits again for a node that did not come back, without running its command again', async () => {
+    // A command that does not reboot: with --expect-reboot the node keeps its bootID and is not-returned.
+    const log = path.join(work, 'not-returned.log');
+    rmSync(log, { force: true });
+    const command = ['sh', '-c', `echo {node} >> ${log}`];
+    const flags = ['--ignore-daemonsets', '--expect-reboot', '--node-ready-timeout', '1s', '-o', 'json'];
+    const first = await finish(await start(['run', 'pool-1', ...flags, '--', ...command]));
+    let why = described(first);
+    expect(first.exitCode, why).toBe(1);
+    expect(finishedOf(first.events)?.nodes, why).toMatchObject([{ node: 'pool-1', phase: 'not-returned' }]);
+    // The operator brings the node back by hand (a reboot with a new bootID), then resumes.
+    const before = (await kubectlJson<NodeStatus>(['get', 'node', 'pool-1'])).status.nodeInfo.bootID;
+    const lab = await labEnv();
+    await execa('bash', [reboot, 'pool-1'], {
+      env: { KUBECONFIG: lab.KUBECONFIG, PATH: lab.PATH, REBOOT_SECONDS: '0' },
+    });
+    await eventually(
+      async () => {
+        const node = await kubectlJson<NodeStatus>(['get', 'node', 'pool-1']);
+        const ready = node.status.conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+        return ready && node.status.nodeInfo.bootID !== before;
+      },
+      60_000,
+      'pool-1 Ready again with a new bootID',
+    );
+    const resumed = await finish(await start(['run', '--resume', '-o', 'json']));
+    why = described(resumed);
+    expect(resumed.exitCode, why).toBe(0);
+    expect(
+      resumed.events.flatMap((e) => (e.type === 'phase' ? [e.phase] : [])),
+      why,
+    ).toEqual(['returning', 'returned', 'done']);
+    expect(readFileSync(log, 'utf8')).toBe('pool-1\n');
+    expect((await poolNodes()).find((n) => n.metadata.name === 'pool-1')!.spec.unschedulable).toBeUndefined();
   });
 
   it('a user who may patch nodes but not nodes/status gets one note; the phases are in the annotations', async () => {
