@@ -36,8 +36,17 @@ export type RunEvent =
       readonly phase: NodePhase;
       readonly problem?: string | undefined;
     }
-  /** An event of the batch's drain, as `kubectl maint drain -o json` prints it. */
-  | { readonly type: 'drain'; readonly atMs: number; readonly batch: number; readonly event: DrainEvent }
+  /**
+   * An event of one drain of the batch, as `kubectl maint drain -o json` prints it. `nodes` are the nodes
+   * that drain cordons and drains (a group of the window): drains of several groups can run at once.
+   */
+  | {
+      readonly type: 'drain';
+      readonly atMs: number;
+      readonly batch: number;
+      readonly nodes: readonly string[];
+      readonly event: DrainEvent;
+    }
   | {
       readonly type: 'command-output';
       readonly atMs: number;

@@ -293,7 +293,7 @@ class PoolRun {
           this.cordoned.add(event.node);
           if (cordoned.add(event.node).size === toDrain.length) hooks.planned();
         }
-        this.emit({ type: 'drain', batch, event });
+        this.emit({ type: 'drain', batch, nodes: toDrain, event });
       },
       signal: this.control.signal,
     });

@@ -16,7 +16,8 @@ import { formatColumns } from './text-columns.js';
  *   [w6] rebooting…
  */
 export class RunLines {
-  private drain: DrainProgress = initialDrainProgress();
+  /** Each drain's progress by its nodes: the window's groups overlap, and each drain is worded from its own. */
+  private readonly drains = new Map<string, DrainProgress>();
 
   lines(event: RunEvent): DrainLine[] {
     switch (event.type) {
@@ -27,14 +28,15 @@ export class RunLines {
           ),
         ];
       case 'batch-started':
-        this.drain = initialDrainProgress();
         return [out(`batch ${event.batch}: ${event.nodes.join(', ')}`)];
       case 'phase':
         return [out(`node/${event.node} phase ${event.phase}${event.problem ? `: ${event.problem}` : ''}`)];
       case 'drain': {
-        const lines = drainEventLines(this.drain, event.event);
-        this.drain = reduceDrainEvents(this.drain, event.event);
-        return lines;
+        const key = event.nodes.join(' ');
+        const before = event.event.type === 'started' ? undefined : this.drains.get(key);
+        const drain = before ?? initialDrainProgress();
+        this.drains.set(key, reduceDrainEvents(drain, event.event));
+        return drainEventLines(drain, event.event);
       }
       case 'command-output':
         return [{ stream: event.stream, text: `[${event.node}] ${event.line}` }];

@@ -30,9 +30,10 @@ export interface RunProgress {
   readonly batchCount: number;
   readonly currentBatch: number | null;
   readonly nodes: readonly RunNodeRow[];
-  /** The current batch's drain, while it runs (reset at each batch). */
-  readonly drain: DrainProgress;
-  readonly budgetsWaiting: Extract<RunEvent, { type: 'budgets-waiting' }>['budgets'];
+  /** Each drain of the run, latest last: one per group of the window, and groups can overlap. */
+  readonly drains: readonly GroupDrain[];
+  /** The budgets each batch waits for, until the batch finishes (batches can overlap). */
+  readonly budgetsWaiting: readonly BudgetsWaiting[];
   readonly log: readonly RunLogEntry[];
   /** The latest estimate (its seconds count from its atMs). */
   readonly eta: Extract<RunEvent, { type: 'eta' }> | null;
@@ -40,6 +41,14 @@ export interface RunProgress {
   readonly paused: Extract<RunEvent, { type: 'paused' }> | null;
   readonly finished: Extract<RunEvent, { type: 'run-finished' }> | null;
 }
+
+/** One drain of the run: the nodes it cordons and drains, and its progress. */
+export interface GroupDrain {
+  readonly nodes: readonly string[];
+  readonly progress: DrainProgress;
+}
+
+type BudgetsWaiting = Omit<Extract<RunEvent, { type: 'budgets-waiting' }>, 'type' | 'atMs'>;
 
 const OUTPUT_LINES = 3;
 
@@ -50,7 +59,7 @@ export function initialRunProgress(): RunProgress {
     batchCount: 0,
     currentBatch: null,
     nodes: [],
-    drain: initialDrainProgress(),
+    drains: [],
     budgetsWaiting: [],
     log: [],
     eta: null,
@@ -72,7 +81,7 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
         ),
       };
     case 'batch-started':
-      return { ...state, currentBatch: event.batch, drain: initialDrainProgress(), budgetsWaiting: [], paused: null };
+      return { ...state, currentBatch: event.batch, paused: null };
     case 'phase': {
       if (state.paused?.nodes.includes(event.node) && event.phase !== 'drained') state = { ...state, paused: null };
       const tone = event.problem ? 'bad' : event.phase === 'done' ? 'ok' : 'muted';
@@ -92,7 +101,7 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
       };
     }
     case 'drain':
-      return { ...state, drain: reduceDrainEvents(state.drain, event.event) };
+      return { ...state, drains: withDrainEvent(state.drains, event) };
     case 'command-output':
       return withNode(state, event.node, (row) => ({
         ...row,
@@ -109,11 +118,17 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
         ),
       };
     case 'budgets-waiting':
-      return { ...state, budgetsWaiting: event.budgets };
+      return {
+        ...state,
+        budgetsWaiting: [
+          ...state.budgetsWaiting.filter((b) => b.batch !== event.batch),
+          { batch: event.batch, budgets: event.budgets },
+        ],
+      };
     case 'batch-finished':
       return {
         ...state,
-        budgetsWaiting: [],
+        budgetsWaiting: state.budgetsWaiting.filter((b) => b.batch !== event.batch),
         log: appended(
           state,
           event.atMs,
@@ -139,9 +154,33 @@ export function secondsLeft(progress: RunProgress, which: 'batchSeconds' | 'runS
   return Math.max(0, eta[which] - (nowMs - eta.atMs) / 1000);
 }
 
-/** Pods of the current drain still on `node` (not gone, skipped or failed). */
-export function podsLeft(progress: RunProgress, node: string): number {
-  return progress.drain.pods.filter((p) => p.pod.node === node && !isFinished(p.state)).length;
+/** The latest drain of `node`, if it has had one in this run. */
+export function drainOf(progress: RunProgress, node: string): GroupDrain | undefined {
+  return progress.drains.findLast((d) => d.nodes.includes(node));
+}
+
+/** Pods of the node's latest drain still on it (not gone, skipped or failed); null when it has not been drained. */
+export function podsLeft(progress: RunProgress, node: string): number | null {
+  const drain = drainOf(progress, node);
+  if (!drain) return null;
+  return drain.progress.pods.filter((p) => p.pod.node === node && !isFinished(p.state)).length;
+}
+
+/** The drains under way: those with a node still draining. */
+export function drainsUnderWay(progress: RunProgress): GroupDrain[] {
+  const draining = new Set(progress.nodes.filter((n) => n.phase === 'draining').map((n) => n.node));
+  return progress.drains.filter(
+    (d) => d.progress.startedAtMs !== null && d.nodes.some((n) => draining.has(n) && drainOf(progress, n) === d),
+  );
+}
+
+/** A drain's event to its own drain (a new one at its start): overlapping groups each keep theirs. */
+function withDrainEvent(drains: readonly GroupDrain[], event: Extract<RunEvent, { type: 'drain' }>): GroupDrain[] {
+  const key = event.nodes.join(' ');
+  const index = event.event.type === 'started' ? -1 : drains.findLastIndex((d) => d.nodes.join(' ') === key);
+  const before = index === -1 ? initialDrainProgress() : drains[index]!.progress;
+  const drain = { nodes: event.nodes, progress: reduceDrainEvents(before, event.event) };
+  return index === -1 ? [...drains, drain] : drains.map((d, i) => (i === index ? drain : d));
 }
 
 function withNode(state: RunProgress, node: string, change: (row: RunNodeRow) => RunNodeRow): RunProgress {

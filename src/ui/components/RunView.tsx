@@ -1,6 +1,6 @@
 import { Box, Static, Text } from 'ink';
 import { pausedLine, runSummary } from '../run-lines.js';
-import { podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
+import { drainsUnderWay, podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
 import { formatClock, formatSeconds } from '../format.js';
 import { formatColumns } from '../text-columns.js';
 import { DrainView } from './DrainView.js';
@@ -35,10 +35,11 @@ export function RunView({ progress, nowMs }: RunViewProps) {
       String(n.batch),
       n.phase + (n.problem ? ` (${n.problem})` : ''),
       n.sinceMs === null ? '' : formatClock(nowMs - n.sinceMs),
-      n.batch === progress.currentBatch ? String(podsLeft(progress, n.node)) : '',
+      String(podsLeft(progress, n.node) ?? ''),
     ]),
   ];
-  const draining = progress.nodes.some((n) => n.phase === 'draining') && progress.drain.startedAtMs !== null;
+  // Every drain under way: the window's groups overlap, each with its own pods and waits.
+  const drains = drainsUnderWay(progress);
   const commands = progress.nodes.filter((n) => n.phase === 'command-running' && n.output.length > 0);
   return (
     <Box flexDirection="column">
@@ -51,11 +52,11 @@ export function RunView({ progress, nowMs }: RunViewProps) {
       {formatColumns(rows).map((line, i) => (
         <Text key={i}>{line}</Text>
       ))}
-      {draining && (
-        <Box marginTop={1}>
-          <DrainView progress={progress.drain} nowMs={nowMs} maxRows={8} />
+      {drains.map((d) => (
+        <Box key={d.nodes.join(' ')} marginTop={1}>
+          <DrainView progress={d.progress} nowMs={nowMs} maxRows={Math.max(3, Math.floor(8 / drains.length))} />
         </Box>
-      )}
+      ))}
       {commands.map((n) => (
         <Box key={n.node} flexDirection="column" marginTop={1}>
           <Tone tone="muted">{n.node}:</Tone>
@@ -69,11 +70,12 @@ export function RunView({ progress, nowMs }: RunViewProps) {
           <Tone tone="warn">{pausedLine(progress.paused)}</Tone>
         </Box>
       )}
-      {progress.budgetsWaiting.length > 0 && (
-        <Tone tone="warn">
-          waiting for budgets: {progress.budgetsWaiting.map((b) => `${b.name} ${b.now}/${b.before} allowed`).join(', ')}
+      {progress.budgetsWaiting.map((w) => (
+        <Tone key={w.batch} tone="warn">
+          batch {w.batch} waiting for budgets:{' '}
+          {w.budgets.map((b) => `${b.name} ${b.now}/${b.before} allowed`).join(', ')}
         </Tone>
-      )}
+      ))}
     </Box>
   );
 }

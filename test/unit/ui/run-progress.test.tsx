@@ -1,9 +1,16 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { RunView } from '../../../src/ui/components/RunView.js';
+import type { DrainEvent } from '../../../src/drain/events.js';
 import type { RunEvent } from '../../../src/run/events.js';
 import { etaLine, RunLines, runSummary } from '../../../src/ui/run-lines.js';
-import { initialRunProgress, podsLeft, reduceRunEvents } from '../../../src/ui/run-progress.js';
+import {
+  drainOf,
+  drainsUnderWay,
+  initialRunProgress,
+  podsLeft,
+  reduceRunEvents,
+} from '../../../src/ui/run-progress.js';
 
 const pod = { namespace: 'shop', name: 'web-1', uid: 'u1', node: 'w1' };
 const events: RunEvent[] = [
@@ -22,9 +29,16 @@ const events: RunEvent[] = [
     type: 'drain',
     atMs: 3,
     batch: 1,
+    nodes: ['w1', 'w2'],
     event: { type: 'started', atMs: 3, nodes: ['w1', 'w2'], pods: [pod], dryRun: 'none' },
   },
-  { type: 'drain', atMs: 4, batch: 1, event: { type: 'pod', atMs: 4, pod, state: { phase: 'evicting', attempt: 1 } } },
+  {
+    type: 'drain',
+    atMs: 4,
+    batch: 1,
+    nodes: ['w1', 'w2'],
+    event: { type: 'pod', atMs: 4, pod, state: { phase: 'evicting', attempt: 1 } },
+  },
   { type: 'command-output', atMs: 5, node: 'w1', stream: 'stdout', line: 'one' },
   { type: 'command-output', atMs: 6, node: 'w1', stream: 'stdout', line: 'two' },
   { type: 'command-output', atMs: 7, node: 'w1', stream: 'stderr', line: 'three' },
@@ -54,6 +68,81 @@ describe('the run progress', () => {
       ['muted', 'node/w1 draining'],
       ['bad', 'node/w2 command-failed: command exited 1'],
     ]);
+  });
+});
+
+describe('overlapping drains (the window starts a group while another drains)', () => {
+  const web1 = { namespace: 'shop', name: 'web-1', uid: 'u1', node: 'w1' };
+  const web3 = { namespace: 'shop', name: 'web-3', uid: 'u3', node: 'w3' };
+  const drain = (atMs: number, batch: number, nodes: string[], event: DrainEvent): RunEvent => ({
+    type: 'drain',
+    atMs,
+    batch,
+    nodes,
+    event,
+  });
+  // The same run as above: batch 1 (w1, w2) and batch 2 (w3).
+  const overlapping: RunEvent[] = [
+    events[0]!,
+    events[1]!,
+    { type: 'phase', atMs: 2, node: 'w1', batch: 1, phase: 'draining' },
+    drain(3, 1, ['w1'], { type: 'started', atMs: 3, nodes: ['w1'], pods: [web1], dryRun: 'none' }),
+    drain(4, 1, ['w1'], {
+      type: 'pod',
+      atMs: 4,
+      pod: web1,
+      state: {
+        phase: 'waiting-for-budget',
+        pdb: 'web',
+        why: 'budget-exhausted',
+        disruptionsAllowed: 0,
+        currentHealthy: 2,
+        desiredHealthy: 2,
+        attempts: 1,
+        sinceMs: 4,
+      },
+    }),
+    { type: 'batch-started', atMs: 5, batch: 2, nodes: ['w3'] },
+    { type: 'phase', atMs: 6, node: 'w3', batch: 2, phase: 'draining' },
+    drain(7, 2, ['w3'], { type: 'started', atMs: 7, nodes: ['w3'], pods: [web3], dryRun: 'none' }),
+    drain(8, 2, ['w3'], { type: 'pod', atMs: 8, pod: web3, state: { phase: 'evicting', attempt: 1 } }),
+    drain(9, 1, ['w1'], { type: 'pod', atMs: 9, pod: web1, state: { phase: 'evicting', attempt: 2 } }),
+    { type: 'budgets-waiting', atMs: 10, batch: 1, budgets: [{ name: 'shop/web', before: 1, now: 0 }] },
+    { type: 'budgets-waiting', atMs: 11, batch: 2, budgets: [{ name: 'shop/db', before: 1, now: 0 }] },
+  ];
+  const progress = overlapping.reduce(reduceRunEvents, initialRunProgress());
+
+  it('keeps each drain: a later batch starting does not wipe the earlier drain still under way', () => {
+    expect(podsLeft(progress, 'w1')).toBe(1);
+    expect(podsLeft(progress, 'w3')).toBe(1);
+    expect(podsLeft(progress, 'w2')).toBeNull();
+    expect(drainsUnderWay(progress).map((d) => d.nodes)).toEqual([['w1'], ['w3']]);
+    const w1 = drainOf(progress, 'w1')!.progress.pods.map((p) => [p.pod.name, p.state.phase]);
+    expect(w1).toEqual([['web-1', 'evicting']]);
+  });
+
+  it('shows both drains and the budgets of each batch in the pool view', () => {
+    const frame = render(<RunView progress={progress} nowMs={12_000} />).lastFrame() ?? '';
+    expect(frame).toContain('Draining w1');
+    expect(frame).toContain('Draining w3');
+    expect(frame).toMatch(/w1\s+1\s+draining\s+0:11\s+1/);
+    expect(frame).toMatch(/w3\s+2\s+draining\s+0:11\s+1/);
+    expect(frame).toContain('batch 1 waiting for budgets: shop/web 0/1 allowed');
+    expect(frame).toContain('batch 2 waiting for budgets: shop/db 0/1 allowed');
+    const after = reduceRunEvents(progress, { type: 'batch-finished', atMs: 12, batch: 1, ok: true });
+    expect(after.budgetsWaiting).toEqual([{ batch: 2, budgets: [{ name: 'shop/db', before: 1, now: 0 }] }]);
+  });
+
+  it('words each drain from its own progress in the plain lines', () => {
+    const lines = new RunLines();
+    const text = overlapping.flatMap((e) => lines.lines(e)).map((l) => l.text);
+    expect(text).toContain('evicting pod shop/web-3');
+    // web-1's retry after its budget wait, worded against w1's drain (where it has been waiting), is no
+    // new eviction line; worded against w3's, web-1 would be unknown and its eviction announced again.
+    expect(text).toContain(
+      'pod shop/web-1 waiting for PodDisruptionBudget shop/web: needs 2 healthy, has 2, allowed 0 (attempt 1, 0s)',
+    );
+    expect(text).not.toContain('evicting pod shop/web-1');
   });
 });
 
