@@ -212,7 +212,11 @@ class PoolRun {
       await (lockstep ? settled : cordoned);
     }
     while (running.size > 0) await Promise.race(running);
-    if (error) throw error.err;
+    if (error) {
+      // Where every node is (its last recorded phase) and how to go on, before the error itself.
+      await this.finish('failed');
+      throw error.err;
+    }
     if (this.aborted) return this.finish('interrupted');
     if (this.paused) return this.finish('paused');
     // Batches the run stopped in (not all their nodes started, or after one that did not finish) end too, in order.

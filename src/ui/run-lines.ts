@@ -1,4 +1,5 @@
 import type { RunEvent } from '../run/events.js';
+import { isFailedPhase } from '../run/state.js';
 import { drainEventLines, type DrainLine } from './drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
 import type { CommandBasis } from '../run/run-eta.js';
@@ -90,7 +91,9 @@ export function pausedLine(event: Extract<RunEvent, { type: 'paused' }>): string
 export function runSummary(event: Extract<RunEvent, { type: 'run-finished' }>): string[] {
   const headline: Record<typeof event.result, string> = {
     done: `run ${event.runId} done: every node is back in service`,
-    failed: `run ${event.runId} stopped: a node failed; no failed node is uncordoned (see PROBLEM)`,
+    failed: event.nodes.some((n) => isFailedPhase(n.phase))
+      ? `run ${event.runId} stopped: a node failed; no failed node is uncordoned (see PROBLEM)`
+      : `run ${event.runId} stopped before every node was done: each node stays in the phase below`,
     interrupted: `run ${event.runId} interrupted: each node stays in the phase below`,
     paused: `run ${event.runId} paused: the drained nodes stay cordoned until the run is resumed`,
   };

@@ -183,6 +183,34 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     await finish(first);
   });
 
+  it('an API failure under the run (a node deleted mid-run) still ends with every node and the resume command', async () => {
+    const planned = await finish(await start(['plan', 'pool-1', 'pool-2', '--ignore-daemonsets', '-o', 'json']));
+    const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }> };
+    const [first, second] = plan.batches.map((b) => b.nodes[0]!);
+    const run = await start(['run', 'pool-1', 'pool-2', ...RUN_FLAGS, '--', reboot, '{node}'], { REBOOT_SECONDS: '3' });
+    // The second node goes away (scaled down, replaced) while the first is in its command.
+    await eventually(
+      async () => run.events.some((e) => e.type === 'phase' && e.node === first && e.phase === 'command-running'),
+      120_000,
+      `${first} to be in its command`,
+    );
+    await kubectl(['delete', 'node', second!, '--wait=false']);
+    const r = await finish(run);
+    const why = described(r);
+    expect(r.exitCode, why).toBe(1);
+    expect(r.stderr, why).toMatch(new RegExp(`^error: .*${second}.*\\n?$`));
+    const finished = finishedOf(r.events)!;
+    expect(finished.result, why).toBe('failed');
+    expect(
+      finished.nodes.map((n) => [n.node, n.phase]),
+      why,
+    ).toEqual([
+      [first, 'done'],
+      [second, 'pending'],
+    ]);
+    expect(finished.resumeCommand, why).toMatch(/^kubectl maint run --resume \S+$/);
+  });
+
   it('a command that exits 1 leaves its node cordoned and stops the run before the next batch', async () => {
     // The node that fails is the first of the first batch, as the pool plan chooses it.
     const planned = await start([

@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { RunView } from '../../../src/ui/components/RunView.js';
 import type { DrainEvent } from '../../../src/drain/events.js';
-import type { RunEvent } from '../../../src/run/events.js';
+import type { NodeState, RunEvent } from '../../../src/run/events.js';
 import { etaLine, RunLines, runSummary } from '../../../src/ui/run-lines.js';
 import {
   drainOf,
@@ -146,6 +146,16 @@ describe('overlapping drains (the window starts a group while another drains)', 
   });
 });
 
+/** Run r1's final event, failed, with these nodes. */
+const failedRun = (nodes: NodeState[], resumeCommand: string): Extract<RunEvent, { type: 'run-finished' }> => ({
+  type: 'run-finished',
+  atMs: 10,
+  runId: 'r1',
+  result: 'failed',
+  nodes,
+  resumeCommand,
+});
+
 describe('the run lines', () => {
   it('prefix command output with the node and word the drain as kubectl does', () => {
     const lines = new RunLines();
@@ -157,17 +167,15 @@ describe('the run lines', () => {
   });
 
   it('end with every node, its phase, and the command that continues the run', () => {
-    const summary = runSummary({
-      type: 'run-finished',
-      atMs: 10,
-      runId: 'r1',
-      result: 'failed',
-      nodes: [
-        { node: 'w1', batch: 1, phase: 'done' },
-        { node: 'w2', batch: 1, phase: 'command-failed', problem: 'command exited 1' },
-      ],
-      resumeCommand: 'kubectl maint run --resume r1 --rerun-command',
-    });
+    const summary = runSummary(
+      failedRun(
+        [
+          { node: 'w1', batch: 1, phase: 'done' },
+          { node: 'w2', batch: 1, phase: 'command-failed', problem: 'command exited 1' },
+        ],
+        'kubectl maint run --resume r1 --rerun-command',
+      ),
+    );
     expect(summary).toEqual([
       'run r1 stopped: a node failed; no failed node is uncordoned (see PROBLEM)',
       '  NODE   BATCH   PHASE            PROBLEM',
@@ -175,6 +183,19 @@ describe('the run lines', () => {
       '  w2     1       command-failed   command exited 1',
       'continue with: kubectl maint run --resume r1 --rerun-command',
     ]);
+  });
+
+  it('say a stopped run had no failed node when none did (budgets not back, the API failed)', () => {
+    const [headline] = runSummary(
+      failedRun(
+        [
+          { node: 'w1', batch: 1, phase: 'done' },
+          { node: 'w2', batch: 2, phase: 'pending' },
+        ],
+        'kubectl maint run --resume r1',
+      ),
+    );
+    expect(headline).toBe('run r1 stopped before every node was done: each node stays in the phase below');
   });
 });
 
