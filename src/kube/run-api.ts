@@ -9,9 +9,9 @@ import {
   type V1PodDisruptionBudget,
 } from '@kubernetes/client-node';
 import { makeApi, type KubeClient } from './client.js';
-import { setUnschedulable } from './cordon.js';
 import { drainClientFor } from './drain-client.js';
 import { classifyKubeError, type KubeCall, type KubeError } from './errors.js';
+import { listWatch } from './list-watch.js';
 
 /** A permission a run needs, in kubectl auth can-i's terms. */
 export interface AccessCheck {
@@ -24,17 +24,24 @@ export interface AccessCheck {
 
 /**
  * Everything `kubectl maint run` asks of the API server beyond the drain (kube/drain-api.ts): the run's
- * Lease, the nodes' annotations, status conditions and readiness, uncordon, budgets, and access reviews.
+ * Lease, the nodes' annotations (with the uncordon), status conditions and readiness, budgets, watches of
+ * nodes and budgets, and access reviews.
  * Failures are thrown as one-line KubeErrors.
  */
 export interface RunApi {
   readNode(name: string): Promise<V1Node>;
   listNodes(labelSelector?: string): Promise<V1Node[]>;
-  /** Merge-patches metadata.annotations; a null value removes the annotation. */
-  annotateNode(name: string, annotations: Readonly<Record<string, string | null>>): Promise<void>;
+  /**
+   * Merge-patches metadata.annotations (a null value removes the annotation) and, with `uncordon`,
+   * spec.unschedulable in the same request: a node's phase and its uncordon are written at once.
+   */
+  annotateNode(
+    name: string,
+    annotations: Readonly<Record<string, string | null>>,
+    options?: { readonly uncordon?: boolean },
+  ): Promise<void>;
   /** Strategic-merge-patches status.conditions (merged by type) through nodes/status. */
   setNodeConditions(name: string, conditions: readonly V1NodeCondition[]): Promise<void>;
-  uncordon(name: string): Promise<void>;
   readLease(namespace: string, name: string): Promise<V1Lease | null>;
   listLeases(namespace: string, labelSelector: string): Promise<V1Lease[]>;
   createLease(namespace: string, lease: V1Lease): Promise<V1Lease>;
@@ -44,7 +51,19 @@ export interface RunApi {
   readPdb(namespace: string, name: string): Promise<V1PodDisruptionBudget | null>;
   /** SelfSubjectAccessReview: may the current user do this? */
   canI(check: AccessCheck): Promise<boolean>;
+  /**
+   * Watches every node and every PodDisruptionBudget and calls `onChange` with what changed: what a run
+   * waits for (a node back, a budget recovered, the cluster settled) is read again as soon as it may have
+   * changed. A watch that fails (no list/watch permission, say) retries in the background; the run's
+   * waits read on a timer too, so it is only later, never wrong.
+   */
+  watchChanges(onChange: (change: ClusterChange) => void): { stop(): void };
 }
+
+/** An object a run's wait may depend on changed (added, updated or deleted). */
+export type ClusterChange =
+  | { readonly kind: 'node'; readonly name: string }
+  | { readonly kind: 'pdb'; readonly namespace: string; readonly name: string };
 
 export function runApi(client: KubeClient): RunApi {
   const coordination = makeApi(client.target, CoordinationV1Api);
@@ -72,20 +91,15 @@ export function runApi(client: KubeClient): RunApi {
           .listNode(labelSelector ? { labelSelector } : {})
           .catch(fail({ verb: 'list', resource: 'nodes' }))
       ).items,
-    annotateNode: async (name, annotations) => {
-      await client.core
-        .patchNode({ name, body: { metadata: { annotations } } }, mergePatch)
-        .catch(fail({ verb: 'patch', resource: 'nodes', name }));
+    annotateNode: async (name, annotations, options) => {
+      // unschedulable: null removes the field, as an uncordon does (kube/cordon.ts).
+      const body = { metadata: { annotations }, ...(options?.uncordon ? { spec: { unschedulable: null } } : {}) };
+      await client.core.patchNode({ name, body }, mergePatch).catch(fail({ verb: 'patch', resource: 'nodes', name }));
     },
     setNodeConditions: async (name, conditions) => {
       await client.core
         .patchNodeStatus({ name, body: { status: { conditions } } }, strategicPatch)
         .catch(fail({ verb: 'patch', resource: 'nodes/status', name }));
-    },
-    uncordon: async (name) => {
-      await setUnschedulable(drainClient.nodes, name, false, 'none').catch(
-        fail({ verb: 'patch', resource: 'nodes', name }),
-      );
     },
     readLease: (namespace, name) =>
       coordination
@@ -127,6 +141,25 @@ export function runApi(client: KubeClient): RunApi {
         })
         .catch(fail({ verb: 'create', resource: 'selfsubjectaccessreviews.authorization.k8s.io' }));
       return review.status?.allowed === true;
+    },
+    watchChanges: (onChange) => {
+      const node = (obj: V1Node) => onChange({ kind: 'node', name: obj.metadata?.name ?? '' });
+      const pdb = (obj: V1PodDisruptionBudget) =>
+        onChange({ kind: 'pdb', namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' });
+      const watches = [
+        listWatch<V1Node>(drainClient, '/api/v1/nodes', () => client.core.listNode(), undefined, {
+          onUpsert: node,
+          onDelete: node,
+        }),
+        listWatch<V1PodDisruptionBudget>(
+          drainClient,
+          '/apis/policy/v1/poddisruptionbudgets',
+          () => client.policy.listPodDisruptionBudgetForAllNamespaces(),
+          undefined,
+          { onUpsert: pdb, onDelete: pdb },
+        ),
+      ];
+      return { stop: () => watches.forEach((w) => w.stop()) };
     },
   };
 }

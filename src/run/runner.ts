@@ -1,11 +1,12 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { Clock } from '../drain/clock.js';
 import type { DrainApi } from '../kube/drain-api.js';
-import type { RunApi } from '../kube/run-api.js';
+import type { ClusterChange, RunApi } from '../kube/run-api.js';
 import { drainTimesOf, type BatchDrainTimes } from '../plan/pool-eta.js';
 import type { DrainPlan } from '../plan/types.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { blockedWithoutBound, drainBatch, planBatch } from './batch-drain.js';
+import { budgetChange, ChangeFeed, nodeChange } from './changes.js';
 import { runCommand, type CommandResult } from './command.js';
 import type { NodeState, RunEvent, RunResult } from './events.js';
 import { mapLimited } from './parallel.js';
@@ -53,11 +54,14 @@ export interface RunControl {
 }
 
 /**
- * How often the run reads what it waits for (a node's return, budgets, the cluster settling): short, so
- * that a wait ends soon after its state is reached; each read is one small GET.
+ * How often the run reads what it waits for (a node's return, budgets, the cluster settling) when nothing
+ * it watches has changed (ChangeFeed): a change wakes a wait at once, the timer is the fallback should a
+ * watch be late or down. A node or a budget is one small GET; a fresh plan reads a whole snapshot.
  */
 const POLL_MS = 250;
 const SETTLE_POLL_MS = 1000;
+/** A fresh plan woken by changes reads a snapshot at most this often: a busy cluster changes all the time. */
+const REPLAN_MIN_MS = 200;
 
 /** A batch with nothing left to drain (resumed past its drain), or without a recorded estimate. */
 const NO_DRAIN: BatchDrainTimes = { drainSeconds: 0, replacementsReadySeconds: 0 };
@@ -90,6 +94,7 @@ class PoolRun {
   private readonly slotFreed = new Notifier();
   /** Workloads whose pods this process's drains moved (namespace/Kind/name): the next plan waits for them. */
   private readonly moved = new Set<string>();
+  private readonly changes = new ChangeFeed();
 
   constructor(
     private readonly definition: RunDefinition,
@@ -112,7 +117,12 @@ class PoolRun {
     await this.readPhases();
     const first = definition.batches.findIndex((nodes) => !nodes.every((n) => this.phaseOf(n) === 'done'));
     if (first >= 0) this.emitEta(first + 1, 'started', definition.estimates?.batches[first] ?? null);
-    return this.runWindow(definition.options.pause === true);
+    const watch = this.deps.api.watchChanges((change) => this.changes.changed(change));
+    try {
+      return await this.runWindow(definition.options.pause === true);
+    } finally {
+      watch.stop();
+    }
   }
 
   /**
@@ -322,28 +332,63 @@ class PoolRun {
   ): Promise<{ snapshot: Snapshot; plan: DrainPlan; blocked: string | null }> {
     const { clock } = this.deps;
     let deadline = clock.now() + this.definition.options.budgetTimeoutMs;
+    // What a blocked plan waits for shows on the run's nodes (back, taints lifted) or on its budgets.
+    const runNodes = new Set(this.definition.batches.flat());
     for (;;) {
       const returned = new Set([...this.phases].filter(([, s]) => reached(s.phase, 'returned')).map(([n]) => n));
+      const read = clock.now();
       const snapshot = await this.deps.loadSnapshot();
       const plan = planBatch(snapshot, nodes, this.definition.options, clock.now());
       const blocked = blockedWithoutBound(plan, this.definition.options);
+      const budgets = budgetChange(new Set(plan.budgets.map((b) => `${b.namespace}/${b.name}`)));
+      const relevant = (change: ClusterChange) =>
+        budgets(change) || (change.kind === 'node' && runNodes.has(change.name));
       if (blocked && this.inFlight > slots) {
         // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
-        // them is back, or a moment later (a replacement of theirs became Ready), whichever comes first.
-        const woken = await Promise.race([
-          this.slotFreed.next(this.control.signal),
-          clock.sleep(SETTLE_POLL_MS, this.control.signal),
-        ]);
+        // them is back, or its budgets or nodes change (a replacement of theirs became Ready), or a moment later.
+        const woken = await this.changeOrTimeout(SETTLE_POLL_MS, relevant, (signal) => this.slotFreed.next(signal));
         if (!woken) return { snapshot, plan, blocked };
+        await this.notSooner(read);
         deadline = clock.now() + this.definition.options.budgetTimeoutMs;
         continue;
       }
       if (!blocked || clock.now() >= deadline || unsettled(snapshot, returned, this.moved).length === 0) {
         return { snapshot, plan, blocked };
       }
-      // A whole snapshot per read: read less often than a node or a budget.
-      if (!(await clock.sleep(SETTLE_POLL_MS, this.control.signal))) return { snapshot, plan, blocked };
+      // A whole snapshot per read: on a change of what it waits for, or now and then.
+      if (!(await this.changeOrTimeout(SETTLE_POLL_MS, relevant))) return { snapshot, plan, blocked };
+      await this.notSooner(read);
     }
+  }
+
+  /**
+   * Until a change `wants` accepts, `also` resolves or `ms` pass, whichever comes first; false when the run
+   * is aborted. The waits that lose the race are dropped.
+   */
+  private async changeOrTimeout(
+    ms: number,
+    wants: (change: ClusterChange) => boolean,
+    also?: (signal: AbortSignal) => Promise<boolean>,
+  ): Promise<boolean> {
+    const done = new AbortController();
+    const stop = () => done.abort();
+    this.control.signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await Promise.race([
+        this.changes.next(done.signal, wants),
+        this.deps.clock.sleep(ms, done.signal),
+        ...(also ? [also(done.signal)] : []),
+      ]);
+    } finally {
+      this.control.signal.removeEventListener('abort', stop);
+      done.abort();
+    }
+  }
+
+  /** Waits out what is left of REPLAN_MIN_MS since `since` (a snapshot read started then). */
+  private async notSooner(since: number): Promise<void> {
+    const left = since + REPLAN_MIN_MS - this.deps.clock.now();
+    if (left > 0) await this.deps.clock.sleep(left, this.control.signal);
   }
 
   /**
@@ -377,11 +422,13 @@ class PoolRun {
       await this.setPhase(node, batch, 'command-done');
       return 'not-run';
     }
-    if (this.definition.options.expectReboot) {
-      const bootId = (await this.deps.api.readNode(node)).status?.nodeInfo?.bootID ?? '';
-      await this.deps.api.annotateNode(node, { [ANNOTATION.bootId]: bootId });
-    }
-    await this.setPhase(node, batch, 'command-running');
+    // With --expect-reboot, the bootID before the command is recorded with the phase, in the same write.
+    const bootId = this.definition.options.expectReboot
+      ? ((await this.deps.api.readNode(node)).status?.nodeInfo?.bootID ?? '')
+      : undefined;
+    await this.setPhase(node, batch, 'command-running', undefined, {
+      annotations: bootId === undefined ? {} : { [ANNOTATION.bootId]: bootId },
+    });
     const result: CommandResult = await (this.deps.runCommand ?? runCommand)({
       argv: this.definition.command,
       node,
@@ -419,11 +466,9 @@ class PoolRun {
       if (back !== 'back') return this.setPhase(node, batch, 'not-returned', back);
       await this.setPhase(node, batch, 'returned');
     }
-    if (this.definition.options.uncordon) {
-      await this.deps.api.uncordon(node);
-      this.cordoned.delete(node);
-    }
-    await this.setPhase(node, batch, 'done');
+    // Uncordoned and done in one write: a node is never left uncordoned in phase returned, nor done and cordoned.
+    await this.setPhase(node, batch, 'done', undefined, { uncordon: this.definition.options.uncordon });
+    if (this.definition.options.uncordon) this.cordoned.delete(node);
   }
 
   /** Until the node is Ready (and, with --expect-reboot, reports another bootID than before the command). */
@@ -435,7 +480,7 @@ class PoolRun {
       last = await this.deps.api.readNode(node);
       if (isBack(last, this.definition.options.expectReboot)) return 'back';
       if (clock.now() >= deadline) break;
-      if (!(await clock.sleep(POLL_MS, this.control.signal))) return 'aborted';
+      if (!(await this.changeOrTimeout(POLL_MS, nodeChange(node)))) return 'aborted';
     }
     const seconds = Math.round(this.definition.options.nodeReadyTimeoutMs / 1000);
     return this.definition.options.expectReboot && isReady(last)
@@ -467,7 +512,7 @@ class PoolRun {
         this.emit({ type: 'warning', message: `batch ${batch}: budgets not back after the batch: ${names}` });
         return false;
       }
-      if (!(await clock.sleep(POLL_MS, this.control.signal))) return false;
+      if (!(await this.changeOrTimeout(POLL_MS, budgetChange(before)))) return false;
     }
   }
 
@@ -488,15 +533,29 @@ class PoolRun {
     return this.phases.get(node)?.phase ?? 'pending';
   }
 
-  /** Records the phase on the node (annotation, and the lifecycle conditions where allowed), then tells the listeners. */
-  async setPhase(node: string, batch: number, phase: NodePhase, problem?: string): Promise<void> {
+  /**
+   * Records the phase on the node (annotation, and the lifecycle conditions where allowed), then tells the
+   * listeners. `also`: annotations written with the phase, and the uncordon, in the same request.
+   */
+  async setPhase(
+    node: string,
+    batch: number,
+    phase: NodePhase,
+    problem?: string,
+    also: { readonly annotations?: Readonly<Record<string, string>>; readonly uncordon?: boolean } = {},
+  ): Promise<void> {
     const nowIso = new Date(this.deps.clock.now()).toISOString();
     await Promise.all([
-      this.deps.api.annotateNode(node, {
-        [ANNOTATION.run]: this.definition.id,
-        [ANNOTATION.phase]: phase,
-        [ANNOTATION.since]: nowIso,
-      }),
+      this.deps.api.annotateNode(
+        node,
+        {
+          ...also.annotations,
+          [ANNOTATION.run]: this.definition.id,
+          [ANNOTATION.phase]: phase,
+          [ANNOTATION.since]: nowIso,
+        },
+        { uncordon: also.uncordon === true },
+      ),
       this.deps.writeConditions ? this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso)) : null,
     ]);
     this.phases.set(node, { batch, phase, problem });

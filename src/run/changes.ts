@@ -1,0 +1,56 @@
+import type { ClusterChange } from '../kube/run-api.js';
+
+/**
+ * Wakes the run's waits when what they wait for may have changed (kube/run-api.ts watchChanges): a node
+ * back from its command, a budget recovered, a replacement Ready (its budget's status changes), a taint
+ * lifted. Each wait still reads the state itself (a GET, a snapshot) and keeps a timer as a fallback:
+ * a change only says "read again now", so a watch that is late or down costs time, never correctness.
+ */
+export class ChangeFeed {
+  private waiters: Array<{ wants: (change: ClusterChange) => boolean; wake: (woken: boolean) => void }> = [];
+
+  /** Feeds a change to the waits that want it. */
+  changed(change: ClusterChange): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiting) {
+      if (waiter.wants(change)) waiter.wake(true);
+      else this.waiters.push(waiter);
+    }
+  }
+
+  /**
+   * Resolves true at the next change `wants` accepts (any change without it), false when `signal` aborts.
+   * The wait is dropped once it resolves either way.
+   */
+  next(signal: AbortSignal, wants: (change: ClusterChange) => boolean = () => true): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter = {
+        wants,
+        wake: (woken: boolean) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(woken);
+        },
+      };
+      const onAbort = () => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+}
+
+/** Whether a change is of the node `name`. */
+export const nodeChange =
+  (name: string) =>
+  (change: ClusterChange): boolean =>
+    change.kind === 'node' && change.name === name;
+
+/** Whether a change is of one of the budgets `keys` (namespace/name). */
+export const budgetChange =
+  (keys: ReadonlySet<string> | ReadonlyMap<string, unknown>) =>
+  (change: ClusterChange): boolean =>
+    change.kind === 'pdb' && keys.has(`${change.namespace}/${change.name}`);
