@@ -1,4 +1,5 @@
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { builtinModules } from 'node:module';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildInfo } from '../../src/version.js';
@@ -15,7 +16,7 @@ export interface BundleOptions {
   readonly runtime: 'sea' | 'node';
 }
 
-/** The entry's file name in outDir; it exports `main(argv)` (src/cli/main.ts). */
+/** The entry's file name in outDir; it exports `main(argv)` (src/cli/entry.ts). */
 export const ENTRY_FILE = 'kubectl-maint.js';
 
 /** ESM for Node 26, minified in whitespace and syntax only: identifiers stay readable in stack traces. */
@@ -29,24 +30,31 @@ const FOR_NODE = {
   logLevel: 'warning',
 } as const;
 
+/** The standalone CLI's entry file in outDir (src/cli/standalone-main.ts), which ENTRY_FILE imports. */
+export const STANDALONE_FILE = 'kubectl-maint-standalone.js';
+
 /**
- * Bundles the CLI into ESM chunks: the entry holds what every command needs (commander, the CLI's
- * wiring), and each `await import()` of src/cli (the Kubernetes client, Ink and React, the planner, YAML)
- * becomes a chunk of its own, loaded only by the command that needs it. Start-up then compiles and runs
- * only the code of that command, instead of the whole 5.5 MB of one file. ESM because ink and yoga-layout
- * use top-level await, which CommonJS output cannot carry. Returns esbuild's metafile, which lists the
- * packages the bundle took code from.
+ * Bundles the CLI into ESM chunks, in two builds. The whole CLI: the entry holds what every command needs
+ * (commander, the CLI's wiring), and each `await import()` of src/cli (the Kubernetes client, Ink and
+ * React, the planner, YAML) becomes a chunk of its own, loaded only by the command that needs it. Start-up
+ * then compiles and runs only the code of that command, instead of the whole 5.5 MB of one file. But
+ * esbuild puts every module shared by two of those imports in a chunk of its own: `cordon` loaded twenty
+ * files, each a few tenths of a millisecond of Node's module loading. So the short standalone commands
+ * (cordon, uncordon, version: src/cli/standalone-main.ts) are a second build of their own (STANDALONE_FILE,
+ * its chunks named standalone-*), which the entry (src/cli/entry.ts) imports for them: a cordon loads
+ * three files. The second build repeats what it shares with the first (commander, the kube code) and its
+ * rare paths (client-node for a legacy auth-provider, undici for a proxy) are chunks of its own. ESM
+ * because ink and yoga-layout use top-level await, which CommonJS output cannot carry. Returns esbuild's
+ * metafile of both builds, which lists the packages the bundle took code from.
  */
 export async function bundleCli(options: BundleOptions): Promise<Metafile> {
   // Bundled CommonJS dependencies still call require() for built-ins; ESM output has none. A chunk of the
   // single executable has a sea: URL, which createRequire refuses: there it requires relative to the
   // executable (built-ins only, either way).
   const requireFrom = options.runtime === 'sea' ? 'process.execPath' : 'import.meta.url';
-  const result = await build({
+  const common = {
     absWorkingDir: options.repoDir,
-    entryPoints: { [ENTRY_FILE.replace(/\.js$/, '')]: join(options.repoDir, 'src/cli/main.ts') },
     outdir: options.outDir,
-    chunkNames: 'chunk-[hash]',
     splitting: true,
     ...FOR_NODE,
     metafile: true,
@@ -55,9 +63,70 @@ export async function bundleCli(options: BundleOptions): Promise<Metafile> {
     },
     define: { __KUBECTL_MAINT_BUILD__: JSON.stringify(options.stamp) },
     alias: { 'react-devtools-core': join(options.repoDir, 'scripts/release/stubs/react-devtools-core.js') },
-  });
-  return result.metafile;
+  } as const;
+  const standaloneMain = join(options.repoDir, 'src/cli/standalone-main.ts');
+  const [whole, standalone] = await Promise.all([
+    build({
+      ...common,
+      entryPoints: { [ENTRY_FILE.replace(/\.js$/, '')]: join(options.repoDir, 'src/cli/entry.ts') },
+      chunkNames: 'chunk-[hash]',
+      plugins: [
+        {
+          // The entry's import of the standalone CLI is the second build's output, not a chunk of this one.
+          name: 'standalone-cli',
+          setup(build) {
+            build.onResolve({ filter: /\/standalone-main\.js$/ }, (args) =>
+              join(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === standaloneMain
+                ? { path: `./${STANDALONE_FILE}`, external: true }
+                : undefined,
+            );
+          },
+        },
+      ],
+    }),
+    build({
+      ...common,
+      entryPoints: { [STANDALONE_FILE.replace(/\.js$/, '')]: standaloneMain },
+      chunkNames: 'standalone-[hash]',
+      plugins: [builtinsTakenNotImported],
+    }),
+  ]);
+  return {
+    inputs: { ...whole.metafile.inputs, ...standalone.metafile.inputs },
+    outputs: { ...whole.metafile.outputs, ...standalone.metafile.outputs },
+  };
 }
+
+/**
+ * `import fs from 'node:fs'` in ESM makes Node build a module facade of every export of the built-in (a few
+ * tenths of a millisecond each, a dozen built-ins on a cordon's path); process.getBuiltinModule returns
+ * the module itself. So a bundle's static imports of built-ins become that call, in a module of the bundle
+ * exporting what the built-in exports as plain values (its getters, such as node:http's lazy WebSocket,
+ * are left out: reading one would load what it hides). require() and import() of built-ins are left alone.
+ */
+const builtinsTakenNotImported: Plugin = {
+  name: 'builtins-taken-not-imported',
+  setup(build) {
+    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+    build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      args.kind === 'import-statement' && builtins.has(args.path)
+        ? { path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, namespace: 'builtin' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+      const module = process.getBuiltinModule(args.path) as Record<string, unknown>;
+      const names = Object.entries(Object.getOwnPropertyDescriptors(module))
+        .filter(([name, d]) => 'value' in d && name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name))
+        .map(([name]) => name);
+      const contents = [
+        `const builtin = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+        'export default builtin;',
+        names.length > 0 ? `export const { ${names.join(', ')} } = builtin;` : '',
+      ].join('\n');
+      return { contents, loader: 'js' };
+    });
+  },
+};
 
 /** The files bundleCli wrote: the entry and its chunks, by name. */
 export function bundleFiles(outDir: string): string[] {

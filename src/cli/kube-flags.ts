@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import type { KubeClient } from '../kube/client.js';
 import type { KubeConfigFlags } from '../kube/config.js';
 import type { KubeRest } from '../kube/rest.js';
 import { DEFAULT_CHUNK_SIZE, DEFAULT_EXEC_TIMEOUT_MS } from '../kube/defaults.js';
@@ -94,29 +93,13 @@ export function kubeConfigFlags(values: KubeFlagValues): KubeConfigFlags {
 }
 
 /**
- * Loads the kubeconfig as kubectl would with these flags and binds the API clients to it. The
- * Kubernetes client is imported here, when a command talks to the cluster, not at start-up: it takes
- * longer to load than the rest of the plugin (`version`, `--help`, completion and --snapshot plans
- * never load it).
- */
-export async function connect(values: KubeFlagValues): Promise<KubeClient> {
-  const [{ createKubeClient }, { loadKubeTarget }] = await Promise.all([
-    import('../kube/client.js'),
-    import('../kube/config.js'),
-  ]);
-  return createKubeClient(loadKubeTarget(kubeConfigFlags(values)));
-}
-
-/**
- * Loads the kubeconfig as `connect` does, for plain requests without the Kubernetes client (kube/rest.ts):
+ * Loads the kubeconfig as `connect` (kube-connect.ts) does, for plain requests without the Kubernetes client (kube/rest.ts):
  * the short commands (`cordon`, `uncordon`, completion's node names), whose start-up is mostly loading it.
  */
 export async function connectRest(values: KubeFlagValues): Promise<KubeRest> {
-  const [{ createRest }, { loadKubeConnection }] = await Promise.all([
-    import('../kube/rest.js'),
-    import('../kube/kubeconfig.js'),
-  ]);
-  return createRest(loadKubeConnection(kubeConfigFlags(values)));
+  // One import, one chunk of the bundle: kube/rest.ts brings the kubeconfig reader with it.
+  const { connectRest: connect } = await import('../kube/rest.js');
+  return connect(kubeConfigFlags(values));
 }
 
 /** Errors from below that already carry a one-line message; known by name so that start-up loads neither. */

@@ -35,14 +35,6 @@ export function withKubeConfig(target: KubeConnectionTarget): KubeTarget {
 }
 
 /**
- * The Authorization header client-node's authenticators produce for the target's legacy auth-provider
- * (oidc, gcp, the in-cluster token file): for requests that do not go through client-node.
- */
-export function legacyAuthorizationFor(target: KubeConnectionTarget): Promise<string | undefined> {
-  return withKubeConfig(target).kubeConfig.legacyAuthorization();
-}
-
-/**
  * client-node's KubeConfig with its authentication replaced by ours (kube/transport.ts), so that every
  * client built on it (the typed APIs, Watch, ListWatch) connects as kubectl would: kubectl's precedence of
  * credentials, impersonation headers (one Impersonate-Group line per group, as client-go sends them),

@@ -2,7 +2,7 @@ import type * as Http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { timeoutSignal } from '../timers.js';
-import type { KubeConnectionTarget } from './kubeconfig.js';
+import { loadKubeConnection, type KubeConfigFlags, type KubeConnectionTarget } from './kubeconfig.js';
 import {
   USER_AGENT,
   connectTimeoutMs,
@@ -74,12 +74,17 @@ interface Prepared extends Credentials {
   readonly send: Send;
 }
 
+/** Loads the kubeconfig as kubectl would with these flags (kube/kubeconfig.ts) and sends plain requests with it. */
+export function connectRest(flags: KubeConfigFlags): KubeRest {
+  return createRest(loadKubeConnection(flags));
+}
+
 export function createRest(target: KubeConnectionTarget): KubeRest {
   const settings = target.connection;
   const prepare = renewing(async (): Promise<Prepared> => {
     const credentials = await prepareCredentials(settings, async () => {
       // A legacy auth-provider (oidc, the in-cluster token file) is client-node's: loaded only for it.
-      const { legacyAuthorizationFor } = await import('./config.js');
+      const { legacyAuthorizationFor } = await import('./legacy-auth.js');
       return legacyAuthorizationFor(target);
     });
     const send = settings.proxy

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { planSnapshot } from '../../src/cli/commands/plan.js';
 import { surgeFrom, type DrainFlagValues } from '../../src/cli/drain-flags.js';
-import { connect } from '../../src/cli/kube-flags.js';
+import { connect } from '../../src/cli/kube-connect.js';
 import { systemClock, type Clock } from '../../src/drain/clock.js';
 import { runDrain } from '../../src/drain/engine.js';
 import type { DrainEvent } from '../../src/drain/events.js';

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { NodeCalls } from '../../kube/cordon.js';
+import { restNodeCalls, setUnschedulable, type NodeCalls } from '../../kube/cordon.js';
 import type { KubeTargetInfo } from '../../kube/errors.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
@@ -46,7 +46,6 @@ async function setNodes(
   const selection = nodeSelection(nodeArgs, values.selector);
   // Plain requests, no Kubernetes client: loading client-node took longer than the whole cordon.
   const rest = await connectRest(values);
-  const { setUnschedulable, restNodeCalls } = await import('../../kube/cordon.js');
   const client = restNodeCalls(rest);
   const names = 'names' in selection ? selection.names : await matching(client, rest.target, selection.selector);
   const suffix = values.dryRun === 'client' ? ' (dry run)' : values.dryRun === 'server' ? ' (server dry run)' : '';
