@@ -93,7 +93,7 @@ async function buildArchives(version: string, targets: readonly Target[], out: s
   const work = mkdtempSync(join(tmpdir(), 'kubectl-maint-release-'));
   try {
     const bundle = join(work, 'bundle');
-    log(`bundling src/cli/main.ts (${version}, commit ${stamp.commit})`);
+    log(`bundling src/cli/entry.ts and src/cli/standalone-main.ts (${version}, commit ${stamp.commit})`);
     const metafile = await bundleCli({ repoDir: REPO_DIR, outDir: bundle, stamp, runtime: 'sea' });
     const assets = Object.fromEntries(bundleFiles(bundle).map((name) => [name, join(bundle, name)]));
     const main = join(work, 'sea-main.mjs');

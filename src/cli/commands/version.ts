@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import type * as Yaml from 'yaml';
 import { buildInfo, runtimeInfo, type BuildInfo, type RuntimeInfo } from '../../version.js';
 
 /** The `-o json|yaml` contract of `kubectl maint version`: fields may be added, never renamed or removed. */
@@ -26,7 +27,11 @@ export function versionReport(): VersionReport {
 export async function formatVersion(report: VersionReport, format: VersionFormat): Promise<string> {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
   // The YAML library is loaded only for -o yaml: `version` is what start-up is measured by.
-  if (format === 'yaml') return (await import('yaml')).stringify(report, { indent: 2 });
+  if (format === 'yaml') {
+    // yaml is CommonJS: Node's import gives its named exports, a bundle's split chunk only `default`.
+    const yaml = (await import('yaml')) as typeof Yaml & { default?: typeof Yaml };
+    return (typeof yaml.stringify === 'function' ? yaml : yaml.default!).stringify(report, { indent: 2 });
+  }
   const runtime = `Node.js ${report.node}${report.singleExecutable ? ', single executable' : ''}`;
   const rows: [string, string][] = [
     ['Version', report.version],
