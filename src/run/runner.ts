@@ -143,6 +143,11 @@ class PoolRun {
       nodes.filter((n) => this.phaseOf(n) !== 'done').map((node) => ({ node, batch: i + 1 })),
     );
     const progress = new BatchProgress(queue);
+    const order = new Map(queue.map((q, i) => [q.node, i]));
+    // Nodes whose fresh plan was blocked while others were out: the next ones may go first (window.ts).
+    const passedOver = new Set<string>();
+    let turnStarted = this.deps.clock.now();
+    const runNodes = new Set(batches.flat());
     let failed = false;
     const running = new Set<Promise<void>>();
     // Batches are reported finished in their order, once they and every batch before them are.
@@ -161,9 +166,23 @@ class PoolRun {
         held: this.held,
         failed,
         keepGoing: options.keepGoing,
+        passedOver,
       });
       if (step.kind === 'wait') {
-        await this.slotFreed.next();
+        if (passedOver.size === 0) {
+          await this.slotFreed.next();
+          continue;
+        }
+        // The nodes passed over plan again, first, once a node is back, a budget or a node of the run
+        // changed, or a moment later; a new turn at most every REPLAN_MIN_MS.
+        await this.changeOrTimeout(
+          SETTLE_POLL_MS,
+          (change) => change.kind === 'pdb' || runNodes.has(change.name),
+          (signal) => this.slotFreed.next(signal),
+        );
+        await this.notSooner(turnStarted);
+        passedOver.clear();
+        turnStarted = this.deps.clock.now();
         continue;
       }
       if (step.kind === 'stop') {
@@ -174,6 +193,8 @@ class PoolRun {
         break;
       }
       const { batch, nodes: group } = step;
+      // A node out of service already (held) keeps its place: it is never passed over.
+      const mayPassOver = !lockstep && !group.some((n) => this.held.has(n));
       for (const node of group) {
         queue.splice(
           queue.findIndex((q) => q.node === node),
@@ -199,8 +220,18 @@ class PoolRun {
         }
         this.slotFreed.notify();
       };
-      const work = this.runGroup(batch, group, { planned, nodeDone }).then(
+      const passOver = () => mayPassOver && queue.some((q) => !passedOver.has(q.node));
+      const work = this.runGroup(batch, group, { planned, nodeDone, passOver }).then(
         (ok) => {
+          if (ok === 'passed-over') {
+            // Not started (nothing written): back in the queue at their places, passed over this turn.
+            for (const node of group) {
+              passedOver.add(node);
+              queue.push({ node, batch });
+            }
+            queue.sort((a, b) => order.get(a.node)! - order.get(b.node)!);
+            return;
+          }
           if (!ok) failed = true;
           progress.ended(batch, group.length, ok);
           if (!this.aborted && !this.paused) flush();
@@ -240,16 +271,19 @@ class PoolRun {
 
   /**
    * A group of one batch's nodes (the whole batch in lockstep) through drain, command, return and the
-   * budgets' recovery; true when every node is back in service and the budgets too.
+   * budgets' recovery; true when every node is back in service and the budgets too. 'passed-over' when its
+   * fresh plan was blocked while other nodes were out and the window had others to try (nothing written).
    */
-  private async runGroup(batch: number, nodes: readonly string[], hooks: GroupHooks): Promise<boolean> {
+  private async runGroup(batch: number, nodes: readonly string[], hooks: GroupHooks): Promise<boolean | 'passed-over'> {
     // 1. Drain the nodes not yet drained (a resumed run drains again: it is idempotent). A node whose
     // command failed or that did not come back was drained: a resume goes on from its command or its return.
     const toDrain = nodes.filter((n) => needsDrain(this.phaseOf(n)));
     let budgetsBefore: ReadonlyMap<string, number> = new Map();
     let times: BatchDrainTimes = this.definition.estimates?.batches[batch - 1] ?? NO_DRAIN;
     if (toDrain.length > 0) {
-      const { snapshot, plan, blocked } = await this.settledPlan(toDrain, nodes.length);
+      const fresh = await this.settledPlan(toDrain, nodes.length, hooks.passOver);
+      if (fresh === 'passed-over') return fresh;
+      const { snapshot, plan, blocked } = fresh;
       if (this.aborted) return false;
       times = drainTimesOf(plan);
       this.emitEta(batch, 'started', times);
@@ -325,11 +359,14 @@ class PoolRun {
    * The batch's fresh plan, and why it is blocked when it is (null otherwise). A blocked plan is trusted
    * only once the cluster has settled after the earlier batches (their nodes free of the not-ready taint,
    * the workloads they moved all Ready) or --budget-timeout has passed: until then it is planned again.
+   * Blocked while other nodes are out, it is 'passed-over' when `passOver` says the window has others to
+   * try; otherwise it plans again here.
    */
   private async settledPlan(
     nodes: readonly string[],
     slots: number,
-  ): Promise<{ snapshot: Snapshot; plan: DrainPlan; blocked: string | null }> {
+    passOver: () => boolean,
+  ): Promise<{ snapshot: Snapshot; plan: DrainPlan; blocked: string | null } | 'passed-over'> {
     const { clock } = this.deps;
     let deadline = clock.now() + this.definition.options.budgetTimeoutMs;
     // What a blocked plan waits for shows on the run's nodes (back, taints lifted) or on its budgets.
@@ -344,6 +381,7 @@ class PoolRun {
       const relevant = (change: ClusterChange) =>
         budgets(change) || (change.kind === 'node' && runNodes.has(change.name));
       if (blocked && this.inFlight > slots) {
+        if (passOver()) return 'passed-over';
         // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
         // them is back, or its budgets or nodes change (a replacement of theirs became Ready), or a moment later.
         const woken = await this.changeOrTimeout(SETTLE_POLL_MS, relevant, (signal) => this.slotFreed.next(signal));
@@ -587,10 +625,14 @@ class PoolRun {
   }
 }
 
-/** What a group tells the window: planned (its nodes cordoned, or not to be), and each node finished. */
+/**
+ * What a group tells the window: planned (its nodes cordoned, or not to be), and each node finished; and
+ * asks it: may this group, blocked while others are out, be passed over for a later node?
+ */
 interface GroupHooks {
   readonly planned: () => void;
   readonly nodeDone: (node: string) => void;
+  readonly passOver: () => boolean;
 }
 
 /** Wakes whoever waits for the next change (a slot freed, a group finished). */

@@ -30,7 +30,16 @@ export interface WindowState {
   readonly failed: boolean;
   /** --keep-going: a failure does not stop the run from starting more nodes. */
   readonly keepGoing: boolean;
+  /**
+   * Nodes passed over in this turn of the window: their fresh plan was blocked while other nodes were out.
+   * The nodes after them in the queue may take the free slot meanwhile (at most PASS_OVER_LIMIT passed over
+   * per turn); they are tried again, first, once something changed.
+   */
+  readonly passedOver?: ReadonlySet<string>;
 }
+
+/** How many nodes a turn of the window passes over before it waits: each try reads a whole snapshot. */
+export const PASS_OVER_LIMIT = 4;
 
 export type WindowStep =
   /** Start these nodes of `batch` together, as one group (planned and drained as a batch is). */
@@ -47,10 +56,16 @@ export function nextStep(state: WindowState): WindowStep {
   const { queue, held } = state;
   if (state.failed && !state.keepGoing) return { kind: 'stop', why: 'failed' };
   if (queue.length === 0) return { kind: 'stop', why: 'done' };
+  const passedOver = state.passedOver ?? new Set<string>();
+  // The first node not passed over leads; when every node is (or the turn has passed over enough), the
+  // window waits for a node in flight, or, with none, goes on from the head of the queue.
+  const open = passedOver.size >= PASS_OVER_LIMIT ? [] : queue.filter((q) => !passedOver.has(q.node));
+  if (open.length === 0 && state.inFlight > 0) return { kind: 'wait' };
+  const candidates = open.length > 0 ? open : queue;
   let free = state.width - state.inFlight - held.size;
-  const batch = queue[0]!.batch;
+  const batch = candidates[0]!.batch;
   const nodes: string[] = [];
-  for (const { node, batch: of } of queue) {
+  for (const { node, batch: of } of candidates) {
     if (of !== batch) break;
     if (held.has(node)) nodes.push(node);
     else if (free > 0) {

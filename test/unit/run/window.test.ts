@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BatchProgress, heldReason, nextStep, type QueuedNode, type WindowState } from '../../../src/run/window.js';
+import {
+  BatchProgress,
+  heldReason,
+  nextStep,
+  PASS_OVER_LIMIT,
+  type QueuedNode,
+  type WindowState,
+} from '../../../src/run/window.js';
 
 /** The plan's order of `batches` (node names), as the runner queues it. */
 const queueOf = (batches: readonly (readonly string[])[]): QueuedNode[] =>
@@ -94,6 +101,44 @@ describe('nextStep: which nodes of the plan start next', () => {
     const queue = queueOf([['a'], ['b']]);
     const step = nextStep(state({ queue, width: 1, held: new Set(['b']) }));
     expect(step).toEqual({ kind: 'start', batch: 2, nodes: ['b'] });
+  });
+});
+
+describe('nextStep: nodes passed over (their fresh plan blocked while others were out)', () => {
+  const queue = queueOf([['a', 'b'], ['c'], ['d']]);
+
+  it('the next node not passed over takes the free slot, with the nodes of its batch that follow', () => {
+    expect(nextStep(state({ queue, inFlight: 1, passedOver: new Set(['a']) }))).toEqual({
+      kind: 'start',
+      batch: 1,
+      nodes: ['b'],
+    });
+    expect(nextStep(state({ queue, inFlight: 1, passedOver: new Set(['a', 'b']) }))).toEqual({
+      kind: 'start',
+      batch: 2,
+      nodes: ['c'],
+    });
+  });
+
+  it('waits when every node left is passed over, or the turn passed over its limit', () => {
+    expect(nextStep(state({ queue, inFlight: 1, passedOver: new Set(['a', 'b', 'c', 'd']) }))).toEqual({
+      kind: 'wait',
+    });
+    const long = queueOf([['a'], ['b'], ['c'], ['d'], ['e'], ['f']]);
+    const limit = new Set(long.slice(0, PASS_OVER_LIMIT).map((q) => q.node));
+    expect(nextStep(state({ queue: long, inFlight: 1, passedOver: limit }))).toEqual({ kind: 'wait' });
+  });
+
+  it('with nothing in flight, goes on from the head of the queue', () => {
+    expect(nextStep(state({ queue, passedOver: new Set(['a', 'b', 'c', 'd']) }))).toEqual({
+      kind: 'start',
+      batch: 1,
+      nodes: ['a', 'b'],
+    });
+  });
+
+  it('a passed-over node never takes a slot the window does not have', () => {
+    expect(nextStep(state({ queue, inFlight: 2, passedOver: new Set(['a']) }))).toEqual({ kind: 'wait' });
   });
 });
 
