@@ -98,11 +98,13 @@ export async function bundleCli(options: BundleOptions): Promise<Metafile> {
 }
 
 /**
- * `import fs from 'node:fs'` in ESM makes Node build a module facade of every export of the built-in (a few
- * tenths of a millisecond each, a dozen built-ins on a cordon's path); process.getBuiltinModule returns
- * the module itself. So a bundle's static imports of built-ins become that call, in a module of the bundle
- * exporting what the built-in exports as plain values (its getters, such as node:http's lazy WebSocket,
- * are left out: reading one would load what it hides). require() and import() of built-ins are left alone.
+ * `import fs from 'node:fs'` in ESM makes Node build a module facade of every export of the built-in: it
+ * reads them all, and some load more of Node when read (node:util's parseArgs, diff and setTraceSigInt
+ * load ten internal modules, worker_threads among them; node:http's WebSocket loads Node's own undici).
+ * process.getBuiltinModule returns the module itself. So a bundle's static imports of built-ins become
+ * that call, in a module of the bundle with one export per export of the built-in, each read by a call
+ * marked pure: esbuild drops the ones nothing imports, and only what the code imports is ever read.
+ * require() and import() of built-ins are left alone.
  */
 const builtinsTakenNotImported: Plugin = {
   name: 'builtins-taken-not-imported',
@@ -114,14 +116,15 @@ const builtinsTakenNotImported: Plugin = {
         : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
-      const module = process.getBuiltinModule(args.path) as Record<string, unknown>;
-      const names = Object.entries(Object.getOwnPropertyDescriptors(module))
-        .filter(([name, d]) => 'value' in d && name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name))
-        .map(([name]) => name);
+      const names = Object.getOwnPropertyNames(process.getBuiltinModule(args.path)).filter(
+        (name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name),
+      );
       const contents = [
-        `const builtin = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-        'export default builtin;',
-        names.length > 0 ? `export const { ${names.join(', ')} } = builtin;` : '',
+        // Local names no built-in exports.
+        `const builtin$ = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+        'const read$ = (name) => builtin$[name];',
+        'export default builtin$;',
+        ...names.map((name) => `export const ${name} = /* @__PURE__ */ read$(${JSON.stringify(name)});`),
       ].join('\n');
       return { contents, loader: 'js' };
     });
