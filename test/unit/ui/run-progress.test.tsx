@@ -195,7 +195,9 @@ describe('the run lines', () => {
         'kubectl maint run --resume r1',
       ),
     );
-    expect(headline).toBe('run r1 stopped before every node was done: each node stays in the phase below');
+    expect(headline).toBe(
+      'run r1 stopped with no node failed (see the warning or the error): each node stays in the phase below',
+    );
   });
 });
 
