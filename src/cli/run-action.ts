@@ -100,7 +100,7 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
           })),
         },
       };
-      lease = await claimRun(ctx, definition);
+      lease = await claimRun(ctx, definition, values.takeOver === true);
     }
     if (!conditions) {
       process.stderr.write(

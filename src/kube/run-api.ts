@@ -40,6 +40,15 @@ export interface RunApi {
     annotations: Readonly<Record<string, string | null>>,
     options?: { readonly uncordon?: boolean },
   ): Promise<void>;
+  /**
+   * Annotates the node only if it is still at `resourceVersion` (the read the caller decided on): false when
+   * the API answers 409, the node having changed since.
+   */
+  annotateNodeIfUnchanged(
+    name: string,
+    annotations: Readonly<Record<string, string | null>>,
+    resourceVersion: string | undefined,
+  ): Promise<boolean>;
   /** Strategic-merge-patches status.conditions (merged by type) through nodes/status. */
   setNodeConditions(name: string, conditions: readonly V1NodeCondition[]): Promise<void>;
   readLease(namespace: string, name: string): Promise<V1Lease | null>;
@@ -95,6 +104,16 @@ export function runApi(client: KubeClient): RunApi {
       // unschedulable: null removes the field, as an uncordon does (kube/cordon.ts).
       const body = { metadata: { annotations }, ...(options?.uncordon ? { spec: { unschedulable: null } } : {}) };
       await client.core.patchNode({ name, body }, mergePatch).catch(fail({ verb: 'patch', resource: 'nodes', name }));
+    },
+    annotateNodeIfUnchanged: async (name, annotations, resourceVersion) => {
+      try {
+        await client.core.patchNode({ name, body: { metadata: { annotations, resourceVersion } } }, mergePatch);
+        return true;
+      } catch (err) {
+        const error = classifyKubeError(err, client.target, { verb: 'patch', resource: 'nodes', name });
+        if (error.kind === 'conflict') return false;
+        throw error;
+      }
     },
     setNodeConditions: async (name, conditions) => {
       await client.core

@@ -69,34 +69,55 @@ export async function checkNodesFree(ctx: ClaimContext, nodes: readonly string[]
   const read = await mapLimited(nodes, (name) => ctx.api.readNode(name));
   for (const [i, name] of nodes.entries()) {
     const other = runOfNode(read[i]!);
-    if (!other) continue;
-    const lease = await ctx.api.readLease(ctx.namespace, leaseName(other));
-    const holder = lease ? activeHolder(lease, ctx.nowMs) : null;
-    if (lease && holder) {
-      throw new RunRefused(
-        `node "${name}" is in run ${other} held by ${holder} (its lease expires in ${secondsLeft(lease, ctx.nowMs)}s unless renewed): nothing was changed`,
-      );
-    }
-    if (!takeOver) {
-      const who = lease?.spec?.holderIdentity ? `, last held by ${lease.spec.holderIdentity}` : '';
-      throw new RunRefused(
-        `node "${name}" is in run ${other}, which stopped${who}: resume it with kubectl maint run --resume ${other}, or take its nodes with --take-over; nothing was changed`,
-      );
-    }
+    const refusal = other ? await refusalFor(ctx, name, other, takeOver) : null;
+    if (refusal) throw new RunRefused(refusal);
   }
 }
 
-/** Creates the run's Lease, held by us, then claims each node (phase pending). */
-export async function claimRun(ctx: ClaimContext, definition: RunDefinition): Promise<V1Lease> {
+/** Why `node`, in run `other`, may not be taken by a new run; null when it may (stopped, and --take-over). */
+async function refusalFor(ctx: ClaimContext, node: string, other: string, takeOver: boolean): Promise<string | null> {
+  const lease = await ctx.api.readLease(ctx.namespace, leaseName(other));
+  const holder = lease ? activeHolder(lease, ctx.nowMs) : null;
+  if (lease && holder) {
+    return `node "${node}" is in run ${other} held by ${holder} (its lease expires in ${secondsLeft(lease, ctx.nowMs)}s unless renewed): nothing was changed`;
+  }
+  if (takeOver) return null;
+  const who = lease?.spec?.holderIdentity ? `, last held by ${lease.spec.holderIdentity}` : '';
+  return `node "${node}" is in run ${other}, which stopped${who}: resume it with kubectl maint run --resume ${other}, or take its nodes with --take-over; nothing was changed`;
+}
+
+/**
+ * Creates the run's Lease, held by us, then claims each node (phase pending). A claim is a patch guarded
+ * by the resourceVersion of the read that found the node free (changed since: read and decide again), so
+ * two runs started at once over the same node cannot both hold it: the one that finds it taken gives back
+ * what it claimed, deletes its Lease and refuses, naming the other run.
+ */
+export async function claimRun(ctx: ClaimContext, definition: RunDefinition, takeOver: boolean): Promise<V1Lease> {
   const lease = await ctx.api.createLease(ctx.namespace, leaseFor(definition, ctx.holder, ctx.nowMs, ctx.namespace));
-  await mapLimited(definition.batches.flat(), (node) =>
-    ctx.api.annotateNode(node, {
-      [ANNOTATION.run]: definition.id,
-      [ANNOTATION.phase]: 'pending',
-      [ANNOTATION.since]: new Date(ctx.nowMs).toISOString(),
-    }),
-  );
-  return lease;
+  const claim = {
+    [ANNOTATION.run]: definition.id,
+    [ANNOTATION.phase]: 'pending',
+    [ANNOTATION.since]: new Date(ctx.nowMs).toISOString(),
+  };
+  const claimed: string[] = [];
+  let refusal: string | null = null;
+  await mapLimited(definition.batches.flat(), async (node) => {
+    while (refusal === null) {
+      const read = await ctx.api.readNode(node);
+      const other = runOfNode(read);
+      const taken = other && other !== definition.id ? await refusalFor(ctx, node, other, takeOver) : null;
+      if (taken) refusal ??= taken;
+      else if (await ctx.api.annotateNodeIfUnchanged(node, claim, read.metadata?.resourceVersion)) {
+        claimed.push(node);
+        return;
+      }
+    }
+  });
+  if (refusal === null) return lease;
+  const release = { [ANNOTATION.run]: null, [ANNOTATION.phase]: null, [ANNOTATION.since]: null };
+  await mapLimited(claimed, (node) => ctx.api.annotateNode(node, release));
+  await ctx.api.deleteLease(ctx.namespace, leaseName(definition.id));
+  throw new RunRefused(refusal);
 }
 
 /**

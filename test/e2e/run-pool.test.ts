@@ -1,6 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { connect } from '../../src/cli/kube-connect.js';
+import { runApi } from '../../src/kube/run-api.js';
+import { claimRun, RunRefused } from '../../src/run/claim.js';
+import type { RunDefinition, RunOptions } from '../../src/run/state.js';
 import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
 import {
   described,
@@ -159,6 +163,52 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     expect(finishedOf(resumed.events)?.result).toBe('done');
     expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
     await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
+  });
+
+  it('two runs claiming the same nodes at once (both found them free) never both hold them; the refused one leaves nothing', async () => {
+    // Two `kubectl maint run`s started together both pass the check that the nodes are free; what keeps
+    // them apart is the claim itself. Both claims here, at once, against the lab's API server.
+    const client = await connect({ kubeconfig: (await labEnv()).KUBECONFIG });
+    const api = runApi(client);
+    const definition = (id: string): RunDefinition => ({
+      id,
+      batches: [['pool-1', 'pool-2']],
+      command: [],
+      // A claim records the run's options on its Lease, it does not read them.
+      options: {} as RunOptions,
+    });
+    const ids = ['race-a', 'race-b'];
+    const claims = await Promise.allSettled(
+      ids.map((id) =>
+        claimRun({ api, namespace: 'kube-system', holder: `e2e ${id}`, nowMs: Date.now() }, definition(id), false),
+      ),
+    );
+    const held = ids.filter((_, i) => claims[i]!.status === 'fulfilled');
+    const why = JSON.stringify(claims.map((c) => (c.status === 'rejected' ? String(c.reason) : 'claimed')));
+    expect(held.length, why).toBeLessThanOrEqual(1);
+    for (const claim of claims.filter((c) => c.status === 'rejected')) {
+      expect(claim.reason, why).toBeInstanceOf(RunRefused);
+      expect(String(claim.reason.message), why).toMatch(
+        /^node "pool-[12]" is in run race-[ab] held by e2e race-[ab] \(its lease expires in \d+s unless renewed\): nothing was changed$/,
+      );
+    }
+    const leases = await kubectlJson<{ items: Array<{ metadata: { labels: Record<string, string> } }> }>([
+      'get',
+      'leases',
+      '-n',
+      'kube-system',
+      '-l',
+      'maint.kubectl.io/run',
+    ]);
+    expect(
+      leases.items.map((l) => l.metadata.labels['maint.kubectl.io/run']),
+      why,
+    ).toEqual(held);
+    const nodes = (await poolNodes()).filter((n) => ['pool-1', 'pool-2'].includes(n.metadata.name));
+    expect(
+      nodes.map((n) => n.metadata.annotations?.['maint.kubectl.io/run']),
+      why,
+    ).toEqual(held.length === 1 ? [held[0], held[0]] : [undefined, undefined]);
   });
 
   it('a second run over a node of a running one refuses, naming the holder, and writes nothing', async () => {
