@@ -159,8 +159,8 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     const resumed = await finish(
       await start(['run', '--resume', '--rerun-command', '-o', 'json'], { REBOOT_SECONDS: '1' }, elsewhere),
     );
-    expect(resumed.exitCode).toBe(0);
-    expect(finishedOf(resumed.events)?.result).toBe('done');
+    expect(resumed.exitCode, described(resumed)).toBe(0);
+    expect(finishedOf(resumed.events)?.result, described(resumed)).toBe('done');
     expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
     await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
   });
