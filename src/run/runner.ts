@@ -374,9 +374,14 @@ class PoolRun {
     for (;;) {
       const returned = new Set([...this.phases].filter(([, s]) => reached(s.phase, 'returned')).map(([n]) => n));
       const read = clock.now();
+      const inFlightAtRead = this.inFlight;
       const snapshot = await this.deps.loadSnapshot();
       const plan = planBatch(snapshot, nodes, this.definition.options, clock.now());
       const blocked = blockedWithoutBound(plan, this.definition.options);
+      // A node of the window came back while the cluster was read: the snapshot may show it still cordoned,
+      // and `returned` above does not name it, so the settled check below would trust a plan made without
+      // it. Read again.
+      if (blocked && inFlightAtRead > slots && this.inFlight <= slots) continue;
       const budgets = budgetChange(new Set(plan.budgets.map((b) => `${b.namespace}/${b.name}`)));
       const relevant = (change: ClusterChange) =>
         budgets(change) || (change.kind === 'node' && runNodes.has(change.name));
