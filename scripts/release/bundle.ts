@@ -59,7 +59,8 @@ export async function bundleCli(options: BundleOptions): Promise<Metafile> {
     ...FOR_NODE,
     metafile: true,
     banner: {
-      js: `import { createRequire as __kubectlMaintCreateRequire } from 'node:module'; const require = __kubectlMaintCreateRequire(${requireFrom});`,
+      // process.getBuiltinModule, not an import: an ESM import of node:module builds a facade of all it exports.
+      js: `const require = process.getBuiltinModule('node:module').createRequire(${requireFrom});`,
     },
     define: { __KUBECTL_MAINT_BUILD__: JSON.stringify(options.stamp) },
     alias: { 'react-devtools-core': join(options.repoDir, 'scripts/release/stubs/react-devtools-core.js') },
@@ -149,5 +150,6 @@ export async function bundleSeaMain(repoDir: string, outFile: string): Promise<v
     outfile: outFile,
     ...FOR_NODE,
     define: { __KUBECTL_MAINT_ENTRY__: JSON.stringify(ENTRY_FILE) },
+    plugins: [builtinsTakenNotImported],
   });
 }
