@@ -28,6 +28,11 @@ export interface SummaryInput {
 export interface NextCommands {
   readonly resume: string;
   readonly uncordon: (nodes: readonly string[]) => string;
+  /**
+   * Said of a finished drain instead of the uncordon command, when something else gives the nodes back: a
+   * run's drain, whose nodes the run uncordons once the operator's command is done.
+   */
+  readonly returnedBy?: string;
 }
 
 const bareCommands = (nodes: readonly string[]): NextCommands => ({
@@ -152,7 +157,9 @@ function clusterState(input: SummaryInput, counts: { gone: number; terminating: 
   const next =
     counts.remaining > 0
       ? `; run \`${commands.resume}\` again to finish`
-      : `; \`${commands.uncordon(uncordonNodes(input))}\` returns ${input.nodes.length === 1 ? 'it' : 'them'} to service`;
+      : commands.returnedBy
+        ? `; ${commands.returnedBy}`
+        : `; \`${commands.uncordon(uncordonNodes(input))}\` returns ${input.nodes.length === 1 ? 'it' : 'them'} to service`;
   return `${cordoned}; ${pods.join(', ')}${next}`;
 }
 

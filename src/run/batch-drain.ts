@@ -73,6 +73,7 @@ export async function drainBatch(
     refusedNodes.set(pod.node, `cannot drain: ${pod.namespace}/${pod.name}: ${pod.reason}`);
   }
   const drainable = nodes.filter((n) => !refusedNodes.has(n));
+  const them = drainable.length === 1 ? 'it' : 'them';
   const finished = await runDrain(
     {
       nodes: drainable,
@@ -85,6 +86,14 @@ export async function drainBatch(
       skipWaitForDeleteTimeoutSeconds: 0,
       alreadyCordoned: new Set(snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? '')),
       signal: deps.signal,
+      // The run, not the operator, gives the nodes back: after the command, once they are Ready again.
+      commands: {
+        resume: `kubectl maint drain ${drainable.join(' ')}`,
+        uncordon: (cordoned) => `kubectl maint uncordon ${cordoned.join(' ')}`,
+        returnedBy: options.uncordon
+          ? `the run uncordons ${them} after the maintenance, once ${drainable.length === 1 ? 'it is' : 'they are'} Ready again`
+          : `the run leaves ${them} cordoned (--no-uncordon)`,
+      },
     },
     { api: deps.api, emit: deps.emit },
   );

@@ -4,6 +4,7 @@ import { drainEventLines, type DrainLine } from './drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
 import type { CommandBasis } from '../run/run-eta.js';
 import { formatSeconds } from './format.js';
+import { plural } from '../wording.js';
 import { formatColumns } from './text-columns.js';
 
 /**
@@ -25,7 +26,7 @@ export class RunLines {
       case 'run-started':
         return [
           out(
-            `run ${event.runId}${event.resumed ? ' resumed' : ''} by ${event.holder}: ${event.batches.length} batch(es): ${event.batches.map((b) => b.join(' ')).join(' | ')}`,
+            `run ${event.runId}${event.resumed ? ' resumed' : ''} by ${event.holder}: ${plural(event.batches.length, 'batch', 'batches')}: ${event.batches.map((b) => b.join(' ')).join(' | ')}`,
           ),
         ];
       case 'batch-started':

@@ -208,4 +208,11 @@ describe('finishedEvent', () => {
       'nodes a b cordoned; no pod to evict; `kubectl maint uncordon a b` returns them to service',
     );
   });
+
+  it("a run's drain says the run gives the nodes back, not a command the operator would run too early", () => {
+    const returnedBy = 'the run uncordons them after the maintenance, once they are Ready again';
+    const commands = { resume: 'kubectl maint drain a b', uncordon: () => 'kubectl maint uncordon a b', returnedBy };
+    const event = finishedEvent({ ...base, nodes: ['a', 'b'], cordoned: ['a', 'b'], pods: [], commands });
+    expect(event.clusterState).toBe(`nodes a b cordoned; no pod to evict; ${returnedBy}`);
+  });
 });
