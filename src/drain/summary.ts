@@ -35,7 +35,8 @@ export interface NextCommands {
   readonly returnedBy?: string;
 }
 
-const bareCommands = (nodes: readonly string[]): NextCommands => ({
+/** The commands as typed with no flags: `kubectl maint drain NODES`, `kubectl maint uncordon NODES`. */
+export const bareCommands = (nodes: readonly string[]): NextCommands => ({
   resume: `kubectl maint drain ${list(nodes)}`,
   uncordon: (cordoned) => `kubectl maint uncordon ${list(cordoned)}`,
 });

@@ -20,9 +20,16 @@ export interface NodeCalls {
 }
 
 /**
+ * The JSON merge patch that cordons or uncordons a node: uncordon sends null, which removes the field
+ * (false is omitted by the API anyway).
+ */
+export function unschedulablePatch(unschedulable: boolean): { spec: { unschedulable: true | null } } {
+  return { spec: { unschedulable: unschedulable ? true : null } };
+}
+
+/**
  * Cordons (unschedulable=true) or uncordons a node as kubectl does: read the node, and patch only when
- * spec.unschedulable differs. The patch is a JSON merge patch; uncordon sends null, which removes the
- * field (false is omitted by the API anyway). A server dry run sends the patch with dryRun=All; a
+ * spec.unschedulable differs (unschedulablePatch). A server dry run sends the patch with dryRun=All; a
  * client dry run only reads.
  */
 export async function setUnschedulable(
@@ -34,7 +41,7 @@ export async function setUnschedulable(
   const current = await nodes.readNode(node);
   if ((current.spec?.unschedulable ?? false) === unschedulable) return { node, already: true };
   if (dryRun === 'client') return { node, already: false };
-  await nodes.mergePatchNode(node, { spec: { unschedulable: unschedulable ? true : null } }, dryRun === 'server');
+  await nodes.mergePatchNode(node, unschedulablePatch(unschedulable), dryRun === 'server');
   return { node, already: false };
 }
 

@@ -10,6 +10,7 @@ import {
 } from '@kubernetes/client-node';
 import { makeApi, type KubeClient } from './client.js';
 import { drainClientFor } from './drain-client.js';
+import { unschedulablePatch } from './cordon.js';
 import { classifyKubeError, type KubeCall, type KubeError } from './errors.js';
 import { listWatch } from './list-watch.js';
 
@@ -101,8 +102,7 @@ export function runApi(client: KubeClient): RunApi {
           .catch(fail({ verb: 'list', resource: 'nodes' }))
       ).items,
     annotateNode: async (name, annotations, options) => {
-      // unschedulable: null removes the field, as an uncordon does (kube/cordon.ts).
-      const body = { metadata: { annotations }, ...(options?.uncordon ? { spec: { unschedulable: null } } : {}) };
+      const body = { metadata: { annotations }, ...(options?.uncordon ? unschedulablePatch(false) : {}) };
       await client.core.patchNode({ name, body }, mergePatch).catch(fail({ verb: 'patch', resource: 'nodes', name }));
     },
     annotateNodeIfUnchanged: async (name, annotations, resourceVersion) => {

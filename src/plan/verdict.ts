@@ -56,12 +56,13 @@ export function decideVerdict(
  * how many stay, of which pods, and why, without naming a pod the drain may well evict first.
  */
 function blockedLines(blocked: readonly PodPlan[], pods: readonly PodPlan[]): string[] {
+  const peersOf = new Map(blocked.map((p) => [p, racedPeers(p, pods)] as const));
   const raced = groupBy(
-    blocked.filter((p) => racedPeers(p, pods) !== null),
-    (p) => racedPeers(p, pods)!.key,
+    blocked.filter((p) => peersOf.get(p) !== null),
+    (p) => peersOf.get(p)!.key,
   );
   const lines = [...raced].map(([, stay]) => {
-    const { budget, peers } = racedPeers(stay[0]!, pods)!;
+    const { budget, peers } = peersOf.get(stay[0]!)!;
     const names = [...peers, ...stay].map((p) => `${p.namespace}/${p.name}`).join(', ');
     const first = peers.length === 1 ? 'the first pod' : `the first ${peers.length} pods`;
     return (
@@ -72,7 +73,7 @@ function blockedLines(blocked: readonly PodPlan[], pods: readonly PodPlan[]): st
   return [
     ...lines,
     ...groupedLines(
-      blocked.filter((p) => racedPeers(p, pods) === null),
+      blocked.filter((p) => peersOf.get(p) === null),
       (names, reason) => `cannot evict ${names}: ${reason}`,
     ),
   ];

@@ -1,4 +1,5 @@
 import { runDrain } from '../drain/engine.js';
+import { bareCommands } from '../drain/summary.js';
 import type { DrainEvent } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
 import { drainTargets } from '../drain/targets.js';
@@ -88,8 +89,7 @@ export async function drainBatch(
       signal: deps.signal,
       // The run, not the operator, gives the nodes back: after the command, once they are Ready again.
       commands: {
-        resume: `kubectl maint drain ${drainable.join(' ')}`,
-        uncordon: (cordoned) => `kubectl maint uncordon ${cordoned.join(' ')}`,
+        ...bareCommands(drainable),
         returnedBy: options.uncordon
           ? `the run uncordons ${them} after the maintenance, once ${drainable.length === 1 ? 'it is' : 'they are'} Ready again`
           : `the run leaves ${them} cordoned (--no-uncordon)`,

@@ -95,6 +95,8 @@ class PoolRun {
   /** Workloads whose pods this process's drains moved (namespace/Kind/name): the next plan waits for them. */
   private readonly moved = new Set<string>();
   private readonly changes = new ChangeFeed();
+  /** Every node of the run: a change to one of them may unblock a fresh plan. */
+  private readonly runNodes: ReadonlySet<string>;
 
   constructor(
     private readonly definition: RunDefinition,
@@ -102,6 +104,7 @@ class PoolRun {
     private readonly deps: RunDeps,
   ) {
     this.eta = new RunEta(definition.estimates);
+    this.runNodes = new Set(definition.batches.flat());
   }
 
   async run(): Promise<RunEvent> {
@@ -147,7 +150,6 @@ class PoolRun {
     // Nodes whose fresh plan was blocked while others were out: the next ones may go first (window.ts).
     const passedOver = new Set<string>();
     let turnStarted = this.deps.clock.now();
-    const runNodes = new Set(batches.flat());
     let failed = false;
     const running = new Set<Promise<void>>();
     // Batches are reported finished in their order, once they and every batch before them are.
@@ -177,7 +179,7 @@ class PoolRun {
         // changed, or a moment later; a new turn at most every REPLAN_MIN_MS.
         await this.changeOrTimeout(
           SETTLE_POLL_MS,
-          (change) => change.kind === 'pdb' || runNodes.has(change.name),
+          (change) => change.kind === 'pdb' || this.runNodes.has(change.name),
           (signal) => this.slotFreed.next(signal),
         );
         await this.notSooner(turnStarted);
@@ -370,7 +372,6 @@ class PoolRun {
     const { clock } = this.deps;
     let deadline = clock.now() + this.definition.options.budgetTimeoutMs;
     // What a blocked plan waits for shows on the run's nodes (back, taints lifted) or on its budgets.
-    const runNodes = new Set(this.definition.batches.flat());
     for (;;) {
       const returned = new Set([...this.phases].filter(([, s]) => reached(s.phase, 'returned')).map(([n]) => n));
       const read = clock.now();
@@ -384,7 +385,7 @@ class PoolRun {
       if (blocked && inFlightAtRead > slots && this.inFlight <= slots) continue;
       const budgets = budgetChange(new Set(plan.budgets.map((b) => `${b.namespace}/${b.name}`)));
       const relevant = (change: ClusterChange) =>
-        budgets(change) || (change.kind === 'node' && runNodes.has(change.name));
+        budgets(change) || (change.kind === 'node' && this.runNodes.has(change.name));
       if (blocked && this.inFlight > slots) {
         if (passOver()) return 'passed-over';
         // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
