@@ -120,17 +120,45 @@ const builtinsTakenNotImported: Plugin = {
       const names = Object.getOwnPropertyNames(process.getBuiltinModule(args.path)).filter(
         (name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name),
       );
-      const contents = [
-        // Local names no built-in exports.
-        `const builtin$ = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-        'const read$ = (name) => builtin$[name];',
-        'export default builtin$;',
-        ...names.map((name) => `export const ${name} = /* @__PURE__ */ read$(${JSON.stringify(name)});`),
-      ].join('\n');
+      const contents = LOADED_ON_FIRST_CALL.has(args.path)
+        ? loadedOnFirstCall(args.path, names)
+        : [
+            // Local names no built-in exports.
+            `const builtin$ = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+            'const read$ = (name) => builtin$[name];',
+            'export default builtin$;',
+            ...names.map((name) => `export const ${name} = /* @__PURE__ */ read$(${JSON.stringify(name)});`),
+          ].join('\n');
       return { contents, loader: 'js' };
     });
   },
 };
+
+/**
+ * Built-ins that Node does not load at start-up, that take a short command milliseconds to load, and that
+ * the code only calls now and then: node:child_process (3-5 ms) is imported by commander for executable
+ * subcommands, which this CLI has none of, and by the exec credential plugin, which few kubeconfigs use.
+ * A cordon never calls it.
+ */
+const LOADED_ON_FIRST_CALL = new Set(['node:child_process']);
+
+/**
+ * A built-in's module that loads the built-in when first used: the default export reads through to it,
+ * each function export calls through to it. A class (a capitalised name: ChildProcess) is read as it is,
+ * for `new` and instanceof, so importing one loads the built-in at once.
+ */
+function loadedOnFirstCall(builtin: string, names: readonly string[]): string {
+  const module = process.getBuiltinModule(builtin) as Record<string, unknown>;
+  return [
+    `const load$ = () => process.getBuiltinModule(${JSON.stringify(builtin)});`,
+    'export default new Proxy({}, { get: (_, name) => load$()[name], has: (_, name) => name in load$() });',
+    ...names.map((name) =>
+      typeof module[name] === 'function' && !/^[A-Z]/.test(name)
+        ? `export const ${name} = (...args) => load$().${name}(...args);`
+        : `export const ${name} = /* @__PURE__ */ (() => load$()[${JSON.stringify(name)}])();`,
+    ),
+  ].join('\n');
+}
 
 /** The files bundleCli wrote: the entry and its chunks, by name. */
 export function bundleFiles(outDir: string): string[] {
