@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { load as parseYaml } from 'js-yaml';
 import { KubeError, type KubeTargetInfo } from './errors.js';
+import { loadKubeconfigYaml } from './kubeconfig-yaml.js';
 import type { ExecConfig } from './exec-credential.js';
 import { chooseProxy, type ProxyEnv } from './proxy.js';
 import type { ConnectionSettings, Impersonation, Material } from './transport.js';
@@ -215,7 +215,7 @@ function readKubeConfigFile(file: string): KubeConfigFile | undefined {
   const dir = path.dirname(file);
   let doc: RawKubeConfig;
   try {
-    doc = (parseYaml(text) ?? {}) as RawKubeConfig;
+    doc = (loadKubeconfigYaml(text) ?? {}) as RawKubeConfig;
     return {
       // client-node's order, so that the first broken entry reported is the same.
       clusters: entries(doc.clusters, 'cluster', (name, raw, i) => clusterOf(name, raw, i, dir)),
