@@ -40,10 +40,16 @@ export function pflagStyleArgv(program: Command, argv: readonly string[]): strin
   return [...kept, ...argv.slice(i)];
 }
 
-/** Go's strconv.ParseBool, which pflag uses for boolean flags. */
-function parseBool(text: string, option: Option): boolean {
+/** Go's strconv.ParseBool, which pflag uses for boolean flags: undefined for a word it refuses. */
+export function parseBoolWord(text: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  return undefined;
+}
+
+function parseBool(text: string, option: Option): boolean {
+  const value = parseBoolWord(text);
+  if (value !== undefined) return value;
   throw new UsageError(
     `invalid argument "${text}" for "${option.long}" flag: strconv.ParseBool: parsing "${text}": invalid syntax`,
   );

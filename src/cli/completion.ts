@@ -1,6 +1,6 @@
 import type { Command, Option } from 'commander';
 import { pflagStyleArgv, subcommandOf } from './argv.js';
-import type { KubeFlagValues } from './kube-flags.js';
+import type { KubeFlagValues } from './kube-flag-values.js';
 
 /**
  * Shell completion in cobra's protocol, which kubectl speaks to plugins: `kubectl-maint __complete
@@ -155,7 +155,7 @@ function parsed(program: Command, command: Command, words: readonly string[]): {
 /** Node names from the cluster the typed flags choose, within a short time; nothing on any error. */
 export const listNodeNames: NodeLister = async (values) => {
   const [{ connectRest }, { restNodeCalls }] = await Promise.all([
-    import('./kube-flags.js'),
+    import('./kube-flag-values.js'),
     import('../kube/cordon.js'),
   ]);
   const timeout = Math.min(values.requestTimeout || COMPLETION_TIMEOUT_MS, COMPLETION_TIMEOUT_MS);

@@ -1,5 +1,5 @@
 import type { KubeClient } from '../kube/client.js';
-import { kubeConfigFlags, type KubeFlagValues } from './kube-flags.js';
+import { kubeConfigFlags, type KubeFlagValues } from './kube-flag-values.js';
 
 // Apart from kube-flags.ts, which the short commands (cordon, uncordon) load too: their bundle then holds
 // no path to the Kubernetes client (scripts/release/bundle.ts).

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { pflagStyleArgv, subcommandOf } from './argv.js';
-import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { ExitCode, UsageError } from './exit-codes.js';
+import { exitQuietlyWhenTheReaderGoesAway, reportFailure } from './report-error.js';
 import { rememberInvocation } from './suggested-commands.js';
 import { useTerminalWideHelp } from './help-layout.js';
 import { commandPath, useKubectlStyleErrors } from './usage-errors.js';
@@ -64,16 +65,6 @@ export async function runProgram(program: Command, argv: readonly string[]): Pro
   }
 }
 
-/** A reader that goes away (`kubectl maint plan … | head`) is not an error: stop quietly, as kubectl does. */
-function exitQuietlyWhenTheReaderGoesAway(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-      throw err;
-    });
-  }
-}
-
 function reportError(err: unknown): number {
   if (err instanceof CommanderError) {
     // commander already printed its message; help and version are not errors.
@@ -82,12 +73,5 @@ function reportError(err: unknown): number {
     }
     return ExitCode.Usage;
   }
-  if (err instanceof CliError) {
-    process.stderr.write(`error: ${err.message}\n`);
-    return err.exitCode;
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`error: ${message.split('\n')[0]}\n`);
-  if (process.env.KUBECTL_MAINT_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
-  return ExitCode.Error;
+  return reportFailure(err);
 }

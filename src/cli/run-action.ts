@@ -15,7 +15,7 @@ import { RunLines } from '../ui/run-lines.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { connect } from './kube-connect.js';
-import { asCliError } from './kube-flags.js';
+import { asCliError } from './kube-flag-values.js';
 import { nodeSelection } from './node-selection.js';
 import { waitForKey } from './pause-key.js';
 import { indexAndNodes, poolPlanOf } from './pool-plan.js';

@@ -1,22 +1,20 @@
 import type { Command } from 'commander';
-import { register as registerCordon } from './commands/cordon.js';
-import { register as registerVersion } from './commands/version.js';
 import { runProgram, startCli } from './program.js';
 import type { StandaloneCommand } from './standalone-commands.js';
 
-// The CLI of the commands that stand alone and are short (cordon, uncordon, version), bundled apart from
-// the rest (scripts/release/bundle.ts): their start-up, measured against kubectl's, is mostly Node's
-// own and loading code, so their code is a few files instead of the twenty chunks the whole CLI splits
-// into at its lazy imports. Same program, same flags, same output: only what is loaded differs.
+// The commander program of the commands that stand alone (standalone-main.ts): their help, their errors,
+// and every command line of theirs that is not a plain cordon or uncordon. Same program, same flags, same
+// output as the whole CLI gives them: only what is loaded differs.
 
-const REGISTER: Readonly<Record<StandaloneCommand, (program: Command) => void>> = {
-  cordon: registerCordon,
-  uncordon: registerCordon,
-  version: registerVersion,
+/** Each command's module, loaded for it alone: `version` loads nothing of cordon's. */
+const LOAD: Readonly<Record<StandaloneCommand, () => Promise<{ register(program: Command): void }>>> = {
+  cordon: () => import('./commands/cordon.js'),
+  uncordon: () => import('./commands/cordon.js'),
+  version: () => import('./commands/version.js'),
 };
 
-/** Runs `kubectl maint COMMAND …` for a standalone COMMAND (argv[0]); the exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const register = REGISTER[argv[0] as StandaloneCommand];
+/** Runs `kubectl maint COMMAND …` for a standalone COMMAND (argv[0]) with commander; the exit code. */
+export async function runStandaloneProgram(argv: readonly string[]): Promise<number> {
+  const { register } = await LOAD[argv[0] as StandaloneCommand]();
   return runProgram(await startCli(argv, register), argv);
 }

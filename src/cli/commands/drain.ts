@@ -17,7 +17,8 @@ import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import { connect } from '../kube-connect.js';
-import { addKubeFlags, asCliError, type KubeFlagValues } from '../kube-flags.js';
+import { asCliError, type KubeFlagValues } from '../kube-flag-values.js';
+import { addKubeFlags } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
 import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { planSnapshot, readProgress, terminalWidth } from './plan.js';

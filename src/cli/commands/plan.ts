@@ -9,7 +9,8 @@ import { addDrainFlags, planOptionsFrom, type DrainFlagValues } from '../drain-f
 import { ExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
 import { connect } from '../kube-connect.js';
-import { addKubeFlags, asCliError, type KubeFlagValues } from '../kube-flags.js';
+import { asCliError, type KubeFlagValues } from '../kube-flag-values.js';
+import { addKubeFlags } from '../kube-flags.js';
 import { nodeSelection, resolveNodes, type NodeSelection } from '../node-selection.js';
 import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValues } from '../pool-plan.js';

@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import { addDrainFlags } from '../drain-flags.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
-import { addKubeFlags, type KubeFlagValues } from '../kube-flags.js';
+import type { KubeFlagValues } from '../kube-flag-values.js';
+import { addKubeFlags } from '../kube-flags.js';
 import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import type { PoolFlagValues } from '../pool-plan.js';
 

@@ -2,7 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { addDrainFlags, parseTaint, planOptionsFrom, type DrainFlagValues } from '../../../src/cli/drain-flags.js';
 import { parseCount, parseDurationMs, parseDurationSeconds } from '../../../src/cli/flag-values.js';
-import { addKubeFlags, kubeConfigFlags, type KubeFlagValues } from '../../../src/cli/kube-flags.js';
+import { kubeConfigFlags, type KubeFlagValues } from '../../../src/cli/kube-flag-values.js';
+import { addKubeFlags } from '../../../src/cli/kube-flags.js';
 
 describe('parseDurationMs', () => {
   it.each([

@@ -105,7 +105,7 @@ describe('what each command loads at start-up', () => {
 });
 
 describe('cordon and uncordon, through to the request (here refused: nothing listens on the port)', () => {
-  it('load no Kubernetes client and no undici: the kubeconfig, the credentials and the request are our own', async () => {
+  it('load no Kubernetes client, no undici and no commander: the flags, the kubeconfig, the credentials and the request are our own', async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as net.AddressInfo).port;
@@ -113,8 +113,12 @@ describe('cordon and uncordon, through to the request (here refused: nothing lis
     for (const verb of ['cordon', 'uncordon']) {
       expect(
         packagesLoadedBy([verb, 'k8s-node-1', '--server', `https://127.0.0.1:${port}`, '--token', 't'], 1),
-      ).toEqual(['commander', 'js-yaml']);
+      ).toEqual(['js-yaml']);
     }
+    // A command line that is not a plain one (here a selector) is commander's.
+    expect(
+      packagesLoadedBy(['cordon', '-l', 'a=b', '--server', `https://127.0.0.1:${port}`, '--token', 't'], 1),
+    ).toEqual(['commander', 'js-yaml']);
   });
 
   it('load none of the planner, the drain engine or the views: only their own command is registered', () => {

@@ -1,0 +1,66 @@
+import { restNodeCalls, setUnschedulable, type NodeCalls } from '../kube/cordon.js';
+import type { KubeTargetInfo } from '../kube/errors.js';
+import { connectRest } from '../kube/rest.js';
+import type { DryRunMode } from './dry-run.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { kubeConfigFlags, type KubeFlagValues } from './kube-flag-values.js';
+import { nodeSelection } from './node-selection.js';
+
+// What `cordon` and `uncordon` do once their flags are read, by commander (commands/cordon.ts) or, for a
+// plain command line, without it (plain-cordon.ts): nothing here loads commander.
+
+export interface CordonValues extends KubeFlagValues {
+  readonly selector?: string;
+  readonly dryRun: DryRunMode;
+}
+
+/**
+ * Cordons or uncordons the named nodes, or those the selector matches, as kubectl does: one line per node,
+ * the others still done when one fails. Returns the exit code.
+ */
+export async function cordonNodes(
+  nodeArgs: readonly string[],
+  values: CordonValues,
+  unschedulable: boolean,
+  verb: string,
+): Promise<number> {
+  const selection = nodeSelection(nodeArgs, values.selector);
+  // Plain requests, no Kubernetes client: loading client-node took longer than the whole cordon. Imported
+  // with this module, not on demand: one round of loading files, not two.
+  const rest = connectRest(kubeConfigFlags(values));
+  const client = restNodeCalls(rest);
+  const names = 'names' in selection ? selection.names : await matching(client, rest.target, selection.selector);
+  const suffix = values.dryRun === 'client' ? ' (dry run)' : values.dryRun === 'server' ? ' (server dry run)' : '';
+  let failed = 0;
+  // One node at a time, each reported, the others still done when one fails: kubectl's behaviour.
+  for (const node of names) {
+    try {
+      const result = await setUnschedulable(client, node, unschedulable, values.dryRun);
+      process.stdout.write(`node/${node} ${result.already ? 'already ' : ''}${verb}ed${suffix}\n`);
+    } catch (err) {
+      failed += 1;
+      process.stderr.write(`error: ${await describe(err, rest.target, node)}\n`);
+    }
+  }
+  return failed > 0 ? ExitCode.Error : ExitCode.Ok;
+}
+
+async function matching(client: NodeCalls, target: KubeTargetInfo, selector: string): Promise<readonly string[]> {
+  let names: string[];
+  try {
+    names = await client.listNodeNames(selector);
+  } catch (err) {
+    const { classifyKubeError } = await import('../kube/errors.js');
+    throw new CliError(classifyKubeError(err, target, { verb: 'list', resource: 'nodes' }).message);
+  }
+  if (names.length === 0)
+    throw new CliError(`no nodes match selector "${selector}" (list nodes with: kubectl get nodes --show-labels)`);
+  return names;
+}
+
+async function describe(err: unknown, target: KubeTargetInfo, node: string): Promise<string> {
+  const { classifyKubeError } = await import('../kube/errors.js');
+  const error = classifyKubeError(err, target, { verb: 'patch', resource: 'nodes', name: node });
+  if (error.kind === 'not-found') return `node "${node}" not found (list nodes with: kubectl get nodes)`;
+  return error.message;
+}
