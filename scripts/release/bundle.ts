@@ -1,6 +1,6 @@
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { builtinModules } from 'node:module';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildInfo } from '../../src/version.js';
 
@@ -41,8 +41,8 @@ export const STANDALONE_FILE = 'kubectl-maint-standalone.js';
  * esbuild puts every module shared by two of those imports in a chunk of its own: `cordon` loaded twenty
  * files, each a few tenths of a millisecond of Node's module loading. So the short standalone commands
  * (cordon, uncordon, version: src/cli/standalone-main.ts) are a second build of their own (STANDALONE_FILE,
- * its chunks named standalone-*), which the entry (src/cli/entry.ts) imports for them: a cordon loads
- * three files. The second build repeats what it shares with the first (commander, the kube code) and its
+ * its chunks named standalone-*), which the entry (src/cli/entry.ts) imports for them: a plain cordon
+ * loads a dozen small files and js-yaml, none of commander or the whole CLI. The second build repeats what it shares with the first (commander, the kube code) and its
  * rare paths (client-node for a legacy auth-provider, undici for a proxy) are chunks of its own. ESM
  * because ink and yoga-layout use top-level await, which CommonJS output cannot carry. Returns esbuild's
  * metafile of both builds, which lists the packages the bundle took code from.
@@ -60,7 +60,7 @@ export async function bundleCli(options: BundleOptions): Promise<Metafile> {
     metafile: true,
     banner: {
       // process.getBuiltinModule, not an import: an ESM import of node:module builds a facade of all it exports.
-      js: `const require = process.getBuiltinModule('node:module').createRequire(${requireFrom});`,
+      js: `${REQUIRE_BANNER_START}${requireFrom});`,
     },
     define: { __KUBECTL_MAINT_BUILD__: JSON.stringify(options.stamp) },
     alias: { 'react-devtools-core': join(options.repoDir, 'scripts/release/stubs/react-devtools-core.js') },
@@ -92,10 +92,24 @@ export async function bundleCli(options: BundleOptions): Promise<Metafile> {
       plugins: [builtinsTakenNotImported],
     }),
   ]);
-  return {
-    inputs: { ...whole.metafile.inputs, ...standalone.metafile.inputs },
-    outputs: { ...whole.metafile.outputs, ...standalone.metafile.outputs },
-  };
+  const outputs = { ...whole.metafile.outputs, ...standalone.metafile.outputs };
+  for (const file of Object.keys(outputs)) if (file.endsWith('.js')) dropUnusedRequire(join(options.repoDir, file));
+  return { inputs: { ...whole.metafile.inputs, ...standalone.metafile.inputs }, outputs };
+}
+
+const REQUIRE_BANNER_START = "const require = process.getBuiltinModule('node:module').createRequire(";
+
+/**
+ * esbuild writes the banner at the top of every chunk, but few chunks call require() (esbuild's runtime
+ * and the CommonJS packages that require built-ins): in the others, creating a require function for
+ * nothing cost a cordon, which loads a dozen chunks, over a millisecond. Where nothing after the banner
+ * names `require`, the banner goes.
+ */
+function dropUnusedRequire(file: string): void {
+  const text = readFileSync(file, 'utf8');
+  if (!text.startsWith(REQUIRE_BANNER_START)) return;
+  const bannerEnd = text.indexOf('\n') + 1;
+  if (!/\brequire\b/.test(text.slice(bannerEnd))) writeFileSync(file, text.slice(bannerEnd));
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import * as versionCommand from './commands/version.js';
 import { runProgram, startCli } from './program.js';
 import type { StandaloneCommand } from './standalone-commands.js';
 
@@ -6,11 +7,11 @@ import type { StandaloneCommand } from './standalone-commands.js';
 // and every command line of theirs that is not a plain cordon or uncordon. Same program, same flags, same
 // output as the whole CLI gives them: only what is loaded differs.
 
-/** Each command's module, loaded for it alone: `version` loads nothing of cordon's. */
+/** Each command's module, for it alone: `version` (here at once) loads nothing of cordon's. */
 const LOAD: Readonly<Record<StandaloneCommand, () => Promise<{ register(program: Command): void }>>> = {
   cordon: () => import('./commands/cordon.js'),
   uncordon: () => import('./commands/cordon.js'),
-  version: () => import('./commands/version.js'),
+  version: () => Promise.resolve(versionCommand),
 };
 
 /** Runs `kubectl maint COMMAND …` for a standalone COMMAND (argv[0]) with commander; the exit code. */
