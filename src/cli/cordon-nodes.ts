@@ -22,9 +22,9 @@ export async function cordonNodes(
   nodeArgs: readonly string[],
   values: CordonValues,
   unschedulable: boolean,
-  verb: string,
+  verb: 'cordon' | 'uncordon',
 ): Promise<number> {
-  const selection = nodeSelection(nodeArgs, values.selector);
+  const selection = nodeSelection(nodeArgs, values.selector, verb);
   // Plain requests, no Kubernetes client: loading client-node took longer than the whole cordon. Imported
   // with this module, not on demand: one round of loading files, not two.
   const rest = connectRest(kubeConfigFlags(values));

@@ -5,14 +5,18 @@ import { CliError, UsageError } from './exit-codes.js';
 export type NodeSelection = { readonly names: readonly string[] } | { readonly selector: string };
 
 /**
- * kubectl drain's rule: node names or -l, not both, not neither. Names are checked as the API server
+ * kubectl drain's and cordon's rule: node names or -l, not both, not neither (`verb` names the command). Names are checked as the API server
  * checks a Node's name, before anything is read or written: `k8s-node-1/status` or `..` would otherwise
  * reach another URL than the node's.
  */
-export function nodeSelection(names: readonly string[], selector: string | undefined): NodeSelection {
+export function nodeSelection(
+  names: readonly string[],
+  selector: string | undefined,
+  verb: 'drain' | 'cordon' | 'uncordon' = 'drain',
+): NodeSelection {
   if (names.length > 0 && selector) throw new UsageError('cannot specify both a node name and a --selector option');
   if (selector) return { selector };
-  if (names.length === 0) throw new UsageError('specify the nodes to drain: NODE… or -l SELECTOR');
+  if (names.length === 0) throw new UsageError(`specify the nodes to ${verb}: NODE… or -l SELECTOR`);
   for (const name of names) {
     const problem = nodeNameProblem(name);
     if (problem) throw new CliError(`invalid node name "${name}": ${problem}`);

@@ -10,7 +10,7 @@ export function register(program: Command): void {
   addCommand(program, 'uncordon', false, 'mark nodes schedulable again (as kubectl uncordon)');
 }
 
-function addCommand(program: Command, name: string, unschedulable: boolean, summary: string): void {
+function addCommand(program: Command, name: 'cordon' | 'uncordon', unschedulable: boolean, summary: string): void {
   const command = program
     .command(name)
     .summary(summary)

@@ -42,6 +42,9 @@ describe('nodeSelection', () => {
       ExitCode.Usage,
       'specify the nodes to drain: NODE… or -l SELECTOR',
     ]);
+    expect(errorOf(() => nodeSelection([], undefined, 'uncordon')).message).toBe(
+      'specify the nodes to uncordon: NODE… or -l SELECTOR',
+    );
   });
 
   it('repeated names count once', () => {

@@ -15,6 +15,11 @@ describe('the standalone commands, run from the bundle', () => {
     expect(result.stdout).toBe(whole.helpInformation().trimEnd());
   });
 
+  it.each(['cordon', 'uncordon'])('%s without a node says what is missing, for that command (exit 2)', async (name) => {
+    const result = await runCli([name]);
+    expect([result.exitCode, result.stderr]).toEqual([2, `error: specify the nodes to ${name}: NODE… or -l SELECTOR`]);
+  });
+
   it('version -o yaml and -o json print the same report (yaml is CommonJS: its chunk exports `default`)', async () => {
     const json = await runCli(['version', '-o', 'json']);
     const yaml = await runCli(['version', '-o', 'yaml']);
