@@ -233,18 +233,10 @@ async function confirm(
       );
     return 'yes';
   }
-  const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';
-  const pods = plural(work.targets.length, 'pod');
-  const blocked =
-    plan.verdict === 'blocked'
-      ? ` (the plan says this drain cannot finish: ${plan.verdictReasons[0] ?? 'blocked'})`
-      : '';
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   const interrupted = new Promise<'interrupted'>((resolve) => rl.once('SIGINT', () => resolve('interrupted')));
   try {
-    const question = rl.question(
-      `Drain: cordon ${plan.nodes.join(', ')} and ${verb} ${pods}${blocked}. Proceed? [y/N] `,
-    );
+    const question = rl.question(proceedQuestion(plan, work, terminalWidth(process.stderr) ?? UNLIMITED_WIDTH));
     question.catch(() => undefined); // closing the prompt after Ctrl-C rejects the pending question
     const answer = await Promise.race([question, interrupted]);
     if (answer === 'interrupted') return answer;
@@ -252,6 +244,19 @@ async function confirm(
   } finally {
     rl.close();
   }
+}
+
+/** The question asked before a drain, wrapped between words to the terminal's width. */
+export function proceedQuestion(plan: DrainPlan, work: DrainTargets, width: number): string {
+  const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';
+  const pods = plural(work.targets.length, 'pod');
+  const blocked =
+    plan.verdict === 'blocked'
+      ? ` (the plan says this drain cannot finish: ${plan.verdictReasons[0] ?? 'blocked'})`
+      : '';
+  const text = `Drain: cordon ${plan.nodes.join(', ')} and ${verb} ${pods}${blocked}. Proceed? [y/N]`;
+  // The answer is typed after a space, on the last line.
+  return `${wrapText(text, width - 2).join('\n')} `;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { proceedWarning } from '../../../src/cli/commands/drain.js';
+import { proceedQuestion, proceedWarning } from '../../../src/cli/commands/drain.js';
+import type { DrainTargets } from '../../../src/drain/targets.js';
 import { blockedPlan, clearPlan, slowPlan } from '../ui/plan-fixture.js';
 
 // `drain --yes` (or a drain with no terminal to ask on) goes ahead on a plan that expects it not to
@@ -32,5 +33,31 @@ describe('proceedWarning', () => {
   it('says nothing on a clear or slow plan', () => {
     expect(proceedWarning(clearPlan(), 0)).toBeNull();
     expect(proceedWarning(slowPlan(), 0)).toBeNull();
+  });
+});
+
+describe('proceedQuestion', () => {
+  const target = (name: string) => ({
+    ref: { namespace: 'demo', name, uid: `uid-${name}`, node: 'k8s-node-1' },
+    method: 'evict' as const,
+    pdbs: ['demo/hello'],
+    ownGraceSeconds: 30,
+  });
+  const work: DrainTargets = { targets: [target('hello-a'), target('hello-b')], skipped: [], refusals: [] };
+
+  it('asks on one line when it fits', () => {
+    expect(proceedQuestion(slowPlan(), work, 200)).toBe('Drain: cordon k8s-node-1 and evict 2 pods. Proceed? [y/N] ');
+  });
+
+  it('wraps a long question (a blocked plan gives its cause) between words, with room for the answer', () => {
+    for (const width of [60, 80, 120]) {
+      const question = proceedQuestion(blockedPlan(), work, width);
+      const lines = question.split('\n');
+      expect(lines.length, String(width)).toBeGreaterThan(1);
+      expect(lines.every((line) => line.length <= width - 2)).toBe(true);
+      expect(question.replace(/\n/g, ' ')).toBe(
+        'Drain: cordon k8s-node-1 and evict 2 pods (the plan says this drain cannot finish: demo/hello-a: no node can take its replacement). Proceed? [y/N] ',
+      );
+    }
   });
 });
