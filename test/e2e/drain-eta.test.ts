@@ -35,7 +35,7 @@ describe.each([2, 5, 10])(
       await seedEta(readySeconds);
     });
 
-    it('within 25 % of the measured drain, with its basis named', async () => {
+    it("within 25 % of the measured drain (and the basis timestamps' second a paced wave), with its basis named", async () => {
       const plan = await planRun([...ONLY_ETA, '-o', 'json']);
       expect(plan.exitCode, plan.stderr).toBe(0);
       const planned = JSON.parse(plan.stdout) as {
@@ -57,7 +57,11 @@ describe.each([2, 5, 10])(
         `ETA ${readySeconds} s scenario: estimate ${planned.eta.totalSeconds} s, measured ${measured.toFixed(1)} s, ` +
           `error ${(error * 100).toFixed(1)} %`,
       );
-      expect(Math.abs(error)).toBeLessThanOrEqual(0.25);
+      // The basis is each pod's start-to-Ready read from Kubernetes timestamps, whole seconds: a 2 s ready
+      // delay reads 2 or 3 s (a loaded lab makes the later reading likely), so each wave it paces is known
+      // to within a second. The estimate is held to 25 % of the drain plus that second per paced wave.
+      const pacedWaves = planned.eta.waves.length - 1;
+      expect(Math.abs(planned.eta.totalSeconds - measured)).toBeLessThanOrEqual(0.25 * measured + pacedWaves);
     });
   },
 );
