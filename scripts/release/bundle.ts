@@ -131,11 +131,12 @@ const builtinsTakenNotImported: Plugin = {
         : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
-      const names = Object.getOwnPropertyNames(process.getBuiltinModule(args.path)).filter(
+      const builtin = process.getBuiltinModule(args.path) as Record<string, unknown>;
+      const names = Object.getOwnPropertyNames(builtin).filter(
         (name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name),
       );
       const contents = LOADED_ON_FIRST_CALL.has(args.path)
-        ? loadedOnFirstCall(args.path, names)
+        ? loadedOnFirstCall(args.path, builtin, names)
         : [
             // Local names no built-in exports.
             `const builtin$ = process.getBuiltinModule(${JSON.stringify(args.path)});`,
@@ -161,8 +162,11 @@ const LOADED_ON_FIRST_CALL = new Set(['node:child_process']);
  * each function export calls through to it. A class (a capitalised name: ChildProcess) is read as it is,
  * for `new` and instanceof, so importing one loads the built-in at once.
  */
-function loadedOnFirstCall(builtin: string, names: readonly string[]): string {
-  const module = process.getBuiltinModule(builtin) as Record<string, unknown>;
+function loadedOnFirstCall(
+  builtin: string,
+  module: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): string {
   return [
     `const load$ = () => process.getBuiltinModule(${JSON.stringify(builtin)});`,
     'export default new Proxy({}, { get: (_, name) => load$()[name], has: (_, name) => name in load$() });',

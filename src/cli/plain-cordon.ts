@@ -70,7 +70,6 @@ export function plainCordonLine(argv: readonly string[]): PlainCordonLine | unde
   }
   // No node named: commander and nodeSelection say what is missing.
   if (nodes.length === 0) return undefined;
-  if (values.insecureSkipTlsVerify === false) delete values.insecureSkipTlsVerify;
   return { unschedulable: verb === 'cordon', verb, nodes, values: { ...values, dryRun: 'none' } };
 }
 

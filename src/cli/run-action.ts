@@ -79,7 +79,11 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
     } else {
       const { index, nodes } = indexAndNodes(await loadLiveSnapshot(client, values), selection!);
       ({ conditions } = await checkAccess(ctx));
-      await checkNodesFree(ctx, nodes, values.takeOver === true);
+      await checkNodesFree(
+        ctx,
+        nodes.map((name) => index.node(name)!),
+        values.takeOver === true,
+      );
       const plan = poolPlanOf(index, nodes, values);
       if (plan.verdict === 'blocked' && !values.forceStart) {
         throw new CliError(

@@ -1,4 +1,4 @@
-import type { V1Lease } from '@kubernetes/client-node';
+import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import type { RunApi } from '../kube/run-api.js';
 import { mapLimited } from './parallel.js';
 import {
@@ -63,13 +63,13 @@ export async function checkAccess(ctx: ClaimContext): Promise<{ conditions: bool
 
 /**
  * Refuses when a node of the pool belongs to another run: held (its Lease renewed and not expired) always,
- * naming the holder; stopped (Lease expired, released or gone) unless --take-over.
+ * naming the holder; stopped (Lease expired, released or gone) unless --take-over. The nodes are those of
+ * the cluster read the pool was planned on (their annotations name the run); claimRun reads each again.
  */
-export async function checkNodesFree(ctx: ClaimContext, nodes: readonly string[], takeOver: boolean): Promise<void> {
-  const read = await mapLimited(nodes, (name) => ctx.api.readNode(name));
-  for (const [i, name] of nodes.entries()) {
-    const other = runOfNode(read[i]!);
-    const refusal = other ? await refusalFor(ctx, name, other, takeOver) : null;
+export async function checkNodesFree(ctx: ClaimContext, nodes: readonly V1Node[], takeOver: boolean): Promise<void> {
+  for (const node of nodes) {
+    const other = runOfNode(node);
+    const refusal = other ? await refusalFor(ctx, node.metadata?.name ?? '', other, takeOver) : null;
     if (refusal) throw new RunRefused(refusal);
   }
 }
