@@ -13,6 +13,11 @@ export const ExitCode = {
    * otherwise be clear or slow. --allow-incomplete turns it back into 0.
    */
   Incomplete: 4,
+  /**
+   * plan: verdict disruptive — the drain finishes but leaves a workload with replicas down (a replacement
+   * that no node takes). Ranks below blocked (3) and above incomplete (4).
+   */
+  Disruptive: 5,
   /** Interrupted (Ctrl-C, SIGINT convention 128 + 2). */
   Interrupted: 130,
   /** Terminated by SIGTERM (128 + 15): drain stops as on Ctrl-C. */

@@ -33,6 +33,7 @@ Exit codes:
   2    usage error (unknown flag, missing argument)
   3    plan: verdict blocked
   4    plan: verdict incomplete (a kind it needs could not be read; --allow-incomplete: 0)
+  5    plan: verdict disruptive (the drain finishes but leaves a workload with replicas down)
   130  interrupted (SIGINT)
   143  drain: stopped by SIGTERM, as on Ctrl-C`,
   );

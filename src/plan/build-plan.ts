@@ -26,6 +26,7 @@ import { budgetsBrokenByTaint, maintenanceTaint, taintDeletion, taintText } from
 import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
 import { planWarnings } from './warnings.js';
 import { verdictWithStrategies } from './strategy-verdict.js';
+import { withOutages, workloadOutages } from './outages.js';
 
 /** One pod on a drained node with everything the plan learns about it before the waves. */
 interface PodFacts {
@@ -109,7 +110,8 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     ...[...certain].map(([key, e]) => [key, `escalation: ${key} is ${e.text}`] as const),
     ...[...surged].map(([key, s]) => [key, s.text] as const),
   ]);
-  const read = verdictWithStrategies(withStrategies, budgets, brokenByDeletes, rescued);
+  const outages = workloadOutages(index, { nodes, pods: withStrategies });
+  const read = withOutages(verdictWithStrategies(withStrategies, budgets, brokenByDeletes, rescued), outages);
   const unread = unreadKinds(
     index.snapshot,
     pods.map((p) => ({ pod: p.pod, removed: isRemoved(p), surged: surged.has(p.key) })),
@@ -133,6 +135,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
       pods.filter(isRemoved).map((p) => ({ pod: p.pod, recreated: p.controller?.recreates ?? false })),
     ),
     unread,
+    outages,
     pods: withStrategies,
     budgets,
     noExecute: { taint: taintText(taint), budgetsBroken: budgetsBrokenByTaint(tainted) },

@@ -74,10 +74,11 @@ function whyUnread(snapshot: Snapshot, kind: SnapshotKind): string {
 /**
  * The final verdict: a plan that would be clear or slow but could not read what it needs is incomplete,
  * since what it did not read could hold the drain back. A blocked plan stays blocked: reading more can
- * only hold the drain back further.
+ * only hold the drain back further. A disruptive plan stays disruptive: the outage it found is in what it
+ * read, and reading more can only add to it or block the drain.
  */
 export function completeVerdict(read: ReadVerdict, unread: readonly UnreadKind[]): Verdict {
-  return unread.length > 0 && read !== 'blocked' ? 'incomplete' : read;
+  return unread.length > 0 && (read === 'clear' || read === 'slow') ? 'incomplete' : read;
 }
 
 /** One reason line per unread kind, for the top of the verdict reasons. */

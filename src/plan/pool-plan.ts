@@ -115,7 +115,7 @@ function poolBatch(
 }
 
 /** Known verdicts from least to most severe; one added later ranks just below blocked until placed here. */
-const SEVERITY: readonly string[] = ['clear', 'slow', 'blocked'];
+const SEVERITY: readonly string[] = ['clear', 'slow', 'incomplete', 'disruptive', 'blocked'];
 const severity = (v: Verdict) => (SEVERITY.includes(v) ? SEVERITY.indexOf(v) : SEVERITY.indexOf('blocked') - 0.5);
 
 function poolVerdict(

@@ -14,7 +14,11 @@ export const PLANNED_REPLACEMENT_ANNOTATION = 'maint.kubectl.io/planned-replacem
  * disruption controller. Pure: a new snapshot and index (derived from the old one's, see
  * ClusterIndex.withChanges, as is the scheduler's cache), the old ones untouched.
  */
-export function clusterAfterBatch(index: ClusterIndex, plan: DrainPlan, batchNumber: number): ClusterIndex {
+export function clusterAfterBatch(
+  index: ClusterIndex,
+  plan: Pick<DrainPlan, 'nodes' | 'pods'>,
+  batchNumber: number,
+): ClusterIndex {
   const removed = plan.pods.filter(isRemovedByDrain);
   const removedUids = new Set(removed.map((p) => p.uid));
   const originals = new Map<string, V1Pod>();

@@ -9,12 +9,15 @@ export type DrainAction = 'evict' | 'skip' | 'delete' | 'refuse';
 export type EvictOutcome = 'immediate' | 'waits' | 'blocked';
 /**
  * clear: every pod can go now; slow: some wait for their budget; blocked: the drain cannot finish;
- * incomplete: the plan could not read a kind it needs (budgets, owners, pods — absent from the snapshot
- * file or forbidden to the user) and would otherwise say clear or slow: what it did not read could hold
- * the drain back, so it does not call the drain clear. Exit codes: 0 clear or slow, 3 blocked, 4
- * incomplete (0 again with --allow-incomplete).
+ * disruptive: the drain finishes but leaves a workload with replicas down (a removed pod's replacement
+ * finds no node: `outages` says which, how many and until when); incomplete: the plan could not read a
+ * kind it needs (budgets, owners, pods — absent from the snapshot file or forbidden to the user) and would
+ * otherwise say clear or slow: what it did not read could hold the drain back, so it does not call the
+ * drain clear. From most to least severe: blocked, disruptive, incomplete, slow, clear (a blocked drain
+ * stays blocked; an outage found in what was read stands whatever was not read). Exit codes: 0 clear or
+ * slow, 3 blocked, 4 incomplete (the exit code of `assumedVerdict` with --allow-incomplete), 5 disruptive.
  */
-export type Verdict = 'clear' | 'slow' | 'blocked' | 'incomplete';
+export type Verdict = 'clear' | 'slow' | 'blocked' | 'disruptive' | 'incomplete';
 /** The verdict from what was read alone. */
 export type ReadVerdict = Exclude<Verdict, 'incomplete'>;
 
@@ -220,6 +223,30 @@ export interface PlanWarning {
   readonly pods: readonly string[];
 }
 
+/**
+ * A workload the drain leaves short of replicas: pods it removes whose replacement no node takes. One
+ * entry per workload and per how long (outages.ts).
+ */
+export interface WorkloadOutage {
+  /** The controller that recreates the pods: Deployment (for its ReplicaSet), StatefulSet, Job… */
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** Its replicas in the snapshot (pods not finished nor terminating), the drained ones included. */
+  readonly replicas: number;
+  /** The drained pods whose replacement finds no node, as namespace/name: that many replicas are down. */
+  readonly pods: readonly string[];
+  /**
+   * node-returns: the replacements fit once the drained nodes in `returnsOn` are back in service;
+   * for-good: no node takes them even then.
+   */
+  readonly until: 'node-returns' | 'for-good';
+  /** The drained nodes the replacements fit on once they return (empty when for good). */
+  readonly returnsOn: readonly string[];
+  /** The scheduler-style message for the first pod's replacement ("0/3 nodes are available: …"). */
+  readonly message: string;
+}
+
 /** A caveat of this plan and the pods it concerns. */
 export interface CaveatScope {
   /** The caveat's text, as in `caveats`. */
@@ -240,6 +267,11 @@ export interface DrainPlan {
   readonly assumedVerdict: ReadVerdict;
   /** Why the verdict, one line each, most important first. */
   readonly verdictReasons: readonly string[];
+  /**
+   * Workloads left with replicas down: removed pods whose replacement finds no node (empty when none).
+   * Non-empty makes a drain that finishes `disruptive`; a blocked drain lists them too.
+   */
+  readonly outages?: readonly WorkloadOutage[];
   /** Pods deleted for good and data lost, one entry each (empty when the drain destroys nothing). */
   readonly warnings: readonly PlanWarning[];
   /** Kinds the plan needs and could not read (empty when it read all it needs). */

@@ -1,5 +1,6 @@
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { groupBy } from './group-by.js';
+import { isRemovedByDrain } from './pool-state.js';
 import type { BudgetPlan, NoExecuteBudgetBreach, PodPlan, ReadVerdict } from './types.js';
 import { plural } from '../wording.js';
 
@@ -11,9 +12,9 @@ export interface VerdictWithReasons {
 /**
  * blocked: some pod is refused by kubectl's filters or can never be evicted; slow: some eviction waits
  * for its budget; clear otherwise. Reasons come most important first: refusals in kubectl's "cannot
- * delete" wording, pods that can never go, budgets that make the drain wait, then replacements that
- * find no node and budgets that --disable-eviction breaks (neither holds the drain back, but the workload
- * runs short).
+ * delete" wording, pods that can never go, budgets that make the drain wait, then the replacements of
+ * pods still held on their node that would find no node, and budgets that --disable-eviction breaks.
+ * Removed pods whose replacement finds no node are outages (outages.ts), said by their own lines.
  */
 export function decideVerdict(
   pods: readonly PodPlan[],
@@ -32,8 +33,9 @@ export function decideVerdict(
       pods,
     ),
     ...slowBudgetLines(budgets, waiting),
+    // The replacements of pods the drain removes are the outages' lines (outages.ts); these are the rest.
     ...groupedLines(
-      pods.filter((p) => p.replacement && !p.replacement.schedulable),
+      pods.filter((p) => p.replacement && !p.replacement.schedulable && !isRemovedByDrain(p)),
       (names, message) => `no node for the replacement of ${names}: ${message}`,
       (p) => p.replacement!.message,
     ),

@@ -1,3 +1,4 @@
+import { downText } from '../plan/outage-text.js';
 import type { BudgetPlan, DrainPlan, PodPlan, Verdict } from '../plan/types.js';
 import { formatSeconds, listNames, plural, qualified } from './format.js';
 import type { Tone } from './theme.js';
@@ -55,9 +56,24 @@ export function verdictHeadline(plan: DrainPlan): string {
     clear: `CLEAR: every pod can leave ${nodes} now`,
     slow: `SLOW: draining ${nodes} waits for disruption budgets`,
     blocked: `BLOCKED: draining ${nodes} cannot finish`,
+    disruptive: disruptiveHeadline(plan),
     incomplete: `INCOMPLETE: the plan for ${nodes} could not read all it needs (from what it read: ${plan.assumedVerdict})`,
   };
   return headlines[plan.verdict];
+}
+
+/**
+ * The drain finishes but leaves workloads down: the workload and how long when there is one, else how
+ * many (each has its own line first among the reasons).
+ */
+function disruptiveHeadline(plan: DrainPlan): string {
+  const nodes = plan.nodes.join(', ');
+  const outages = plan.outages ?? [];
+  const workloads = new Set(outages.map((o) => `${o.kind} ${o.namespace}/${o.name}`));
+  if (outages.length === 1) {
+    return `DISRUPTIVE: draining ${nodes} leaves ${[...workloads][0]} with ${downText(outages[0]!)}`;
+  }
+  return `DISRUPTIVE: draining ${nodes} leaves ${plural(workloads.size, 'workload')} with replicas down`;
 }
 
 /** "Warning: 3 pods are deleted for good, …": what the drain destroys, right under the verdict. */

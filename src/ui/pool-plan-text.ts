@@ -7,6 +7,7 @@ const HEADLINE: Readonly<Record<string, string>> = {
   clear: 'CLEAR',
   slow: 'SLOW',
   blocked: 'BLOCKED',
+  disruptive: 'DISRUPTIVE',
 };
 
 /**

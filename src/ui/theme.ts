@@ -28,4 +28,10 @@ export function toneColor(tone: Tone, enabled: boolean): string | undefined {
   return TONE_COLORS[tone];
 }
 
-export const VERDICT_TONES: Record<Verdict, Tone> = { clear: 'ok', slow: 'warn', blocked: 'bad', incomplete: 'bad' };
+export const VERDICT_TONES: Record<Verdict, Tone> = {
+  clear: 'ok',
+  slow: 'warn',
+  blocked: 'bad',
+  disruptive: 'bad',
+  incomplete: 'bad',
+};

@@ -253,7 +253,9 @@ export function proceedQuestion(plan: DrainPlan, work: DrainTargets, width: numb
   const blocked =
     plan.verdict === 'blocked'
       ? ` (the plan says this drain cannot finish: ${plan.verdictReasons[0] ?? 'blocked'})`
-      : '';
+      : plan.verdict === 'disruptive'
+        ? ` (the plan says this drain leaves a workload down: ${plan.verdictReasons[0] ?? 'disruptive'})`
+        : '';
   const text = `Drain: cordon ${plan.nodes.join(', ')} and ${verb} ${pods}${blocked}. Proceed? [y/N]`;
   // The answer is typed after a space, on the last line.
   return `${wrapText(text, width - 2).join('\n')} `;
@@ -261,9 +263,13 @@ export function proceedQuestion(plan: DrainPlan, work: DrainTargets, width: numb
 
 /**
  * Said when the drain goes ahead without asking although the plan expects it not to finish (or could not
- * read all it needs): the cause, and what bounds the wait.
+ * read all it needs): the cause, and what bounds the wait. A drain that finishes but leaves a workload
+ * down is said too: no timeout bounds that.
  */
 export function proceedWarning(plan: DrainPlan, timeoutMs: number): string | null {
+  if (plan.verdict === 'disruptive') {
+    return `the plan says this drain leaves a workload down: ${plan.verdictReasons[0] ?? plan.verdict}`;
+  }
   if (plan.verdict !== 'blocked' && plan.verdict !== 'incomplete') return null;
   const what =
     plan.verdict === 'blocked'

@@ -90,10 +90,11 @@ const READ_VERDICT_EXIT: Record<ReadVerdict, number> = {
   clear: ExitCode.Ok,
   slow: ExitCode.Ok,
   blocked: ExitCode.Blocked,
+  disruptive: ExitCode.Disruptive,
 };
 
 /**
- * What a pipeline gates on: 0 clear or slow, 3 blocked, 4 incomplete. An incomplete plan fails closed;
+ * What a pipeline gates on: 0 clear or slow, 3 blocked, 4 incomplete, 5 disruptive. An incomplete plan fails closed;
  * --allow-incomplete opts in to the exit code of the verdict from what was read (a pool plan that is
  * incomplete has no blocked batch, so that is 0).
  */

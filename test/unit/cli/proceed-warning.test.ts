@@ -30,6 +30,20 @@ describe('proceedWarning', () => {
     );
   });
 
+  it('on a disruptive plan says which workload the drain leaves down', () => {
+    const plan = {
+      ...clearPlan(),
+      verdict: 'disruptive' as const,
+      verdictReasons: ['StatefulSet demo/db: 1 of 1 replica down until k8s-node-1 returns (…)'],
+    };
+    expect(proceedWarning(plan, 0)).toBe(
+      'the plan says this drain leaves a workload down: StatefulSet demo/db: 1 of 1 replica down until k8s-node-1 returns (…)',
+    );
+    expect(proceedQuestion(plan, { targets: [], skipped: [], refusals: [] }, 200)).toMatch(
+      /^Drain: cordon k8s-node-1 and evict 0 pods \(the plan says this drain leaves a workload down: StatefulSet demo\/db: 1 of 1 replica down/,
+    );
+  });
+
   it('says nothing on a clear or slow plan', () => {
     expect(proceedWarning(clearPlan(), 0)).toBeNull();
     expect(proceedWarning(slowPlan(), 0)).toBeNull();
