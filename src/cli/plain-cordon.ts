@@ -4,8 +4,8 @@ import type { KubeFlagValues } from './kube-flag-values.js';
 import { exitQuietlyWhenTheReaderGoesAway, reportFailure } from './report-error.js';
 
 // `kubectl maint cordon NODE…` and `uncordon`, as scripts and operators type them, run without commander:
-// building the command tree and parsing with it was a tenth of a cordon's start-up, which is measured
-// against kubectl's (issue 9). Only a plain command line is read here — node names, the connection flags
+// building the command tree and parsing with it is a tenth of a cordon's start-up, which is measured
+// against kubectl's (docs/benchmarks.md). Only a plain command line is read here — node names, the connection flags
 // that take a string as it is, and --insecure-skip-tls-verify — and it means exactly what commander would
 // make of it (test/unit/cli/plain-cordon.test.ts holds the two to the same values). Anything else (-l,
 // --dry-run, --request-timeout, --help, a typo, `--`) is left to commander, with its help and errors.

@@ -1,4 +1,5 @@
-import type { ApiOutcome, ApiStatus } from '../kube/api-outcome.js';
+import type { ApiOutcome } from '../kube/api-outcome.js';
+import type { ApiStatus } from '../kube/api-status.js';
 import { coveringBudgetText } from './budget-coverage.js';
 import type { BudgetRefusal, CoveringBudget } from './events.js';
 

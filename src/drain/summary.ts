@@ -1,4 +1,4 @@
-import { formatMs } from '../kube/errors.js';
+import { formatMs } from '../kube/connection-errors.js';
 import type { DrainEvent, PodDrainState, PodRef } from './events.js';
 import { plural } from '../wording.js';
 

@@ -1,8 +1,6 @@
 import { isApiException, parseStatus, type ApiStatus } from './api-status.js';
 import { classifyKubeError } from './errors.js';
 
-export { parseStatus, type ApiStatus } from './api-status.js';
-
 /**
  * What a write returned, as data rather than an exception, so the drain can classify it with pure
  * functions: a 2xx, an error Status with its HTTP code, or no answer at all (connection refused, reset,

@@ -70,10 +70,7 @@ export function drainApi(client: DrainClient): DrainApi {
   };
 }
 
-export type { ApiOutcome } from './api-outcome.js';
-export type { CordonResult } from './cordon.js';
-export type { PodWriteOptions } from './eviction.js';
-export type { RunningWatch, WatchHandlers } from './list-watch.js';
+export type { RunningWatch } from './list-watch.js';
 export {
   SURGE_ANNOTATION,
   hasAutoscalerRecord,

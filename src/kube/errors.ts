@@ -188,5 +188,3 @@ export function firstLineOf(text: string): string {
       .find((line) => line !== '') ?? ''
   );
 }
-
-export { formatMs } from './connection-errors.js';

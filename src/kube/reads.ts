@@ -59,10 +59,6 @@ const READERS: Readonly<Record<ListableKind, KindReader>> = {
   },
 };
 
-export function resourceOf(kind: ListableKind): string {
-  return READERS[kind].resource;
-}
-
 export interface ReadOptions {
   readonly kinds: readonly ListableKind[];
   /** Kinds whose failure aborts the read; any other kind that is forbidden or not served becomes a warning. */

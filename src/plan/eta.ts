@@ -1,5 +1,6 @@
 import type { V1Pod, V1Probe } from '@kubernetes/client-node';
 import { isPodReady, toEpochSeconds } from './pod-facts.js';
+import type { WaveEta } from './types.js';
 import { plural } from '../wording.js';
 
 /**
@@ -45,18 +46,6 @@ export interface LatePod {
   readonly graceSeconds: number;
   /** "deleted by --escalate-after". */
   readonly why: string;
-}
-
-export interface WaveEta {
-  readonly wave: number;
-  readonly group: number;
-  /** Seconds after the first eviction when this wave's evictions are admitted. */
-  readonly startsAfterSeconds: number;
-  /** How long until the next wave may start: its replacements Ready (budget freed), or its pods gone at a group's end. */
-  readonly freesAfterSeconds: number;
-  readonly pods: readonly string[];
-  /** What the wave's time rests on, in words. */
-  readonly basis: string;
 }
 
 export interface PodEta {

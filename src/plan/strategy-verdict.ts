@@ -2,7 +2,7 @@ import type { BudgetPlan, NoExecuteBudgetBreach, PodPlan } from './types.js';
 import { decideVerdict, type VerdictWithReasons } from './verdict.js';
 
 /**
- * The verdict once the chosen strategies are counted (issue 11): a pod the budget would block for ever but
+ * The verdict once the chosen strategies are counted: a pod the budget would block for ever but
  * a strategy gets out (--escalate-after deletes it, --surge brings its replacement up first) makes the
  * drain slow, not blocked, and the reason names the strategy. Every other pod is judged as before.
  *

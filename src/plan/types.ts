@@ -155,18 +155,24 @@ export interface PodEtaPlan {
   readonly basis: string;
 }
 
+/** One wave of a drain's estimate: when its evictions are admitted and when the next wave may start. */
+export interface WaveEta {
+  readonly wave: number;
+  /** The eviction-order group it belongs to. */
+  readonly group: number;
+  /** Seconds after the first eviction when this wave's evictions are admitted. */
+  readonly startsAfterSeconds: number;
+  /** How long until the next wave may start: its replacements Ready (budget freed), or its pods gone at a group's end. */
+  readonly freesAfterSeconds: number;
+  readonly pods: readonly string[];
+  /** What the wave's time rests on, in words. */
+  readonly basis: string;
+}
+
 export interface DrainEtaPlan {
   /** Seconds from the first eviction until the last pod is gone; null when the drain cannot finish. */
   readonly totalSeconds: number | null;
-  readonly waves: ReadonlyArray<{
-    readonly wave: number;
-    readonly group: number;
-    readonly startsAfterSeconds: number;
-    /** Until the next wave may start: its replacements Ready (the budget freed), or the group gone. */
-    readonly freesAfterSeconds: number;
-    readonly pods: readonly string[];
-    readonly basis: string;
-  }>;
+  readonly waves: readonly WaveEta[];
   /** What the total rests on (the workloads' observed start-to-Ready times, probes), one line each. */
   readonly basis: readonly string[];
 }

@@ -1,4 +1,5 @@
 import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
+import type { FinishedEvent } from '../drain/summary.js';
 import type { DrainPlan } from '../plan/types.js';
 import { escalationText, groupStartText, surgeText } from './drain-wording.js';
 import { qualified, qualifiedPdb } from './format.js';
@@ -8,7 +9,6 @@ import { qualified, qualifiedPdb } from './format.js';
  * Views (Ink, text lines, summary) are functions of this value and of "now"; nothing here reads a clock.
  */
 
-export type FinishedEvent = Extract<DrainEvent, { type: 'finished' }>;
 type Finished = Extract<PodDrainState, { phase: 'gone' | 'skipped' | 'failed' | 'dry-run' }>;
 
 export interface PodProgress {

@@ -1,6 +1,7 @@
 import { elapsedAt, type DrainProgress } from './drain-progress.js';
 import { budgetWaitText } from './drain-wording.js';
-import { formatClock, plural } from './format.js';
+import { formatClock } from './format.js';
+import { plural } from '../wording.js';
 
 /**
  * The drain in one line, for a spinner: nodes, pods done, what holds it up (the longest budget wait

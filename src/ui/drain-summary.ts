@@ -1,7 +1,9 @@
 import type { PodRef } from '../drain/events.js';
-import { elapsedAt, type DrainLogEntry, type DrainProgress, type FinishedEvent } from './drain-progress.js';
+import type { FinishedEvent } from '../drain/summary.js';
+import { elapsedAt, type DrainLogEntry, type DrainProgress } from './drain-progress.js';
 import { describePodState, goneVerb } from './drain-wording.js';
-import { formatMs, listNames, plural, qualified } from './format.js';
+import { formatMs, listNames, qualified } from './format.js';
+import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { BudgetBlocker, DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import { coveringBudgetText } from '../drain/budget-coverage.js';
 import type { PodProgress } from './drain-progress.js';
-import { formatMs, plural, qualified, qualifiedPdb } from './format.js';
+import { formatMs, qualified, qualifiedPdb } from './format.js';
+import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
 
 /** How each drain view words a pod's state, in one place: the Ink rows, the text lines and the summary. */

@@ -25,9 +25,6 @@ export function formatClock(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** "1 pod", "3 pods" (one rule for every layer, in src/wording.ts). */
-export { plural } from '../wording.js';
-
 /** kubectl's namespace/name. */
 export function qualified(ref: { readonly namespace: string; readonly name: string }): string {
   return `${ref.namespace}/${ref.name}`;

@@ -1,6 +1,7 @@
 import { downText } from '../plan/outage-text.js';
 import type { BudgetPlan, DrainPlan, PodPlan, Verdict } from '../plan/types.js';
-import { formatSeconds, listNames, plural, qualified } from './format.js';
+import { formatSeconds, listNames, qualified } from './format.js';
+import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
 
 /**

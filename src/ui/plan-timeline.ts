@@ -1,5 +1,6 @@
 import type { DrainPlan, PodPlan } from '../plan/types.js';
-import { listNames, plural, qualified } from './format.js';
+import { listNames, qualified } from './format.js';
+import { plural } from '../wording.js';
 
 /**
  * The two "what if" sequences a plan compares the drain with, as marks on a time axis:

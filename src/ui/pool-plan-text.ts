@@ -1,7 +1,8 @@
 import type { PoolBatch, PoolPlan } from '../plan/pool-types.js';
 import type { Verdict } from '../plan/types.js';
 import { formatColumns } from './text-columns.js';
-import { formatSeconds, plural } from './format.js';
+import { formatSeconds } from './format.js';
+import { plural } from '../wording.js';
 
 const HEADLINE: Readonly<Record<string, string>> = {
   clear: 'CLEAR',

@@ -1,8 +1,6 @@
-import { groupBy } from '../group-by.js';
-
 /**
  * kubectl's PodDeleteList aggregation: pods grouped by message, one group per line for errors
- * ("cannot delete <message>: ns/a, ns/b") and one string for warnings ("<message>: ns/a; <message>: ns/b").
+ * ("cannot delete <message>: ns/a, ns/b").
  * Groups keep first-seen order (kubectl's follows Go map order, which is random).
  */
 export interface FilteredPod {
@@ -15,11 +13,7 @@ export function refusalLines(pods: readonly FilteredPod[]): string[] {
   return [...groupByReason(pods)].map(([reason, names]) => `cannot delete ${reason || 'unexpected error'}: ${names}`);
 }
 
-export function warningText(pods: readonly FilteredPod[]): string {
-  return [...groupByReason(pods)].map(([reason, names]) => `${reason}: ${names}`).join('; ');
-}
-
 function groupByReason(pods: readonly FilteredPod[]): Map<string, string> {
-  const groups = groupBy(pods, (pod) => pod.reason);
+  const groups = Map.groupBy(pods, (pod) => pod.reason);
   return new Map([...groups].map(([reason, list]) => [reason, list.map((p) => `${p.namespace}/${p.name}`).join(', ')]));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseStatus, type ApiOutcome } from '../../../src/kube/api-outcome.js';
+import type { ApiOutcome } from '../../../src/kube/api-outcome.js';
+import { parseStatus } from '../../../src/kube/api-status.js';
 import { classifyEviction, type EvictionCall, type EvictionStep } from '../../../src/drain/eviction-retry.js';
 import { helloExhausted } from './states.js';
 import responses from './fixtures/eviction-responses.json' with { type: 'json' };

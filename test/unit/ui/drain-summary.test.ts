@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../../src/drain/events.js';
-import { initialDrainProgress, reduceDrainEvents, type FinishedEvent } from '../../../src/ui/drain-progress.js';
+import type { FinishedEvent } from '../../../src/drain/summary.js';
+import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-progress.js';
 import { renderDrainSummaryText, summarizeDrain } from '../../../src/ui/drain-summary.js';
 import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatSeconds, listNames, plural, qualifiedPdb } from '../../../src/ui/format.js';
+import { formatClock, formatSeconds, listNames, qualifiedPdb } from '../../../src/ui/format.js';
+import { plural } from '../../../src/wording.js';
 
 describe('formatSeconds', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalLines, warningText } from '../../../../src/plan/drain-filters/pod-delete-list.js';
+import { refusalLines } from '../../../../src/plan/drain-filters/pod-delete-list.js';
 
 const pods = [
   { namespace: 'kube-system', name: 'proxy-a', reason: 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)' },
@@ -13,18 +13,6 @@ describe('PodDeleteList aggregation', () => {
       'cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): kube-system/proxy-a, kube-system/cni-b',
       'cannot delete Pods that declare no controller (use --force to override): demo/bare',
     ]);
-  });
-
-  it('joins warning groups with "; "', () => {
-    expect(
-      warningText([
-        { namespace: 'kube-system', name: 'proxy-a', reason: 'ignoring DaemonSet-managed Pods' },
-        { namespace: 'kube-system', name: 'cni-b', reason: 'ignoring DaemonSet-managed Pods' },
-        { namespace: 'demo', name: 'bare', reason: 'deleting Pods that declare no controller' },
-      ]),
-    ).toBe(
-      'ignoring DaemonSet-managed Pods: kube-system/proxy-a, kube-system/cni-b; deleting Pods that declare no controller: demo/bare',
-    );
   });
 
   it('names an empty message "unexpected error", as kubectl does', () => {
