@@ -1,5 +1,5 @@
 /**
- * The planner's scale benchmark (issue 3, item 6): "the plan of one node must stay interactive on a
+ * The planner's scale benchmark: "the plan of one node must stay interactive on a
  * 5,000-node, 150,000-pod cluster". Writes a realistic snapshot of that size (synthetic-cluster.ts), then
  * measures in the same run, against a baseline that only parses the same file:
  *

@@ -1,5 +1,5 @@
 /**
- * The pool plan at scale (issue 10): `kubectl maint plan` of a pool of 500 nodes of the generated
+ * The pool plan at scale: `kubectl maint plan` of a pool of 500 nodes of the generated
  * 5,000-node / 150,000-pod cluster with --max-unavailable 10 %, measured in the same run against the
  * plan-scale baseline (JSON.parse of the same snapshot):
  *
@@ -27,7 +27,7 @@ import type * as LoadFileModule from '../../src/snapshot/load-file.js';
 import type * as PlanScaleModule from './plan-scale.js';
 import type * as GeneratorModule from './synthetic-cluster.js';
 
-/** The issue's targets. */
+/** The targets (docs/benchmarks.md). */
 const TARGETS = { planPerParse: 3, peakRssPerFileByte: 2 } as const;
 const POOL_LABEL = 'node.example.com/pool';
 const FLAGS = ['--ignore-daemonsets', '--delete-emptydir-data', '--force'];

@@ -1,5 +1,5 @@
 /**
- * The strategies' benchmark (issue 11), in the lab:
+ * The strategies' benchmark, in the lab:
  *
  *   surge  the single-replica Deployment under a minAvailable 1 budget on k8s-node-1
  *          (scripts/lab/workloads/solo.yaml): `kubectl maint drain --surge` from start to exit, against the
@@ -13,7 +13,7 @@
  *   eta    the plan's estimate against the measured drain on three replicas behind a maxUnavailable 1
  *          budget (scripts/lab/workloads/eta.yaml) whose replacements are Ready 2 s, 5 s and 10 s after they
  *          start, measured as the e2e test does (first eviction to the end). Printed per scenario: the
- *          error, estimate − measured over measured. Target: within ±25 % (the issue's bound).
+ *          error, estimate − measured over measured. Target: within ±25 % (the bound the e2e test holds too).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -22,7 +22,7 @@ export interface SyntheticClusterOptions {
   readonly seed: number;
 }
 
-/** Issue 3, item 6: the plan of one node must stay interactive at this size. */
+/** The plan of one node must stay interactive at this size. */
 export const FULL_SCALE: SyntheticClusterOptions = {
   nodes: 5_000,
   pods: 150_000,

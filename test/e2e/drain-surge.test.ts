@@ -50,8 +50,8 @@ const soloAutoscaler = () => kubectlJson<Autoscaler>(['get', 'hpa', 'solo', '-n'
 const isReady = (pod: KubeObject) => pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
 
 /**
- * Waits until what the plan reads has settled (issue 11's intermittent exit 3: a plan taken while the
- * cluster still moved): solo's one pod Ready on k8s-node-1 and nothing of it terminating, the Deployment
+ * Waits until what the plan reads has settled (a plan taken while the cluster still moves can say blocked,
+ * exit 3): solo's one pod Ready on k8s-node-1 and nothing of it terminating, the Deployment
  * and the budget observed by their controllers with the budget at 1 healthy of 1 (allowing none), and
  * k8s-node-2 open: schedulable and without the taints the node lifecycle controller adds to a node that is
  * cordoned or not Ready, which it removes a moment after the node is uncordoned or Ready.

@@ -103,8 +103,8 @@ describe('the plan agrees with what the lab then does', () => {
     const plan = await planLive(['k8s-node-1', '--ignore-daemonsets']);
     expect(plan.verdict).toBe('blocked');
     const hello = plan.pods.filter((p) => p.namespace === 'demo').map((p) => p.name);
-    // Every pod a controller recreates has its replacement judged, the never-evicted one too (issue 8,
-    // finding 8); the one the drain admits is the one whose replacement the lab leaves Pending.
+    // Every pod a controller recreates has its replacement judged, the never-evicted one too;
+    // the one the drain admits is the one whose replacement the lab leaves Pending.
     const demoPods = plan.pods.filter((p) => p.namespace === 'demo');
     expect(demoPods.every((p) => p.replacement !== null)).toBe(true);
     const unschedulable = demoPods.filter(

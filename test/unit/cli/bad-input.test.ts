@@ -7,7 +7,7 @@ import { nodeNameProblem, nodeSelection } from '../../../src/cli/node-selection.
 import { MAX_TIMER_MS, setLongTimeout, timeoutSignal } from '../../../src/timers.js';
 import { runCli, scratchDir } from './cli-from-source.js';
 
-// Issue 8 items 2 and 3: numbers, durations and node names are checked before anything is sent. The
+// Numbers, durations and node names are checked before anything is sent. The
 // "cluster" here is a socket that counts connections: a refused input must not open one.
 let server: net.Server;
 let connections = 0;

@@ -66,7 +66,7 @@ describe("commander's usage errors in kubectl's words", () => {
 });
 
 describe('the CLI, end to end', () => {
-  it('plan takes the boolean flag forms kubectl scripts use (issue 8 item 9)', async () => {
+  it('plan takes the boolean flag forms kubectl scripts use', async () => {
     const args = ['plan', 'k8s-node-1', '--snapshot', hello, '-o', 'json'];
     const r = await runCli([
       ...args,

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scratchDir } from './cli-from-source.js';
 
-// Start-up (issue 9 item 7): a command loads only what it needs. The sources are compiled file by file
+// Start-up: a command loads only what it needs. The sources are compiled file by file
 // (as `npm run build` lays out dist/, here by esbuild, in a second) into a scratch package, run with a
 // module hook that records every file Node loads, and the heavy packages must be absent from the list.
 const root = path.resolve(import.meta.dirname, '../../..');

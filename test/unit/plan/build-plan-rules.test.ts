@@ -41,7 +41,7 @@ describe('buildPlan rules', () => {
     expect(plan.verdictReasons).toEqual([
       'cannot evict shop/a: the API answers 500 "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support." (shop/everything, shop/web)',
     ]);
-    // Blocked, but its ReplicaSet recreates it: whether fixing the budgets is enough is judged (issue 8, finding 8).
+    // Blocked, but its ReplicaSet recreates it: whether fixing the budgets is enough is judged.
     expect(plan.pods[0]!.replacement).toMatchObject({ schedulable: true, placedOn: 'n2', whenUnblocked: true });
   });
 

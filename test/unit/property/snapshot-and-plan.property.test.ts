@@ -9,7 +9,7 @@ import { options } from '../plan/rules-fixture.js';
 import { applyMutations, mutations } from './mutation.js';
 
 /**
- * Issue 8: any mutation of a valid snapshot (the bundled examples) gives a plan or a one-line error that
+ * Any mutation of a valid snapshot (the bundled examples) gives a plan or a one-line error that
  * says where, never an internal error (a TypeError…), never a line longer than ERROR_LINE_BOUND. Seeded and
  * bounded: the same runs on every machine, a few seconds each.
  */

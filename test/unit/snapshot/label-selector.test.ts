@@ -178,7 +178,7 @@ describe('TestRequirementSelectorMatching', () => {
   });
 });
 
-describe('issue 8, finding 7', () => {
+describe('a selector repeating a key', () => {
   it('app=web,app=db selects nothing: both requirements must hold', () => {
     expect(matches('app=web,app=db', { app: 'db' })).toBe(false);
     expect(matches('app=web,app=db', { app: 'web' })).toBe(false);

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { SnapshotLoadError, snapshotFromDocuments } from '../../../src/snapshot/load-file.js';
 
 /**
- * Issue 8, finding 4: a malformed snapshot never gives a verdict silently. Each case mutates one field of
- * examples/hello.json as the tester did; the load must fail with one line naming the file, the object
+ * A malformed snapshot never gives a verdict silently. Each case mutates one field of
+ * examples/hello.json; the load must fail with one line naming the file, the object
  * and the field, or skip with a warning that says so.
  */
 const HELLO = JSON.parse(readFileSync(path.resolve('examples/hello.json'), 'utf8')) as {
