@@ -29,7 +29,7 @@ export default tseslint.config(
     },
   },
   {
-    // The layers flow one way: kube -> snapshot -> plan -> drain -> ui <- cli. plan/ is pure.
+    // The layers flow one way: kube -> snapshot -> plan -> drain -> run -> ui <- cli. plan/ is pure.
     files: ['src/plan/**'],
     rules: {
       'no-restricted-imports': [
@@ -37,7 +37,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/kube/**', '**/drain/**', '**/ui/**', '**/cli/**'],
+              group: ['**/kube/**', '**/drain/**', '**/run/**', '**/ui/**', '**/cli/**'],
               message: 'plan/ is pure: it may import snapshot types only.',
             },
             {
@@ -73,7 +73,8 @@ export default tseslint.config(
     },
   },
   {
-    // drain/ drives the API through kube/ and reads plan/ and snapshot/; it never renders or parses flags.
+    // drain/ drives the API through kube/ and reads plan/ and snapshot/; run/ drives it, never the other
+    // way; it never renders or parses flags.
     files: ['src/drain/**'],
     rules: {
       'no-restricted-imports': [
@@ -81,6 +82,7 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/ui/**', '**/cli/**'], message: 'drain/ emits events; ui/ renders them and cli/ wires both.' },
+            { group: ['**/run/**'], message: 'drain/ sits below run/: a run drives drains.' },
           ],
         },
       ],
@@ -109,7 +111,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/snapshot/**', '**/plan/**', '**/drain/**', '**/ui/**', '**/cli/**'],
+              group: ['**/snapshot/**', '**/plan/**', '**/drain/**', '**/run/**', '**/ui/**', '**/cli/**'],
               message: 'kube/ sits below every other layer.',
             },
           ],
@@ -125,8 +127,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/plan/**', '**/drain/**', '**/ui/**', '**/cli/**'],
-              message: 'snapshot/ sits below plan/, drain/, ui/ and cli/.',
+              group: ['**/plan/**', '**/drain/**', '**/run/**', '**/ui/**', '**/cli/**'],
+              message: 'snapshot/ sits below plan/, drain/, run/, ui/ and cli/.',
             },
           ],
         },
