@@ -110,6 +110,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     ...[...certain].map(([key, e]) => [key, `escalation: ${key} is ${e.text}`] as const),
     ...[...surged].map(([key, s]) => [key, s.text] as const),
   ]);
+  const waysOut = unusedWaysOut(index, pods, podPlans, heldByOthers, options);
   const outages = workloadOutages(index, { nodes, pods: withStrategies });
   const read = withOutages(verdictWithStrategies(withStrategies, budgets, brokenByDeletes, rescued), outages);
   const unread = unreadKinds(
@@ -136,6 +137,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     ),
     unread,
     outages,
+    waysOut,
     pods: withStrategies,
     budgets,
     noExecute: { taint: taintText(taint), budgetsBroken: budgetsBrokenByTaint(tainted) },
@@ -248,6 +250,37 @@ function surgePlans(
     );
   }
   return result;
+}
+
+/**
+ * The strategies not chosen that would let pods their budget blocks go: the Deployments --surge would
+ * surge (as it would plan them), and the namespaces of budget-blocked pods --escalate-after could delete
+ * past their budget. Only what the operator did not ask for: a chosen strategy is in the pods' plans.
+ */
+function unusedWaysOut(
+  index: ClusterIndex,
+  pods: readonly PodFacts[],
+  podPlans: readonly PodPlan[],
+  heldByOthers: ReadonlySet<string>,
+  options: PlanOptions,
+): NonNullable<DrainPlan['waysOut']> {
+  const surge = options.surge
+    ? []
+    : [...surgePlans(index, pods, podPlans, heldByOthers, { all: true, deployments: [] }).values()].flatMap((s) =>
+        s.surged && s.deployment !== null ? [s.deployment] : [],
+      );
+  const escalate = options.escalation
+    ? []
+    : podPlans
+        .filter(
+          (p) =>
+            p.outcome === 'blocked' &&
+            p.action === 'evict' &&
+            p.pdbs.length === 1 &&
+            !heldByOthers.has(`${p.namespace}/${p.name}`),
+        )
+        .map((p) => p.namespace);
+  return { surge: [...new Set(surge)], escalate: [...new Set(escalate)] };
 }
 
 /** The drain's timeline (eta.ts): each removed pod's grace period and its replacement's start-to-Ready time. */

@@ -278,6 +278,13 @@ export interface DrainPlan {
    * Non-empty makes a drain that finishes `disruptive`; a blocked drain lists them too.
    */
   readonly outages?: readonly WorkloadOutage[];
+  /**
+   * Strategies not chosen that would let pods their budget blocks go: `surge`, the Deployments (namespace/name)
+   * --surge would surge; `escalate`, the namespaces of budget-blocked pods --escalate-after with
+   * --escalate-namespace could delete past their budget. Empty lists when nothing is blocked by a budget
+   * or the strategy was chosen.
+   */
+  readonly waysOut?: { readonly surge: readonly string[]; readonly escalate: readonly string[] };
   /** Pods deleted for good and data lost, one entry each (empty when the drain destroys nothing). */
   readonly warnings: readonly PlanWarning[];
   /** Kinds the plan needs and could not read (empty when it read all it needs). */

@@ -14,13 +14,18 @@ const FLAG_COSTS: Readonly<Record<string, string>> = {
   '--delete-emptydir-data': 'if losing their emptyDir data is acceptable',
 };
 
+/**
+ * `nextCommand` is what to run next, as the CLI built it: the drain when the plan says it can finish,
+ * else the same plan again with `advisedFlags` added.
+ */
 export function planAdvice(plan: DrainPlan, nextCommand?: string): string[] {
   const unschedulable = plan.pods.filter((p) => p.replacement !== null && !p.replacement.schedulable);
   const advice = [
     ...unreadAdvice(plan),
     ...refusalAdvice(plan.pods.filter((p) => p.action === 'refuse')),
     ...blockedAdvice(
-      plan.pods.filter((p) => p.outcome === 'blocked' && p.action !== 'refuse' && !waitsOnRoom(p, unschedulable)),
+      plan,
+      budgetBlocked(plan).filter((p) => !waitsOnRoom(p, unschedulable)),
     ),
     ...roomAdvice(unschedulable),
     ...slowAdvice(plan),
@@ -30,6 +35,34 @@ export function planAdvice(plan: DrainPlan, nextCommand?: string): string[] {
     advice.push(goAhead ? `drain: ${nextCommand}` : `then plan again: ${nextCommand}`);
   }
   return advice;
+}
+
+/**
+ * The flags the advice tells the operator to add, to plan again with: the flag kubectl names for a
+ * refused pod, and --surge for the Deployments it would get out. The plan then shows what each costs.
+ * (--escalate-after needs a duration only the operator can choose: it is advised, not added.)
+ */
+export function advisedFlags(plan: DrainPlan): string[] {
+  const refusal = plan.pods.flatMap((p) => (p.action === 'refuse' ? (refusalFlag(p) ?? []) : []));
+  const surge = plan.waysOut?.surge ?? [];
+  return [...new Set(refusal), ...(surge.length > 0 ? [`--surge=${surge.join(',')}`] : [])];
+}
+
+/** kubectl names the flag that lets a refused pod go: "(use --force to override)". */
+function refusalFlag(pod: PodPlan): string | undefined {
+  return /\(use (--[a-z-]+)/.exec(pod.reason)?.[1];
+}
+
+/**
+ * Pods whose own budget keeps them: blocked, not refused, not on a node kubectl refuses to drain (their
+ * node's refusal holds them, and its flag is the fix), and not behind an earlier eviction-order group that
+ * cannot finish (that group's block is the fix).
+ */
+function budgetBlocked(plan: DrainPlan): PodPlan[] {
+  const refusedNodes = new Set(plan.pods.filter((p) => p.action === 'refuse').map((p) => p.node));
+  const blocked = plan.pods.filter((p) => p.outcome === 'blocked' && p.action !== 'refuse');
+  const firstStuckGroup = Math.min(...blocked.map((p) => p.orderGroup ?? 1));
+  return blocked.filter((p) => !refusedNodes.has(p.node) && (p.orderGroup ?? 1) === firstStuckGroup);
 }
 
 /** A plan that could not read a kind: read it, or knowingly gate on what was read. */
@@ -47,7 +80,7 @@ function refusalAdvice(refused: readonly PodPlan[]): string[] {
   const byFlag = new Map<string, string[]>();
   const unresolvable: string[] = [];
   for (const pod of refused) {
-    const flag = /\(use (--[a-z-]+)/.exec(pod.reason)?.[1];
+    const flag = refusalFlag(pod);
     if (flag) byFlag.set(flag, [...(byFlag.get(flag) ?? []), qualified(pod)]);
     else unresolvable.push(qualified(pod));
   }
@@ -67,16 +100,41 @@ function waitsOnRoom(pod: PodPlan, unschedulable: readonly PodPlan[]): boolean {
   return unschedulable.some((other) => other.pdbs.some((b) => budgets.has(qualified(b))));
 }
 
-function blockedAdvice(blocked: readonly PodPlan[]): string[] {
+/**
+ * Budget-blocked pods: --surge where it gets their Deployment out (extra Ready replicas first, nothing
+ * broken), --escalate-after where their namespace may be escalated (deleted past the budget), else relax
+ * the budget or scale up.
+ */
+function blockedAdvice(plan: DrainPlan, blocked: readonly PodPlan[]): string[] {
   if (blocked.length === 0) return [];
-  const budgets = [...new Set(blocked.flatMap((p) => p.pdbs.map(qualified)))];
-  const held = listNames(blocked.map(qualified));
-  if (budgets.length === 0) return [`${held}: fix what keeps the eviction from being admitted (see above)`];
-  return [
+  const surged = new Set(plan.waysOut?.surge ?? []);
+  const bySurge = blocked.filter((p) => p.controller?.kind === 'Deployment' && surged.has(deploymentOf(p)));
+  const rest = blocked.filter((p) => !bySurge.includes(p));
+  const escalate = listNames([...new Set(rest.map((p) => p.namespace))].filter(escalatable(plan)));
+  const lines: string[] = [];
+  if (bySurge.length > 0) {
+    const deployments = [...new Set(bySurge.map(deploymentOf))];
+    lines.push(
+      `${listNames(bySurge.map(qualified))}: add --surge=${deployments.join(',')} (an extra Ready replica first, ` +
+        'then the eviction its budget allows: nothing is broken)',
+    );
+  }
+  if (rest.length === 0) return lines;
+  const budgets = [...new Set(rest.flatMap((p) => p.pdbs.map(qualified)))];
+  const held = listNames(rest.map(qualified));
+  if (budgets.length === 0) return [...lines, `${held}: fix what keeps the eviction from being admitted (see above)`];
+  const orEscalate = escalate
+    ? `, or add --escalate-after DURATION --escalate-namespace ${escalate} to delete them past the budget after that long`
+    : '';
+  lines.push(
     `${held}: relax ${budgets.length === 1 ? 'budget' : 'budgets'} ${listNames(budgets)} or scale the workload up ` +
-      'so a disruption is allowed (--disable-eviction would bypass the budget: unsafe)',
-  ];
+      `so a disruption is allowed${orEscalate} (--disable-eviction would bypass every budget: unsafe)`,
+  );
+  return lines;
 }
+
+const deploymentOf = (p: PodPlan) => `${p.namespace}/${p.controller?.name ?? ''}`;
+const escalatable = (plan: DrainPlan) => (namespace: string) => (plan.waysOut?.escalate ?? []).includes(namespace);
 
 function roomAdvice(unschedulable: readonly PodPlan[]): string[] {
   if (unschedulable.length === 0) return [];

@@ -14,7 +14,8 @@ import { addKubeFlags } from '../kube-flags.js';
 import { nodeSelection, resolveNodes, type NodeSelection } from '../node-selection.js';
 import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValues } from '../pool-plan.js';
-import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
+import { invocation, shellQuote, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
+import { advisedFlags } from '../../ui/plan-advice.js';
 
 export type PlanFormat = 'text' | 'json' | 'yaml';
 
@@ -135,9 +136,14 @@ function rootOf(command: Command): Command {
   return command.parent ? rootOf(command.parent) : command;
 }
 
-/** Drain when the plan says the drain can finish; otherwise the same plan again, once the cause is fixed. */
+/**
+ * Drain when the plan says the drain can finish; otherwise the same plan again, once the cause is fixed,
+ * with the flags the advice recommends added (--ignore-daemonsets, --surge=…): the plan that shows
+ * whether they are enough.
+ */
 export function nextCommand(plan: DrainPlan, commands: SuggestedCommands): string {
-  return plan.verdict === 'clear' || plan.verdict === 'slow' ? commands.drain : commands.resume;
+  if (plan.verdict === 'clear' || plan.verdict === 'slow') return commands.drain;
+  return [commands.resume, ...advisedFlags(plan).map(shellQuote)].join(' ');
 }
 
 /** Plans a loaded snapshot; warnings from loading go to stderr first. */
