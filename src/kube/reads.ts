@@ -1,4 +1,4 @@
-import { AutoscalingV2Api } from '@kubernetes/client-node';
+import { AutoscalingV2Api, StorageV1Api } from '@kubernetes/client-node';
 import { makeApi, resolveCredentials, type KubeClient } from './client.js';
 import { KubeError, classifyKubeError, type KubeCall } from './errors.js';
 
@@ -14,6 +14,12 @@ export type ListableKind =
   | 'ReplicationController'
   | 'Job'
   | 'Service'
+  | 'PersistentVolumeClaim'
+  | 'PersistentVolume'
+  | 'StorageClass'
+  | 'CSINode'
+  | 'CSIDriver'
+  | 'CSIStorageCapacity'
   | 'HorizontalPodAutoscaler';
 
 /** kubectl's --chunk-size default. */
@@ -53,11 +59,28 @@ const READERS: Readonly<Record<ListableKind, KindReader>> = {
   },
   Job: { resource: 'jobs.batch', list: (c, p) => c.batch.listJobForAllNamespaces(p) },
   Service: { resource: 'services', list: (c, p) => c.core.listServiceForAllNamespaces(p) },
+  PersistentVolumeClaim: {
+    resource: 'persistentvolumeclaims',
+    list: (c, p) => c.core.listPersistentVolumeClaimForAllNamespaces(p),
+  },
+  PersistentVolume: { resource: 'persistentvolumes', list: (c, p) => c.core.listPersistentVolume(p) },
+  StorageClass: { resource: 'storageclasses.storage.k8s.io', list: (c, p) => storage(c).listStorageClass(p) },
+  CSINode: { resource: 'csinodes.storage.k8s.io', list: (c, p) => storage(c).listCSINode(p) },
+  CSIDriver: { resource: 'csidrivers.storage.k8s.io', list: (c, p) => storage(c).listCSIDriver(p) },
+  CSIStorageCapacity: {
+    resource: 'csistoragecapacities.storage.k8s.io',
+    list: (c, p) => storage(c).listCSIStorageCapacityForAllNamespaces(p),
+  },
   HorizontalPodAutoscaler: {
     resource: 'horizontalpodautoscalers.autoscaling',
     list: (c, p) => makeApi(c.target, AutoscalingV2Api).listHorizontalPodAutoscalerForAllNamespaces(p),
   },
 };
+
+/** storage.k8s.io, made per list call like autoscaling/v2: only a plan reads it, once per kind. */
+function storage(client: KubeClient): StorageV1Api {
+  return makeApi(client.target, StorageV1Api);
+}
 
 export interface ReadOptions {
   readonly kinds: readonly ListableKind[];

@@ -15,6 +15,12 @@ const FIELD_OF_KIND = {
   ReplicationController: 'replicationControllers',
   Job: 'jobs',
   Service: 'services',
+  PersistentVolumeClaim: 'persistentVolumeClaims',
+  PersistentVolume: 'persistentVolumes',
+  StorageClass: 'storageClasses',
+  CSINode: 'csiNodes',
+  CSIDriver: 'csiDrivers',
+  CSIStorageCapacity: 'csiStorageCapacities',
   HorizontalPodAutoscaler: 'autoscalers',
 } as const satisfies Record<SnapshotKind, keyof Snapshot>;
 

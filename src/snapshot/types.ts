@@ -1,16 +1,33 @@
 import type {
+  V1CSIDriver,
+  V1CSINode,
+  V1CSIStorageCapacity,
   V1DaemonSet,
   V1Deployment,
   V1Job,
   V1Node,
+  V1PersistentVolume,
+  V1PersistentVolumeClaim,
   V1Pod,
   V1PodDisruptionBudget,
   V1ReplicaSet,
   V1ReplicationController,
   V1Service,
   V1StatefulSet,
+  V1StorageClass,
   V2HorizontalPodAutoscaler,
 } from '@kubernetes/client-node';
+
+/** The kinds the volume filters read (VolumeBinding, VolumeZone, VolumeRestrictions, NodeVolumeLimits). */
+export const VOLUME_KINDS = [
+  'PersistentVolumeClaim',
+  'PersistentVolume',
+  'StorageClass',
+  'CSINode',
+  'CSIDriver',
+  'CSIStorageCapacity',
+] as const;
+export type VolumeKind = (typeof VOLUME_KINDS)[number];
 
 /** The kinds a snapshot can hold, in the order `kubectl get` lists them in the README's command. */
 export const SNAPSHOT_KINDS = [
@@ -24,6 +41,7 @@ export const SNAPSHOT_KINDS = [
   'ReplicationController',
   'Job',
   'Service',
+  ...VOLUME_KINDS,
   'HorizontalPodAutoscaler',
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
@@ -66,6 +84,12 @@ export interface Snapshot {
   readonly replicationControllers: readonly V1ReplicationController[];
   readonly jobs: readonly V1Job[];
   readonly services: readonly V1Service[];
+  readonly persistentVolumeClaims: readonly V1PersistentVolumeClaim[];
+  readonly persistentVolumes: readonly V1PersistentVolume[];
+  readonly storageClasses: readonly V1StorageClass[];
+  readonly csiNodes: readonly V1CSINode[];
+  readonly csiDrivers: readonly V1CSIDriver[];
+  readonly csiStorageCapacities: readonly V1CSIStorageCapacity[];
   /** autoscaling/v2; read live only for --surge. */
   readonly autoscalers: readonly V2HorizontalPodAutoscaler[];
   /** Problems met while loading that did not stop it (unknown kinds skipped, forbidden lists...). */

@@ -137,7 +137,17 @@ const POD_SPEC = obj(
     topologySpreadConstraints: list(SPREAD_CONSTRAINT),
     containers: list(CONTAINER, true),
     initContainers: list(CONTAINER),
-    volumes: list(obj({ name: 'string', emptyDir: 'any' }, ['name'])),
+    volumes: list(
+      obj(
+        {
+          name: 'string',
+          emptyDir: 'any',
+          persistentVolumeClaim: obj({ claimName: 'string', readOnly: 'boolean' }, ['claimName']),
+          ephemeral: obj({ volumeClaimTemplate: obj({ metadata: 'any', spec: 'any' }) }),
+        },
+        ['name'],
+      ),
+    ),
     overhead: RESOURCES,
     resources: RESOURCE_REQUIREMENTS,
     terminationGracePeriodSeconds: 'integer',
@@ -146,6 +156,9 @@ const POD_SPEC = obj(
 );
 const POD_TEMPLATE = obj({ metadata: obj({ labels: 'labels' }), spec: 'any' });
 const WORKLOAD_SPEC = obj({ replicas: 'integer', selector: 'selector', template: POD_TEMPLATE });
+
+const ACCESS_MODES = list('string');
+const NODE_SELECTOR = obj({ nodeSelectorTerms: list(NODE_SELECTOR_TERM) });
 
 const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
   Node: obj(
@@ -198,6 +211,68 @@ const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
   ]),
   Job: obj({ metadata: METADATA, spec: obj({ parallelism: 'integer', completions: 'integer' }) }, ['metadata']),
   Service: obj({ metadata: METADATA, spec: obj({ selector: map('string') }) }, ['metadata']),
+  PersistentVolumeClaim: obj(
+    {
+      metadata: METADATA,
+      spec: obj({
+        volumeName: 'string',
+        storageClassName: 'string',
+        accessModes: ACCESS_MODES,
+        volumeMode: 'string',
+        selector: 'selector',
+        resources: RESOURCE_REQUIREMENTS,
+      }),
+      status: obj({ phase: 'string' }),
+    },
+    ['metadata'],
+  ),
+  PersistentVolume: obj(
+    {
+      metadata: METADATA,
+      spec: obj({
+        capacity: RESOURCES,
+        storageClassName: 'string',
+        accessModes: ACCESS_MODES,
+        volumeMode: 'string',
+        claimRef: obj({ namespace: 'string', name: 'string', uid: 'string' }),
+        nodeAffinity: obj({ required: NODE_SELECTOR }),
+        csi: obj({ driver: 'string', volumeHandle: 'string' }, ['driver', 'volumeHandle']),
+      }),
+      status: obj({ phase: 'string' }),
+    },
+    ['metadata'],
+  ),
+  StorageClass: obj(
+    {
+      metadata: METADATA,
+      provisioner: 'string',
+      volumeBindingMode: 'string',
+      allowedTopologies: list(
+        obj({ matchLabelExpressions: list(obj({ key: 'string', values: list('string') }, ['key', 'values'])) }),
+      ),
+    },
+    ['metadata', 'provisioner'],
+  ),
+  CSINode: obj(
+    {
+      metadata: METADATA,
+      spec: obj({
+        drivers: list(obj({ name: 'string', nodeID: 'string', allocatable: obj({ count: 'integer' }) }, ['name'])),
+      }),
+    },
+    ['metadata'],
+  ),
+  CSIDriver: obj({ metadata: METADATA, spec: obj({ storageCapacity: 'boolean' }) }, ['metadata']),
+  CSIStorageCapacity: obj(
+    {
+      metadata: METADATA,
+      storageClassName: 'string',
+      capacity: 'quantity',
+      maximumVolumeSize: 'quantity',
+      nodeTopology: 'selector',
+    },
+    ['metadata', 'storageClassName'],
+  ),
   HorizontalPodAutoscaler: obj(
     {
       metadata: METADATA,

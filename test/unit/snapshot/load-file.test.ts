@@ -132,6 +132,70 @@ describe('loadSnapshotFile: accepted shapes', () => {
     expect(s.kinds.has('ReplicaSet')).toBe(false);
   });
 
+  it('the volume kinds are loaded: claims, volumes, classes, CSI nodes, drivers and capacities', async () => {
+    const pvc = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data-db-0', namespace: 'demo' },
+      spec: { volumeName: 'pv-1', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      status: { phase: 'Bound' },
+    };
+    const pv = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv-1' },
+      spec: {
+        capacity: { storage: '1Gi' },
+        nodeAffinity: {
+          required: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['n1'] }] },
+            ],
+          },
+        },
+      },
+    };
+    const sc = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'local' }, provisioner: 'x' };
+    const csiNode = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      metadata: { name: 'n1' },
+      spec: { drivers: [{ name: 'ebs.csi.aws.com', nodeID: 'i-1', allocatable: { count: 25 } }] },
+    };
+    const driver = { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'ebs.csi.aws.com' } };
+    const capacity = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSIStorageCapacity',
+      metadata: { name: 'c1', namespace: 'kube-system' },
+      storageClassName: 'local',
+      capacity: '10Gi',
+    };
+    const s = await loadSnapshotFile(file(JSON.stringify(list(node('n1'), pvc, pv, sc, csiNode, driver, capacity))));
+    expect(s.warnings).toEqual([]);
+    expect([
+      s.persistentVolumeClaims.length,
+      s.persistentVolumes.length,
+      s.storageClasses.length,
+      s.csiNodes.length,
+      s.csiDrivers.length,
+      s.csiStorageCapacities.length,
+    ]).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(s.kinds.has('PersistentVolumeClaim') && s.kinds.has('CSIStorageCapacity')).toBe(true);
+  });
+
+  it('a PersistentVolume whose capacity is not a quantity is refused, naming the field', async () => {
+    const pv = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv-1' },
+      spec: { capacity: { storage: 'lots' } },
+    };
+    const name = file(JSON.stringify(list(node('n1'), pv)));
+    expect(await loadError(name)).toMatch(
+      /^cannot read snapshot ".*": items\[1\]: PersistentVolume pv-1: spec\.capacity\["storage"\]: /,
+    );
+  });
+
   it('kinds the plan does not use are skipped with one warning that counts them', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } };
     const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } };
