@@ -5,3 +5,10 @@
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** A kind's plural as prose uses it: "PersistentVolumeClaims", "StorageClasses", "CSIStorageCapacities". */
+export function kindPlural(kind: string): string {
+  if (kind.endsWith('s')) return `${kind}es`;
+  if (kind.endsWith('y')) return `${kind.slice(0, -1)}ies`;
+  return `${kind}s`;
+}

@@ -1,9 +1,10 @@
 import type { V1Pod, V1PodAffinityTerm, V1WeightedPodAffinityTerm } from '@kubernetes/client-node';
-import type { Snapshot, SnapshotKind } from '../snapshot/types.js';
+import { VOLUME_KINDS, type Snapshot, type SnapshotKind } from '../snapshot/types.js';
 import { someNames } from './completeness.js';
 import { isTerminal, podKey } from './pod-facts.js';
 import { SCHEDULER_CAVEATS } from './scheduling/unmodelled.js';
 import type { BudgetPlan, CaveatScope, PodPlan } from './types.js';
+import { kindPlural } from '../wording.js';
 
 /** What the plan's own rules leave out (the scheduling simulation lists its own). */
 export const PLAN_CAVEATS = {
@@ -26,6 +27,12 @@ const MISSING_KIND_EFFECT: Partial<Record<SnapshotKind, string>> = {
   StatefulSet: 'pods owned by StatefulSets are assumed to be recreated',
   ReplicationController: 'pods owned by ReplicationControllers are assumed to be recreated',
   Job: 'pods owned by Jobs are assumed to be recreated',
+  PersistentVolumeClaim: "whether a node can mount the replacement's claims is not known",
+  PersistentVolume: "whether a node can mount the replacement's bound volumes is not known",
+  StorageClass: "whether a node can bind or provision the replacement's unbound claims is not known",
+  CSINode: 'CSI attach limits (NodeVolumeLimits) are not checked',
+  CSIDriver: 'whether a CSI driver publishes storage capacity is not known, so provisioning on any node is assumed',
+  CSIStorageCapacity: 'published storage capacity is not checked, so provisioning on any node is assumed',
   HorizontalPodAutoscaler:
     'whether an autoscaler scales a surged Deployment is unknown: the drain looks before it surges, and raises the minReplicas of one it finds',
 };
@@ -37,7 +44,7 @@ export function missingKindEffect(kind: SnapshotKind): string {
 
 /** The caveat for a kind the snapshot did not read: what the plan assumed instead. */
 export function missingKindCaveat(kind: SnapshotKind): string {
-  return `${kind}s were not loaded: ${missingKindEffect(kind)}`;
+  return `${kindPlural(kind)} were not loaded: ${missingKindEffect(kind)}`;
 }
 
 /** A drained pod with its plan, as the caveat rules read it. */
@@ -72,7 +79,9 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     ...(snapshot.kinds.has('PodDisruptionBudget')
       ? []
       : [[missingKindCaveat('PodDisruptionBudget'), removed.map((p) => p.pod)] as [string, Concerned]]),
-    ...snapshot.warnings.map((w): [string, Concerned] => [`snapshot: ${w}`, 'all']),
+    ...snapshot.warnings.map((w): [string, Concerned] => [`snapshot: ${w}`, warningConcerns(w, replaced)]),
+    ...volumeKindCaveats(snapshot, replaced),
+    ...unknownPlacements(pods),
     ...controllerCaveats(pods),
     ...input.simulationCaveats
       .filter((c) => !c.includes('namespaceSelector')) // said below, per pod
@@ -80,7 +89,7 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     [PLAN_CAVEATS.readiness, pods.filter((p) => p.plan.outcome === 'waits').map((p) => p.pod)],
     [PLAN_CAVEATS.order, inBudgetsOfSeveralWaves(removed, input.budgets)],
     [PLAN_CAVEATS.taintTiming, pods.length > 0 ? 'all' : []],
-    [SCHEDULER_CAVEATS.volumes, replaced.filter(hasClaims)],
+    [SCHEDULER_CAVEATS.inTreeVolumes, replaced.filter(hasInTreeDisks)],
     [SCHEDULER_CAVEATS.dra, replaced.filter(hasResourceClaims)],
     [SCHEDULER_CAVEATS.declaredFeatures, snapshotHas(snapshot, 'declared features') ? replaced : []],
     [SCHEDULER_CAVEATS.preemption, removed.filter((p) => p.plan.replacement?.schedulable === false).map((p) => p.pod)],
@@ -118,6 +127,41 @@ function controllerCaveats(pods: readonly CaveatPod[]): Array<[string, Concerned
 function inBudgetsOfSeveralWaves(removed: readonly CaveatPod[], budgets: readonly BudgetPlan[]): V1Pod[] {
   const slow = new Set(budgets.filter((b) => b.waves > 1).map((b) => `${b.namespace}/${b.name}`));
   return removed.filter((p) => p.plan.pdbs.some((b) => slow.has(`${b.namespace}/${b.name}`))).map((p) => p.pod);
+}
+
+/** A live read's warning about a volume kind it could not list concerns only the replacements with claims. */
+function warningConcerns(warning: string, replaced: readonly V1Pod[]): Concerned {
+  const volumeKind = VOLUME_KINDS.some((kind) => warning.endsWith(`(${kind} objects not loaded)`));
+  return volumeKind ? replaced.filter(hasClaims) : 'all';
+}
+
+/**
+ * The volume kinds the snapshot did not read, for the replacements with claims. A kind that decides where
+ * a replacement can run makes its placement unknown (said by `unknownPlacements`); the CSI kinds only
+ * sharpen it, so they are said here.
+ */
+function volumeKindCaveats(snapshot: Snapshot, replaced: readonly V1Pod[]): Array<[string, Concerned]> {
+  const claimed = replaced.filter(hasClaims);
+  if (claimed.length === 0) return [];
+  const csiKinds = ['CSINode', 'CSIDriver', 'CSIStorageCapacity'] as const;
+  return csiKinds.filter((kind) => !snapshot.kinds.has(kind)).map((kind) => [missingKindCaveat(kind), claimed]);
+}
+
+/** Replacements whose placement the plan leaves unknown, one caveat per reason. */
+function unknownPlacements(pods: readonly CaveatPod[]): Array<[string, Concerned]> {
+  const byText = new Map<string, V1Pod[]>();
+  for (const { pod, plan } of pods) {
+    const unknown = plan.replacement?.unknown;
+    if (unknown) byText.set(unknown, [...(byText.get(unknown) ?? []), pod]);
+  }
+  return [...byText];
+}
+
+/** Inline in-tree disks, which VolumeRestrictions compares across pods and the simulation does not. */
+function hasInTreeDisks(pod: V1Pod): boolean {
+  return (pod.spec?.volumes ?? []).some(
+    (v) => v.gcePersistentDisk || v.awsElasticBlockStore || v.iscsi || v.rbd || v.azureDisk || v.cinder,
+  );
 }
 
 /** PersistentVolumeClaims, directly or through generic ephemeral volumes. */

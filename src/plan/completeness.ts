@@ -3,6 +3,7 @@ import type { Snapshot, SnapshotKind } from '../snapshot/types.js';
 import { missingKindEffect } from './caveats.js';
 import { controllerRef, podKey } from './pod-facts.js';
 import type { ReadVerdict, UnreadKind, Verdict } from './types.js';
+import { kindPlural } from '../wording.js';
 
 /** A drained pod as completeness sees it: whether the drain removes it (evicts or deletes). */
 export interface DrainedPod {
@@ -85,7 +86,7 @@ export function completeVerdict(read: ReadVerdict, unread: readonly UnreadKind[]
 export function unreadLines(unread: readonly UnreadKind[]): string[] {
   return unread.map((u) => {
     const pods = u.pods.length > 0 ? ` (${u.pods.length === 1 ? 'pod' : 'pods'} ${someNames(u.pods)})` : '';
-    return `${u.kind}s not read: ${u.why}; ${u.effect}${pods}`;
+    return `${kindPlural(u.kind)} not read: ${u.why}; ${u.effect}${pods}`;
   });
 }
 

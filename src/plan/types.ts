@@ -97,6 +97,18 @@ export interface ReplacementPlan {
    * refused pod): where its replacement would go once the block is lifted, after every admitted eviction.
    */
   readonly whenUnblocked?: boolean;
+  /**
+   * For a replacement that finds no node, the drained nodes its volumes allow when they narrow where it
+   * may run (a local PersistentVolume pinned to the drained node, a zonal disk whose zone has no other
+   * node with room): it has no node until one of them returns. Absent otherwise.
+   */
+  readonly untilNodeReturns?: readonly string[];
+  /**
+   * Why where the replacement runs cannot be told (a kind of storage object the plan could not read, a
+   * volume a driver provisions without publishing its capacity): `placedOn` is then null, and the plan
+   * says "unknown" rather than name a node. Absent when the answer is known.
+   */
+  readonly unknown?: string;
 }
 
 export interface PodPlan {

@@ -1,5 +1,5 @@
 import { downText } from '../plan/outage-text.js';
-import type { BudgetPlan, DrainPlan, PodPlan, Verdict } from '../plan/types.js';
+import type { BudgetPlan, DrainPlan, PodPlan, ReplacementPlan, Verdict } from '../plan/types.js';
 import { formatSeconds, listNames, qualified } from './format.js';
 import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
@@ -180,18 +180,26 @@ export function replacementLines(plan: DrainPlan): ReplacementLine[] {
     .flatMap((pod) => {
       const r = pod.replacement;
       if (r === null) return [];
-      const where = r.schedulable ? (r.placedOn ?? r.nodes.join(', ')) : r.message;
+      const where = replacementPlacement(r);
       // A blocked pod's replacement says whether lifting the block would be enough.
       const placement = r.whenUnblocked ? `once unblocked: ${where}` : where;
       return [
         {
           pod: qualified(pod),
-          tone: r.schedulable ? ('ok' as const) : ('bad' as const),
+          tone: r.unknown ? ('warn' as const) : r.schedulable ? ('ok' as const) : ('bad' as const),
           placement,
           rejected: r.rejected.map((n) => ({ node: n.node, reasons: n.reasons.join('; ') })),
         },
       ];
     });
+}
+
+/** Where a replacement goes: its node, "unknown" and why, or why it has none (until which node returns). */
+function replacementPlacement(r: ReplacementPlan): string {
+  if (r.unknown) return `unknown: ${r.unknown}`;
+  if (r.schedulable) return r.placedOn ?? r.nodes.join(', ');
+  if (r.untilNodeReturns) return `no node until ${r.untilNodeReturns.join(' or ')} returns: ${r.message}`;
+  return r.message;
 }
 
 /** Pods the drain removes that no controller recreates: they are gone for good. */
@@ -274,9 +282,10 @@ export function comparisonRow(c: FateComparison): string[] {
   return [c.taint, c.drain, listNames(c.pods)];
 }
 
-/** A replacement's placement in a few words: "-> k8s-node-2" or the scheduler's message. */
+/** A replacement's placement in a few words: "-> k8s-node-2", "unknown: why", or the scheduler's message. */
 export function placementText(line: ReplacementLine): string {
-  return line.tone === 'ok' ? `-> ${line.placement}` : `unschedulable: ${line.placement}`;
+  if (line.tone === 'ok') return `-> ${line.placement}`;
+  return line.tone === 'warn' ? line.placement : `unschedulable: ${line.placement}`;
 }
 
 /**

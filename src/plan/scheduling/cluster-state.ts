@@ -5,8 +5,11 @@ import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
 import type { AssignedPod, ClusterState } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import { isTerminal, isTerminating } from '../pod-facts.js';
+import { replacementClaims } from './pod-claims.js';
 import type { PodInfo } from './pod-info.js';
+import { type AttachableVolumes, attachableVolumes } from './plugins/node-volume-limits.js';
 import { type SchedulerCache, schedulerCache } from './scheduler-cache.js';
+import { claimKey, type VolumeCatalog, volumeCatalog } from './volume-catalog.js';
 
 /** An assigned pod of the cluster state: where its node is in `nodeInfos`, and whether the snapshot shows it terminating. */
 interface StatePod {
@@ -41,12 +44,14 @@ export class SimulatedCluster implements ClusterState {
   private readonly antiAffinity = new AntiAffinityIndex();
   private readonly caveatTexts = new Set<string>();
   private readonly memos = new Map<string, unknown>();
+  readonly volumes: VolumeCatalog;
   /** While true, evicted pods are treated as gone rather than terminating (see withEvictedGone). */
   private evictedGone = false;
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.index = index;
     this.cache = schedulerCache(index);
+    this.volumes = volumeCatalog(index.snapshot);
     // Views are made only where this simulation differs from the state: thousands of nodes, a few touched.
     this.nodes = [...this.cache.nodeInfos];
     const drained: NodeInfo[] = [];
@@ -103,6 +108,38 @@ export class SimulatedCluster implements ClusterState {
 
   stateMemo<T>(key: string, compute: (nodes: readonly NodeInfo[]) => T): T {
     return this.cache.memo(key, () => compute(this.cache.nodeInfos));
+  }
+
+  claimInUse(key: string): boolean {
+    const users = this.cache.memo(`claim-users\u0000${key}`, () => this.statePodsUsingClaim(key));
+    if (users.some((uid) => !(this.evictedGone && this.evicted.has(uid)))) return true;
+    return this.replacements.some(({ pod }) => claimKeysOf(pod.pod).includes(key));
+  }
+
+  attachedVolumes(node: NodeInfo): AttachableVolumes {
+    const attached = this.cache.memo(`attached-volumes\u0000${node.name}`, () =>
+      attachableVolumes(
+        this.index.podsOnNode(node.name).flatMap((pod) => (isTerminal(pod) ? [] : existingClaims(pod, this.volumes))),
+        this.volumes,
+      ),
+    );
+    const placedHere = this.replacements.filter((r) => r.node.name === node.name);
+    if (placedHere.length === 0) return attached;
+    const all = new Map(attached);
+    for (const { pod } of placedHere) {
+      const claims = replacementClaims(pod.pod, this.volumes).map((c) => c.claim);
+      for (const [name, driver] of attachableVolumes(claims, this.volumes)) all.set(name, driver);
+    }
+    return all;
+  }
+
+  /** The uids of the state's assigned pods that mount the claim: a scan of its namespace, done only for ReadWriteOncePod claims. */
+  private statePodsUsingClaim(key: string): string[] {
+    const namespace = key.slice(0, key.indexOf('/'));
+    return this.index
+      .podsInNamespace(namespace)
+      .filter((pod) => this.assignedPosition(pod) !== undefined && claimKeysOf(pod).includes(key))
+      .map((pod) => pod.metadata?.uid ?? '');
   }
 
   /** The pod is terminating from now on. */
@@ -209,4 +246,21 @@ export class SimulatedCluster implements ClusterState {
     if (!nodeName || isTerminal(pod)) return undefined;
     return this.cache.positions.get(nodeName);
   }
+}
+
+/** The claims a pod mounts, as `<namespace>/<name>` (an ephemeral volume's claim is `<pod>-<volume>`). */
+function claimKeysOf(pod: V1Pod): string[] {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  const keys: string[] = [];
+  for (const v of pod.spec?.volumes ?? []) {
+    if (v.persistentVolumeClaim) keys.push(claimKey(namespace, v.persistentVolumeClaim.claimName));
+    else if (v.ephemeral) keys.push(claimKey(namespace, `${pod.metadata?.name ?? ''}-${v.name}`));
+  }
+  return keys;
+}
+
+/** An existing pod's claims as the cluster has them (its ephemeral claims included). */
+function existingClaims(pod: V1Pod, catalog: VolumeCatalog) {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  return claimKeysOf(pod).map((key) => catalog.claim(namespace, key.slice(namespace.length + 1)));
 }

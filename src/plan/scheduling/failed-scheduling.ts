@@ -16,9 +16,21 @@ const NO_VICTIMS = 'No preemption victims found for incoming pod';
  * "<count> <reason>" per distinct reason over the rejected nodes, sorted as strings and joined by ", ",
  * then "."; then DefaultPreemption's own message after "preemption: ".
  */
-export function failedSchedulingMessage(pod: PodInfo, totalNodes: number, rejected: readonly NodeRejected[]): string {
-  const reasons = rejected.flatMap((r) => r.rejection.reasons);
-  return `${nodesAvailable(totalNodes, reasons)} ${preemptionMessage(pod, totalNodes, rejected)}`;
+export function failedSchedulingMessage(
+  pod: PodInfo,
+  totalNodes: number,
+  rejected: readonly NodeRejected[],
+  /** A PreFilter's rejection of every node: its text stands alone, not counted per node. */
+  preFilterMessage?: string,
+): string {
+  const available =
+    preFilterMessage === undefined
+      ? nodesAvailable(
+          totalNodes,
+          rejected.flatMap((r) => r.rejection.reasons),
+        )
+      : `0/${totalNodes} nodes are available: ${preFilterMessage}.`;
+  return `${available} ${preemptionMessage(pod, totalNodes, rejected)}`;
 }
 
 function nodesAvailable(totalNodes: number, reasons: readonly string[]): string {

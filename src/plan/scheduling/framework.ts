@@ -1,6 +1,8 @@
 import type { V1LabelSelector } from '@kubernetes/client-node';
 import type { ExistingTerm } from './anti-affinity-index.js';
 import type { NodeInfo } from './node-info.js';
+import type { AttachableVolumes } from './plugins/node-volume-limits.js';
+import type { VolumeCatalog } from './volume-catalog.js';
 
 /**
  * The two rejection codes of the scheduler framework (k8s.io/kube-scheduler/framework): `Unschedulable`
@@ -57,4 +59,10 @@ export interface ClusterState {
   stateMemo<T>(key: string, compute: (nodes: readonly NodeInfo[]) => T): T;
   /** The drained nodes, cordoned, as this simulation sees them. */
   readonly drainedNodeInfos: readonly NodeInfo[];
+  /** The snapshot's claims, volumes, classes and CSI objects. */
+  readonly volumes: VolumeCatalog;
+  /** Whether an assigned pod uses the claim (`<namespace>/<name>`): placed replacements in, evicted pods out once gone. */
+  claimInUse(key: string): boolean;
+  /** The CSI volumes the node's pods (placed replacements included) have attached. */
+  attachedVolumes(node: NodeInfo): AttachableVolumes;
 }

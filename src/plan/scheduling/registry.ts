@@ -8,6 +8,10 @@ import { nodeUnschedulable } from './plugins/node-unschedulable.js';
 import type { PodInfo } from './pod-info.js';
 import { taintToleration } from './plugins/taint-toleration.js';
 import { type SpreadState, topologySpread, topologySpreadPreFilter } from './plugins/topology-spread.js';
+import { volumeBinding } from './plugins/volume-binding.js';
+import { volumeRestrictions } from './plugins/volume-restrictions.js';
+import { volumeZone } from './plugins/volume-zone.js';
+import { volumeFilters, volumeLimitsFilter, type VolumeState, volumesPreFilter } from './volume-state.js';
 
 /** What PreFilter worked out once per placement; every Filter only reads it (the framework's CycleState). */
 export interface CycleState {
@@ -15,6 +19,8 @@ export interface CycleState {
   readonly fit: readonly ResourceRequest[];
   readonly spread: SpreadState;
   readonly podAffinity: AffinityState;
+  /** The volume plugins' state; null for a pod without claims. */
+  readonly volumes: VolumeState | null;
 }
 
 export interface FilterPlugin {
@@ -24,7 +30,7 @@ export interface FilterPlugin {
 
 /**
  * The modelled filters in the default profile's order (pkg/scheduler/apis/config/v1/default_plugins.go,
- * v1.37). NodeName always passes for a replacement (it has no nodeName); the volume, DRA and
+ * v1.37). NodeName always passes for a replacement (it has no nodeName); the DRA and
  * NodeDeclaredFeatures filters are not modelled (see UNMODELLED_SCHEDULER_RULES). The order matters: a
  * node is reported under the first filter that rejects it, as in the FailedScheduling event.
  */
@@ -35,6 +41,16 @@ export const FILTER_PLUGINS: readonly FilterPlugin[] = [
   // The filters above read only the Node object and the pod's tolerations and node selector/affinity.
   { name: 'NodePorts', filter: (pod, node) => nodePorts(pod, node) },
   { name: 'NodeResourcesFit', filter: (_pod, node, state) => nodeResourcesFit(state.fit, node) },
+  { name: 'VolumeRestrictions', filter: (_pod, _node, state) => volumeRestrictions(state.volumes?.conflicts ?? 0) },
+  {
+    name: 'NodeVolumeLimits',
+    filter: (_pod, node, state) => (state.volumes?.binding ? volumeLimitsFilter(state.volumes, node) : null),
+  },
+  {
+    name: 'VolumeBinding',
+    filter: (_pod, node, state) => (state.volumes?.binding ? volumeBinding(state.volumes.binding, node) : null),
+  },
+  { name: 'VolumeZone', filter: (_pod, node, state) => volumeZone(state.volumes?.zones ?? [], node) },
   { name: 'PodTopologySpread', filter: (_pod, node, state) => topologySpread(state.spread, node) },
   { name: 'InterPodAffinity', filter: (_pod, node, state) => interPodAffinity(state.podAffinity, node) },
 ];
@@ -46,6 +62,7 @@ export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
     fit: nodeResourcesFitPreFilter(pod),
     spread: topologySpreadPreFilter(pod, affinity, cluster),
     podAffinity: interPodAffinityPreFilter(pod, cluster),
+    volumes: volumesPreFilter(pod, cluster),
   };
 }
 
@@ -67,6 +84,7 @@ export function runPodFilters(pod: PodInfo, node: NodeInfo, state: CycleState): 
   return (
     (pod.hostPorts.length > 0 ? nodePorts(pod, node) : null) ??
     nodeResourcesFit(state.fit, node) ??
+    (state.volumes ? volumeFilters(state.volumes, node) : null) ??
     (state.spread.constraints.length > 0 ? topologySpread(state.spread, node) : null) ??
     interPodAffinity(state.podAffinity, node)
   );

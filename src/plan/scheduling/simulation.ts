@@ -4,6 +4,7 @@ import type { ReplacementPlan } from '../types.js';
 import { SimulatedCluster } from './cluster-state.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
 import { type Rejection, unresolvable } from './framework.js';
+import { VOLUME_BINDING_NARROWED } from './plugins/volume-binding.js';
 import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
@@ -15,6 +16,7 @@ import {
   runFilters,
   runPodFilters,
 } from './registry.js';
+import { provisioningUnknown, volumesAllow } from './volume-state.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
 
@@ -25,12 +27,18 @@ export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
 export const DRAINED_NODE_REASON = 'node(s) are being drained';
 
 interface Attempt {
+  readonly state: CycleState;
   readonly feasible: readonly NodeInfo[];
   readonly rejected: readonly NodeRejected[];
   readonly placedOn: NodeInfo | null;
   /** Nodes filtered: all of them unless the search stopped on finding enough feasible ones. */
   readonly checked: number;
+  /** A PreFilter rejected every node with this message. */
+  readonly preFilterMessage?: string;
 }
+
+/** schedule_one's status for the nodes a PreFilterResult leaves out. */
+const NARROWED = unresolvable(VOLUME_BINDING_NARROWED);
 
 /** Per position in the cluster's node list, the NODE_OBJECT_FILTERS verdict once known. */
 type NodeVerdicts = Array<Rejection | null | undefined>;
@@ -112,6 +120,14 @@ export class SchedulingSimulation {
   private attempt(pod: PodInfo): Attempt {
     const state = preFilter(pod, this.cluster);
     const nodes = this.cluster.nodeInfos;
+    const preFilterRejection = state.volumes?.rejection;
+    if (preFilterRejection) {
+      const rejected = nodes.map((node) => ({ node, rejection: preFilterRejection }));
+      const preFilterMessage = preFilterRejection.reasons.join(', ');
+      return { state, feasible: [], rejected, placedOn: null, checked: nodes.length, preFilterMessage };
+    }
+    // VolumeBinding's PreFilterResult: only the nodes its local PVs name are filtered.
+    const eligible = state.volumes?.binding?.eligibleNodes ?? null;
     const nodeVerdicts = this.cluster.stateMemo(
       `node-object-filters\u0000${nodeObjectFiltersKey(pod)}`,
       (): NodeVerdicts => new Array<Rejection | null | undefined>(nodes.length),
@@ -125,7 +141,9 @@ export class SchedulingSimulation {
       const at = (this.nextStart + checked) % nodes.length;
       const node = nodes[at]!;
       let rejection: Rejection | null;
-      if (node.node === stateNodes[at]!.node) {
+      if (eligible && !eligible.has(node.name)) {
+        rejection = NARROWED;
+      } else if (node.node === stateNodes[at]!.node) {
         // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's, kept for every pod
         // with the same tolerations and node selector/affinity; the filters of pods run every time.
         let verdict = nodeVerdicts[at];
@@ -139,27 +157,55 @@ export class SchedulingSimulation {
     }
     if (nodes.length > 0) this.nextStart = (this.nextStart + checked) % nodes.length;
     const placedOn = pickNode(pod, feasible, state, this.siblingsByNode(pod));
-    return { feasible, rejected, placedOn, checked };
+    return { state, feasible, rejected, placedOn, checked };
   }
 
   /** Commits a successful attempt and describes it. */
-  private report(pod: PodInfo, { feasible, rejected, placedOn, checked }: Attempt): ReplacementPlan {
+  private report(pod: PodInfo, attempt: Attempt): ReplacementPlan {
+    const { feasible, rejected, placedOn, checked } = attempt;
     if (placedOn) this.cluster.commit(pod, placedOn);
     const total = this.cluster.nodeInfos.length;
     const stopped = checked < total;
     const available = stopped
       ? `${feasible.length}/${checked} nodes checked are available (on ${total} nodes the scheduler stops looking after ${feasible.length})`
       : `${feasible.length}/${total} nodes are available`;
+    const unknown = placedOn ? this.unknownPlacement(attempt.state, placedOn) : null;
+    const pinned = placedOn ? [] : this.volumePinnedTo(attempt.state);
     return {
       schedulable: placedOn !== null,
       nodes: feasible.map((n) => n.name),
-      placedOn: placedOn?.name ?? null,
+      // Where the volumes leave the outcome open, the plan names no node.
+      placedOn: unknown === null ? (placedOn?.name ?? null) : null,
       rejected: rejected.map((r) => ({ node: r.node.name, reasons: r.rejection.reasons })),
       message: placedOn
-        ? `${available}; the replacement would be assigned to ${placedOn.name}.`
-        : failedSchedulingMessage(pod, total, rejected),
+        ? unknown === null
+          ? `${available}; the replacement would be assigned to ${placedOn.name}.`
+          : `${available}; where the replacement runs is unknown: ${unknown}.`
+        : failedSchedulingMessage(pod, total, rejected, attempt.preFilterMessage),
       ...(stopped ? { nodesChecked: checked } : {}),
+      ...(pinned.length > 0 ? { untilNodeReturns: pinned } : {}),
+      ...(unknown === null ? {} : { unknown }),
     };
+  }
+
+  /** Why the placement's node is not the final answer (see VolumeState.unknown, provisioningUnknown); null when it is. */
+  private unknownPlacement(state: CycleState, node: NodeInfo): string | null {
+    if (!state.volumes) return null;
+    return state.volumes.unknown ?? provisioningUnknown(state.volumes, node);
+  }
+
+  /**
+   * The drained nodes a replacement that found no node is held to by its volumes: its PVs' node affinity
+   * and zones narrow the nodes it may use to some that include drained ones, and none of the others takes
+   * it (a local PV on the drained node; a zonal disk whose zone has no other node with room). It has no
+   * node until one of them returns. Empty when the volumes do not narrow its nodes.
+   */
+  private volumePinnedTo(state: CycleState): string[] {
+    const volumes = state.volumes;
+    if (!volumes?.binding) return [];
+    const allowed = this.cluster.nodeInfos.filter((node) => volumesAllow(volumes, node));
+    if (allowed.length === this.cluster.nodeInfos.length) return [];
+    return allowed.filter((node) => this.drainedNodes.has(node.name)).map((node) => node.name);
   }
 
   /** The filters on a node this drain cordoned (or a node changed some other way: every filter runs). */

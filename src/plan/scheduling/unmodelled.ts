@@ -3,8 +3,8 @@
  * rule and what it means for a replacement; plan/caveats.ts decides which of them can apply to a plan.
  */
 export const SCHEDULER_CAVEATS = {
-  volumes:
-    'VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits: PersistentVolume node affinity (zonal disks), unbound claims, ReadWriteOncePod and attach limits are not checked',
+  inTreeVolumes:
+    'VolumeRestrictions and NodeVolumeLimits: in-tree volume plugins (inline GCE PD, AWS EBS, iSCSI, RBD, Azure and Cinder disks; PersistentVolumes migrated to CSI drivers) are neither compared nor counted against attach limits',
   dra: 'DynamicResources: ResourceClaims (DRA) and DRA-backed extended resources are not checked',
   declaredFeatures: 'NodeDeclaredFeatures: node status.declaredFeatures (GA in 1.37) are not checked',
   preemption:

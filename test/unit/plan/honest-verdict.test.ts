@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planExitCode } from '../../../src/cli/commands/plan.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
-import type { Snapshot } from '../../../src/snapshot/types.js';
+import { SNAPSHOT_KINDS, type Snapshot } from '../../../src/snapshot/types.js';
 import { makeIndex, makePdb, makePod, makeSnapshot, type SnapshotInput } from '../builders.js';
 import { nodes, options, owners, web } from './rules-fixture.js';
 
@@ -167,14 +167,17 @@ describe('incomplete: a kind the plan needs could not be read', () => {
 describe('caveats: only those that can apply, each with its pods', () => {
   const pvc = { name: 'data', persistentVolumeClaim: { claimName: 'data-a' } };
 
-  it('volume binding only for the pods with claims, DRA only for the pods with resource claims', () => {
+  it('volume kinds not read only for the pods with claims, DRA only for the pods with resource claims', () => {
     const claimed = web('a').volume(pvc).obj();
     const gpu = web('b').obj();
     gpu.spec!.resourceClaims = [{ name: 'gpu', resourceClaimName: 'gpu-b' }];
-    const plan = buildPlan(makeIndex({ nodes, pods: [claimed, gpu, web('c').obj()], ...owners }), options());
+    const kinds = SNAPSHOT_KINDS.filter((k) => k !== 'PersistentVolumeClaim' && k !== 'CSINode');
+    const plan = buildPlan(makeIndex({ nodes, pods: [claimed, gpu, web('c').obj()], ...owners, kinds }), options());
     const scope = (prefix: string) => plan.caveatScopes.find((c) => c.caveat.startsWith(prefix));
-    expect(scope('VolumeBinding')?.pods).toEqual(['shop/a']);
-    expect(scope('VolumeBinding')?.caveat).toMatch(/\(pod shop\/a\)$/);
+    expect(scope('PersistentVolumeClaims were not read')?.pods).toEqual(['shop/a']);
+    expect(scope('PersistentVolumeClaims were not read')?.caveat).toMatch(/\(pod shop\/a\)$/);
+    expect(scope('CSINodes were not loaded: CSI attach limits')?.pods).toEqual(['shop/a']);
+    expect(plan.pods.find((p) => p.name === 'a')?.replacement).toMatchObject({ schedulable: true, placedOn: null });
     expect(scope('DynamicResources')?.pods).toEqual(['shop/b']);
     expect(plan.caveats).toEqual(plan.caveatScopes.map((c) => c.caveat));
   });
@@ -183,7 +186,7 @@ describe('caveats: only those that can apply, each with its pods', () => {
     const plan = buildPlan(makeIndex({ nodes, pods: [web('a').obj()], ...owners }), options());
     const rules = plan.caveats.map((c) => c.split(':')[0]);
     expect(rules).not.toContain('Readiness');
-    expect(rules).not.toContain('VolumeBinding, VolumeZone, VolumeRestrictions and NodeVolumeLimits');
+    expect(rules).not.toContain('VolumeRestrictions and NodeVolumeLimits');
     expect(rules).not.toContain('DynamicResources');
     expect(rules).not.toContain('DefaultPreemption');
     expect(rules).not.toContain('Pending pods');

@@ -18,15 +18,22 @@ export type NodeMatcher = (node: NodeInfo) => boolean;
 export function requiredNodeAffinity(pod: V1Pod): NodeMatcher {
   const selector = Object.entries(pod.spec?.nodeSelector ?? {});
   const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  const terms = required
-    ? required.nodeSelectorTerms
-        .filter((t) => (t.matchExpressions ?? []).length > 0 || (t.matchFields ?? []).length > 0)
-        .map(compileTerm)
-    : undefined;
+  const terms = required ? nodeSelectorMatcher(required.nodeSelectorTerms) : undefined;
   return (node) => {
     if (!selector.every(([key, value]) => node.labels[key] === value)) return false;
-    return terms === undefined || terms.some((matches) => matches(node));
+    return terms === undefined || terms(node);
   };
+}
+
+/**
+ * `MatchNodeSelectorTerms` for a required NodeSelector held elsewhere (a PersistentVolume's node
+ * affinity): the terms ORed, empty terms dropped, so terms that are all empty match no node.
+ */
+export function nodeSelectorMatcher(terms: readonly V1NodeSelectorTerm[]): NodeMatcher {
+  const compiled = terms
+    .filter((t) => (t.matchExpressions ?? []).length > 0 || (t.matchFields ?? []).length > 0)
+    .map(compileTerm);
+  return (node) => compiled.some((matches) => matches(node));
 }
 
 function compileTerm(term: V1NodeSelectorTerm): NodeMatcher {

@@ -7,7 +7,7 @@ import { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-state.
 import type { FilterResult } from '../../../../src/plan/scheduling/framework.js';
 import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
 import { FILTER_PLUGINS, preFilter } from '../../../../src/plan/scheduling/registry.js';
-import { makeIndex } from '../../builders.js';
+import { makeIndex, type SnapshotInput } from '../../builders.js';
 
 export interface Scene {
   readonly nodes: readonly V1Node[];
@@ -15,11 +15,13 @@ export interface Scene {
   readonly drained?: readonly string[];
   /** Pods the simulation marks as evicted (terminating) before the placement. */
   readonly evicted?: readonly V1Pod[];
+  /** Claims, volumes, classes and CSI objects, and which kinds were read. */
+  readonly storage?: SnapshotInput;
 }
 
 export function clusterOf(scene: Scene): SimulatedCluster {
   const cluster = new SimulatedCluster(
-    makeIndex({ nodes: scene.nodes, pods: scene.pods ?? [] }),
+    makeIndex({ ...scene.storage, nodes: scene.nodes, pods: scene.pods ?? [] }),
     new Set(scene.drained ?? []),
   );
   for (const pod of scene.evicted ?? []) cluster.evict(pod);

@@ -1,0 +1,102 @@
+import type { V1CSINode, V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import { type FilterResult, unschedulable } from '../framework.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodClaim } from '../pod-claims.js';
+import { claimClass, claimKey, type VolumeCatalog } from '../volume-catalog.js';
+
+/** NodeVolumeLimits (pkg/scheduler/framework/plugins/nodevolumelimits/csi.go, v1.37). */
+export const MAX_VOLUME_COUNT_EXCEEDED = 'node(s) exceed max volume count';
+
+/** The legacy node allocatable key of a CSI driver's attach limit (`GetCSIAttachLimitKey`, short names). */
+const LEGACY_LIMIT_PREFIX = 'attachable-volumes-csi-';
+
+/** Attachable volumes: unique name (`<driver>/<volume handle>`) to the driver whose limit it counts against. */
+export type AttachableVolumes = ReadonlyMap<string, string>;
+
+/**
+ * `filterAttachableVolumes`: each claim's CSI volume, from its bound PV (`spec.csi` driver and handle), or
+ * for an unbound claim (or one whose PV does not exist) from its StorageClass's provisioner with a handle
+ * made of the claim's name. A PV that is not CSI is not counted (in-tree volumes migrated to CSI are not
+ * translated); a claim with no class, or an unknown class, is not counted either.
+ */
+export function attachableVolumes(
+  claims: readonly (V1PersistentVolumeClaim | undefined)[],
+  catalog: VolumeCatalog,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const claim of claims) {
+    if (!claim) continue;
+    const found = csiVolumeOf(claim, catalog);
+    if (found) out.set(`${found.driver}/${found.handle}`, found.driver);
+  }
+  return out;
+}
+
+function csiVolumeOf(
+  claim: V1PersistentVolumeClaim,
+  catalog: VolumeCatalog,
+): { driver: string; handle: string } | null {
+  const volumeName = claim.spec?.volumeName ?? '';
+  const volume = volumeName === '' ? undefined : catalog.volume(volumeName);
+  if (volume) {
+    const csi = volume.spec?.csi;
+    return csi?.driver && csi.volumeHandle ? { driver: csi.driver, handle: csi.volumeHandle } : null;
+  }
+  const className = claimClass(claim);
+  const provisioner = className === '' ? undefined : catalog.storageClass(className)?.provisioner;
+  if (!provisioner) return null;
+  return {
+    driver: provisioner,
+    handle: `unbound-${claimKey(claim.metadata?.namespace ?? 'default', claim.metadata?.name ?? '')}`,
+  };
+}
+
+/** The new pod's claims as NodeVolumeLimits counts them. */
+export function podAttachableVolumes(claims: readonly PodClaim[], catalog: VolumeCatalog): Map<string, string> {
+  return attachableVolumes(
+    claims.map((c) => c.claim),
+    catalog,
+  );
+}
+
+/**
+ * `getVolumeLimits`: the node's legacy `attachable-volumes-csi-<driver>` allocatable, overridden by its
+ * CSINode's `allocatable.count` per driver. A driver with neither is unlimited.
+ */
+export function volumeLimits(node: NodeInfo, csiNode: V1CSINode | undefined): Map<string, number> {
+  const limits = new Map<string, number>();
+  for (const [key, value] of Object.entries(node.node.status?.allocatable ?? {})) {
+    if (key.startsWith(LEGACY_LIMIT_PREFIX)) limits.set(key.slice(LEGACY_LIMIT_PREFIX.length), Number(value));
+  }
+  for (const driver of csiNode?.spec?.drivers ?? []) {
+    const count = driver.allocatable?.count;
+    if (count !== undefined && count !== null) limits.set(driver.name, count);
+  }
+  return limits;
+}
+
+/**
+ * NodeVolumeLimits' Filter (CSI): the pod's volumes not already attached to the node (a volume shared
+ * with a pod there counts once), per driver, added to the node's attached volumes, must not pass the
+ * driver's limit. Unschedulable: evicting pods there would detach volumes.
+ */
+export function nodeVolumeLimits(
+  newVolumes: AttachableVolumes,
+  limits: ReadonlyMap<string, number>,
+  attached: AttachableVolumes,
+): FilterResult {
+  if (newVolumes.size === 0 || limits.size === 0) return null;
+  const attachedCount = new Map<string, number>();
+  for (const driver of attached.values()) attachedCount.set(driver, (attachedCount.get(driver) ?? 0) + 1);
+  const newCount = new Map<string, number>();
+  for (const [name, driver] of newVolumes) {
+    if (!attached.has(name)) newCount.set(driver, (newCount.get(driver) ?? 0) + 1);
+  }
+  for (const [driver, count] of newCount) {
+    const limit = limits.get(driver);
+    if (limit !== undefined && (attachedCount.get(driver) ?? 0) + count > limit) {
+      return unschedulable(MAX_VOLUME_COUNT_EXCEEDED);
+    }
+  }
+  return null;
+}

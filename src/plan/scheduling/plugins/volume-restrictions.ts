@@ -1,0 +1,38 @@
+import { type FilterResult, type Rejection, unresolvable, unschedulable } from '../framework.js';
+import type { PodClaim } from '../pod-claims.js';
+import { claimKey } from '../volume-catalog.js';
+
+/** VolumeRestrictions (pkg/scheduler/framework/plugins/volumerestrictions, v1.37). */
+export const READ_WRITE_ONCE_POD_CONFLICT =
+  'node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode';
+
+/** PreFilter's answer: how many of the pod's ReadWriteOncePod claims some pod already uses, or a rejection. */
+export type VolumeRestrictionsPreFilter = { readonly conflicts: number } | { readonly rejection: Rejection };
+
+/**
+ * VolumeRestrictions' PreFilter for claims (`readWriteOncePodPVCsForPod`, `calPreFilterState`): every named
+ * claim must exist; each ReadWriteOncePod claim that some assigned pod of the cluster uses (terminating
+ * pods included: their volume is still mounted) is a conflict. Ephemeral claims are the pod's own.
+ */
+export function volumeRestrictionsPreFilter(
+  claims: readonly PodClaim[],
+  claimInUse: (key: string) => boolean,
+): VolumeRestrictionsPreFilter {
+  let conflicts = 0;
+  for (const { name, claim, ephemeral } of claims) {
+    if (ephemeral) continue;
+    if (!claim) return { rejection: unresolvable(`persistentvolumeclaim "${name}" not found`) };
+    if (!(claim.spec?.accessModes ?? []).includes('ReadWriteOncePod')) continue;
+    if (claimInUse(claimKey(claim.metadata?.namespace ?? 'default', name))) conflicts++;
+  }
+  return { conflicts };
+}
+
+/**
+ * VolumeRestrictions' Filter for claims: while another pod uses one of its ReadWriteOncePod claims, no
+ * node takes the pod (Unschedulable: preempting that pod would free it). In-tree inline disks (GCE PD,
+ * AWS EBS, iSCSI, RBD) are not compared.
+ */
+export function volumeRestrictions(conflicts: number): FilterResult {
+  return conflicts > 0 ? unschedulable(READ_WRITE_ONCE_POD_CONFLICT) : null;
+}
