@@ -1,7 +1,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../../../src/plan/build-plan.js';
 import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation.js';
-import { makeIndex, makeNode, makePod, type SnapshotInput } from '../../builders.js';
+import { makeIndex, makeNode, makePod, makeStatefulSet, type SnapshotInput } from '../../builders.js';
+import { options } from '../rules-fixture.js';
 import { makePV, makePVC, storageClass } from './volume-fixtures.js';
 
 /**
@@ -126,6 +128,35 @@ describe('replacements of pods with volumes', () => {
     expect(plan!.message).toMatch(
       /^0\/3 nodes are available: 1 node\(s\) were unschedulable, 2 node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode\./,
     );
+  });
+});
+
+describe('the plan of the issue: db-0 on a local PV of the drained node', () => {
+  it('is not a routine drain: db is down until k8s-node-1 returns, and no node is named for db-0', () => {
+    const index = makeIndex({
+      nodes,
+      pods: [db('db-0', 'data-db-0')],
+      statefulSets: [makeStatefulSet().name('db').ns('demo').replicas(1).obj()],
+      persistentVolumeClaims: [inDemo(makePVC('data-db-0', 'local').boundTo('pv-local').obj())],
+      persistentVolumes: [
+        makePV('pv-local', 'local')
+          .phase('Bound')
+          .nodeAffinity({ [HOST]: ['k8s-node-1'] })
+          .obj(),
+      ],
+      storageClasses: [local],
+    });
+    const plan = buildPlan(index, options({ nodes: ['k8s-node-1'] }));
+    expect(plan.pods[0]!.replacement).toMatchObject({
+      schedulable: false,
+      placedOn: null,
+      untilNodeReturns: ['k8s-node-1'],
+    });
+    expect(plan.verdict).toBe('disruptive');
+    expect(plan.outages?.map((o) => [o.kind, o.name, o.until, o.returnsOn])).toEqual([
+      ['StatefulSet', 'db', 'node-returns', ['k8s-node-1']],
+    ]);
+    expect(plan.caveats.filter((c) => /VolumeBinding|PersistentVolume/.test(c))).toEqual([]);
   });
 });
 
