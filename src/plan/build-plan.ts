@@ -51,65 +51,18 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
   const nodes = [...new Set(options.nodes)];
   for (const name of nodes) if (!index.node(name)) throw new Error(`node "${name}" not found`);
 
-  const { budgetCache, pods, refusals, removed, candidates, order } = drainedPods(index, nodes, options);
-  const simulation = new SchedulingSimulation(index, new Set(nodes));
-  const schedule = scheduleInGroups(candidates, order, simulation, scheduleOptions(index, options));
-
-  const blocked = removed.filter((c) => (schedule.pods.get(c.key)?.outcome ?? 'blocked') === 'blocked');
-  const unblocked = placeBlockedReplacements(blocked, simulation);
-
+  const drained = drainedPods(index, nodes, options);
+  const { budgetCache, pods, candidates, order } = drained;
+  // A strategy that gets a stuck eviction-order group out lets the later groups go: play the drain again
+  // with those pods leaving, until no more group is freed (at most once per group).
+  let play = playDrain(index, nodes, options, drained, new Set());
+  for (let i = 1; i < order.groups.length && freesAGroup(play); i++) {
+    play = playDrain(index, nodes, options, drained, new Set(play.rescued.keys()));
+  }
+  const { simulation, schedule, podPlans, heldByOthers, surged, withStrategies, rescued, eta } = play;
   const taint = maintenanceTaint(options.taint.key, options.taint.value);
-  const orderGroups = groupOfPod(order);
-  const scheduledOf = (p: PodFacts) =>
-    isRemoved(p) ? (schedule.pods.get(p.key) ?? heldByNode(p.node, refusals)) : undefined;
-  const firstEta = drainEta(index, pods, scheduledOf, orderGroups);
-  const podPlans = pods.map((p) => {
-    const scheduled = scheduledOf(p);
-    const replacement = scheduled?.replacement ?? unblocked.get(p.key) ?? null;
-    return {
-      ...podPlan(p, scheduled && { ...scheduled, replacement }, options, taint),
-      orderGroup: orderGroups.get(p.key) ?? null,
-      eta: firstEta.pods.get(p.key) ?? null,
-    };
-  });
   const budgets = budgetPlans(pods, budgetCache, schedule.budgets);
   const brokenByDeletes = options.disableEviction ? budgetsBrokenByDeletes(candidates) : [];
-  const heldByOthers = new Set(pods.flatMap((p) => (scheduledOf(p)?.heldBy !== undefined ? [p.key] : [])));
-  const escalated = escalations(podPlans, options.escalation, heldByOthers);
-  const surges = surgePlans(index, pods, podPlans, heldByOthers, options.surge);
-  const surged = new Map([...surges].filter(([, s]) => s.surged));
-  const certain = new Map([...escalated].filter(([key, e]) => e.when === 'certain' && !surged.has(key)));
-  const late = new Map<string, { afterSeconds: number; why: string }>([
-    ...[...certain].map(
-      ([key, e]) => [key, { afterSeconds: e.afterSeconds, why: 'deleted by --escalate-after' }] as const,
-    ),
-    ...[...surged].map(
-      ([key]) =>
-        [
-          key,
-          { afterSeconds: firstEta.surgeReadySeconds.get(key) ?? 0, why: 'evicted once the surge replica is Ready' },
-        ] as const,
-    ),
-  ]);
-  const eta = late.size === 0 ? firstEta : drainEta(index, pods, scheduledOf, orderGroups, late);
-  const withStrategies = podPlans.map((p) => {
-    const key = `${p.namespace}/${p.name}`;
-    const escalation = escalated.get(key);
-    const surge = surges.get(key);
-    if (!escalation && !surge) return p;
-    const why = [p.outcomeReason, surge?.text, surged.has(key) ? undefined : escalation?.text].filter(Boolean);
-    return {
-      ...p,
-      outcomeReason: why.join('; '),
-      ...(escalation ? { escalation } : {}),
-      ...(surge ? { surge } : {}),
-      eta: eta.pods.get(key) ?? null,
-    };
-  });
-  const rescued = new Map([
-    ...[...certain].map(([key, e]) => [key, `escalation: ${key} is ${e.text}`] as const),
-    ...[...surged].map(([key, s]) => [key, s.text] as const),
-  ]);
   const waysOut = unusedWaysOut(index, pods, podPlans, heldByOthers, options);
   const outages = workloadOutages(index, { nodes, pods: withStrategies });
   const read = withOutages(verdictWithStrategies(withStrategies, budgets, brokenByDeletes, rescued), outages);
@@ -147,6 +100,88 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     order: { by: order.by, groups: order.groups },
     eta: { totalSeconds: eta.totalSeconds, waves: eta.waves, basis: eta.basis },
   };
+}
+
+/**
+ * The drain played out once: the waves group after group (`leaving`: pods a strategy gets out of their
+ * group, see scheduleInGroups), the replacements, the timeline, and the strategies (--escalate-after,
+ * --surge) each blocked pod would meet.
+ */
+function playDrain(
+  index: ClusterIndex,
+  nodes: readonly string[],
+  options: PlanOptions,
+  drained: ReturnType<typeof drainedPods>,
+  leaving: ReadonlySet<string>,
+) {
+  const { pods, refusals, removed, candidates, order } = drained;
+  const simulation = new SchedulingSimulation(index, new Set(nodes));
+  const schedule = scheduleInGroups(candidates, order, simulation, scheduleOptions(index, options), leaving);
+
+  const blocked = removed.filter((c) => (schedule.pods.get(c.key)?.outcome ?? 'blocked') === 'blocked');
+  const unblocked = placeBlockedReplacements(
+    blocked.filter((c) => !schedule.pods.get(c.key)?.replacement),
+    simulation,
+  );
+
+  const taint = maintenanceTaint(options.taint.key, options.taint.value);
+  const orderGroups = groupOfPod(order);
+  const scheduledOf = (p: PodFacts) =>
+    isRemoved(p) ? (schedule.pods.get(p.key) ?? heldByNode(p.node, refusals)) : undefined;
+  const firstEta = drainEta(index, pods, scheduledOf, orderGroups);
+  const podPlans = pods.map((p) => {
+    const scheduled = scheduledOf(p);
+    const replacement = scheduled?.replacement ?? unblocked.get(p.key) ?? null;
+    return {
+      ...podPlan(p, scheduled && { ...scheduled, replacement }, options, taint),
+      orderGroup: orderGroups.get(p.key) ?? null,
+      eta: firstEta.pods.get(p.key) ?? null,
+    };
+  });
+  const heldByOthers = new Set(pods.flatMap((p) => (scheduledOf(p)?.heldBy !== undefined ? [p.key] : [])));
+  const escalated = escalations(podPlans, options.escalation, heldByOthers);
+  const surges = surgePlans(index, pods, podPlans, heldByOthers, options.surge);
+  const surged = new Map([...surges].filter(([, s]) => s.surged));
+  const certain = new Map([...escalated].filter(([key, e]) => e.when === 'certain' && !surged.has(key)));
+  const late = new Map<string, { afterSeconds: number; why: string }>([
+    ...[...certain].map(
+      ([key, e]) => [key, { afterSeconds: e.afterSeconds, why: 'deleted by --escalate-after' }] as const,
+    ),
+    ...[...surged].map(
+      ([key]) =>
+        [
+          key,
+          { afterSeconds: firstEta.surgeReadySeconds.get(key) ?? 0, why: 'evicted once the surge replica is Ready' },
+        ] as const,
+    ),
+  ]);
+  const eta = late.size === 0 ? firstEta : drainEta(index, pods, scheduledOf, orderGroups, late);
+  const withStrategies = podPlans.map((p) => {
+    const key = `${p.namespace}/${p.name}`;
+    const escalation = escalated.get(key);
+    const surge = surges.get(key);
+    // A later group waits for the pods a strategy removes: every pod's time may move.
+    if (!escalation && !surge) return eta === firstEta ? p : { ...p, eta: eta.pods.get(key) ?? null };
+    const why = [p.outcomeReason, surge?.text, surged.has(key) ? undefined : escalation?.text].filter(Boolean);
+    return {
+      ...p,
+      outcomeReason: why.join('; '),
+      ...(escalation ? { escalation } : {}),
+      ...(surge ? { surge } : {}),
+      eta: eta.pods.get(key) ?? null,
+    };
+  });
+  const rescued = new Map([
+    ...[...certain].map(([key, e]) => [key, `escalation: ${key} is ${e.text}`] as const),
+    ...[...surged].map(([key, s]) => [key, s.text] as const),
+  ]);
+  return { simulation, schedule, podPlans, heldByOthers, surged, withStrategies, rescued, eta, leaving };
+}
+
+/** Whether a pod is held behind an eviction-order group that the strategies get out: the drain must be played again. */
+function freesAGroup(play: ReturnType<typeof playDrain>): boolean {
+  const grew = [...play.rescued.keys()].some((key) => !play.leaving.has(key));
+  return grew && [...play.schedule.pods.values()].some((p) => p.heldBy === 'order-group');
 }
 
 /**
@@ -307,7 +342,15 @@ function drainEta(
   const latePods = stuck.flatMap(({ p }) => {
     const strategy = late.get(p.key);
     return strategy
-      ? [{ key: p.key, afterSeconds: strategy.afterSeconds, graceSeconds: graceSecondsOf(p.pod), why: strategy.why }]
+      ? [
+          {
+            key: p.key,
+            afterSeconds: strategy.afterSeconds,
+            group: orderGroups.get(p.key) ?? 1,
+            graceSeconds: graceSecondsOf(p.pod),
+            why: strategy.why,
+          },
+        ]
       : [];
   });
   const etaPods: EtaPod[] = removed.flatMap(({ p, scheduled }) =>

@@ -39,10 +39,13 @@ export interface EtaPod {
   readonly replacement: StartToReady | null;
 }
 
-/** A pod no wave admits that a strategy removes after a fixed time (an escalation's bound). */
+/** A pod no wave admits that a strategy removes after a fixed time (an escalation's bound, a surge's replica Ready). */
 export interface LatePod {
   readonly key: string;
+  /** From the start of its eviction-order group. */
   readonly afterSeconds: number;
+  /** Its eviction-order group (1 when absent): the next group starts once it is gone too. */
+  readonly group?: number;
   readonly graceSeconds: number;
   /** "deleted by --escalate-after". */
   readonly why: string;
@@ -136,17 +139,34 @@ function probeSeconds(pod: V1Pod): number | null {
  * Plays the waves out in time. `pods` are the drain's evictions (none blocked: a blocked drain has no
  * total). Within a group, wave w+1 starts when the slowest replacement its budgets wait for in wave w is
  * Ready (waves without such a replacement free nothing to wait for: the next starts at once); a group
- * starts when every pod of the previous group is gone.
+ * starts when every pod of the previous group is gone, its late pods (removed by a strategy) included.
  */
 export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: readonly LatePod[] = []): DrainEta {
   const waves = [...new Set(pods.map((p) => p.wave))].sort((a, b) => a - b);
   const podEtas = new Map<string, PodEta>();
   const waveEtas: WaveEta[] = [];
+  const lateGroups = [...new Set(late.map((p) => p.group ?? 1))].sort((a, b) => a - b);
+  const groupStarts = new Map<number, number>();
+  let lateEnd = 0;
+  /** The late pods of the groups before `group` (not yet placed in time): placed from their group's start. */
+  const placeLateBefore = (group: number) => {
+    for (const g of lateGroups.filter((g) => g < group && !groupStarts.has(g))) groupStarts.set(g, start);
+    for (const p of late.filter((p) => (p.group ?? 1) < group && !podEtas.has(p.key))) {
+      const evicted = (groupStarts.get(p.group ?? 1) ?? 0) + p.afterSeconds;
+      lateEnd = Math.max(lateEnd, evicted + p.graceSeconds);
+      podEtas.set(p.key, lateEta(p, evicted));
+    }
+  };
   let start = 0;
   let groupEnd = 0;
   for (const [i, wave] of waves.entries()) {
     const members = pods.filter((p) => p.wave === wave);
     const group = members[0]!.group;
+    if (!groupStarts.has(group)) {
+      placeLateBefore(group);
+      start = Math.max(start, lateEnd);
+      groupStarts.set(group, start);
+    }
     for (const p of members) {
       const gone = start + p.graceSeconds;
       groupEnd = Math.max(groupEnd, gone);
@@ -181,15 +201,8 @@ export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: r
     start += frees.after;
     if (nextGroup !== group) groupEnd = start;
   }
-  for (const p of late) {
-    podEtas.set(p.key, {
-      evictedAfterSeconds: p.afterSeconds,
-      goneAfterSeconds: p.afterSeconds + p.graceSeconds,
-      graceSeconds: p.graceSeconds,
-      replacementReadySeconds: null,
-      basis: `${p.why} after ${p.afterSeconds} s; terminationGracePeriodSeconds ${p.graceSeconds} s`,
-    });
-  }
+  start = Math.max(start, groupEnd);
+  placeLateBefore(Infinity);
   const total = Math.max(0, ...[...podEtas.values()].map((p) => p.goneAfterSeconds));
   return {
     totalSeconds: blocked ? null : round(total),
@@ -198,6 +211,16 @@ export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: r
     basis: blocked
       ? ['the drain cannot finish: no total']
       : [...new Set(pods.flatMap((p) => (p.replacement ? [p.replacement.text] : [])))],
+  };
+}
+
+function lateEta(p: LatePod, evicted: number): PodEta {
+  return {
+    evictedAfterSeconds: evicted,
+    goneAfterSeconds: evicted + p.graceSeconds,
+    graceSeconds: p.graceSeconds,
+    replacementReadySeconds: null,
+    basis: `${p.why} after ${p.afterSeconds} s; terminationGracePeriodSeconds ${p.graceSeconds} s`,
   };
 }
 

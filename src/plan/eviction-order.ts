@@ -1,5 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import {
+  placeBlockedReplacements,
   scheduleEvictions,
   type BudgetWaves,
   type EvictionCandidate,
@@ -73,12 +74,18 @@ export function groupOfPod(order: EvictionOrder): Map<string, number> {
  * simulation carries the earlier groups' replacements. Each group starts from the budgets' numbers as the
  * snapshot shows them: by then the earlier groups' replacements are taken as Ready again. One group is
  * exactly `scheduleEvictions`.
+ *
+ * `leaving` (namespace/name) are pods a strategy gets out although their budget blocks them (--surge
+ * brings an extra replica up first, --escalate-after deletes them): they stay blocked as far as their
+ * budget goes, but a group whose blocked pods all leave that way finishes, their replacements placed
+ * (`whenUnblocked`) before the next group starts, as the drain does.
  */
 export function scheduleInGroups(
   candidates: readonly EvictionCandidate[],
   order: EvictionOrder,
   placer: ReplacementPlacer,
   options: ScheduleOptions,
+  leaving: ReadonlySet<string> = new Set(),
 ): EvictionSchedule {
   if (order.groups.length <= 1) return scheduleEvictions(candidates, placer, options);
   const byKey = new Map(candidates.map((c) => [c.key, c]));
@@ -109,7 +116,23 @@ export function scheduleInGroups(
       });
     }
     wavesBefore += lastWave;
-    if ([...schedule.pods.values()].some((p) => p.outcome === 'blocked')) stuck = group;
+    const blocked = members.filter((c) => schedule.pods.get(c.key)?.outcome === 'blocked');
+    if (blocked.some((c) => !leaving.has(c.key))) stuck = group;
+    else if (group !== order.groups.at(-1)) leaveByStrategy(blocked, pods, placer);
   }
   return { pods, budgets };
+}
+
+/**
+ * Pods a strategy gets out of a group that is not the last: evicted and their replacements placed before
+ * the next group starts (the last group's are placed with every other blocked pod's, by the plan).
+ */
+function leaveByStrategy(
+  blocked: readonly EvictionCandidate[],
+  pods: Map<string, ScheduledEviction>,
+  placer: ReplacementPlacer,
+): void {
+  for (const [key, replacement] of placeBlockedReplacements(blocked, placer)) {
+    pods.set(key, { ...pods.get(key)!, replacement });
+  }
 }

@@ -173,3 +173,50 @@ describe('raisedBounds', () => {
     expect(raisedBounds(given.min, given.max, given.to)).toMatchObject(want);
   });
 });
+
+describe('--surge with maint.kubectl.io/drain-order groups', () => {
+  // Group 1 (order 0): web, one replica under minAvailable 1, which only --surge gets out. Group 2
+  // (order 1): api, no budget, which goes once group 1 is gone.
+  const ordered = () => {
+    const { snapshot } = singleReplica(pdb({ minAvailable: 1 }));
+    const api = makePod()
+      .name('api-1')
+      .ns('shop')
+      .node('n1')
+      .label('app', 'api')
+      .owner('ReplicaSet', 'api-rs')
+      .annotation('maint.kubectl.io/drain-order', '1')
+      .requests('100m')
+      .obj();
+    return makeIndex({
+      ...snapshot,
+      kinds: [...snapshot.kinds],
+      pods: [...snapshot.pods, api],
+      replicaSets: [
+        ...snapshot.replicaSets,
+        makeReplicaSet().name('api-rs').ns('shop').owner('Deployment', 'api').obj(),
+      ],
+      deployments: [...snapshot.deployments, makeDeployment().name('api').ns('shop').replicas(1).obj()],
+    });
+  };
+
+  it('without --surge the first group cannot finish and holds the second: blocked', () => {
+    const plan = buildPlan(ordered(), options());
+    expect(plan.verdict).toBe('blocked');
+    expect(plan.pods.find((p) => p.name === 'api-1')?.outcomeReason).toMatch(/^waits for drain-order group 1/);
+  });
+
+  it('with --surge the first group finishes by the surge, so the second goes after it: slow, not blocked', () => {
+    const plan = buildPlan(ordered(), options(SURGE_ALL));
+    expect(plan.order?.groups.map((g) => g.pods)).toEqual([['shop/web-1'], ['shop/api-1']]);
+    expect(plan.verdict).toBe('slow');
+    expect(plan.verdictReasons.join('\n')).not.toMatch(/drain-order group/);
+    const api = plan.pods.find((p) => p.name === 'api-1')!;
+    expect([api.outcome, api.orderGroup, api.replacement?.schedulable]).toEqual(['immediate', 2, true]);
+    expect(plan.pods.find((p) => p.name === 'web-1')?.surge).toMatchObject({ surged: true, deployment: 'shop/web' });
+    // api goes once web is gone: after the surge replica is Ready and web's grace period.
+    const web = plan.pods.find((p) => p.name === 'web-1')!;
+    expect(api.eta?.evictedAfterSeconds).toBe(web.eta?.goneAfterSeconds);
+    expect(plan.eta?.totalSeconds).toBe(api.eta?.goneAfterSeconds);
+  });
+});
