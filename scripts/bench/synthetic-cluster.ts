@@ -1,6 +1,6 @@
 /**
  * A large, realistic, deterministic cluster snapshot for the planner's scale benchmark: what
- * `kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,services -A -o json`
+ * `kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,services,persistentvolumeclaims,persistentvolumes,storageclasses -A -o json`
  * prints for a cluster of thousands of nodes (a `List`, 4-space indented, items grouped by kind).
  *
  * The cluster is first laid out as a small model (nodes, workloads, which pod runs where), placed the way
@@ -521,6 +521,10 @@ export function* syntheticClusterItems(options: SyntheticClusterOptions): Genera
   for (const w of workloads) {
     if (w.kind === 'Deployment' || w.kind === 'StatefulSet') yield serviceObject(w, ++services);
   }
+  const volumes = workloads.flatMap((w) => (w.kind === 'StatefulSet' ? w.pods.map((pod) => ({ w, pod })) : []));
+  for (const { w, pod } of volumes) yield claimObject(w, pod);
+  for (const { w, pod } of volumes) if (pod.node) yield volumeObject(w, pod, pod.node);
+  yield storageClassObject();
 }
 
 export interface ApiList {
@@ -1201,6 +1205,89 @@ function serviceObject(w: WorkloadModel, n: number): ApiObject {
       type: 'ClusterIP',
     },
     status: { loadBalancer: {} },
+  };
+}
+
+/**
+ * A StatefulSet pod's claim (`data-<pod>`, from its volumeClaimTemplate): bound, by the PV controller, to
+ * a zonal EBS volume; a pod that is Pending has a claim still waiting for its first consumer.
+ */
+function claimObject(w: WorkloadModel, pod: PodModel): ApiObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: {
+      ...(pod.node ? { annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } } : {}),
+      creationTimestamp: timestamp(pod.created),
+      labels: selectorOf(w),
+      name: `data-${pod.name}`,
+      namespace: w.namespace,
+      resourceVersion: String(4_000_000 + pod.created),
+      uid: `${pod.uid.slice(0, -4)}c1a1`,
+    },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '10Gi' } },
+      storageClassName: STORAGE_CLASS,
+      volumeMode: 'Filesystem',
+      ...(pod.node ? { volumeName: volumeName(pod) } : {}),
+    },
+    status: pod.node
+      ? { accessModes: ['ReadWriteOnce'], capacity: { storage: '10Gi' }, phase: 'Bound' }
+      : { phase: 'Pending' },
+  };
+}
+
+/** The zonal volume a StatefulSet pod's claim is bound to: any node of its node's zone may attach it. */
+function volumeObject(w: WorkloadModel, pod: PodModel, node: NodeModel): ApiObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: {
+      creationTimestamp: timestamp(pod.created),
+      labels: { [ZONE_LABEL]: node.zone },
+      name: volumeName(pod),
+      resourceVersion: String(5_000_000 + pod.created),
+      uid: `${pod.uid.slice(0, -4)}f0a1`,
+    },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      capacity: { storage: '10Gi' },
+      claimRef: { kind: 'PersistentVolumeClaim', name: `data-${pod.name}`, namespace: w.namespace },
+      csi: { driver: EBS_DRIVER, fsType: 'ext4', volumeHandle: `vol-${pod.uid.replaceAll('-', '').slice(0, 17)}` },
+      nodeAffinity: {
+        required: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: ZONE_LABEL, operator: 'In', values: [node.zone] }] }],
+        },
+      },
+      persistentVolumeReclaimPolicy: 'Delete',
+      storageClassName: STORAGE_CLASS,
+      volumeMode: 'Filesystem',
+    },
+    status: { phase: 'Bound' },
+  };
+}
+
+const STORAGE_CLASS = 'gp3';
+const EBS_DRIVER = 'ebs.csi.aws.com';
+const volumeName = (pod: PodModel) => `pvc-${pod.uid}`;
+
+function storageClassObject(): ApiObject {
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: {
+      annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+      creationTimestamp: timestamp(0),
+      name: STORAGE_CLASS,
+      resourceVersion: '1000',
+      uid: '5c000000-0000-4000-8000-000000000001',
+    },
+    allowVolumeExpansion: true,
+    parameters: { type: 'gp3' },
+    provisioner: EBS_DRIVER,
+    reclaimPolicy: 'Delete',
+    volumeBindingMode: 'WaitForFirstConsumer',
   };
 }
 
