@@ -1,7 +1,7 @@
 import { buildPoolPlan } from '../plan/pool-plan.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
-import type { Snapshot } from '../snapshot/types.js';
+import { isVolumeKindWarning, type Snapshot } from '../snapshot/types.js';
 import { renderPoolPlanText } from '../ui/pool-plan-text.js';
 import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
@@ -33,7 +33,10 @@ export function poolPlanOf(index: ClusterIndex, nodes: readonly string[], values
 
 /** The snapshot's nodes for the selection, and the index both plans use. */
 export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { index: ClusterIndex; nodes: string[] } {
-  for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`);
+  // A volume kind the user may not list is said on the pods with claims, as a caveat (plan/caveats.ts).
+  for (const warning of snapshot.warnings.filter((w) => !isVolumeKindWarning(w))) {
+    process.stderr.write(`warning: ${warning}\n`);
+  }
   const index = new ClusterIndex(snapshot);
   return { index, nodes: resolveNodes(index, selection) };
 }

@@ -1,5 +1,5 @@
 import type { V1Pod, V1PodAffinityTerm, V1WeightedPodAffinityTerm } from '@kubernetes/client-node';
-import { VOLUME_KINDS, type Snapshot, type SnapshotKind } from '../snapshot/types.js';
+import { isVolumeKindWarning, type Snapshot, type SnapshotKind } from '../snapshot/types.js';
 import { someNames } from './completeness.js';
 import { isTerminal, podKey } from './pod-facts.js';
 import { SCHEDULER_CAVEATS } from './scheduling/unmodelled.js';
@@ -131,8 +131,7 @@ function inBudgetsOfSeveralWaves(removed: readonly CaveatPod[], budgets: readonl
 
 /** A live read's warning about a volume kind it could not list concerns only the replacements with claims. */
 function warningConcerns(warning: string, replaced: readonly V1Pod[]): Concerned {
-  const volumeKind = VOLUME_KINDS.some((kind) => warning.endsWith(`(${kind} objects not loaded)`));
-  return volumeKind ? replaced.filter(hasClaims) : 'all';
+  return isVolumeKindWarning(warning) ? replaced.filter(hasClaims) : 'all';
 }
 
 /**

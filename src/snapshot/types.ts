@@ -29,6 +29,15 @@ export const VOLUME_KINDS = [
 ] as const;
 export type VolumeKind = (typeof VOLUME_KINDS)[number];
 
+/**
+ * A live read's warning that a volume kind could not be listed ("… (PersistentVolumeClaim objects not
+ * loaded)"). It matters only to replacements with claims, so the plan says it as a caveat on those pods
+ * instead of a warning on every plan.
+ */
+export function isVolumeKindWarning(warning: string): boolean {
+  return VOLUME_KINDS.some((kind) => warning.endsWith(`(${kind} objects not loaded)`));
+}
+
 /** The kinds a snapshot can hold, in the order `kubectl get` lists them in the README's command. */
 export const SNAPSHOT_KINDS = [
   'Node',

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { buildPlan } from '../../plan/build-plan.js';
 import type { DrainPlan, ReadVerdict, Verdict } from '../../plan/types.js';
 import { ClusterIndex } from '../../snapshot/cluster-index.js';
-import type { Snapshot } from '../../snapshot/types.js';
+import { isVolumeKindWarning, type Snapshot } from '../../snapshot/types.js';
 import type { ReadProgressReporter } from '../../ui/read-progress.js';
 import { renderPlanText } from '../../ui/plan-text.js';
 import { addDrainFlags, planOptionsFrom, type DrainFlagValues } from '../drain-flags.js';
@@ -148,7 +148,10 @@ export function nextCommand(plan: DrainPlan, commands: SuggestedCommands): strin
 
 /** Plans a loaded snapshot; warnings from loading go to stderr first. */
 export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, values: DrainFlagValues): DrainPlan {
-  for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`);
+  // A volume kind the user may not list is said on the pods with claims, as a caveat (plan/caveats.ts).
+  for (const warning of snapshot.warnings.filter((w) => !isVolumeKindWarning(w))) {
+    process.stderr.write(`warning: ${warning}\n`);
+  }
   const index = new ClusterIndex(snapshot);
   const nodes = resolveNodes(index, selection);
   return buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planExitCode } from '../../../src/cli/commands/plan.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
-import { SNAPSHOT_KINDS, type Snapshot } from '../../../src/snapshot/types.js';
+import { isVolumeKindWarning, SNAPSHOT_KINDS, type Snapshot } from '../../../src/snapshot/types.js';
 import { makeIndex, makePdb, makePod, makeSnapshot, type SnapshotInput } from '../builders.js';
 import { nodes, options, owners, web } from './rules-fixture.js';
 
@@ -180,6 +180,16 @@ describe('caveats: only those that can apply, each with its pods', () => {
     expect(plan.pods.find((p) => p.name === 'a')?.replacement).toMatchObject({ schedulable: true, placedOn: null });
     expect(scope('DynamicResources')?.pods).toEqual(['shop/b']);
     expect(plan.caveats).toEqual(plan.caveatScopes.map((c) => c.caveat));
+  });
+
+  it('a volume kind the user may not list is a caveat on the pods with claims only, not on every pod', () => {
+    const warning =
+      'forbidden: user "u" cannot list persistentvolumeclaims at the cluster scope (PersistentVolumeClaim objects not loaded)';
+    const kinds = SNAPSHOT_KINDS.filter((k) => k !== 'PersistentVolumeClaim');
+    const snapshot = makeSnapshot({ nodes, pods: [web('a').volume(pvc).obj(), web('b').obj()], ...owners, kinds });
+    const plan = buildPlan(new ClusterIndex({ ...snapshot, warnings: [warning] }), options());
+    expect(isVolumeKindWarning(warning)).toBe(true);
+    expect(plan.caveatScopes.find((c) => c.caveat.startsWith(`snapshot: ${warning}`))?.pods).toEqual(['shop/a']);
   });
 
   it('a plan with nothing that waits, no claims and no unschedulable replacement lists none of those rules', () => {
