@@ -32,11 +32,10 @@ export function resolveMaxUnavailable(value: MaxUnavailable, poolSize: number): 
   return Math.max(1, Math.floor((value.percent * poolSize) / 100));
 }
 
-export function maxUnavailableOption(): Option {
-  return new Option(
-    '--max-unavailable <n|p%>',
-    'plan the nodes as a pool: at most this many (or this share of the pool, rounded down) out of service at once (default 1 with more than one node)',
-  ).argParser(parseMaxUnavailable);
+export function maxUnavailableOption(
+  description = 'at most this many nodes (or this share of the pool, rounded down) out of service at once (default 1)',
+): Option {
+  return new Option('--max-unavailable <n|p%>', description).argParser(parseMaxUnavailable);
 }
 
 /** `--command-time D`: what the estimates assume the operator's command and the node's return take per batch. */

@@ -4,6 +4,7 @@ import { ClusterIndex } from '../snapshot/cluster-index.js';
 import { isVolumeKindWarning, type Snapshot } from '../snapshot/types.js';
 import { renderPoolPlanText } from '../ui/pool-plan-text.js';
 import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
+import { UsageError } from './exit-codes.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
 import { resolveMaxUnavailable, type MaxUnavailable } from './pool-flags.js';
 
@@ -14,11 +15,18 @@ export interface PoolFlagValues extends DrainFlagValues {
 }
 
 /**
- * `plan` is a pool plan when it covers more than one node or --max-unavailable is given; one node without
- * the flag keeps the single drain plan.
+ * `plan` is a pool plan, batch by batch as `run` takes the nodes, when --max-unavailable is given.
+ * Without it, `plan NODE…` (or `-l SELECTOR`) previews `drain NODE…`: every node cordoned first, all
+ * drained together, as kubectl does — the same plan `drain --dry-run` shows. --command-time only
+ * estimates batches, so it asks for a pool plan.
  */
-export function isPoolPlan(nodes: readonly string[], values: PoolFlagValues): boolean {
-  return nodes.length > 1 || values.maxUnavailable !== undefined;
+export function isPoolPlan(values: PoolFlagValues): boolean {
+  if (values.maxUnavailable === undefined && values.commandTime !== undefined) {
+    throw new UsageError(
+      '--command-time estimates the batches of a pool plan: add --max-unavailable N (without it, the nodes are drained together)',
+    );
+  }
+  return values.maxUnavailable !== undefined;
 }
 
 /** Plans the pool the selection names, batch by batch (default: one node at a time). */

@@ -18,7 +18,8 @@ import { connect } from './kube-connect.js';
 import { asCliError } from './kube-flag-values.js';
 import { nodeSelection } from './node-selection.js';
 import { waitForKey } from './pause-key.js';
-import { indexAndNodes, poolPlanOf } from './pool-plan.js';
+import { indexAndNodes, poolPlanOf, showPoolPlan } from './pool-plan.js';
+import { planExitCode } from './commands/plan.js';
 
 /**
  * `kubectl maint run`'s work, loaded only when the command runs: checks that write nothing (the
@@ -51,11 +52,21 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
     throw new UsageError('--pause is for a run without a command (the command is the maintenance): drop one of them');
   }
   if (values.rerunCommand && values.resume === undefined) throw new UsageError('--rerun-command goes with --resume');
+  if (values.dryRun && values.resume !== undefined) {
+    throw new UsageError("--dry-run shows a new run's plan: a run to resume has its batches already");
+  }
   const selection = values.resume === undefined ? nodeSelection(nodeArgs, values.selector) : undefined;
   const problem = commandProblem(argv);
   if (problem) throw new CliError(`${problem}: nothing was changed`);
   const client = await connect(values);
   const { runApi, loadLiveSnapshot } = await clusterModules();
+  if (values.dryRun) {
+    // The run's plan, from the same read and the same planner as the run: nothing is claimed or written.
+    const { index, nodes } = indexAndNodes(await loadLiveSnapshot(client, values), selection!);
+    const plan = poolPlanOf(index, nodes, values);
+    await showPoolPlan(plan, values.output === 'json' ? 'json' : undefined);
+    return planExitCode(plan, false);
+  }
   const api = runApi(client);
   const holder = `${userInfo().username}@${hostname()} pid ${process.pid}`;
   const ctx = { api, namespace: values.stateNamespace, holder, nowMs: Date.now() };

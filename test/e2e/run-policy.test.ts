@@ -157,7 +157,9 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
   it('--keep-going stops, failed, once failed nodes still cordoned hold every slot of the window', async () => {
     // One at a time: the first node's command fails, it stays cordoned and holds the only slot.
     const pool = ['pool-1', 'pool-2'];
-    const planned = await finish(await start(['plan', ...pool, '--ignore-daemonsets', '-o', 'json']));
+    const planned = await finish(
+      await start(['plan', ...pool, '--max-unavailable', '1', '--ignore-daemonsets', '-o', 'json']),
+    );
     const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }> };
     const failing = plan.batches[0]!.nodes[0]!;
     const other = pool.find((n) => n !== failing)!;

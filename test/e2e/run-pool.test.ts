@@ -234,7 +234,9 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
   });
 
   it('an API failure under the run (a node deleted mid-run) still ends with every node and the resume command', async () => {
-    const planned = await finish(await start(['plan', 'pool-1', 'pool-2', '--ignore-daemonsets', '-o', 'json']));
+    const planned = await finish(
+      await start(['plan', 'pool-1', 'pool-2', '--max-unavailable', '1', '--ignore-daemonsets', '-o', 'json']),
+    );
     const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }> };
     const [first, second] = plan.batches.map((b) => b.nodes[0]!);
     const run = await start(['run', 'pool-1', 'pool-2', ...RUN_FLAGS, '--', reboot, '{node}'], { REBOOT_SECONDS: '3' });

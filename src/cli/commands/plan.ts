@@ -40,7 +40,8 @@ export function register(program: Command): void {
     .command('plan')
     .summary('preview a drain: what happens to each pod, in how many waves, and whether it can finish')
     .description(
-      'Preview `kubectl drain NODE…` without touching the cluster: which pods are evicted, skipped or refused, ' +
+      'Preview `kubectl drain NODE…` without touching the cluster (several nodes: cordoned first, drained together, ' +
+        'as `kubectl maint drain NODE… --dry-run` shows; --max-unavailable plans them as a pool, batch by batch): which pods are evicted, skipped or refused, ' +
         'how PodDisruptionBudgets pace the evictions, where the replacements can be scheduled, and how this ' +
         'compares with a NoExecute taint or a node failure. Reads the live cluster, or a file with --snapshot.',
     )
@@ -58,12 +59,18 @@ export function register(program: Command): void {
         'read, instead of 4 (the plan still says incomplete)',
     )
     .option('--no-tui', 'print text even on a terminal, instead of the full-screen view');
-  command.addOption(maxUnavailableOption().helpGroup('Pool (several nodes, batch by batch):'));
-  command.addOption(commandTimeOption().helpGroup('Pool (several nodes, batch by batch):'));
+  const poolGroup = 'Pool (batch by batch, as run takes the nodes; without it, the nodes are drained together):';
+  command.addOption(
+    maxUnavailableOption(
+      'plan the nodes as a pool, batch by batch as `kubectl maint run` takes them: at most this many (or this share of the pool, rounded down) out of service at once',
+    ).helpGroup(poolGroup),
+  );
+  command.addOption(commandTimeOption().helpGroup(poolGroup));
   addDrainFlags(command);
   addKubeFlags(command);
   command.action(async (nodeArgs: string[], values: PlanFlagValues, self: Command) => {
     const selection = nodeSelection(nodeArgs, values.selector);
+    const pool = isPoolPlan(values);
     const progress = await readProgress();
     let plan;
     try {
@@ -72,7 +79,7 @@ export function register(program: Command): void {
       if (snapshot.warnings.length > 0) progress?.stop();
       progress?.step('Planning');
       const { index, nodes } = indexAndNodes(snapshot, selection);
-      plan = isPoolPlan(nodes, values)
+      plan = pool
         ? poolPlanOf(index, nodes, values)
         : buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
     } finally {

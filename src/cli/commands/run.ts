@@ -22,6 +22,8 @@ export interface RunCommandValues extends PoolFlagValues, KubeFlagValues {
   readonly rerunCommand?: boolean;
   readonly takeOver?: boolean;
   readonly forceStart?: boolean;
+  /** --dry-run: show the run's pool plan and change nothing. */
+  readonly dryRun?: boolean;
   readonly stateNamespace: string;
   readonly output?: 'text' | 'json';
 }
@@ -74,6 +76,10 @@ export function register(program: Command): void {
     new Option('--rerun-command', 'with --resume: run the command again where it did not finish or failed'),
     new Option('--take-over', "take nodes from a run whose holder's lease expired"),
     new Option('--force-start', 'start even though the pool plan is blocked'),
+    new Option(
+      '--dry-run',
+      "show the run's pool plan (its batches, as plan --max-unavailable shows them) and change nothing; exits as the plan",
+    ),
     new Option('--state-namespace <namespace>', "where the run's Lease lives").default(DEFAULT_STATE_NAMESPACE),
     new Option('-o, --output <format>', 'text (default) or json (one event per line)').choices(['text', 'json']),
   ];

@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { planSnapshot } from '../../../src/cli/commands/plan.js';
 import { parseMaxUnavailable, resolveMaxUnavailable } from '../../../src/cli/pool-flags.js';
+import type { DrainPlan } from '../../../src/plan/types.js';
+import { snapshotFromText } from '../../../src/snapshot/load-file.js';
+import { renderPlanText } from '../../../src/ui/plan-text.js';
 import { runCli as run } from './cli-from-source.js';
 
 // Runs the CLI bundled from source, as plan-cli.test.ts does.
@@ -25,14 +30,33 @@ describe('--max-unavailable', () => {
   });
 });
 
+/** `plan k8s-node-1 k8s-node-2` of this snapshot as a pool, one node at a time. */
+const poolOfTwo = (snapshot: string, ...more: string[]) => [
+  'plan',
+  'k8s-node-1',
+  'k8s-node-2',
+  '--snapshot',
+  snapshot,
+  '--ignore-daemonsets',
+  '--max-unavailable',
+  '1',
+  ...more,
+];
+
 describe('kubectl maint plan over a pool', () => {
-  it('two nodes make a pool plan, one at a time by default: kind PoolPlan, every node in a batch', async () => {
-    const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets', '-o', 'json']);
+  it('--max-unavailable 1 over two nodes: kind PoolPlan, one node a batch, every node in a batch', async () => {
+    const r = await run(poolOfTwo(hello, '-o', 'json'));
     expect(r.exitCode).toBe(0);
     const plan = JSON.parse(r.stdout) as { kind: string; maxUnavailable: number; batches: { nodes: string[] }[] };
     expect(plan.kind).toBe('PoolPlan');
     expect(plan.maxUnavailable).toBe(1);
     expect(plan.batches.flatMap((b) => b.nodes).sort()).toEqual(['k8s-node-1', 'k8s-node-2']);
+  });
+
+  it('--command-time without --max-unavailable is a usage error: it estimates batches', async () => {
+    const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--command-time', '5m']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: --command-time estimates the batches of a pool plan: add --max-unavailable N/);
   });
 
   it('one node with --max-unavailable is a pool of one; text leads with the verdict and the batches', async () => {
@@ -43,7 +67,7 @@ describe('kubectl maint plan over a pool', () => {
   });
 
   it('estimates each batch and the run, naming --command-time as the assumption it is', async () => {
-    const args = ['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets'];
+    const args = poolOfTwo(hello);
     const r = await run([...args, '--command-time', '5m', '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const plan = JSON.parse(r.stdout) as {
@@ -65,7 +89,7 @@ describe('kubectl maint plan over a pool', () => {
   });
 
   it('a blocked batch blocks the run: exit 3 and the batch named first', async () => {
-    const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', helloBlocked, '--ignore-daemonsets']);
+    const r = await run(poolOfTwo(helloBlocked));
     expect(r.exitCode).toBe(3);
     expect(r.stdout.split('\n')[0]).toMatch(/^BLOCKED: /);
     expect(r.stdout.split('\n')[1]).toMatch(/^ {2}- batch \d \(k8s-node-\d\) is blocked: /);
@@ -101,5 +125,38 @@ describe("the lab's pool scenario as a snapshot", () => {
     expect(plan.batches.flatMap((b) => b.nodes).sort()).toEqual(nodes);
     expect(Math.max(...plan.batches.map((b) => b.nodes.length))).toBeLessThanOrEqual(3);
     expect(plan.verdict).toBe('slow');
+  });
+});
+
+describe('kubectl maint plan NODE… previews kubectl maint drain NODE…', () => {
+  const snapshot = () => {
+    const text = readFileSync(hello, 'utf8');
+    return snapshotFromText(text, { type: 'file', path: hello }, 'hello');
+  };
+  const flags = { ignoreDaemonsets: true, taint: { key: 'kubectl-maint/maintenance' }, nodeMonitorGracePeriod: 50 };
+
+  it('two nodes without --max-unavailable: one DrainPlan, both cordoned and drained together, as drain plans them', async () => {
+    const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets', '-o', 'json']);
+    const plan = JSON.parse(r.stdout) as DrainPlan;
+    expect(plan.kind).toBe('DrainPlan');
+    expect(plan.nodes).toEqual(['k8s-node-1', 'k8s-node-2']);
+    // drain builds its plan with planSnapshot from the same words: the same verdict, reasons and pods.
+    const drains = planSnapshot(snapshot(), { names: ['k8s-node-1', 'k8s-node-2'] }, flags);
+    expect([plan.verdict, plan.verdictReasons]).toEqual([drains.verdict, drains.verdictReasons]);
+    const fate = (p: DrainPlan['pods'][number]) => [p.namespace, p.name, p.node, p.action, p.outcome, p.wave];
+    expect(plan.pods.map(fate)).toEqual(drains.pods.map(fate));
+    // Both workers out at once: hello's replacements have nowhere to go but the tainted control plane.
+    expect(plan.verdict).not.toBe('clear');
+    expect(r.exitCode).toBe(plan.verdict === 'blocked' ? 3 : plan.verdict === 'disruptive' ? 5 : 0);
+  });
+
+  it('the text plan opens with what drain --dry-run prints before its dry-run lines: the same verdict and pods', async () => {
+    const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets', '--no-tui']);
+    const preface = renderPlanText(planSnapshot(snapshot(), { names: ['k8s-node-1', 'k8s-node-2'] }, flags), {
+      brief: true,
+    });
+    const verdictAndPods = (text: string) => text.split('\n\n').slice(0, 2).join('\n\n');
+    expect(verdictAndPods(r.stdout)).toBe(verdictAndPods(preface));
+    expect(r.stdout.split('\n')[0]).toMatch(/^[A-Z]+: draining k8s-node-1, k8s-node-2 /);
   });
 });

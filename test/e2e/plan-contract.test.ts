@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { planRun, runMaint, unschedulable } from './drain-run.js';
+import { kubectlJson, seedScenario } from './lab.js';
+import { finish, poolNodes, start } from './run-helpers.js';
+
+// One contract for plan and drain: `plan A B` previews `drain A B` (both cordoned first, drained together)
+// and says what `drain A B --dry-run` says; the pool plan is `plan … --max-unavailable N`, and
+// `run … --dry-run` shows the run's own plan. Every dry run writes nothing.
+
+/** The verdict with its reasons, then the pods by outcome: the first two blocks of both texts. */
+const verdictAndPods = (text: string) => text.split('\n\n').slice(0, 2).join('\n\n');
+
+describe('plan and drain --dry-run over several nodes', () => {
+  it('plan k8s-node-1 k8s-node-2 says what drain k8s-node-1 k8s-node-2 --dry-run says, and neither writes', async () => {
+    await seedScenario('hello');
+    const nodes = ['k8s-node-1', 'k8s-node-2'];
+    const plan = await planRun([...nodes, '--ignore-daemonsets', '--no-tui']);
+    const json = JSON.parse((await planRun([...nodes, '--ignore-daemonsets', '-o', 'json'])).stdout) as {
+      kind: string;
+      nodes: string[];
+      verdict: string;
+    };
+    expect([json.kind, json.nodes]).toEqual(['DrainPlan', nodes]);
+    // Both workers out at once: hello's replacements have only the tainted control plane left.
+    expect(json.verdict, plan.stdout).not.toBe('clear');
+
+    const dryRun = await runMaint(['drain', ...nodes, '--ignore-daemonsets', '--dry-run']);
+    expect(verdictAndPods(dryRun.stdout), dryRun.stderr).toBe(verdictAndPods(plan.stdout));
+    expect(plan.stdout.split('\n')[0]).toMatch(/^[A-Z]+: draining k8s-node-1, k8s-node-2 /);
+    for (const node of nodes) expect(await unschedulable(node)).toBe(false);
+  });
+});
+
+describe('run --dry-run', () => {
+  it("shows the run's pool plan, the same batches as plan --max-unavailable, and claims nothing", async () => {
+    await seedScenario('pool');
+    const flags = ['-l', 'pool=blue', '--max-unavailable', '2', '--ignore-daemonsets', '-o', 'json'];
+    const planned = await finish(await start(['plan', ...flags]));
+    const dry = await finish(await start(['run', ...flags, '--dry-run', '--', '/bin/true']));
+    type Pool = { kind: string; verdict: string; batches: Array<{ nodes: string[] }> };
+    const [plan, run] = [JSON.parse(planned.stdout) as Pool, JSON.parse(dry.stdout) as Pool];
+    expect(run.kind, dry.stderr).toBe('PoolPlan');
+    expect([run.verdict, run.batches.map((b) => b.nodes)]).toEqual([plan.verdict, plan.batches.map((b) => b.nodes)]);
+    expect(dry.exitCode).toBe(planned.exitCode);
+    expect(
+      (await poolNodes()).filter((n) => n.spec.unschedulable || n.metadata.annotations?.['maint.kubectl.io/run']),
+    ).toEqual([]);
+    const leases = await kubectlJson(['get', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run']);
+    expect(leases.items).toEqual([]);
+  });
+});
