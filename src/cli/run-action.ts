@@ -167,14 +167,20 @@ async function drive(
 ): Promise<number> {
   const { drainApi, drainClientFor, loadLiveSnapshot } = await clusterModules();
   const abort = new AbortController();
+  const killCommands = new AbortController();
   const keeper = new LeaseKeeper({ api, namespace: values.stateNamespace, holder, now: Date.now }, lease, (why) => {
     process.stderr.write(`error: ${why}: stopping\n`);
     abort.abort();
   });
   keeper.start();
+  // Ctrl-C or SIGTERM: the first stops the run and lets running commands finish, the second kills them,
+  // a third exits at once (a run stuck on an API that does not answer).
+  let interrupts = 0;
   const onSigint = () => {
-    if (abort.signal.aborted) process.exit(ExitCode.Interrupted);
-    abort.abort();
+    interrupts += 1;
+    if (interrupts === 1) abort.abort();
+    else if (interrupts === 2) killCommands.abort();
+    else process.exit(ExitCode.Interrupted);
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
@@ -186,6 +192,7 @@ async function drive(
       definition,
       {
         signal: abort.signal,
+        killCommands: killCommands.signal,
         rerunCommand: values.rerunCommand === true,
         resumed: values.resume !== undefined,
         holder,

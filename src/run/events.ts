@@ -78,6 +78,17 @@ export type RunEvent =
   | ({ readonly type: 'eta'; readonly atMs: number; readonly batch: number } & RunEtaNow)
   | { readonly type: 'warning'; readonly atMs: number; readonly message: string }
   /**
+   * Ctrl-C or SIGTERM. 'stop' (the first): nothing new starts, drains stop, the commands listed run on to
+   * their end. 'kill' (the second): the commands listed are killed, their whole process groups.
+   */
+  | {
+      readonly type: 'interrupt';
+      readonly atMs: number;
+      readonly step: 'stop' | 'kill';
+      /** Nodes whose command is running. */
+      readonly commands: readonly string[];
+    }
+  /**
    * --pause: the batch's nodes are drained and wait for the operator's own maintenance: a key on a
    * terminal (`waitingFor: 'key'`), otherwise the run stops here and `resumeCommand` continues it.
    */

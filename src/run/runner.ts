@@ -45,8 +45,13 @@ export interface RunDeps {
 }
 
 export interface RunControl {
-  /** Aborts the run: drains stop evicting, commands are killed, every node stays in its recorded phase. */
+  /**
+   * Stops the run (a first Ctrl-C): nothing new starts, drains stop evicting, waits end; commands already
+   * running go on to their end and their outcome is recorded. Every node stays in its recorded phase.
+   */
   readonly signal: AbortSignal;
+  /** Kills the commands still running (a second Ctrl-C): their nodes stay in phase command-running. */
+  readonly killCommands: AbortSignal;
   /** --resume --rerun-command: run the command again on nodes whose command did not finish or failed. */
   readonly rerunCommand: boolean;
   readonly resumed: boolean;
@@ -97,6 +102,8 @@ class PoolRun {
   private readonly changes = new ChangeFeed();
   /** Every node of the run: a change to one of them may unblock a fresh plan. */
   private readonly runNodes: ReadonlySet<string>;
+  /** Nodes whose command is running now. */
+  private readonly commandsRunning = new Set<string>();
 
   constructor(
     private readonly definition: RunDefinition,
@@ -121,9 +128,11 @@ class PoolRun {
     const first = definition.batches.findIndex((nodes) => !nodes.every((n) => this.phaseOf(n) === 'done'));
     if (first >= 0) this.emitEta(first + 1, 'started', definition.estimates?.batches[first] ?? null);
     const watch = this.deps.api.watchChanges((change) => this.changes.changed(change));
+    const told = this.tellInterrupts();
     try {
       return await this.runWindow(definition.options.pause === true);
     } finally {
+      told.dispose();
       watch.stop();
     }
   }
@@ -265,6 +274,23 @@ class PoolRun {
     // Batches the run stopped in (not all their nodes started, or after one that did not finish) end too, in order.
     for (const { batch, ok } of progress.stopped()) this.emit({ type: 'batch-finished', batch, ok });
     return this.finish(failed ? 'failed' : 'done');
+  }
+
+  /** Says, at each Ctrl-C, which commands run on (the first) or are killed (the second). */
+  private tellInterrupts(): { dispose: () => void } {
+    const { signal, killCommands } = this.control;
+    const tell = (step: 'stop' | 'kill') => () =>
+      this.emit({ type: 'interrupt', step, commands: [...this.commandsRunning] });
+    const onStop = tell('stop');
+    const onKill = tell('kill');
+    signal.addEventListener('abort', onStop, { once: true });
+    killCommands.addEventListener('abort', onKill, { once: true });
+    return {
+      dispose: () => {
+        signal.removeEventListener('abort', onStop);
+        killCommands.removeEventListener('abort', onKill);
+      },
+    };
   }
 
   private get aborted(): boolean {
@@ -461,7 +487,7 @@ class PoolRun {
   private async commandStep(batch: number, node: string): Promise<'ran' | 'not-run'> {
     const phase = this.phaseOf(node);
     const rerun = this.control.rerunCommand && (phase === 'command-running' || phase === 'command-failed');
-    if (phase !== 'drained' && !rerun) return 'not-run';
+    if ((phase !== 'drained' && !rerun) || this.aborted) return 'not-run';
     if (this.definition.command.length === 0) {
       await this.setPhase(node, batch, 'command-done');
       return 'not-run';
@@ -473,17 +499,24 @@ class PoolRun {
     await this.setPhase(node, batch, 'command-running', undefined, {
       annotations: bootId === undefined ? {} : { [ANNOTATION.bootId]: bootId },
     });
+    this.commandsRunning.add(node);
     const result: CommandResult = await (this.deps.runCommand ?? runCommand)({
       argv: this.definition.command,
       node,
       runId: this.definition.id,
       kubeconfig: this.deps.kubeconfig,
       timeoutMs: this.definition.options.commandTimeoutMs,
-      signal: this.control.signal,
+      // A first Ctrl-C lets the command finish: an operator's reboot or firmware flash cut off mid-way
+      // leaves the node worse off than either end. Only a second one kills it.
+      signal: this.control.killCommands,
       onLine: (stream, line) => this.emit({ type: 'command-output', node, stream, line }),
-    });
+    }).finally(() => this.commandsRunning.delete(node));
     this.emit({ type: 'command-finished', node, exitCode: result.exitCode, failure: result.failure });
-    if (result.interrupted) return 'ran'; // stays command-running: the resume says so
+    if (result.interrupted) {
+      // Stays command-running in the cluster: the resume says its command did not finish.
+      this.phases.set(node, { batch, phase: 'command-running', problem: 'command killed (interrupted)' });
+      return 'ran';
+    }
     await (result.failure
       ? this.setPhase(node, batch, 'command-failed', `command ${result.failure}`)
       : this.setPhase(node, batch, 'command-done'));

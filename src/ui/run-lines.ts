@@ -54,6 +54,10 @@ export class RunLines {
         return [out(`batch ${event.batch} ${event.ok ? 'done' : 'stopped'}`)];
       case 'warning':
         return [err(`Warning: ${event.message}`)];
+      case 'interrupt': {
+        const line = interruptLine(event);
+        return line ? [err(line)] : [];
+      }
       case 'eta':
         return [out(etaLine(event))];
       case 'paused':
@@ -78,6 +82,22 @@ export function etaLine(event: Extract<RunEvent, { type: 'eta' }>): string {
       ? COMMAND_BASIS.none
       : `command and return ${formatSeconds(event.commandSeconds)} per batch, ${COMMAND_BASIS[event.commandBasis]}`;
   return `eta: batch ${event.batch} ${about(event.batchSeconds)}, run ${about(event.runSeconds)} (${command})`;
+}
+
+/**
+ * What a Ctrl-C does now: the first lets the running commands finish and says a second kills them; the
+ * second names the commands it kills. Null for a second with no command running.
+ */
+export function interruptLine(event: Extract<RunEvent, { type: 'interrupt' }>): string | null {
+  const which = (nodes: readonly string[]) =>
+    `${nodes.length === 1 ? 'the command on' : 'the commands on'} ${nodes.join(', ')}`;
+  if (event.step === 'kill') {
+    return event.commands.length === 0
+      ? null
+      : `interrupted again: killing ${which(event.commands)} (each with its process group)`;
+  }
+  if (event.commands.length === 0) return 'interrupted: stopping; nothing new starts';
+  return `interrupted: nothing new starts; waiting for ${which(event.commands)} to finish (Ctrl-C again kills ${event.commands.length === 1 ? 'it' : 'them'})`;
 }
 
 /** What the operator does now that the batch is drained: a key here, or the resume command later. */

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../run/events.js';
+import { interruptLine } from './run-lines.js';
 import type { NodePhase } from '../run/state.js';
 import { initialDrainProgress, isFinished, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
 
@@ -138,6 +139,10 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
       };
     case 'warning':
       return { ...state, log: appended(state, event.atMs, 'warn', event.message) };
+    case 'interrupt': {
+      const line = interruptLine(event);
+      return line ? { ...state, log: appended(state, event.atMs, 'warn', line) } : state;
+    }
     case 'eta':
       return { ...state, eta: event };
     case 'paused':

@@ -120,7 +120,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     expect(calls).toEqual(POOL.map((n) => `${n} MAINT_NODE=${n} MAINT_RUN=${runId} KUBECONFIG=${KUBECONFIG}`));
   });
 
-  it('Ctrl-C during a command leaves each node in a recorded phase; --resume from another directory finishes', async () => {
+  it('Ctrl-C twice during a command leaves each node in a recorded phase; --resume from another directory finishes', async () => {
     const run = await start(
       ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', reboot, '{node}'],
       {
@@ -132,6 +132,9 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
       120_000,
       'a command to start',
     );
+    // The first lets the commands finish, the second kills them.
+    run.child.kill('SIGINT');
+    await eventually(async () => run.events.some((e) => e.type === 'interrupt'), 30_000, 'the run to say it stops');
     run.child.kill('SIGINT');
     const first = await finish(run);
     expect(first.exitCode).toBe(130);

@@ -1,7 +1,9 @@
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
-import { eventually, seedScenario } from './lab.js';
-import { poolNodes } from './run-helpers.js';
+import { eventually, kubectl, seedScenario } from './lab.js';
+import { poolNodes, scratch } from './run-helpers.js';
 import { flat, Terminal } from './terminal.js';
 
 // `kubectl maint run` in a real terminal (tmux, on its own socket): the live pool view and --pause's wait
@@ -53,5 +55,51 @@ describe('kubectl maint run in a terminal', () => {
     expect(done).toContain('EXIT=0');
     expect(done).toMatch(/run \S+ done: every node is back in service/);
     expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
+  });
+
+  it('Ctrl-C during the command lets it finish, then shows every node and the resume command', async () => {
+    await seedScenario('pool');
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    const dir = scratch();
+    const command = path.join(dir, 'flash.sh');
+    writeFileSync(
+      command,
+      `#!/bin/sh\necho "flashing $1"\nwhile [ ! -e "${dir}/go" ]; do sleep 0.1; done\necho "flashed $1"; touch "${dir}/finished"\n`,
+    );
+    chmodSync(command, 0o755);
+    await terminal.open(
+      `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 --ignore-daemonsets -- ${command} {node}; echo "EXIT=$?"; sleep 600`,
+    );
+    await eventually(
+      async () => ((await screen()).includes('flashing pool-1') ? true : undefined),
+      120_000,
+      'the command to start',
+    );
+    await terminal.keys('C-c');
+    const stopping = await eventually(
+      async () => {
+        const text = await screen();
+        return text.includes('Ctrl-C again kills it') ? text : undefined;
+      },
+      30_000,
+      'the run to say it waits for the command',
+    );
+    expect(stopping).toContain('interrupted: nothing new starts; waiting for the command on pool-1 to finish');
+    expect(existsSync(path.join(dir, 'finished'))).toBe(false);
+    writeFileSync(path.join(dir, 'go'), '');
+    const done = await eventually(
+      async () => {
+        const text = await screen();
+        return text.includes('EXIT=') ? text : undefined;
+      },
+      60_000,
+      'the run to finish',
+    );
+    expect(done).toContain('EXIT=130');
+    expect(existsSync(path.join(dir, 'finished'))).toBe(true);
+    expect(done).toMatch(/run \S+ interrupted: each node stays in the phase below/);
+    expect(done).toMatch(/pool-1 1 command-done/);
+    expect(done).toMatch(/continue with: kubectl maint run --resume \S+/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -239,3 +239,37 @@ describe('the eta line', () => {
     );
   });
 });
+
+describe('an interrupted run', () => {
+  const interrupt = (step: 'stop' | 'kill', commands: string[]): Extract<RunEvent, { type: 'interrupt' }> => ({
+    type: 'interrupt',
+    atMs: 9,
+    step,
+    commands,
+  });
+
+  it('says the first Ctrl-C waits for the running commands and that a second kills them', () => {
+    expect(new RunLines().lines(interrupt('stop', ['w1']))).toEqual([
+      {
+        stream: 'stderr',
+        text: 'interrupted: nothing new starts; waiting for the command on w1 to finish (Ctrl-C again kills it)',
+      },
+    ]);
+    expect(new RunLines().lines(interrupt('stop', ['w1', 'w2']))[0]?.text).toBe(
+      'interrupted: nothing new starts; waiting for the commands on w1, w2 to finish (Ctrl-C again kills them)',
+    );
+    expect(new RunLines().lines(interrupt('stop', []))[0]?.text).toBe('interrupted: stopping; nothing new starts');
+  });
+
+  it('names the commands the second Ctrl-C kills, and says nothing when none runs', () => {
+    expect(new RunLines().lines(interrupt('kill', ['w2']))[0]?.text).toBe(
+      'interrupted again: killing the command on w2 (each with its process group)',
+    );
+    expect(new RunLines().lines(interrupt('kill', []))).toEqual([]);
+  });
+
+  it('keeps the interruption in the live view log, in the warning tone', () => {
+    const progress = [...events.slice(0, 3), interrupt('stop', ['w1'])].reduce(reduceRunEvents, initialRunProgress());
+    expect(progress.log.at(-1)).toMatchObject({ tone: 'warn', text: expect.stringContaining('Ctrl-C again kills it') });
+  });
+});

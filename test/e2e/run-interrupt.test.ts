@@ -1,0 +1,138 @@
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually, kubectl, seedScenario } from './lab.js';
+import { described, finish, finishedOf, poolNodes, scratch, start, type Started } from './run-helpers.js';
+
+// `kubectl maint run` interrupted while the operator's command runs: the first SIGINT or SIGTERM lets the
+// command finish, the second kills its whole process group. The command here is a script that waits for
+// a file the test creates, with a grandchild, and records its pids.
+
+const work = scratch();
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A command that says it started, waits for `go` in its directory (a grandchild sleeping meanwhile), then says it finished. */
+function waitingCommand(dir: string): string {
+  const file = path.join(dir, 'flash.sh');
+  writeFileSync(
+    file,
+    [
+      '#!/bin/sh',
+      'echo $$ > "$0.pid"',
+      'sleep 600 & echo $! > "$0.child"',
+      'echo "flashing $1"',
+      `while [ ! -e "${dir}/go" ]; do sleep 0.1; done`,
+      'kill $!',
+      `echo "flashed $1"; touch "${dir}/finished-$1"`,
+    ].join('\n'),
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const eventOf = <T extends Started['events'][number]['type']>(run: Started, type: T) =>
+  run.events.find((e): e is Extract<Started['events'][number], { type: T }> => e.type === type);
+
+/** The node whose command started first. */
+async function commandRunning(run: Started): Promise<string> {
+  return eventually(
+    async () => {
+      const started = run.events.find((e) => e.type === 'command-output' && e.line.startsWith('flashing '));
+      return started?.type === 'command-output' ? started.node : undefined;
+    },
+    120_000,
+    'a command to start',
+  );
+}
+
+describe('kubectl maint run interrupted while its command runs', () => {
+  beforeEach(async () => {
+    await seedScenario('pool');
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'a first %s lets the command finish, records its outcome, starts nothing new and ends with the resume command',
+    async (signal) => {
+      const dir = scratch();
+      const command = waitingCommand(dir);
+      const run = await start([
+        'run',
+        'pool-1',
+        'pool-2',
+        '--ignore-daemonsets',
+        '-o',
+        'json',
+        '--',
+        command,
+        '{node}',
+      ]);
+      const first = await commandRunning(run);
+      const other = first === 'pool-1' ? 'pool-2' : 'pool-1';
+      run.child.kill(signal);
+      await eventually(async () => eventOf(run, 'interrupt') !== undefined, 30_000, 'the run to say it stops');
+      expect(eventOf(run, 'interrupt')).toMatchObject({ step: 'stop', commands: [first] });
+      // The command goes on: still running until it is let go.
+      expect(existsSync(path.join(dir, `finished-${first}`))).toBe(false);
+      expect(alive(Number(readFileSync(`${command}.pid`, 'utf8')))).toBe(true);
+      writeFileSync(path.join(dir, 'go'), '');
+      const r = await finish(run);
+
+      expect(r.exitCode, described(r)).toBe(130);
+      expect(existsSync(path.join(dir, `finished-${first}`))).toBe(true);
+      const finished = finishedOf(r.events)!;
+      expect(finished.result).toBe('interrupted');
+      expect(finished.nodes.find((n) => n.node === first)).toMatchObject({ phase: 'command-done' });
+      // Nothing new started: the other node (the next batch) was never drained.
+      expect(finished.nodes.find((n) => n.node === other)).toMatchObject({ phase: 'pending' });
+      expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+$/);
+      const nodes = await poolNodes();
+      expect(nodes.find((n) => n.metadata.name === first)!.metadata.annotations?.['maint.kubectl.io/phase']).toBe(
+        'command-done',
+      );
+      expect(nodes.find((n) => n.metadata.name === other)!.spec.unschedulable).toBeUndefined();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
+
+  it('a second SIGINT kills the command with its whole process group; the node stays command-running', async () => {
+    const dir = scratch();
+    const command = waitingCommand(dir);
+    const run = await start(['run', 'pool-1', '--ignore-daemonsets', '-o', 'json', '--', command, '{node}']);
+    await commandRunning(run);
+    run.child.kill('SIGINT');
+    await eventually(async () => eventOf(run, 'interrupt') !== undefined, 30_000, 'the run to say it stops');
+    run.child.kill('SIGINT');
+    const r = await finish(run);
+
+    expect(r.exitCode, described(r)).toBe(130);
+    expect(r.events.filter((e) => e.type === 'interrupt').map((e) => e.type === 'interrupt' && e.step)).toEqual([
+      'stop',
+      'kill',
+    ]);
+    const finished = finishedOf(r.events)!;
+    expect(finished.nodes).toEqual([
+      { node: 'pool-1', batch: 1, phase: 'command-running', problem: 'command killed (interrupted)' },
+    ]);
+    expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
+    expect(existsSync(path.join(dir, 'finished-pool-1'))).toBe(false);
+    // The script and its grandchild are both gone.
+    for (const pidFile of [`${command}.pid`, `${command}.child`]) {
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      await eventually(async () => !alive(pid), 10_000, `process ${pid} (${path.basename(pidFile)}) to be gone`);
+    }
+    const node = (await poolNodes()).find((n) => n.metadata.name === 'pool-1')!;
+    expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('command-running');
+    expect(node.spec.unschedulable).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
