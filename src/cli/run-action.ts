@@ -7,6 +7,7 @@ import type { KubeClient } from '../kube/client.js';
 import type { RunApi } from '../kube/run-api.js';
 import { checkAccess, checkNodesFree, claimRun, LeaseKeeper, RunRefused, takeRunForResume } from '../run/claim.js';
 import { commandProblem } from '../run/command.js';
+import { commandLogDir, CommandLogs } from '../run/command-log.js';
 import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { runPool } from '../run/runner.js';
@@ -185,6 +186,14 @@ async function drive(
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const sink = await eventSink(values.output);
+  const commandLog = definition.command.length > 0 ? commandLogDir(definition.id) : undefined;
+  const logs = commandLog
+    ? new CommandLogs(commandLog, (message) => sink.emit({ type: 'warning', atMs: Date.now(), message }))
+    : undefined;
+  const emit = (event: RunEvent) => {
+    logs?.take(event);
+    sink.emit(event);
+  };
   const ns = values.stateNamespace === DEFAULT_STATE_NAMESPACE ? '' : ` --state-namespace ${values.stateNamespace}`;
   let finished: RunEvent;
   try {
@@ -202,7 +211,8 @@ async function drive(
         drain: drainApi(drainClientFor(client)),
         clock: systemClock,
         loadSnapshot: () => loadLiveSnapshot(client, values),
-        emit: sink.emit,
+        emit,
+        commandLog,
         writeConditions: conditions,
         kubeconfig: client.target.files.length > 0 ? client.target.files.join(delimiter) : undefined,
         resumeCommand: (rerun) => `kubectl maint run --resume ${definition.id}${rerun ? ' --rerun-command' : ''}${ns}`,
@@ -218,6 +228,7 @@ async function drive(
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
+    await logs?.close();
     await sink.done();
   }
   if (finished.type === 'run-finished' && finished.result === 'done') {

@@ -26,6 +26,8 @@ export type RunEvent =
       readonly batches: readonly (readonly string[])[];
       readonly command: readonly string[];
       readonly resumed: boolean;
+      /** The directory that keeps each node's command output (`<node>.log`); null without a command. */
+      readonly commandLog: string | null;
     }
   | { readonly type: 'batch-started'; readonly atMs: number; readonly batch: number; readonly nodes: readonly string[] }
   | {
@@ -112,4 +114,6 @@ export type RunEvent =
       readonly nodes: readonly NodeState[];
       /** The command that continues the run, or null when it is done. */
       readonly resumeCommand: string | null;
+      /** As in run-started. */
+      readonly commandLog: string | null;
     };

@@ -40,6 +40,8 @@ export interface RunDeps {
    * ('stop': no terminal to wait on; the nodes stay drained until --resume).
    */
   readonly pause?: { readonly waitingFor: 'key' | 'resume'; readonly wait: () => Promise<'continue' | 'stop'> };
+  /** Where the command's output is kept (command-log.ts), said in the first and last events. */
+  readonly commandLog?: string | undefined;
   /** Runs the operator's command (runCommand; replaceable only to observe it). */
   readonly runCommand?: typeof runCommand;
 }
@@ -123,6 +125,7 @@ class PoolRun {
       batches: definition.batches,
       command: definition.command,
       resumed: control.resumed,
+      commandLog: this.commandLog,
     });
     await this.readPhases();
     const first = definition.batches.findIndex((nodes) => !nodes.every((n) => this.phaseOf(n) === 'done'));
@@ -291,6 +294,10 @@ class PoolRun {
         killCommands.removeEventListener('abort', onKill);
       },
     };
+  }
+
+  private get commandLog(): string | null {
+    return this.definition.command.length > 0 ? (this.deps.commandLog ?? null) : null;
   }
 
   private get aborted(): boolean {
@@ -654,6 +661,7 @@ class PoolRun {
       result,
       nodes,
       resumeCommand: result === 'done' ? null : this.deps.resumeCommand(needsRerun),
+      commandLog: this.commandLog,
     };
     this.deps.emit(event);
     return event;

@@ -1,3 +1,4 @@
+import { commandLogFile } from '../run/command-log.js';
 import type { RunEvent } from '../run/events.js';
 import { isFailedPhase } from '../run/state.js';
 import { drainEventLines, type DrainLine } from './drain-lines.js';
@@ -125,8 +126,30 @@ export function runSummary(event: Extract<RunEvent, { type: 'run-finished' }>): 
   return [
     headline[event.result],
     ...formatColumns(rows, '  '),
+    ...(event.commandLog ? [`command output: ${commandLogFile(event.commandLog, 'NODE')}`] : []),
     ...(event.resumeCommand ? [`continue with: ${event.resumeCommand}`] : []),
   ];
+}
+
+/**
+ * For the scrollback on a terminal, where the live view showed only the latest lines: each node whose
+ * command failed, with the last lines of its output and the file that has all of it.
+ */
+export function failedOutputLines(
+  event: Extract<RunEvent, { type: 'run-finished' }>,
+  tails: ReadonlyMap<string, readonly string[]>,
+): string[] {
+  return event.nodes
+    .filter((n) => n.phase === 'command-failed')
+    .flatMap((n) => {
+      const tail = tails.get(n.node) ?? [];
+      const where = event.commandLog ? ` (all of it in ${commandLogFile(event.commandLog, n.node)})` : '';
+      const head =
+        tail.length === 0
+          ? `${n.node}: ${n.problem ?? 'command failed'}, with no output${where}`
+          : `${n.node}: ${n.problem ?? 'command failed'}; its last ${plural(tail.length, 'line', 'lines')} of output${where}:`;
+      return [head, ...tail.map((line) => `  ${line}`)];
+    });
 }
 
 const out = (text: string): DrainLine => ({ stream: 'stdout', text });

@@ -16,6 +16,8 @@ export interface RunNodeRow {
   readonly problem?: string | undefined;
   /** The command's latest output lines for this node, newest last. */
   readonly output: readonly string[];
+  /** The last TAIL_LINES lines of its latest command's output: kept on screen with the summary should it fail. */
+  readonly tail: readonly string[];
 }
 
 export interface RunLogEntry {
@@ -52,6 +54,7 @@ export interface GroupDrain {
 type BudgetsWaiting = Omit<Extract<RunEvent, { type: 'budgets-waiting' }>, 'type' | 'atMs'>;
 
 const OUTPUT_LINES = 3;
+export const TAIL_LINES = 20;
 
 export function initialRunProgress(): RunProgress {
   return {
@@ -78,7 +81,14 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
         startedAtMs: event.atMs,
         batchCount: event.batches.length,
         nodes: event.batches.flatMap((nodes, i) =>
-          nodes.map((node) => ({ node, batch: i + 1, phase: 'pending' as NodePhase, sinceMs: null, output: [] })),
+          nodes.map((node) => ({
+            node,
+            batch: i + 1,
+            phase: 'pending' as NodePhase,
+            sinceMs: null,
+            output: [],
+            tail: [],
+          })),
         ),
       };
     case 'batch-started':
@@ -92,6 +102,8 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
           phase: event.phase,
           sinceMs: event.atMs,
           problem: event.problem,
+          // A command run again (a resume) starts a new tail.
+          ...(event.phase === 'command-running' ? { output: [], tail: [] } : {}),
         })),
         log: appended(
           state,
@@ -107,6 +119,7 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
       return withNode(state, event.node, (row) => ({
         ...row,
         output: [...row.output, event.line].slice(-OUTPUT_LINES),
+        tail: [...row.tail, event.line].slice(-TAIL_LINES),
       }));
     case 'command-finished':
       return {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
@@ -100,6 +100,46 @@ describe('kubectl maint run in a terminal', () => {
     expect(done).toMatch(/run \S+ interrupted: each node stays in the phase below/);
     expect(done).toMatch(/pool-1 1 command-done/);
     expect(done).toMatch(/continue with: kubectl maint run --resume \S+/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps a failed command's last lines in the scrollback with the summary, and all of it in the run's log", async () => {
+    await seedScenario('pool');
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    const dir = scratch();
+    const command = path.join(dir, 'upgrade.sh');
+    writeFileSync(
+      command,
+      '#!/bin/sh\nexec >&2\nfor i in $(seq 1 30); do echo "unpacking package $i of 30"; done\necho "E: dpkg was interrupted" >&2\nexit 7\n',
+    );
+    chmodSync(command, 0o755);
+    await terminal.open(
+      `env -u CI -u CONTINUOUS_INTEGRATION XDG_STATE_HOME=${dir}/state ${process.execPath} ${bin} run pool-1 --ignore-daemonsets -- ${command} {node}; echo "EXIT=$?"; sleep 600`,
+    );
+    const done = await eventually(
+      async () => {
+        const text = await terminal.history(500);
+        return text.includes('EXIT=') ? text : undefined;
+      },
+      120_000,
+      'the run to finish',
+    );
+    expect(flat(done)).toContain('EXIT=1');
+    const runId = /run (\S+) stopped: a node failed/.exec(done)?.[1];
+    expect(runId, done).toBeDefined();
+    const log = `${dir}/state/kubectl-maint/runs/${runId}/pool-1.log`;
+    // The last 20 lines, one per row, then the summary.
+    const expected = [
+      `pool-1: command exited 7; its last 20 lines of output (all of it in ${log}):`,
+      ...Array.from({ length: 19 }, (_, i) => `  unpacking package ${i + 12} of 30`),
+      '  E: dpkg was interrupted',
+    ].join('\n');
+    expect(done).toContain(expected);
+    expect(done.indexOf(expected)).toBeLessThan(done.indexOf('continue with:'));
+    expect(flat(done)).toContain(`command output: ${dir}/state/kubectl-maint/runs/${runId}/NODE.log`);
+    const kept = readFileSync(log, 'utf8').split('\n');
+    expect(kept.filter((line) => line.startsWith('unpacking package'))).toHaveLength(30);
+    expect(kept).toContain('E: dpkg was interrupted');
     rmSync(dir, { recursive: true, force: true });
   });
 });

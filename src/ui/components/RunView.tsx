@@ -1,5 +1,5 @@
 import { Box, Static, Text } from 'ink';
-import { pausedLine, runSummary } from '../run-lines.js';
+import { failedOutputLines, pausedLine, runSummary } from '../run-lines.js';
 import { drainsUnderWay, podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
 import { formatClock, formatSeconds } from '../format.js';
 import { formatColumns } from '../text-columns.js';
@@ -22,6 +22,9 @@ export function RunView({ progress, nowMs }: RunViewProps) {
     return (
       <Box flexDirection="column">
         <RunLog progress={progress} startedAtMs={startedAtMs} />
+        {failedOutputLines(progress.finished, new Map(progress.nodes.map((n) => [n.node, n.tail]))).map((line, i) => (
+          <Text key={`output-${i}`}>{line}</Text>
+        ))}
         {runSummary(progress.finished).map((line, i) => (
           <Text key={i}>{line}</Text>
         ))}

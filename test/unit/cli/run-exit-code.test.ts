@@ -9,6 +9,7 @@ const finished = (result: RunResult, nodes: NodeState[]): RunEvent => ({
   result,
   nodes,
   resumeCommand: 'kubectl maint run --resume r',
+  commandLog: null,
 });
 const node = (name: string, phase: NodeState['phase'], problem?: string): NodeState => ({
   node: name,

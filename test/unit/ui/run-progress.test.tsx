@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RunView } from '../../../src/ui/components/RunView.js';
 import type { DrainEvent } from '../../../src/drain/events.js';
 import type { NodeState, RunEvent } from '../../../src/run/events.js';
-import { etaLine, RunLines, runSummary } from '../../../src/ui/run-lines.js';
+import { etaLine, failedOutputLines, RunLines, runSummary } from '../../../src/ui/run-lines.js';
 import {
   drainOf,
   drainsUnderWay,
@@ -22,6 +22,7 @@ const events: RunEvent[] = [
     batches: [['w1', 'w2'], ['w3']],
     command: ['x'],
     resumed: false,
+    commandLog: null,
   },
   { type: 'batch-started', atMs: 1, batch: 1, nodes: ['w1', 'w2'] },
   { type: 'phase', atMs: 2, node: 'w1', batch: 1, phase: 'draining' },
@@ -154,6 +155,7 @@ const failedRun = (nodes: NodeState[], resumeCommand: string): Extract<RunEvent,
   result: 'failed',
   nodes,
   resumeCommand,
+  commandLog: null,
 });
 
 describe('the run lines', () => {
@@ -271,5 +273,58 @@ describe('an interrupted run', () => {
   it('keeps the interruption in the live view log, in the warning tone', () => {
     const progress = [...events.slice(0, 3), interrupt('stop', ['w1'])].reduce(reduceRunEvents, initialRunProgress());
     expect(progress.log.at(-1)).toMatchObject({ tone: 'warn', text: expect.stringContaining('Ctrl-C again kills it') });
+  });
+});
+
+describe("a failed command's output", () => {
+  const output = (node: string, line: string): RunEvent => ({
+    type: 'command-output',
+    atMs: 5,
+    node,
+    stream: 'stderr',
+    line,
+  });
+
+  it('keeps the last 20 lines of each node, a command run again starting afresh', () => {
+    const lines = Array.from({ length: 25 }, (_, i) => output('w1', `line ${i + 1}`));
+    const progress = [events[0]!, ...lines].reduce(reduceRunEvents, initialRunProgress());
+    const w1 = progress.nodes.find((n) => n.node === 'w1')!;
+    expect(w1.tail).toHaveLength(20);
+    expect(w1.tail[0]).toBe('line 6');
+    expect(w1.tail.at(-1)).toBe('line 25');
+    const again = reduceRunEvents(progress, { type: 'phase', atMs: 6, node: 'w1', batch: 1, phase: 'command-running' });
+    expect(again.nodes.find((n) => n.node === 'w1')!.tail).toEqual([]);
+  });
+
+  it('names where every log is and, on a terminal, prints the tail of each failed node with its log file', () => {
+    const finished = {
+      ...failedRun(
+        [
+          { node: 'w1', batch: 1, phase: 'command-failed', problem: 'command exited 7' },
+          { node: 'w2', batch: 1, phase: 'done' },
+        ],
+        'kubectl maint run --resume r1 --rerun-command',
+      ),
+      commandLog: '/home/ops/.local/state/kubectl-maint/runs/r1',
+    };
+    expect(runSummary(finished)).toContain('command output: /home/ops/.local/state/kubectl-maint/runs/r1/NODE.log');
+    const tails = new Map([
+      ['w1', ['Reading package lists...', 'E: dpkg was interrupted']],
+      ['w2', ['fine']],
+    ]);
+    expect(failedOutputLines(finished, tails)).toEqual([
+      'w1: command exited 7; its last 2 lines of output (all of it in /home/ops/.local/state/kubectl-maint/runs/r1/w1.log):',
+      '  Reading package lists...',
+      '  E: dpkg was interrupted',
+    ]);
+    const progress = [events[0]!, output('w1', 'E: dpkg was interrupted'), finished].reduce(
+      reduceRunEvents,
+      initialRunProgress(),
+    );
+    const frame = render(<RunView progress={progress} nowMs={20} />).lastFrame() ?? '';
+    expect(frame).toMatch(
+      /w1: command exited 7; its last 1 line of output[\s\S]*?w1\.log\):\n {2}E: dpkg was interrupted\n/,
+    );
+    expect(frame.indexOf('E: dpkg')).toBeLessThan(frame.indexOf('continue with:'));
   });
 });

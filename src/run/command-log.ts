@@ -1,0 +1,75 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { RunEvent } from './events.js';
+
+/**
+ * Where a run keeps its command's output: `$XDG_STATE_HOME/kubectl-maint/runs/<run>/` (XDG's place for
+ * state worth keeping across runs, such as logs), `~/.local/state/…` when it is not set.
+ */
+export function commandLogDir(runId: string, env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+  const state =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local/state');
+  return path.join(state, 'kubectl-maint', 'runs', runId);
+}
+
+/** A node's log file in the run's log directory. */
+export function commandLogFile(dir: string, node: string): string {
+  return path.join(dir, `${node}.log`);
+}
+
+/**
+ * Appends each node's command output, as the run's events carry it, to `<dir>/<node>.log`: a line per
+ * command start and end, the output lines between. Best effort: a log that cannot be written is said once
+ * (`onProblem`) and the run goes on; the output still reaches the screen.
+ */
+export class CommandLogs {
+  private readonly files = new Map<string, WriteStream>();
+  private failed = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly onProblem: (message: string) => void,
+  ) {}
+
+  take(event: RunEvent): void {
+    if (this.failed) return;
+    const stamp = () => new Date(event.atMs).toISOString();
+    if (event.type === 'phase' && event.phase === 'command-running') {
+      this.write(event.node, `--- ${stamp()} command started on ${event.node}\n`);
+    } else if (event.type === 'command-output') {
+      this.write(event.node, `${event.line}\n`);
+    } else if (event.type === 'command-finished') {
+      this.write(event.node, `--- ${stamp()} command ${event.failure ?? 'exited 0'}\n`);
+    }
+  }
+
+  private write(node: string, text: string): void {
+    let file = this.files.get(node);
+    if (!file) {
+      try {
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      } catch (err) {
+        return this.fail(err);
+      }
+      file = createWriteStream(commandLogFile(this.dir, node), { flags: 'a', mode: 0o600 });
+      file.on('error', (err) => this.fail(err));
+      this.files.set(node, file);
+    }
+    file.write(text);
+  }
+
+  private fail(err: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.onProblem(`cannot keep the command output in ${this.dir}: ${(err as Error).message}`);
+  }
+
+  /** Every log flushed and closed. */
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.files.values()].map((file) => new Promise<void>((resolve) => file.end(() => resolve()))),
+    );
+    this.files.clear();
+  }
+}
