@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import { OutputLines } from './output-lines.js';
 
 export interface CommandRequest {
   /** argv; `{node}` in any argument is replaced by the node's name. */
@@ -12,7 +13,7 @@ export interface CommandRequest {
   /** Milliseconds; 0 = no limit. */
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
-  /** Each line of output as it comes, stdout and stderr interleaved. */
+  /** Each line of output as it comes, stdout and stderr interleaved; a long line split (output-lines.ts). */
   readonly onLine: (stream: 'stdout' | 'stderr', line: string) => void;
 }
 
@@ -47,17 +48,18 @@ export async function runCommand(request: CommandRequest): Promise<CommandResult
     // children too), not only its first process.
     detached: true,
     lines: false,
+    // The output goes to onLine as it comes, line by line with a bound in bytes (OutputLines): never
+    // gathered whole, whatever the command writes.
+    buffer: false,
   });
   const stopped = stopGroupOn(child.pid, request);
   const forward = (stream: 'stdout' | 'stderr') => {
-    let pending = '';
+    const lines = new OutputLines();
     child[stream]?.on('data', (chunk: Buffer) => {
-      const lines = (pending + chunk.toString('utf8')).split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) request.onLine(stream, line.replace(/\r$/, ''));
+      for (const line of lines.push(chunk)) request.onLine(stream, line);
     });
     child[stream]?.on('end', () => {
-      if (pending !== '') request.onLine(stream, pending);
+      for (const line of lines.end()) request.onLine(stream, line);
     });
   };
   forward('stdout');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commandFor, commandProblem, runCommand } from '../../../src/run/command.js';
+import { SPLIT_MARKER } from '../../../src/run/output-lines.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'maint-command-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,5 +61,25 @@ describe('the operator command', () => {
     const running = runCommand({ ...base, argv: [slow], timeoutMs: 0, signal: abort.signal });
     abort.abort();
     expect(await running).toMatchObject({ interrupted: true });
+  });
+
+  it('hands on 10 MB written without a newline as lines of at most 4096 bytes, each piece marked', async () => {
+    let lines = 0;
+    let longest = 0;
+    let marked = 0;
+    const file = script('flood.sh', 'head -c 10485760 /dev/zero | tr "\\0" x');
+    const result = await runCommand({
+      argv: [file],
+      node: 'w1',
+      runId: 'r1',
+      timeoutMs: 0,
+      onLine: (_stream, line) => {
+        lines += 1;
+        longest = Math.max(longest, Buffer.byteLength(line.replace(SPLIT_MARKER, '')));
+        if (line.endsWith(SPLIT_MARKER)) marked += 1;
+      },
+    });
+    expect(result).toEqual({ exitCode: 0, failure: null, interrupted: false });
+    expect({ lines, longest, marked }).toEqual({ lines: 2560, longest: 4096, marked: 2559 });
   });
 });
