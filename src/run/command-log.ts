@@ -1,6 +1,7 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { safeText } from '../safe-text.js';
 import type { RunEvent } from './events.js';
 
 /**
@@ -20,7 +21,8 @@ export function commandLogFile(dir: string, node: string): string {
 
 /**
  * Appends each node's command output, as the run's events carry it, to `<dir>/<node>.log`: a line per
- * command start and end, the output lines between. Best effort: a log that cannot be written is said once
+ * command start and end, the output lines between, without their control sequences (safeText): the log is
+ * read by a person, with cat or less, and must not retitle or clear their terminal. Best effort: a log that cannot be written is said once
  * (`onProblem`) and the run goes on; the output still reaches the screen.
  */
 export class CommandLogs {
@@ -38,7 +40,7 @@ export class CommandLogs {
     if (event.type === 'phase' && event.phase === 'command-running') {
       this.write(event.node, `--- ${stamp()} command started on ${event.node}\n`);
     } else if (event.type === 'command-output') {
-      this.write(event.node, `${event.line}\n`);
+      this.write(event.node, `${safeText(event.line)}\n`);
     } else if (event.type === 'command-finished') {
       this.write(event.node, `--- ${stamp()} command ${event.failure ?? 'exited 0'}\n`);
     }

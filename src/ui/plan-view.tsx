@@ -5,6 +5,7 @@ import { planDocument } from './plan-document.js';
 import type { StyledLine } from './plan-layout.js';
 import { applyAction, INITIAL_SCREEN_STATE, keyAction, layoutScreen, screenSummary } from './plan-screen.js';
 import { colorsEnabled, toneColor } from './theme.js';
+import { safeText } from '../safe-text.js';
 
 export interface PlanScreenProps {
   readonly plan: DrainPlan;
@@ -54,7 +55,7 @@ function ScreenLine({ line, colors }: { line: StyledLine; colors: boolean }) {
       bold={line.bold}
       inverse={line.inverse ?? false}
     >
-      {line.text || ' '}
+      {safeText(line.text) || ' '}
     </Text>
   );
 }

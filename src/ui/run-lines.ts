@@ -1,5 +1,6 @@
 import { commandLogFile } from '../run/command-log.js';
 import type { RunEvent } from '../run/events.js';
+import { safeText } from '../safe-text.js';
 import { isFailedPhase } from '../run/state.js';
 import { drainEventLines, type DrainLine } from './drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
@@ -42,7 +43,7 @@ export class RunLines {
         return drainEventLines(drain, event.event);
       }
       case 'command-output':
-        return [{ stream: event.stream, text: `[${event.node}] ${event.line}` }];
+        return [{ stream: event.stream, text: `[${event.node}] ${safeText(event.line)}` }];
       case 'command-finished':
         return [out(`node/${event.node} command ${event.failure ?? 'exited 0'}`)];
       case 'budgets-waiting':

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../run/events.js';
+import { safeText } from '../safe-text.js';
 import { interruptLine } from './run-lines.js';
 import type { NodePhase } from '../run/state.js';
 import { initialDrainProgress, isFinished, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
@@ -115,12 +116,15 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
     }
     case 'drain':
       return { ...state, drains: withDrainEvent(state.drains, event) };
-    case 'command-output':
+    case 'command-output': {
+      // Kept as the terminal will show it: no control sequence of the command's reaches it.
+      const line = safeText(event.line);
       return withNode(state, event.node, (row) => ({
         ...row,
-        output: [...row.output, event.line].slice(-OUTPUT_LINES),
-        tail: [...row.tail, event.line].slice(-TAIL_LINES),
+        output: [...row.output, line].slice(-OUTPUT_LINES),
+        tail: [...row.tail, line].slice(-TAIL_LINES),
       }));
+    }
     case 'command-finished':
       return {
         ...state,

@@ -110,7 +110,16 @@ describe('kubectl maint run in a terminal', () => {
     const command = path.join(dir, 'upgrade.sh');
     writeFileSync(
       command,
-      '#!/bin/sh\nexec >&2\nfor i in $(seq 1 30); do echo "unpacking package $i of 30"; done\necho "E: dpkg was interrupted" >&2\nexit 7\n',
+      [
+        '#!/bin/sh',
+        'exec >&2',
+        'for i in $(seq 1 30); do echo "unpacking package $i of 30"; done',
+        // A title, a clipboard write and a screen clear: none may reach the terminal.
+        "printf 'title\\033]0;pwned\\007 clipboard\\033]52;c;cHduZWQ=\\007 clear\\033[2J done\\n'",
+        'echo "E: dpkg was interrupted"',
+        'exit 7',
+        '',
+      ].join('\n'),
     );
     chmodSync(command, 0o755);
     await terminal.open(
@@ -131,13 +140,16 @@ describe('kubectl maint run in a terminal', () => {
     // The last 20 lines, one per row, then the summary.
     const expected = [
       `pool-1: command exited 7; its last 20 lines of output (all of it in ${log}):`,
-      ...Array.from({ length: 19 }, (_, i) => `  unpacking package ${i + 12} of 30`),
+      ...Array.from({ length: 18 }, (_, i) => `  unpacking package ${i + 13} of 30`),
+      '  title clipboard clear done',
       '  E: dpkg was interrupted',
     ].join('\n');
     expect(done).toContain(expected);
     expect(done.indexOf(expected)).toBeLessThan(done.indexOf('continue with:'));
     expect(flat(done)).toContain(`command output: ${dir}/state/kubectl-maint/runs/${runId}/NODE.log`);
+    expect(String((await terminal.tmux('display', '-p', '-t', 'run', '#{pane_title}')).stdout)).not.toContain('pwned');
     const kept = readFileSync(log, 'utf8').split('\n');
+    expect(kept).toContain('title clipboard clear done');
     expect(kept.filter((line) => line.startsWith('unpacking package'))).toHaveLength(30);
     expect(kept).toContain('E: dpkg was interrupted');
     rmSync(dir, { recursive: true, force: true });

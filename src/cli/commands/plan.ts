@@ -16,6 +16,7 @@ import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValues } from '../pool-plan.js';
 import { invocation, shellQuote, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { advisedFlags } from '../../ui/plan-advice.js';
+import { safeLines } from '../../safe-text.js';
 
 export type PlanFormat = 'text' | 'json' | 'yaml';
 
@@ -181,7 +182,8 @@ export async function showPlan(
     const { renderPlanScreen } = await import('../../ui/plan-view.js');
     return renderPlanScreen(plan, { nextCommand: options.nextCommand });
   }
-  process.stdout.write(renderPlanText(plan, { width: terminalWidth(process.stdout) }));
+  // Reasons carry text from the cluster (annotations, the scheduler's messages): shown without control sequences.
+  process.stdout.write(safeLines(renderPlanText(plan, { width: terminalWidth(process.stdout) })));
 }
 
 /** A person at a terminal: keys come from one and the screen is one. CI logs get text (as Ink would decide). */

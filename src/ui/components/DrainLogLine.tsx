@@ -1,4 +1,5 @@
 import { Text } from 'ink';
+import { safeText } from '../../safe-text.js';
 import type { DrainLogEntry } from '../drain-progress.js';
 import { finishedPodText, PHASE_TONES } from '../drain-wording.js';
 import { formatClock } from '../format.js';
@@ -11,7 +12,7 @@ export function DrainLogLine({ entry, startedAtMs }: { entry: DrainLogEntry; sta
   return (
     <Text>
       <Tone tone="muted">{formatClock(entry.atMs - startedAtMs).padStart(5)} </Tone>
-      <Tone tone={tone}>{mark}</Tone> {text}
+      <Tone tone={tone}>{mark}</Tone> {safeText(text)}
     </Text>
   );
 }

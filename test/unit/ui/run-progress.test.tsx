@@ -327,4 +327,12 @@ describe("a failed command's output", () => {
     );
     expect(frame.indexOf('E: dpkg')).toBeLessThan(frame.indexOf('continue with:'));
   });
+
+  it("reaches the screen, the pipe and the tail without the command's control sequences", () => {
+    const line = 'title\u001b]0;pwned\u0007 clear\u001b[2J done';
+    expect(new RunLines().lines(output('w1', line))).toEqual([{ stream: 'stderr', text: '[w1] title clear done' }]);
+    const progress = [events[0]!, output('w1', line)].reduce(reduceRunEvents, initialRunProgress());
+    const w1 = progress.nodes.find((n) => n.node === 'w1')!;
+    expect([w1.output, w1.tail]).toEqual([['title clear done'], ['title clear done']]);
+  });
 });
