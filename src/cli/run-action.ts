@@ -6,11 +6,11 @@ import { systemClock } from '../drain/clock.js';
 import type { KubeClient } from '../kube/client.js';
 import type { RunApi } from '../kube/run-api.js';
 import { checkAccess, checkNodesFree, claimRun, LeaseKeeper, RunRefused, takeRunForResume } from '../run/claim.js';
-import { commandProblem } from '../run/command.js';
+import { resolveCommand } from '../run/command.js';
 import { commandLogDir, CommandLogs } from '../run/command-log.js';
 import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
-import { runPool } from '../run/runner.js';
+import { CommandCannotStart, runPool } from '../run/runner.js';
 import { ANNOTATION, isFailedPhase, nodePhase, type RunDefinition, type RunOptions } from '../run/state.js';
 import { RunLines } from '../ui/run-lines.js';
 import { safeText } from '../safe-text.js';
@@ -58,8 +58,9 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
     throw new UsageError("--dry-run shows a new run's plan: a run to resume has its batches already");
   }
   const selection = values.resume === undefined ? nodeSelection(nodeArgs, values.selector) : undefined;
-  const problem = commandProblem(argv);
-  if (problem) throw new CliError(`${problem}: nothing was changed`);
+  // Resolved here, before anything is written: an absolute path and this directory, recorded with the run.
+  const command = resolveCommand(argv);
+  if ('problem' in command) throw new CliError(`${command.problem}: nothing was changed`);
   const client = await connect(values);
   const { runApi, loadLiveSnapshot } = await clusterModules();
   if (values.dryRun) {
@@ -79,7 +80,11 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
     if (values.resume !== undefined) {
       ({ conditions } = await checkAccess(ctx));
       const runId = values.resume === true ? undefined : values.resume;
-      const found = await takeRunForResume(ctx, runId);
+      // The recorded command must still run, from the directory it was started in, before the run is taken.
+      const found = await takeRunForResume(ctx, runId, (recorded) => {
+        const again = resolveCommand(recorded.command, recorded.commandDir ?? process.cwd());
+        return 'problem' in again ? `run ${recorded.id}: ${again.problem}` : null;
+      });
       ({ definition, lease } = found);
       await refuseUnfinishedCommands(
         api,
@@ -107,7 +112,8 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
       definition = {
         id: newRunId(new Date()),
         batches: plan.batches.map((b) => b.nodes),
-        command: argv,
+        command: command.argv,
+        ...(argv.length > 0 ? { commandDir: command.dir } : {}),
         options: runOptionsFrom(values),
         estimates: {
           commandSeconds: plan.eta.commandSeconds,
@@ -126,7 +132,7 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
     }
     return await drive(definition, lease, { api, holder, values, conditions, client });
   } catch (err) {
-    if (err instanceof RunRefused) throw new CliError(err.message);
+    if (err instanceof RunRefused || err instanceof CommandCannotStart) throw new CliError(err.message);
     throw asCliError(err);
   }
 }

@@ -127,6 +127,8 @@ export async function claimRun(ctx: ClaimContext, definition: RunDefinition, tak
 export async function takeRunForResume(
   ctx: ClaimContext,
   runId: string | undefined,
+  /** A problem with the recorded run that refuses the resume before anything is written (its command). */
+  check: (definition: RunDefinition) => string | null = () => null,
 ): Promise<{ lease: V1Lease; definition: RunDefinition }> {
   const leases = await ctx.api.listLeases(ctx.namespace, runId ? `${RUN_LABEL}=${runId}` : RUN_LABEL);
   if (leases.length === 0) {
@@ -148,6 +150,8 @@ export async function takeRunForResume(
       `run ${definition.id} is held by ${holder} (its lease expires in ${secondsLeft(lease, ctx.nowMs)}s unless renewed): nothing was changed`,
     );
   }
+  const problem = check(definition);
+  if (problem) throw new RunRefused(`${problem}: nothing was changed`);
   const now = microTime(ctx.nowMs);
   const taken = await ctx.api.replaceLease(ctx.namespace, {
     ...lease,

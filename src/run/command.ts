@@ -8,6 +8,8 @@ export interface CommandRequest {
   readonly argv: readonly string[];
   readonly node: string;
   readonly runId: string;
+  /** The directory it runs in (the run's, recorded when it started); this process's when absent. */
+  readonly cwd?: string | undefined;
   /** KUBECONFIG for the command: the file the run itself uses, if any. */
   readonly kubeconfig?: string | undefined;
   /** Milliseconds; 0 = no limit. */
@@ -22,6 +24,8 @@ export interface CommandResult {
   /** Why it failed, in one line; null when it exited 0. */
   readonly failure: string | null;
   readonly interrupted: boolean;
+  /** It never ran (its file gone or no longer executable since the run checked it): why, in one line. */
+  readonly cannotStart?: string | undefined;
 }
 
 /** The operator's argv for one node: `{node}` replaced in every argument. */
@@ -43,6 +47,7 @@ export async function runCommand(request: CommandRequest): Promise<CommandResult
       ...(request.kubeconfig ? { KUBECONFIG: request.kubeconfig } : {}),
     },
     reject: false,
+    ...(request.cwd ? { cwd: request.cwd } : {}),
     stdin: 'ignore',
     // Its own process group, so that a timeout or an interruption stops the whole command (a script's
     // children too), not only its first process.
@@ -74,8 +79,10 @@ export async function runCommand(request: CommandRequest): Promise<CommandResult
       interrupted: false,
     };
   }
-  if (result.failed && result.exitCode === undefined) {
-    return { exitCode: null, failure: (result.shortMessage ?? 'failed to start').split('\n')[0]!, interrupted: false };
+  if (result.failed && result.exitCode === undefined && result.signal === undefined) {
+    // spawn's own words ("spawn /opt/x ENOENT"), not execa's sentence around them.
+    const why = result.cause instanceof Error ? result.cause.message : (result.shortMessage ?? 'failed to start');
+    return { exitCode: null, failure: null, interrupted: false, cannotStart: why.split('\n')[0]! };
   }
   if (result.exitCode !== 0) {
     const how = result.signal ? `killed by ${result.signal}` : `exited ${result.exitCode}`;
@@ -115,29 +122,54 @@ function stopGroupOn(pid: number | undefined, request: CommandRequest) {
   return state;
 }
 
+/** The operator's command made to run the same from anywhere (a resume from another directory). */
+export interface ResolvedCommand {
+  /** argv, its file an absolute path. */
+  readonly argv: readonly string[];
+  /** The directory it runs in. */
+  readonly dir: string;
+}
+
 /**
- * Checks before anything is written that the command can run: an executable file, found as given (with a
- * slash) or on PATH. Returns a one-line problem, or null.
+ * Checks before anything is written that the command can run, and resolves it: its file, given with a
+ * slash (against `cwd`) or found on PATH, must be an executable file; it becomes an absolute path and
+ * `cwd` the directory it runs in, so that `--resume` from elsewhere runs exactly it. An empty argv (no
+ * command) resolves to itself. A one-line problem otherwise.
  */
-export function commandProblem(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): string | null {
-  const file = argv[0];
-  if (file === undefined || file === '') return null;
+export function resolveCommand(
+  argv: readonly string[],
+  cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedCommand | { readonly problem: string } {
+  const [file, ...args] = argv;
+  if (file === undefined || file === '') return { argv, dir: cwd };
   const candidates = file.includes('/')
-    ? [path.resolve(file)]
+    ? [path.resolve(cwd, file)]
     : (env.PATH ?? '')
         .split(path.delimiter)
         .filter(Boolean)
-        .map((dir) => path.join(dir, file));
-  for (const candidate of candidates) {
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return null;
-    } catch {
-      continue;
-    }
+        .map((dir) => path.resolve(cwd, dir, file));
+  const found = candidates.find(isExecutableFile);
+  if (found) return { argv: [found, ...args], dir: cwd };
+  return {
+    problem: file.includes('/')
+      ? `command "${file}" is not an executable file`
+      : `command "${file}" is not an executable found on PATH`,
+  };
+}
+
+/** The problem `resolveCommand` finds, or null. */
+export function commandProblem(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
+  const resolved = resolveCommand(argv, cwd, env);
+  return 'problem' in resolved ? resolved.problem : null;
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
-  return file.includes('/')
-    ? `command "${file}" is not an executable file`
-    : `command "${file}" is not an executable found on PATH`;
 }

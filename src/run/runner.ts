@@ -106,6 +106,8 @@ class PoolRun {
   private readonly runNodes: ReadonlySet<string>;
   /** Nodes whose command is running now. */
   private readonly commandsRunning = new Set<string>();
+  /** Why the command could not start, once it could not: the run stops. */
+  private cannotStart: string | undefined;
 
   constructor(
     private readonly definition: RunDefinition,
@@ -172,7 +174,7 @@ class PoolRun {
       }
     };
     let error: { err: unknown } | undefined;
-    while (!this.aborted && !error && !this.paused) {
+    while (!this.aborted && !error && !this.paused && !this.cannotStart) {
       const step = nextStep({
         width,
         queue,
@@ -344,11 +346,12 @@ class PoolRun {
       async (node) => {
         const ran = await this.commandStep(batch, node);
         if (!this.aborted) await this.returnStep(batch, node);
-        if (!this.aborted) hooks.nodeDone(node);
+        if (!this.aborted && !this.cannotStart) hooks.nodeDone(node);
         return ran;
       },
       nodes.length,
     );
+    if (this.cannotStart) throw new CommandCannotStart(this.cannotStart);
     if (this.aborted) return false;
     if (commands.includes('ran') && nodes.every((n) => this.phaseOf(n) === 'done')) {
       this.eta.recordCommand((this.deps.clock.now() - commandStarted) / 1000);
@@ -511,6 +514,7 @@ class PoolRun {
       argv: this.definition.command,
       node,
       runId: this.definition.id,
+      cwd: this.definition.commandDir,
       kubeconfig: this.deps.kubeconfig,
       timeoutMs: this.definition.options.commandTimeoutMs,
       // A first Ctrl-C lets the command finish: an operator's reboot or firmware flash cut off mid-way
@@ -518,6 +522,13 @@ class PoolRun {
       signal: this.control.killCommands,
       onLine: (stream, line) => this.emit({ type: 'command-output', node, stream, line }),
     }).finally(() => this.commandsRunning.delete(node));
+    if (result.cannotStart) {
+      // Not the node's failure: the command itself is gone. The node is drained, as before the attempt,
+      // and the run stops with one line (runGroup).
+      await this.setPhase(node, batch, 'drained');
+      this.cannotStart ??= `command ${this.definition.command[0]} cannot start on node ${node}: ${result.cannotStart}`;
+      return 'not-run';
+    }
     this.emit({ type: 'command-finished', node, exitCode: result.exitCode, failure: result.failure });
     if (result.interrupted) {
       // Stays command-running in the cluster: the resume says its command did not finish.
@@ -698,6 +709,9 @@ class Notifier {
     for (const wake of waiters) wake(true);
   }
 }
+
+/** The operator's command could not start: the run stops, every node in its recorded phase. */
+export class CommandCannotStart extends Error {}
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

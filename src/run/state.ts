@@ -21,6 +21,7 @@ export const ANNOTATION = {
   bootId: 'maint.kubectl.io/boot-id-before',
   batches: 'maint.kubectl.io/batches',
   command: 'maint.kubectl.io/command',
+  commandDir: 'maint.kubectl.io/command-dir',
   options: 'maint.kubectl.io/options',
   estimates: 'maint.kubectl.io/estimates',
 } as const;
@@ -62,8 +63,10 @@ export function reached(phase: NodePhase, step: ForwardPhase): boolean {
 export interface RunDefinition {
   readonly id: string;
   readonly batches: readonly (readonly string[])[];
-  /** argv of the operator's command; empty for none. */
+  /** argv of the operator's command, its file an absolute path (resolveCommand); empty for none. */
   readonly command: readonly string[];
+  /** The directory the command runs in: where the run was started (absent on older runs: the resume's). */
+  readonly commandDir?: string | undefined;
   readonly options: RunOptions;
   /** The pool plan's estimates when the run started (absent on a run recorded before they were kept). */
   readonly estimates?: RunEstimates | undefined;
@@ -111,6 +114,7 @@ export function leaseFor(definition: RunDefinition, holder: string, nowMs: numbe
       annotations: {
         [ANNOTATION.batches]: JSON.stringify(definition.batches),
         [ANNOTATION.command]: JSON.stringify(definition.command),
+        ...(definition.commandDir ? { [ANNOTATION.commandDir]: definition.commandDir } : {}),
         [ANNOTATION.options]: JSON.stringify(definition.options),
         ...(definition.estimates ? { [ANNOTATION.estimates]: JSON.stringify(definition.estimates) } : {}),
       },
@@ -134,6 +138,7 @@ export function definitionOf(lease: V1Lease): RunDefinition {
       id,
       batches: JSON.parse(a[ANNOTATION.batches] ?? '') as string[][],
       command: JSON.parse(a[ANNOTATION.command] ?? '') as string[],
+      commandDir: a[ANNOTATION.commandDir] || undefined,
       options: JSON.parse(a[ANNOTATION.options] ?? '') as RunOptions,
       estimates: estimatesOf(a[ANNOTATION.estimates]),
     };

@@ -14,6 +14,7 @@ import {
   POOL,
   poolNodes,
   reboot,
+  root,
   RUN_FLAGS,
   scratch,
   start,
@@ -121,11 +122,11 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
   });
 
   it('Ctrl-C twice during a command leaves each node in a recorded phase; --resume from another directory finishes', async () => {
+    // The command as the docs give it: relative to the checkout, where the run starts.
     const run = await start(
-      ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', reboot, '{node}'],
-      {
-        REBOOT_SECONDS: '30',
-      },
+      ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', path.relative(root, reboot), '{node}'],
+      { REBOOT_SECONDS: '30' },
+      root,
     );
     await eventually(
       async () => run.events.some((e) => e.type === 'phase' && e.phase === 'command-running'),
@@ -164,6 +165,8 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     );
     expect(resumed.exitCode, described(resumed)).toBe(0);
     expect(finishedOf(resumed.events)?.result, described(resumed)).toBe('done');
+    // The recorded command, run from the directory the run started in.
+    expect(resumed.events.find((e) => e.type === 'run-started')).toMatchObject({ command: [reboot, '{node}'] });
     expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
     await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
   });

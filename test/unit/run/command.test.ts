@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commandFor, commandProblem, runCommand } from '../../../src/run/command.js';
+import { commandFor, commandProblem, resolveCommand, runCommand } from '../../../src/run/command.js';
 import { SPLIT_MARKER } from '../../../src/run/output-lines.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'maint-command-'));
@@ -81,5 +81,50 @@ describe('the operator command', () => {
     });
     expect(result).toEqual({ exitCode: 0, failure: null, interrupted: false });
     expect({ lines, longest, marked }).toEqual({ lines: 2560, longest: 4096, marked: 2559 });
+  });
+
+  it('is resolved to an absolute path and the directory it was given in, so that it runs the same from anywhere', () => {
+    const file = script('upgrade.sh', 'true');
+    expect(resolveCommand(['./upgrade.sh', '{node}'], dir)).toEqual({ argv: [file, '{node}'], dir });
+    expect(resolveCommand(['upgrade.sh', '-y'], '/', { PATH: `/nonexistent${path.delimiter}${dir}` })).toEqual({
+      argv: [file, '-y'],
+      dir: '/',
+    });
+    // A relative entry of PATH is relative to the directory the run starts in.
+    expect(resolveCommand(['upgrade.sh'], dir, { PATH: '.' })).toEqual({ argv: [file], dir });
+    expect(resolveCommand([], dir)).toEqual({ argv: [], dir });
+    expect(resolveCommand(['./upgrade.sh'], '/')).toEqual({
+      problem: 'command "./upgrade.sh" is not an executable file',
+    });
+  });
+
+  it('runs in the directory it was resolved in', async () => {
+    const lines: string[] = [];
+    const result = await runCommand({
+      argv: [script('pwd.sh', 'pwd')],
+      node: 'w1',
+      runId: 'r1',
+      cwd: dir,
+      timeoutMs: 0,
+      onLine: (_stream, line) => lines.push(line),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(lines).toEqual([realpathSync(dir)]);
+  });
+
+  it('that cannot start (its file gone since it was checked) is told apart from one that failed', async () => {
+    const result = await runCommand({
+      argv: [path.join(dir, 'gone.sh')],
+      node: 'w1',
+      runId: 'r1',
+      timeoutMs: 0,
+      onLine: () => {},
+    });
+    expect(result).toEqual({
+      exitCode: null,
+      failure: null,
+      interrupted: false,
+      cannotStart: `spawn ${path.join(dir, 'gone.sh')} ENOENT`,
+    });
   });
 });

@@ -4,9 +4,9 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, kubectl, seedScenario } from './lab.js';
 import { described, finish, finishedOf, poolNodes, scratch, start, type Started } from './run-helpers.js';
 
-// `kubectl maint run` interrupted while the operator's command runs: the first SIGINT or SIGTERM lets the
-// command finish, the second kills its whole process group. The command here is a script that waits for
-// a file the test creates, with a grandchild, and records its pids.
+// The operator's command under `kubectl maint run`: interrupted while it runs (the first SIGINT or SIGTERM
+// lets it finish, the second kills its whole process group), and gone before it could start. The command
+// here is a script that waits for a file the test creates, with a grandchild, and records its pids.
 
 const work = scratch();
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -133,6 +133,28 @@ describe('kubectl maint run interrupted while its command runs', () => {
     const node = (await poolNodes()).find((n) => n.metadata.name === 'pool-1')!;
     expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('command-running');
     expect(node.spec.unschedulable).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a command that cannot start (its file removed mid-run) stops the run with one line; the node stays drained', async () => {
+    const dir = scratch();
+    const command = waitingCommand(dir);
+    const run = await start(['run', 'pool-1', '--ignore-daemonsets', '-o', 'json', '--', command, '{node}']);
+    await eventually(
+      async () => run.events.some((e) => e.type === 'phase' && e.phase === 'draining'),
+      120_000,
+      'the drain to start',
+    );
+    rmSync(command);
+    const r = await finish(run);
+
+    expect(r.exitCode, described(r)).toBe(1);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      `error: command ${command} cannot start on node pool-1: spawn ${command} ENOENT`,
+    );
+    expect(finishedOf(r.events)?.nodes).toEqual([{ node: 'pool-1', batch: 1, phase: 'drained' }]);
+    const node = (await poolNodes()).find((n) => n.metadata.name === 'pool-1')!;
+    expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('drained');
     rmSync(dir, { recursive: true, force: true });
   });
 });
