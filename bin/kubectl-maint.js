@@ -17,6 +17,8 @@ if (major < 26) {
     process.exit(1);
   }
 } else {
+  // Started by an older Node.js through runWithPinnedNode: its signals, and its death, are ours too.
+  if (process.env.KUBECTL_MAINT_PINNED_NODE && process.channel) (await import('./pinned-node.js')).followParent();
   // V8's compiled code for dist/ and node_modules, kept on disk between runs (Node's module compile
   // cache, in the OS temp dir): start-up skips most of the parsing and compiling. node:module taken as a
   // built-in, not imported: an ESM import builds a facade of its every export (2 ms of a cordon).

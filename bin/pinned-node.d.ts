@@ -5,3 +5,4 @@ export function pinnedNodePath(
   exists?: (path: string) => boolean,
 ): string | null;
 export function runWithPinnedNode(entryUrl: string): Promise<boolean>;
+export function followParent(): void;

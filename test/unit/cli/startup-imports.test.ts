@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDir } from './cli-from-source.js';
 
 // Start-up: a command loads only what it needs. The sources are compiled file by file
@@ -164,4 +164,88 @@ describe('pinnedNodePath', () => {
     expect(pinnedNodePath(entry, 'linux', () => true)).toBe('/opt/kubectl-maint/node_modules/node/bin/node');
     expect(pinnedNodePath(entry, 'linux', () => false)).toBeNull();
   });
+});
+
+// The launcher itself, run by an older Node.js without process.execve (as Node before 22.15): the pinned
+// child must not outlive it.
+describe('bin/kubectl-maint.js under an older Node.js', () => {
+  let server: net.Server;
+  let port = 0;
+  let connections = 0;
+  beforeAll(async () => {
+    // An API server that accepts and never answers: the command waits on it until stopped.
+    server = net.createServer(() => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => server.close());
+
+  // As Node before 22.15: no process.execve, so the launcher runs the pinned Node.js as its child.
+  const older = () => {
+    const file = path.join(pkg, 'older-node.mjs');
+    writeFileSync(
+      file,
+      "Object.defineProperty(process.versions, 'node', { value: '20.19.0' });\nObject.defineProperty(process, 'execve', { value: undefined });\n",
+    );
+    return file;
+  };
+  const launch = () =>
+    spawn(
+      process.execPath,
+      [
+        '--import',
+        older(),
+        path.join(pkg, 'bin/kubectl-maint.js'),
+        'cordon',
+        'k8s-node-1',
+        '--server',
+        `https://127.0.0.1:${port}`,
+        '--token',
+        't',
+        '--insecure-skip-tls-verify',
+      ],
+      { cwd: pkg, stdio: 'ignore', env: { PATH: process.env.PATH, HOME: pkg, KUBECONFIG: '' } },
+    );
+  const childOf = async (pid: number): Promise<number> => {
+    for (;;) {
+      const found = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout.trim();
+      if (found) return Number(found.split('\n')[0]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const gone = async (pid: number) => {
+    for (;;) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('SIGKILL of the launcher stops the pinned child too', async () => {
+    const launcher = launch();
+    const child = await childOf(launcher.pid!);
+    launcher.kill('SIGKILL');
+    await gone(child);
+  }, 60_000);
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s sent to the launcher alone reaches the child',
+    async (signal) => {
+      const before = connections;
+      const launcher = launch();
+      const child = await childOf(launcher.pid!);
+      // The child follows its parent before it runs the command: once it waits on the server.
+      while (connections === before) await new Promise((resolve) => setTimeout(resolve, 50));
+      launcher.kill(signal);
+      const [, ended] = await new Promise<[number | null, string | null]>((resolve) =>
+        launcher.on('exit', (c, s) => resolve([c, s])),
+      );
+      expect(ended).toBe(signal);
+      await gone(child);
+    },
+    60_000,
+  );
 });
