@@ -13,7 +13,7 @@ import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
 import { ANNOTATION, isFailedPhase, nodePhase, type RunDefinition, type RunOptions } from '../run/state.js';
 import { RunLines } from '../ui/run-lines.js';
-import { safeText } from '../safe-text.js';
+import { safeLines } from '../safe-text.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { connect } from './kube-connect.js';
@@ -285,7 +285,7 @@ async function eventSink(format: 'text' | 'json' | undefined): Promise<RunSink> 
   return {
     emit: (event) => {
       for (const line of lines.lines(event))
-        (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${safeText(line.text)}\n`);
+        (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${safeLines(line.text)}\n`);
     },
     done: async () => {},
   };

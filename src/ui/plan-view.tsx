@@ -5,7 +5,7 @@ import { planDocument } from './plan-document.js';
 import type { StyledLine } from './plan-layout.js';
 import { applyAction, INITIAL_SCREEN_STATE, keyAction, layoutScreen, screenSummary } from './plan-screen.js';
 import { colorsEnabled, toneColor } from './theme.js';
-import { safeText } from '../safe-text.js';
+import { safeLines } from '../safe-text.js';
 
 export interface PlanScreenProps {
   readonly plan: DrainPlan;
@@ -55,7 +55,7 @@ function ScreenLine({ line, colors }: { line: StyledLine; colors: boolean }) {
       bold={line.bold}
       inverse={line.inverse ?? false}
     >
-      {safeText(line.text) || ' '}
+      {safeLines(line.text) || ' '}
     </Text>
   );
 }

@@ -23,7 +23,7 @@ import { nodeSelection } from '../node-selection.js';
 import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { planSnapshot, readProgress, terminalWidth } from './plan.js';
 import { plural } from '../../wording.js';
-import { safeText } from '../../safe-text.js';
+import { safeLines } from '../../safe-text.js';
 
 import { parseDryRun, type DryRunMode } from '../dry-run.js';
 
@@ -314,7 +314,7 @@ async function openSink(plan: DrainPlan, json: boolean, onInterrupt: () => void)
     onEvent(event) {
       // Messages from the cluster (the scheduler's, the API's) reach the reader without control sequences.
       for (const line of drainEventLines(progress, event)) {
-        (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${safeText(line.text)}\n`);
+        (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${safeLines(line.text)}\n`);
       }
       progress = reduceDrainEvents(progress, event, { hints });
     },

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { safeText } from '../../safe-text.js';
+import { safeLines } from '../../safe-text.js';
 import type { DrainLogEntry } from '../drain-progress.js';
 import { finishedPodText, PHASE_TONES } from '../drain-wording.js';
 import { formatClock } from '../format.js';
@@ -12,7 +12,7 @@ export function DrainLogLine({ entry, startedAtMs }: { entry: DrainLogEntry; sta
   return (
     <Text>
       <Tone tone="muted">{formatClock(entry.atMs - startedAtMs).padStart(5)} </Tone>
-      <Tone tone={tone}>{mark}</Tone> {safeText(text)}
+      <Tone tone={tone}>{mark}</Tone> {safeLines(text)}
     </Text>
   );
 }
