@@ -12,6 +12,16 @@ import { flat, Terminal } from './terminal.js';
 const terminal = new Terminal('run');
 /** The screen and its scrollback, whitespace collapsed so a text is found however it wrapped. */
 const screen = async () => flat(await terminal.history(500));
+/** The screen (flattened, or as `read` reads it) once it shows `text`. */
+const shown = (text: string, ms: number, what: string, read: () => Promise<string> = screen) =>
+  eventually(
+    async () => {
+      const now = await read();
+      return now.includes(text) ? now : undefined;
+    },
+    ms,
+    what,
+  );
 
 afterEach(() => terminal.close());
 
@@ -21,14 +31,7 @@ describe('kubectl maint run in a terminal', () => {
     const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 pool-2 --max-unavailable 2 --pause --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
     await terminal.open(command);
 
-    const paused = await eventually(
-      async () => {
-        const text = await screen();
-        return text.includes('press any key to go on') ? text : undefined;
-      },
-      120_000,
-      'the run to pause with its batch drained',
-    );
+    const paused = await shown('press any key to go on', 120_000, 'the run to pause with its batch drained');
     expect(paused).toMatch(/Run \S+ · batch 1 of 1 · \d+:\d\d/);
     expect(paused).toMatch(/pool-1 1 drained/);
     expect(paused).toMatch(/pool-2 1 drained/);
@@ -44,14 +47,7 @@ describe('kubectl maint run in a terminal', () => {
     ).toEqual(['pool-1', 'pool-2']);
 
     await terminal.keys('x');
-    const done = await eventually(
-      async () => {
-        const text = await screen();
-        return text.includes('EXIT=') ? text : undefined;
-      },
-      120_000,
-      'the run to finish',
-    );
+    const done = await shown('EXIT=', 120_000, 'the run to finish');
     expect(done).toContain('EXIT=0');
     expect(done).toMatch(/run \S+ done: every node is back in service/);
     expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
@@ -70,31 +66,13 @@ describe('kubectl maint run in a terminal', () => {
     await terminal.open(
       `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 --ignore-daemonsets -- ${command} {node}; echo "EXIT=$?"; sleep 600`,
     );
-    await eventually(
-      async () => ((await screen()).includes('flashing pool-1') ? true : undefined),
-      120_000,
-      'the command to start',
-    );
+    await shown('flashing pool-1', 120_000, 'the command to start');
     await terminal.keys('C-c');
-    const stopping = await eventually(
-      async () => {
-        const text = await screen();
-        return text.includes('Ctrl-C again kills it') ? text : undefined;
-      },
-      30_000,
-      'the run to say it waits for the command',
-    );
+    const stopping = await shown('Ctrl-C again kills it', 30_000, 'the run to say it waits for the command');
     expect(stopping).toContain('interrupted: nothing new starts; waiting for the command on pool-1 to finish');
     expect(existsSync(path.join(dir, 'finished'))).toBe(false);
     writeFileSync(path.join(dir, 'go'), '');
-    const done = await eventually(
-      async () => {
-        const text = await screen();
-        return text.includes('EXIT=') ? text : undefined;
-      },
-      60_000,
-      'the run to finish',
-    );
+    const done = await shown('EXIT=', 60_000, 'the run to finish');
     expect(done).toContain('EXIT=130');
     expect(existsSync(path.join(dir, 'finished'))).toBe(true);
     expect(done).toMatch(/run \S+ interrupted: each node stays in the phase below/);
@@ -125,14 +103,7 @@ describe('kubectl maint run in a terminal', () => {
     await terminal.open(
       `env -u CI -u CONTINUOUS_INTEGRATION XDG_STATE_HOME=${dir}/state ${process.execPath} ${bin} run pool-1 --ignore-daemonsets -- ${command} {node}; echo "EXIT=$?"; sleep 600`,
     );
-    const done = await eventually(
-      async () => {
-        const text = await terminal.history(500);
-        return text.includes('EXIT=') ? text : undefined;
-      },
-      120_000,
-      'the run to finish',
-    );
+    const done = await shown('EXIT=', 120_000, 'the run to finish', () => terminal.history(500));
     expect(flat(done)).toContain('EXIT=1');
     const runId = /run (\S+) stopped: a node failed/.exec(done)?.[1];
     expect(runId, done).toBeDefined();
