@@ -4,7 +4,6 @@ import type { ReplacementPlan } from '../types.js';
 import { SimulatedCluster } from './cluster-state.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
 import { type Rejection, unresolvable } from './framework.js';
-import { VOLUME_BINDING_NARROWED } from './plugins/volume-binding.js';
 import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
@@ -36,9 +35,6 @@ interface Attempt {
   /** A PreFilter rejected every node with this message. */
   readonly preFilterMessage?: string;
 }
-
-/** schedule_one's status for the nodes a PreFilterResult leaves out. */
-const NARROWED = unresolvable(VOLUME_BINDING_NARROWED);
 
 /** Per position in the cluster's node list, the NODE_OBJECT_FILTERS verdict once known. */
 type NodeVerdicts = Array<Rejection | null | undefined>;
@@ -126,8 +122,6 @@ export class SchedulingSimulation {
       const preFilterMessage = preFilterRejection.reasons.join(', ');
       return { state, feasible: [], rejected, placedOn: null, checked: nodes.length, preFilterMessage };
     }
-    // VolumeBinding's PreFilterResult: only the nodes its local PVs name are filtered.
-    const eligible = state.volumes?.binding?.eligibleNodes ?? null;
     const nodeVerdicts = this.cluster.stateMemo(
       `node-object-filters\u0000${nodeObjectFiltersKey(pod)}`,
       (): NodeVerdicts => new Array<Rejection | null | undefined>(nodes.length),
@@ -141,9 +135,7 @@ export class SchedulingSimulation {
       const at = (this.nextStart + checked) % nodes.length;
       const node = nodes[at]!;
       let rejection: Rejection | null;
-      if (eligible && !eligible.has(node.name)) {
-        rejection = NARROWED;
-      } else if (node.node === stateNodes[at]!.node) {
+      if (node.node === stateNodes[at]!.node) {
         // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's, kept for every pod
         // with the same tolerations and node selector/affinity; the filters of pods run every time.
         let verdict = nodeVerdicts[at];

@@ -46,8 +46,6 @@ interface Case {
   readonly skip?: boolean;
   /** PreFilter rejects every node with this status. */
   readonly preFilter?: FilterResult;
-  /** The PreFilterResult: the nodes local PVs name. */
-  readonly eligible?: readonly string[];
   /** Filter's verdict, node by node (nodes in order). */
   readonly filter?: readonly FilterResult[];
 }
@@ -72,6 +70,8 @@ const cases: Case[] = [
     filter: [null],
   },
   {
+    // upstream's table also expects a PreFilterResult of {node-a}; kube-scheduler v1.37.2 in the lab filters
+    // every node (scenario volumes, test/e2e/plan-volumes.test.ts), and so does the simulation.
     name: 'all bound with local volumes',
     pod: podWithClaims('pod-a', 'pvc-a', 'pvc-b'),
     nodes: [node('node-a').obj()],
@@ -86,7 +86,6 @@ const cases: Case[] = [
         .nodeAffinity({ [HOST]: ['node-a'] })
         .obj(),
     ],
-    eligible: ['node-a'],
     filter: [null],
   },
   {
@@ -349,8 +348,6 @@ function check(c: Case & { readonly drivers?: readonly object[]; readonly capaci
     return;
   }
   expect(state?.rejection ?? null).toBeNull();
-  const eligible = state?.binding?.eligibleNodes;
-  expect(eligible ? [...eligible] : undefined).toEqual(c.eligible);
   const verdicts = c.nodes.map((n) => volumeVerdict('VolumeBinding', scene, c.pod, n.metadata!.name!));
   expect(verdicts).toEqual(c.filter);
 }
@@ -371,7 +368,6 @@ describe('VolumeBinding Filter alone', () => {
       volumeCatalog(snapshot),
     );
     if (!('state' in pre)) throw new Error('PreFilter did not pass');
-    expect(pre.state.eligibleNodes).toBeNull();
     expect(volumeBinding(pre.state, new NodeInfo(node('node-a').obj()))).toEqual(uu(PV_NOT_EXIST));
   });
 });

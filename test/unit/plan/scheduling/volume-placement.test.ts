@@ -52,7 +52,7 @@ describe('replacements of pods with volumes', () => {
     });
     expect(plan).toMatchObject({ schedulable: false, placedOn: null, untilNodeReturns: ['k8s-node-1'] });
     expect(plan!.message).toBe(
-      "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't satisfy plugin(s) [VolumeBinding]. " +
+      "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match PersistentVolume's node affinity. " +
         'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
   });
