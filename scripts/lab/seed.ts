@@ -39,7 +39,18 @@ const RESOURCES: Record<string, { readonly plural: string; readonly namespaced: 
   'batch/v1/Job': { plural: 'jobs', namespaced: true },
   'policy/v1/PodDisruptionBudget': { plural: 'poddisruptionbudgets', namespaced: true },
   'scheduling.k8s.io/v1/PriorityClass': { plural: 'priorityclasses', namespaced: false },
+  'v1/PersistentVolume': { plural: 'persistentvolumes', namespaced: false },
+  'v1/PersistentVolumeClaim': { plural: 'persistentvolumeclaims', namespaced: true },
+  'storage.k8s.io/v1/StorageClass': { plural: 'storageclasses', namespaced: false },
+  'storage.k8s.io/v1/CSINode': { plural: 'csinodes', namespaced: false },
 };
+
+/** The cluster-scoped storage objects a scenario makes (with its label); a reset deletes them after the claims. */
+const CLUSTER_STORAGE = [
+  '/api/v1/persistentvolumes',
+  '/apis/storage.k8s.io/v1/storageclasses',
+  '/apis/storage.k8s.io/v1/csinodes',
+];
 
 /** What a reset deletes in each scenario namespace first, so that no controller recreates a pod. */
 const WORKLOADS = [
@@ -319,6 +330,13 @@ async function reset(api: LabApi, creates: ReadonlySet<string>): Promise<void> {
   await waitFor(120, 'scenario namespaces to be deleted', async () => {
     const left = new Set(names(await api.list('/api/v1/namespaces')));
     return deleted.every((ns) => !left.has(ns));
+  });
+  // A PersistentVolume goes once no claim holds it (its protection finalizer): the namespaces were emptied above.
+  const scenario = `labelSelector=${encodeURIComponent(SCENARIO_LABEL)}`;
+  await Promise.all(CLUSTER_STORAGE.map((url) => api.deleteAll(url, scenario)));
+  await waitFor(60, 'scenario storage objects to be deleted', async () => {
+    const left = await Promise.all(CLUSTER_STORAGE.map((url) => api.list(url, SCENARIO_LABEL)));
+    return left.every((items) => items.length === 0);
   });
 }
 
