@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,12 @@ describe('layering lint', () => {
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
     expect(folders.sort()).toEqual([...LAYERS].sort());
+  });
+
+  it.each(LAYERS)('src/%s/ opens with a README saying what it owns and may import', (layer) => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, `../../../src/${layer}/README.md`), 'utf8');
+    expect(readme).toMatch(new RegExp(`^# ${layer}/ — `));
+    expect(readme).toMatch(/^May import: /m);
   });
 
   const pairs = Object.entries(MAY_IMPORT).flatMap(([layer, allowed]) =>
