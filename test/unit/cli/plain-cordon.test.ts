@@ -107,7 +107,9 @@ describe('plainCordonLine', () => {
       }),
       { numRuns: 300 },
     );
-    expect(accepted).toBeGreaterThan(30);
+    // About one generated line in eight is a plain one (35 of 300 on average, as few as 30 seen): the
+    // bound only guards against a generator that no longer makes any, not the draw's luck.
+    expect(accepted).toBeGreaterThan(10);
   });
 
   it('takes only flags commander defines for cordon and uncordon alike, which take their value as it is', async () => {
