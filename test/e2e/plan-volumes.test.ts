@@ -167,3 +167,79 @@ describe('volumes that tie a replacement to the drained node (lab scenario volum
     }
   });
 });
+
+describe('a CSI attach limit reached on the only other node of the zone (CSINode made by hand for KWOK)', () => {
+  const manifest = [
+    'apiVersion: storage.k8s.io/v1',
+    'kind: CSINode',
+    'metadata: {name: k8s-node-2, labels: {lab.kubectl-maint.io/scenario: "true"}}',
+    'spec: {drivers: [{name: ebs.csi.aws.com, nodeID: i-node-2, allocatable: {count: 0}}]}',
+    '---',
+    'apiVersion: v1',
+    'kind: PersistentVolume',
+    'metadata: {name: pv-vault-0, labels: {lab.kubectl-maint.io/scenario: "true", topology.kubernetes.io/zone: zone-a}}',
+    'spec:',
+    '  capacity: {storage: 1Gi}',
+    '  accessModes: [ReadWriteOnce]',
+    '  storageClassName: zonal',
+    '  persistentVolumeReclaimPolicy: Retain',
+    '  claimRef: {namespace: demo, name: data-vault-0}',
+    '  csi: {driver: ebs.csi.aws.com, volumeHandle: vol-vault-0}',
+    '---',
+    'apiVersion: apps/v1',
+    'kind: StatefulSet',
+    'metadata: {name: vault, namespace: demo}',
+    'spec:',
+    '  replicas: 1',
+    '  serviceName: vault',
+    '  selector: {matchLabels: {app: vault}}',
+    '  template:',
+    '    metadata: {labels: {app: vault}}',
+    '    spec:',
+    '      terminationGracePeriodSeconds: 0',
+    '      containers:',
+    '        - {name: vault, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: 100m}}}',
+    '  volumeClaimTemplates:',
+    '    - metadata: {name: data}',
+    '      spec: {accessModes: [ReadWriteOnce], storageClassName: zonal, resources: {requests: {storage: 1Gi}}}',
+    '',
+  ].join('\n');
+  let plan: Plan;
+  let uid: string;
+
+  beforeAll(async () => {
+    await seedScenario('volumes');
+    const file = path.join(work, 'vault.yaml');
+    writeFileSync(file, manifest);
+    await kubectl(['apply', '-f', file]);
+    const pod = await eventually(
+      async () => {
+        const p = await kubectlJson<KubeObject>(['get', 'pod', '-n', 'demo', 'vault-0']).catch(() => undefined);
+        return p?.spec.nodeName ? p : undefined;
+      },
+      60_000,
+      'demo/vault-0 to be scheduled',
+    );
+    if (pod.spec.nodeName !== 'k8s-node-1') throw new Error(`vault-0 is on ${pod.spec.nodeName}`);
+    uid = pod.metadata.uid;
+    plan = await planNode1();
+  });
+
+  afterAll(async () => {
+    await kubectl(['uncordon', 'k8s-node-1'], { reject: false });
+  });
+
+  it('the plan counts the attach limit: no node until k8s-node-1 returns, and the scheduler agrees after a real drain', async () => {
+    expect(replacementOf(plan, 'vault-0')).toMatchObject({
+      schedulable: false,
+      untilNodeReturns: ['k8s-node-1'],
+      message:
+        '0/3 nodes are available: 1 node(s) exceed max volume count, 1 node(s) had no available volume zone, ' +
+        '1 node(s) were unschedulable. preemption: 0/3 nodes are available: 1 No preemption victims found for ' +
+        'incoming pod, 2 Preemption is not helpful for scheduling.',
+    });
+    const drain = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+    expect(drain.exitCode, drain.stderr).toBe(0);
+    expect(await unschedulableMessage('vault-0', uid)).toBe(replacementOf(plan, 'vault-0')!.message);
+  });
+});
