@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { kubectl, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, seedScenario } from './lab.js';
 import { runMaint, type DrainRun, planRun } from './drain-run.js';
 
 // Eviction order on hello: three single-replica Deployments on k8s-node-1 whose drain-order annotation
@@ -87,10 +87,17 @@ describe('kubectl maint drain with an eviction order', () => {
 
   it('by the drain-order annotation: the plan shows three groups, and each is gone before the next starts', async () => {
     const plan = await planRun([...ONLY_ORDERED, '-o', 'json']);
-    expect(plan.exitCode, plan.stderr).toBe(0);
+    // Each Deployment is pinned to k8s-node-1: its one replica is down until the node returns (exit 5).
+    expect(plan.exitCode, plan.stderr).toBe(5);
     const planned = JSON.parse(plan.stdout) as {
+      verdict: string;
+      outages: Array<{ name: string; until: string; returnsOn: string[] }>;
       order: { by: string; groups: Array<{ key: number; pods: string[] }> };
     };
+    expect(planned.verdict).toBe('disruptive');
+    expect(planned.outages.map((o) => [o.name, o.until, o.returnsOn])).toEqual(
+      ['first', 'second', 'third'].map((name) => [name, 'node-returns', ['k8s-node-1']]),
+    );
     expect(planned.order.by).toBe('annotation');
     expect(planned.order.groups.map((g) => [g.key, g.pods.map((p) => appOf(p.slice('demo/'.length)))])).toEqual([
       [10, ['first']],
@@ -106,6 +113,22 @@ describe('kubectl maint drain with an eviction order', () => {
     const groups = groupsOf(run);
     expect(groups.map((g) => g.apps)).toEqual([['first'], ['second'], ['third']]);
     expectEachGoneBeforeTheNext(groups);
+    // As the plan said: the real scheduler leaves each replacement Pending while k8s-node-1 is cordoned.
+    await eventually(
+      async () => {
+        const pods = await kubectlJson<{
+          items: Array<{ status: { phase: string; conditions?: Array<{ reason?: string }> } }>;
+        }>(['get', 'pods', '-n', 'demo', '-l', 'tier=ordered']);
+        return (
+          pods.items.length === 3 &&
+          pods.items.every(
+            (p) => p.status.phase === 'Pending' && p.status.conditions?.some((c) => c.reason === 'Unschedulable'),
+          )
+        );
+      },
+      30_000,
+      'the replacements to be Pending, unschedulable',
+    );
   });
 
   it('--order priority: lowest priority first, whatever the annotation says', async () => {

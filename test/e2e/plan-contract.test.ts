@@ -26,6 +26,8 @@ describe('plan and drain --dry-run over several nodes', () => {
 
     const dryRun = await runMaint(['drain', ...nodes, '--ignore-daemonsets', '--dry-run']);
     expect(verdictAndPods(dryRun.stdout), dryRun.stderr).toBe(verdictAndPods(plan.stdout));
+    // The same answer to a pipeline too: a dry run exits as the plan does (3 when it cannot finish).
+    expect(dryRun.exitCode).toBe(plan.exitCode);
     expect(plan.stdout.split('\n')[0]).toMatch(/^[A-Z]+: draining k8s-node-1, k8s-node-2 /);
     for (const node of nodes) expect(await unschedulable(node)).toBe(false);
   });

@@ -21,7 +21,7 @@ import { asCliError, type KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
 import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
-import { planSnapshot, readProgress, terminalWidth } from './plan.js';
+import { planExitCode, planSnapshot, readProgress, terminalWidth } from './plan.js';
 import { plural } from '../../wording.js';
 import { safeLines } from '../../safe-text.js';
 
@@ -173,7 +173,10 @@ async function drainCommand(
     await sink.done();
   }
   const interruptedBy = typeof abort.signal.reason === 'string' ? abort.signal.reason : 'SIGINT';
-  return exitCodeOf(finished.result, interruptedBy);
+  const code = exitCodeOf(finished.result, interruptedBy);
+  // A client dry run sends nothing: its answer is the plan's (the same plan `plan NODE…` shows), and so is
+  // its exit code — a dry run of a drain the plan calls blocked does not exit 0.
+  return values.dryRun === 'client' && code === ExitCode.Ok ? planExitCode(plan, false) : code;
 }
 
 function escalationForEngine(values: DrainCommandValues) {
