@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, kubectl, seedScenario } from './lab.js';
 import { described, finish, finishedOf, poolNodes, scratch, start, type Started } from './run-helpers.js';
@@ -155,6 +156,37 @@ describe('kubectl maint run interrupted while its command runs', () => {
     expect(finishedOf(r.events)?.nodes).toEqual([{ node: 'pool-1', batch: 1, phase: 'drained' }]);
     const node = (await poolNodes()).find((n) => n.metadata.name === 'pool-1')!;
     expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('drained');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('SIGKILL of a launcher run by an older Node.js stops its pinned child as SIGTERM would: nothing new starts', async () => {
+    const dir = scratch();
+    const command = waitingCommand(dir);
+    // As Node before 22.15: no process.execve, so bin/kubectl-maint.js runs the pinned Node.js as its child.
+    const older = path.join(dir, 'older-node.mjs');
+    writeFileSync(
+      older,
+      "Object.defineProperty(process.versions, 'node', { value: '20.19.0' });\nObject.defineProperty(process, 'execve', { value: undefined });\n",
+    );
+    const run = await start(
+      ['run', 'pool-1', 'pool-2', '--ignore-daemonsets', '-o', 'json', '--', command, '{node}'],
+      {},
+      undefined,
+      ['--import', older],
+    );
+    const first = await commandRunning(run);
+    const other = first === 'pool-1' ? 'pool-2' : 'pool-1';
+    const pinned = Number(
+      (await execa('ps', ['-o', 'pid=', '--ppid', String(run.child.pid)])).stdout.trim().split('\n')[0],
+    );
+    expect(alive(pinned)).toBe(true);
+    run.child.kill('SIGKILL');
+    await eventually(async () => eventOf(run, 'interrupt') !== undefined, 30_000, 'the child to stop as on SIGTERM');
+    writeFileSync(path.join(dir, 'go'), '');
+    await eventually(async () => !alive(pinned), 60_000, 'the pinned child to end');
+    expect(finishedOf(run.events)).toMatchObject({ result: 'interrupted' });
+    expect(finishedOf(run.events)?.nodes.find((n) => n.node === other)).toMatchObject({ phase: 'pending' });
+    expect((await poolNodes()).find((n) => n.metadata.name === other)!.spec.unschedulable).toBeUndefined();
     rmSync(dir, { recursive: true, force: true });
   });
 });

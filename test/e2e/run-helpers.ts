@@ -24,10 +24,18 @@ export interface Started {
   readonly events: RunEvent[];
 }
 
-/** Starts `kubectl maint ARGS…` in `cwd` with the lab's kubectl and the reboot script's settings. */
-export async function start(args: readonly string[], env: Record<string, string> = {}, cwd = root): Promise<Started> {
+/**
+ * Starts `kubectl maint ARGS…` in `cwd` with the lab's kubectl and the reboot script's settings; `nodeArgs`
+ * go to the Node.js that runs bin/kubectl-maint.js.
+ */
+export async function start(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  cwd = root,
+  nodeArgs: readonly string[] = [],
+): Promise<Started> {
   const lab = await labEnv();
-  const child = execa(process.execPath, [bin, ...args], {
+  const child = execa(process.execPath, [...nodeArgs, bin, ...args], {
     reject: false,
     cwd,
     env: { ...process.env, KUBECONFIG: lab.KUBECONFIG, PATH: lab.PATH, NO_COLOR: '1', ...env },
