@@ -23,6 +23,28 @@ import { asRun, runMaint, startMaint, type DrainRun, planRun } from './drain-run
 
 const SOLO = readFileSync(path.resolve(import.meta.dirname, '../../scripts/lab/workloads/solo.yaml'), 'utf8');
 
+/** One replica on k8s-node-1 (preferred) in drain-order group 10, Ready 2 s after it starts. */
+const AFTER_SOLO = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: after, namespace: demo}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: after}}
+  template:
+    metadata:
+      labels: {app: after}
+      annotations: {maint.kubectl.io/drain-order: '10', lab.kubectl-maint.io/ready-delay: 2s}
+    spec:
+      terminationGracePeriodSeconds: 2
+      affinity:
+        nodeAffinity:
+          preferredDuringSchedulingIgnoredDuringExecution:
+            - weight: 100
+              preference: {matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [k8s-node-1]}]}
+      containers: [{name: main, image: registry.k8s.io/pause:3.10}]
+`;
+
 const ONLY_SOLO = ['k8s-node-1', '--ignore-daemonsets', '--pod-selector', 'app=solo'];
 
 interface Deployment {
@@ -242,6 +264,28 @@ describe('kubectl maint drain --surge', () => {
     const after = await solo();
     expect(after.spec).toEqual(before.spec);
     expect(after.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
+  });
+
+  it('with drain-order groups the plan says the surge lets the first group go (exit 0), and the drain finishes', async () => {
+    // A second Deployment on k8s-node-1 in a later group (drain-order 10; solo has none: 0), no budget.
+    await kubectl(['cordon', 'k8s-node-2']);
+    await kubectl(['apply', '-f', '-'], { input: AFTER_SOLO });
+    await kubectl(['rollout', 'status', '-n', 'demo', 'deployment/after', '--timeout=60s']);
+    await kubectl(['uncordon', 'k8s-node-2']);
+    await untilSoloSettled();
+    const only = ['k8s-node-1', '--ignore-daemonsets', '--pod-selector', 'app in (solo,after)', '--surge'];
+    const plan = await planRun([...only, '-o', 'json']);
+    expect(plan.exitCode, plan.stdout + plan.stderr).toBe(0);
+    const planned = JSON.parse(plan.stdout) as { verdict: string; order: { groups: Array<{ pods: string[] }> } };
+    expect(planned.verdict).toBe('slow');
+    expect(planned.order.groups.map((g) => g.pods.map((p) => p.split('-')[0]))).toEqual([
+      ['demo/solo'],
+      ['demo/after'],
+    ]);
+
+    const run = await runMaint(['drain', ...only, '-o', 'json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.finished?.result).toBe('drained');
   });
 
   it('writes the surge from its own read of the Deployment, and ends with none of its waits pending', async () => {
