@@ -14,6 +14,8 @@ export const root = path.resolve(import.meta.dirname, '../..');
 export const reboot = path.join(root, 'scripts/lab/reboot-node.sh');
 /** A scratch directory for one test file (the caller removes it). */
 export const scratch = () => mkdtempSync(path.join(tmpdir(), 'maint-run-e2e-'));
+/** Where the runs started here keep their command output ($XDG_STATE_HOME): not the operator's home. */
+const stateHome = path.join(tmpdir(), 'maint-run-e2e-state');
 
 export const POOL = ['pool-1', 'pool-2', 'pool-3', 'pool-4', 'pool-5', 'pool-6'];
 export const RUN_FLAGS = ['--ignore-daemonsets', '--expect-reboot', '-o', 'json'];
@@ -38,7 +40,14 @@ export async function start(
   const child = execa(process.execPath, [...nodeArgs, bin, ...args], {
     reject: false,
     cwd,
-    env: { ...process.env, KUBECONFIG: lab.KUBECONFIG, PATH: lab.PATH, NO_COLOR: '1', ...env },
+    env: {
+      ...process.env,
+      KUBECONFIG: lab.KUBECONFIG,
+      PATH: lab.PATH,
+      NO_COLOR: '1',
+      XDG_STATE_HOME: stateHome,
+      ...env,
+    },
   });
   const events: RunEvent[] = [];
   let pending = '';
