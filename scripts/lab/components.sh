@@ -12,8 +12,9 @@ is_component() {
   return 1
 }
 
-# The audit policy of the lab's kube-apiserver: only the writes the drain tests judge (evictions, pod
-# deletes, node patches), at Metadata level (who, what, answer; no bodies), so the log stays small.
+# The audit policy of the lab's kube-apiserver: only the writes the drain and run tests judge (evictions,
+# pod deletes, node patches, the runs' Leases in kube-system), at Metadata level (who, what, answer; no
+# bodies), so the log stays small.
 write_audit_policy() {
   cat >"$LAB_DIR/audit-policy.yaml" <<'POLICY'
 apiVersion: audit.k8s.io/v1
@@ -29,6 +30,10 @@ rules:
   - level: Metadata
     verbs: [patch, update]
     resources: [{group: '', resources: [nodes]}]
+  - level: Metadata
+    verbs: [create, patch, update, delete]
+    namespaces: [kube-system]
+    resources: [{group: coordination.k8s.io, resources: [leases]}]
   - level: None
 POLICY
 }

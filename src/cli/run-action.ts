@@ -1,24 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import { hostname, userInfo } from 'node:os';
 import { delimiter } from 'node:path';
 import type { V1Lease } from '@kubernetes/client-node';
 import { systemClock } from '../drain/clock.js';
 import type { KubeClient } from '../kube/client.js';
 import type { RunApi } from '../kube/run-api.js';
-import { checkAccess, checkNodesFree, claimRun, LeaseKeeper, RunRefused, takeRunForResume } from '../run/claim.js';
+import {
+  checkAccess,
+  checkNodesFree,
+  claimRun,
+  RunRefused,
+  takeRunForResume,
+  type ClaimContext,
+} from '../run/claim.js';
+import { giveBack, LeaseKeeper, LeaseLost, writeOwnNode } from '../run/lease-keeper.js';
 import { resolveCommand } from '../run/command.js';
 import { commandLogDir, CommandLogs } from '../run/command-log.js';
 import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
-import { ANNOTATION, isFailedPhase, nodePhase, type RunDefinition, type RunOptions } from '../run/state.js';
+import { isFailedPhase, RELEASED_NODE, trustedPhase, type RunDefinition, type RunOptions } from '../run/state.js';
+import type { Snapshot } from '../snapshot/types.js';
 import { RunLines } from '../ui/run-lines.js';
 import { safeLines } from '../safe-text.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { processHolder } from './holder.js';
 import { connect } from './kube-connect.js';
 import { asCliError } from './kube-flag-values.js';
-import { nodeSelection } from './node-selection.js';
+import { nodeSelection, type NodeSelection } from './node-selection.js';
 import { waitForKey } from './pause-key.js';
 import { indexAndNodes, poolPlanOf, showPoolPlan } from './pool-plan.js';
 import { planExitCode } from './commands/plan.js';
@@ -71,87 +80,111 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
     return planExitCode(plan, false);
   }
   const api = runApi(client);
-  const holder = `${userInfo().username}@${hostname()} pid ${process.pid}`;
+  const holder = processHolder();
   const ctx = { api, namespace: values.stateNamespace, holder, nowMs: Date.now() };
+  let runId: string | undefined;
   try {
-    let definition: RunDefinition;
-    let lease;
-    let conditions: boolean;
-    if (values.resume !== undefined) {
-      ({ conditions } = await checkAccess(ctx));
-      const runId = values.resume === true ? undefined : values.resume;
-      // The recorded command must still run, from the directory it was started in, before the run is taken.
-      const found = await takeRunForResume(ctx, runId, (recorded) => {
-        const again = resolveCommand(recorded.command, recorded.commandDir ?? process.cwd());
-        return 'problem' in again ? `run ${recorded.id}: ${again.problem}` : null;
-      });
-      ({ definition, lease } = found);
-      await refuseUnfinishedCommands(
-        api,
-        definition,
-        values.rerunCommand === true,
-        values.stateNamespace,
-        holder,
-        found,
-      );
-    } else {
-      const { index, nodes } = indexAndNodes(await loadLiveSnapshot(client, values), selection!);
-      ({ conditions } = await checkAccess(ctx));
-      await checkNodesFree(
-        ctx,
-        nodes.map((name) => index.node(name)!),
-        values.takeOver === true,
-      );
-      const plan = poolPlanOf(index, nodes, values);
-      if (plan.verdict === 'blocked' && !values.forceStart) {
-        throw new CliError(
-          `the pool plan is blocked: ${plan.verdictReasons[0] ?? 'blocked'} (--force-start to run anyway; nothing was changed)`,
-          ExitCode.Blocked,
-        );
-      }
-      definition = {
-        id: newRunId(new Date()),
-        batches: plan.batches.map((b) => b.nodes),
-        command: command.argv,
-        ...(argv.length > 0 ? { commandDir: command.dir } : {}),
-        options: runOptionsFrom(values),
-        estimates: {
-          commandSeconds: plan.eta.commandSeconds,
-          batches: plan.batches.map(({ eta }) => ({
-            drainSeconds: eta.drainSeconds,
-            replacementsReadySeconds: eta.replacementsReadySeconds,
-          })),
-        },
-      };
-      lease = await claimRun(ctx, definition, values.takeOver === true);
-    }
-    if (!conditions) {
+    const taken =
+      values.resume !== undefined
+        ? await resumeRun(ctx, values)
+        : await startRun(ctx, values, command, () => loadLiveSnapshot(client, values), selection!);
+    runId = taken.definition.id;
+    if (!taken.conditions) {
       process.stderr.write(
         'note: cannot patch nodes/status: the node lifecycle conditions are not written; the phases are in the node annotations\n',
       );
     }
-    return await drive(definition, lease, { api, holder, values, conditions, client });
+    return await drive(taken, { api, holder, values, client });
   } catch (err) {
-    if (err instanceof RunRefused || err instanceof CommandCannotStart) throw new CliError(err.message);
-    throw asCliError(err);
+    if (err instanceof RunRefused || err instanceof LeaseLost || err instanceof CommandCannotStart) {
+      throw new CliError(err.message);
+    }
+    throw namingRun(runId, asCliError(err));
   }
 }
 
+/** What a start or a resume took: the run, its Lease, and whether the lifecycle conditions may be written. */
+interface TakenRun {
+  readonly definition: RunDefinition;
+  readonly lease: V1Lease;
+  readonly conditions: boolean;
+  /** A new run (its claims are undone when it fails before its first write), or a resumed one. */
+  readonly fresh: boolean;
+}
+
+/** A failure once the run is known names it: the operator may have several. */
+function namingRun(runId: string | undefined, err: unknown): unknown {
+  if (runId === undefined || !(err instanceof Error) || err.message.includes(runId)) return err;
+  return new CliError(`run ${runId}: ${err.message}`, err instanceof CliError ? err.exitCode : ExitCode.Error);
+}
+
+/** Takes the run to resume; a resume that does not go ahead gives its Lease back and names the run. */
+async function resumeRun(ctx: ClaimContext, values: RunCommandValues): Promise<TakenRun> {
+  const { conditions } = await checkAccess(ctx);
+  // The recorded command must still run, from the directory it was started in, before the run is taken.
+  const found = await takeRunForResume(ctx, values.resume === true ? undefined : values.resume, (recorded) => {
+    const again = resolveCommand(recorded.command, recorded.commandDir ?? process.cwd());
+    return 'problem' in again ? `run ${recorded.id}: ${again.problem}` : null;
+  });
+  const { definition, lease } = found;
+  try {
+    if (found.picked) process.stderr.write(`note: resuming ${found.picked}, the only run to resume\n`);
+    await refuseUnfinishedCommands(ctx.api, definition, values.rerunCommand === true);
+  } catch (err) {
+    await giveBack(ctx, lease.metadata?.name ?? '').catch(() => undefined);
+    throw err instanceof RunRefused ? err : namingRun(definition.id, asCliError(err));
+  }
+  return { definition, lease, conditions, fresh: false };
+}
+
+/** Checks that write nothing (permissions, other runs, the pool plan), then claims the run's nodes. */
+async function startRun(
+  ctx: ClaimContext,
+  values: RunCommandValues,
+  command: { readonly argv: readonly string[]; readonly dir: string },
+  loadSnapshot: () => Promise<Snapshot>,
+  selection: NodeSelection,
+): Promise<TakenRun> {
+  // Access first: a refusal is the one line, before the read's warnings (kinds it may not list) it makes moot.
+  const { conditions } = await checkAccess(ctx);
+  const { index, nodes } = indexAndNodes(await loadSnapshot(), selection);
+  await checkNodesFree(
+    ctx,
+    nodes.map((name) => index.node(name)!),
+    values.takeOver === true,
+  );
+  const plan = poolPlanOf(index, nodes, values);
+  if (plan.verdict === 'blocked' && !values.forceStart) {
+    throw new CliError(
+      `the pool plan is blocked: ${plan.verdictReasons[0] ?? 'blocked'} (--force-start to run anyway; nothing was changed)`,
+      ExitCode.Blocked,
+    );
+  }
+  const definition: RunDefinition = {
+    id: newRunId(new Date()),
+    batches: plan.batches.map((b) => b.nodes),
+    command: command.argv,
+    ...(command.argv.length > 0 ? { commandDir: command.dir } : {}),
+    options: runOptionsFrom(values),
+    sealKey: randomBytes(16).toString('hex'),
+    estimates: {
+      commandSeconds: plan.eta.commandSeconds,
+      batches: plan.batches.map(({ eta }) => ({
+        drainSeconds: eta.drainSeconds,
+        replacementsReadySeconds: eta.replacementsReadySeconds,
+      })),
+    },
+  };
+  const lease = await claimRun(ctx, definition, values.takeOver === true);
+  return { definition, lease, conditions, fresh: true };
+}
+
 /** A resumed run re-runs a command that did not finish (or failed) only when asked: say which node, write nothing more. */
-async function refuseUnfinishedCommands(
-  api: RunApi,
-  definition: RunDefinition,
-  rerun: boolean,
-  namespace: string,
-  holder: string,
-  found: { lease: V1Lease },
-): Promise<void> {
+async function refuseUnfinishedCommands(api: RunApi, definition: RunDefinition, rerun: boolean): Promise<void> {
   if (rerun) return;
   for (const node of definition.batches.flat()) {
-    const phase = nodePhase(await api.readNode(node));
+    const { phase } = trustedPhase(await api.readNode(node), definition);
     if (phase === 'command-running' || phase === 'command-failed') {
-      // Give the lease back as it was found: nothing else was written.
-      await new LeaseKeeper({ api, namespace, holder, now: Date.now }, found.lease, () => {}).release();
       const what = phase === 'command-running' ? 'did not finish (interrupted)' : 'failed';
       throw new RunRefused(
         `node "${node}": its command ${what}; re-run it with kubectl maint run --resume ${definition.id} --rerun-command`,
@@ -164,22 +197,20 @@ interface DriveContext {
   readonly api: RunApi;
   readonly holder: string;
   readonly values: RunCommandValues;
-  readonly conditions: boolean;
   readonly client: KubeClient;
 }
 
 async function drive(
-  definition: RunDefinition,
-  lease: V1Lease,
-  { api, holder, values, conditions, client }: DriveContext,
+  { definition, lease, conditions }: TakenRun,
+  { api, holder, values, client }: DriveContext,
 ): Promise<number> {
   const { drainApi, drainClientFor, loadLiveSnapshot } = await clusterModules();
   const abort = new AbortController();
   const killCommands = new AbortController();
-  const keeper = new LeaseKeeper({ api, namespace: values.stateNamespace, holder, now: Date.now }, lease, (why) => {
-    process.stderr.write(`error: ${why}: stopping\n`);
-    abort.abort();
-  });
+  // Losing the Lease stops the run (runner.ts ends it as failed, with the reason).
+  const keeper = new LeaseKeeper({ api, namespace: values.stateNamespace, holder, now: Date.now }, lease, (lost) =>
+    abort.abort(lost),
+  );
   keeper.start();
   // Ctrl-C or SIGTERM: the first stops the run and lets running commands finish, the second kills them,
   // a third exits at once (a run stuck on an API that does not answer).
@@ -222,6 +253,7 @@ async function drive(
         commandLog,
         writeConditions: conditions,
         kubeconfig: client.target.files.length > 0 ? client.target.files.join(delimiter) : undefined,
+        confirmHeld: () => keeper.confirm(),
         resumeCommand: (rerun) => `kubectl maint run --resume ${definition.id}${rerun ? ' --rerun-command' : ''}${ns}`,
         pause: process.stdin.isTTY
           ? { waitingFor: 'key', wait: () => waitForKey(process.stdin, abort.signal, onSigint) }
@@ -230,7 +262,8 @@ async function drive(
     );
   } catch (err) {
     // The API failed under the run: give the Lease back so that a resume need not wait for it to expire.
-    await keeper.release().catch(() => undefined);
+    // A run that lost it has nothing to give back.
+    if (!(err instanceof LeaseLost)) await keeper.release().catch(() => undefined);
     throw err;
   } finally {
     process.off('SIGINT', onSigint);
@@ -239,14 +272,8 @@ async function drive(
     await sink.done();
   }
   if (finished.type === 'run-finished' && finished.result === 'done') {
-    await mapLimited(definition.batches.flat(), (node) =>
-      api.annotateNode(node, {
-        [ANNOTATION.run]: null,
-        [ANNOTATION.phase]: null,
-        [ANNOTATION.since]: null,
-        [ANNOTATION.bootId]: null,
-      }),
-    );
+    await keeper.confirm();
+    await mapLimited(definition.batches.flat(), (node) => writeOwnNode(api, definition.id, node, RELEASED_NODE));
     await keeper.remove();
     return ExitCode.Ok;
   }

@@ -113,6 +113,8 @@ class DrainRun {
   /** Aborted when run() returns, so that no loop outlives the drain. */
   private readonly ended = new AbortController();
   private cordoned: string[] = [];
+  /** The nodes this drain cordoned itself (the others were cordoned before it). */
+  private cordonedHere: string[] = [];
   private readonly surge: SurgeRunner;
   /** Pod uid → the surge its eviction waits for. */
   private readonly surgeOf = new Map<string, SurgeWork>();
@@ -252,6 +254,7 @@ class DrainRun {
       try {
         const result = await this.deps.api.cordon(node, request.dryRun === 'server');
         if (request.dryRun === 'none') this.cordoned.push(node);
+        if (request.dryRun === 'none' && !result.already) this.cordonedHere.push(node);
         this.emit({
           type: 'cordoned',
           atMs: this.clock.now(),
@@ -630,6 +633,7 @@ class DrainRun {
       nodes: this.request.nodes,
       dryRun: this.request.dryRun,
       cordoned: this.cordoned,
+      cordonedHere: this.cordonedHere,
       stoppedBy: abortedBeforeEvicting ? null : this.stoppedBy,
       pods: [...this.pods.values()].map((entry) => ({ ref: entry.target.ref, state: entry.machine.state })),
       abortedBeforeEvicting,

@@ -10,6 +10,8 @@ export interface SummaryInput {
   readonly dryRun: 'none' | 'client' | 'server';
   /** Nodes known to be cordoned when the drain ends (real runs; empty for dry runs). */
   readonly cordoned: readonly string[];
+  /** Of those, the nodes this drain cordoned itself (not already cordoned): the only ones it gives back. */
+  readonly cordonedHere?: readonly string[] | undefined;
   /** Why the drain stopped before every pod settled, if it did. */
   readonly stoppedBy: 'interrupted' | 'timeout' | null;
   /** Every pod the drain set out to evict or delete, with its last state. */
@@ -73,8 +75,11 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
   };
 }
 
-/** The nodes to give back: the ones this drain cordoned, else all of them. */
-const uncordonNodes = (input: SummaryInput) => (input.cordoned.length > 0 ? input.cordoned : input.nodes);
+/** The nodes to give back: the ones this drain cordoned itself, else the cordoned ones, else all of them. */
+function uncordonNodes(input: SummaryInput): readonly string[] {
+  if (input.cordonedHere && input.cordonedHere.length > 0) return input.cordonedHere;
+  return input.cordoned.length > 0 ? input.cordoned : input.nodes;
+}
 
 /**
  * A dry run that the API server refused (the cordon, or an eviction for anything but a budget) failed:

@@ -49,6 +49,7 @@ export interface RunApi {
     name: string,
     annotations: Readonly<Record<string, string | null>>,
     resourceVersion: string | undefined,
+    options?: { readonly uncordon?: boolean },
   ): Promise<boolean>;
   /** Strategic-merge-patches status.conditions (merged by type) through nodes/status. */
   setNodeConditions(name: string, conditions: readonly V1NodeCondition[]): Promise<void>;
@@ -58,6 +59,11 @@ export interface RunApi {
   /** Replaces the Lease; the API answers 409 when its resourceVersion is no longer current. */
   replaceLease(namespace: string, lease: V1Lease): Promise<V1Lease>;
   deleteLease(namespace: string, name: string): Promise<void>;
+  /**
+   * Watches one Lease: `onChange` gets it on every change, null once it is deleted. A watch that fails
+   * restarts in the background (list-watch.ts).
+   */
+  watchLease(namespace: string, name: string, onChange: (lease: V1Lease | null) => void): { stop(): void };
   readPdb(namespace: string, name: string): Promise<V1PodDisruptionBudget | null>;
   /** SelfSubjectAccessReview: may the current user do this? */
   canI(check: AccessCheck): Promise<boolean>;
@@ -105,9 +111,13 @@ export function runApi(client: KubeClient): RunApi {
       const body = { metadata: { annotations }, ...(options?.uncordon ? unschedulablePatch(false) : {}) };
       await client.core.patchNode({ name, body }, mergePatch).catch(fail({ verb: 'patch', resource: 'nodes', name }));
     },
-    annotateNodeIfUnchanged: async (name, annotations, resourceVersion) => {
+    annotateNodeIfUnchanged: async (name, annotations, resourceVersion, options) => {
+      const body = {
+        metadata: { annotations, resourceVersion },
+        ...(options?.uncordon ? unschedulablePatch(false) : {}),
+      };
       try {
-        await client.core.patchNode({ name, body: { metadata: { annotations, resourceVersion } } }, mergePatch);
+        await client.core.patchNode({ name, body }, mergePatch);
         return true;
       } catch (err) {
         const error = classifyKubeError(err, client.target, { verb: 'patch', resource: 'nodes', name });
@@ -142,6 +152,17 @@ export function runApi(client: KubeClient): RunApi {
       await coordination
         .deleteNamespacedLease({ namespace, name })
         .catch(orNull({ verb: 'delete', resource: 'leases.coordination.k8s.io', namespace, name }));
+    },
+    watchLease: (namespace, name, onChange) => {
+      const fieldSelector = `metadata.name=${name}`;
+      const watch = listWatch<V1Lease>(
+        drainClient,
+        `/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`,
+        () => coordination.listNamespacedLease({ namespace, fieldSelector }),
+        fieldSelector,
+        { onUpsert: onChange, onDelete: () => onChange(null) },
+      );
+      return { stop: () => watch.stop() };
     },
     readPdb: (namespace, name) =>
       client.policy

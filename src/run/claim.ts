@@ -1,4 +1,5 @@
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
+import { drainMarkRefusal, liveDrainMark } from '../drain/drain-mark.js';
 import type { RunApi } from '../kube/run-api.js';
 import { mapLimited } from './parallel.js';
 import {
@@ -8,7 +9,7 @@ import {
   leaseFor,
   leaseName,
   microTime,
-  RENEW_SECONDS,
+  RELEASED_NODE,
   RUN_LABEL,
   runOfNode,
   secondsLeft,
@@ -63,7 +64,8 @@ export async function checkAccess(ctx: ClaimContext): Promise<{ conditions: bool
 
 /**
  * Refuses when a node of the pool belongs to another run: held (its Lease renewed and not expired) always,
- * naming the holder; stopped (Lease expired, released or gone) unless --take-over. The nodes are those of
+ * naming the holder; stopped (Lease expired, released or gone) unless --take-over. A node a drain is
+ * working on (its live drain mark) is refused too, naming that drain. The nodes are those of
  * the cluster read the pool was planned on (their annotations name the run); claimRun reads each again.
  */
 export async function checkNodesFree(ctx: ClaimContext, nodes: readonly V1Node[], takeOver: boolean): Promise<void> {
@@ -71,6 +73,8 @@ export async function checkNodesFree(ctx: ClaimContext, nodes: readonly V1Node[]
     const other = runOfNode(node);
     const refusal = other ? await refusalFor(ctx, node.metadata?.name ?? '', other, takeOver) : null;
     if (refusal) throw new RunRefused(refusal);
+    const mark = liveDrainMark(node, ctx.nowMs);
+    if (mark) throw new RunRefused(drainMarkRefusal(node.metadata?.name ?? '', mark, ctx.nowMs));
   }
 }
 
@@ -90,7 +94,8 @@ async function refusalFor(ctx: ClaimContext, node: string, other: string, takeOv
  * Creates the run's Lease, held by us, then claims each node (phase pending). A claim is a patch guarded
  * by the resourceVersion of the read that found the node free (changed since: read and decide again), so
  * two runs started at once over the same node cannot both hold it: the one that finds it taken gives back
- * what it claimed, deletes its Lease and refuses, naming the other run.
+ * what it claimed, deletes its Lease and refuses, naming the other run and what it wrote and undid. Any
+ * other failure undoes the claim the same way before it is thrown.
  */
 export async function claimRun(ctx: ClaimContext, definition: RunDefinition, takeOver: boolean): Promise<V1Lease> {
   const lease = await ctx.api.createLease(ctx.namespace, leaseFor(definition, ctx.holder, ctx.nowMs, ctx.namespace));
@@ -101,48 +106,70 @@ export async function claimRun(ctx: ClaimContext, definition: RunDefinition, tak
   };
   const claimed: string[] = [];
   let refusal: string | null = null;
-  await mapLimited(definition.batches.flat(), async (node) => {
-    while (refusal === null) {
-      const read = await ctx.api.readNode(node);
-      const other = runOfNode(read);
-      const taken = other && other !== definition.id ? await refusalFor(ctx, node, other, takeOver) : null;
-      if (taken) refusal ??= taken;
-      else if (await ctx.api.annotateNodeIfUnchanged(node, claim, read.metadata?.resourceVersion)) {
-        claimed.push(node);
-        return;
+  try {
+    await mapLimited(definition.batches.flat(), async (node) => {
+      while (refusal === null) {
+        const read = await ctx.api.readNode(node);
+        const other = runOfNode(read);
+        const mark = liveDrainMark(read, ctx.nowMs);
+        const taken = mark
+          ? drainMarkRefusal(node, mark, ctx.nowMs)
+          : other && other !== definition.id
+            ? await refusalFor(ctx, node, other, takeOver)
+            : null;
+        if (taken) refusal ??= taken;
+        else if (await ctx.api.annotateNodeIfUnchanged(node, claim, read.metadata?.resourceVersion)) {
+          claimed.push(node);
+          return;
+        }
       }
-    }
-  });
+    });
+  } catch (err) {
+    await undoClaim(ctx, definition.id, claimed).catch(() => undefined);
+    throw err;
+  }
   if (refusal === null) return lease;
-  const release = { [ANNOTATION.run]: null, [ANNOTATION.phase]: null, [ANNOTATION.since]: null };
-  await mapLimited(claimed, (node) => ctx.api.annotateNode(node, release));
-  await ctx.api.deleteLease(ctx.namespace, leaseName(definition.id));
-  throw new RunRefused(refusal);
+  await undoClaim(ctx, definition.id, claimed);
+  const nodes = claimed.length > 0 ? ` and claimed ${claimed.map((n) => `"${n}"`).join(', ')}` : '';
+  throw new RunRefused(
+    (refusal as string).replace(
+      /: nothing was changed$/,
+      `: this run had created its Lease ${ctx.namespace}/${leaseName(definition.id)}${nodes} (the other run claimed its node meanwhile), and undid ${claimed.length > 0 ? 'them' : 'it'}`,
+    ),
+  );
+}
+
+/** Removes run `runId`'s claim from `nodes` and deletes its Lease: a start that did not go ahead. */
+export async function undoClaim(ctx: ClaimContext, runId: string, nodes: readonly string[]): Promise<void> {
+  await mapLimited(nodes, (node) => ctx.api.annotateNode(node, RELEASED_NODE));
+  await ctx.api.deleteLease(ctx.namespace, leaseName(runId));
 }
 
 /**
- * Finds the run to resume (the one named, or the only one in the namespace) and takes its Lease: refused
- * while another process holds it and it has not expired.
+ * Finds the run to resume and takes its Lease. Named: that run. Not named: the one unfinished run that no
+ * live process holds (`picked`: the run as it was found, in one phrase), refused naming them when there are several, or naming the holder when
+ * every one is held. Refused while another process holds the Lease and it has not expired.
  */
 export async function takeRunForResume(
   ctx: ClaimContext,
   runId: string | undefined,
   /** A problem with the recorded run that refuses the resume before anything is written (its command). */
   check: (definition: RunDefinition) => string | null = () => null,
-): Promise<{ lease: V1Lease; definition: RunDefinition }> {
+): Promise<{ lease: V1Lease; definition: RunDefinition; picked: string | null }> {
   const leases = await ctx.api.listLeases(ctx.namespace, runId ? `${RUN_LABEL}=${runId}` : RUN_LABEL);
   if (leases.length === 0) {
     throw new RunRefused(
       runId ? `no run ${runId} in namespace "${ctx.namespace}"` : `no run to resume in namespace "${ctx.namespace}"`,
     );
   }
-  if (leases.length > 1) {
-    const ids = leases.map((l) => l.metadata?.labels?.[RUN_LABEL]).join(', ');
+  const free = leases.filter((l) => activeHolder(l, ctx.nowMs) === null);
+  const candidates = runId || free.length === 0 ? leases : free;
+  if (candidates.length > 1) {
     throw new RunRefused(
-      `${leases.length} runs to resume in namespace "${ctx.namespace}" (${ids}): name one with --resume RUN`,
+      `${candidates.length} unfinished runs in namespace "${ctx.namespace}": ${candidates.map((l) => leaseSummary(l, ctx.nowMs)).join('; ')}; name one with --resume RUN (kubectl maint runs shows them)`,
     );
   }
-  const lease = leases[0]!;
+  const lease = candidates[0]!;
   const definition = definitionOf(lease);
   const holder = activeHolder(lease, ctx.nowMs);
   if (holder && holder !== ctx.holder) {
@@ -157,66 +184,16 @@ export async function takeRunForResume(
     ...lease,
     spec: { ...lease.spec, holderIdentity: ctx.holder, acquireTime: now, renewTime: now },
   });
-  return { lease: taken, definition };
+  return { lease: taken, definition, picked: runId === undefined ? leaseSummary(lease, ctx.nowMs) : null };
 }
 
-/**
- * Renews the Lease every RENEW_SECONDS while the run works; `lost` aborts when another process took it
- * (an update refused with 409, or a holder that is not us). `release` clears the holder so that a resume
- * need not wait for the Lease to expire; `remove` deletes it when the run is done.
- */
-export class LeaseKeeper {
-  private timer: NodeJS.Timeout | undefined;
-  private current: V1Lease;
-
-  constructor(
-    private readonly ctx: Omit<ClaimContext, 'nowMs'> & { now: () => number },
-    lease: V1Lease,
-    private readonly lost: (why: string) => void,
-  ) {
-    this.current = lease;
-  }
-
-  start(): void {
-    this.timer = setInterval(() => void this.renew(), RENEW_SECONDS * 1000);
-    this.timer.unref();
-  }
-
-  private async renew(): Promise<void> {
-    try {
-      const now = microTime(this.ctx.now());
-      this.current = await this.ctx.api.replaceLease(this.ctx.namespace, {
-        ...this.current,
-        spec: { ...this.current.spec, renewTime: now },
-      });
-    } catch (err) {
-      const latest = await this.ctx.api
-        .readLease(this.ctx.namespace, this.current.metadata?.name ?? '')
-        .catch(() => null);
-      if (latest && latest.spec?.holderIdentity !== this.ctx.holder) {
-        this.stop();
-        this.lost(`the run's lease was taken by ${latest.spec?.holderIdentity ?? 'someone else'}`);
-      } else if (latest) {
-        this.current = latest;
-      }
-      void err;
-    }
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  async release(): Promise<void> {
-    this.stop();
-    const latest = await this.ctx.api.readLease(this.ctx.namespace, this.current.metadata?.name ?? '');
-    if (!latest || latest.spec?.holderIdentity !== this.ctx.holder) return;
-    await this.ctx.api.replaceLease(this.ctx.namespace, { ...latest, spec: { ...latest.spec, holderIdentity: '' } });
-  }
-
-  async remove(): Promise<void> {
-    this.stop();
-    await this.ctx.api.deleteLease(this.ctx.namespace, this.current.metadata?.name ?? '');
-  }
+/** "ID (started …, held by … | expired, last held by … | stopped)": a run in one phrase, to choose between runs. */
+export function leaseSummary(lease: V1Lease, nowMs: number): string {
+  const id = lease.metadata?.labels?.[RUN_LABEL] ?? lease.metadata?.name ?? '';
+  const started = lease.metadata?.creationTimestamp;
+  const when = started ? `started ${new Date(started).toISOString().replace(/\.\d+Z$/, 'Z')}, ` : '';
+  const holder = activeHolder(lease, nowMs);
+  const last = lease.spec?.holderIdentity;
+  const state = holder ? `held by ${holder}` : last ? `expired, last held by ${last}` : 'stopped';
+  return `${id} (${when}${state})`;
 }

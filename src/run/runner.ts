@@ -9,6 +9,7 @@ import { blockedWithoutBound, drainBatch, planBatch } from './batch-drain.js';
 import { budgetChange, ChangeFeed, nodeChange } from './changes.js';
 import { runCommand, type CommandResult } from './command.js';
 import type { NodeState, RunEvent, RunResult } from './events.js';
+import { LeaseLost, writeOwnNode } from './lease-keeper.js';
 import { mapLimited } from './parallel.js';
 import { RunEta } from './run-eta.js';
 import { unsettled, workloadsMoved } from './settled.js';
@@ -17,8 +18,9 @@ import {
   ANNOTATION,
   isFailedPhase,
   lifecycleConditions,
-  nodePhase,
+  phaseSeal,
   reached,
+  trustedPhase,
   type NodePhase,
   type RunDefinition,
 } from './state.js';
@@ -42,6 +44,11 @@ export interface RunDeps {
   readonly pause?: { readonly waitingFor: 'key' | 'resume'; readonly wait: () => Promise<'continue' | 'stop'> };
   /** Where the command's output is kept (command-log.ts), said in the first and last events. */
   readonly commandLog?: string | undefined;
+  /**
+   * Confirms, before each write, that the run still holds its Lease (LeaseKeeper.confirm): throws
+   * LeaseLost when it does not, and the run stops there.
+   */
+  readonly confirmHeld: () => Promise<void>;
   /** Runs the operator's command (runCommand; replaceable only to observe it). */
   readonly runCommand?: typeof runCommand;
 }
@@ -269,9 +276,12 @@ class PoolRun {
       await (lockstep ? settled : cordoned);
     }
     while (running.size > 0) await Promise.race(running);
+    // A run that lost its Lease was stopped by it (LeaseKeeper aborts): it ends as failed, with the reason.
+    const lost = this.control.signal.reason instanceof LeaseLost ? this.control.signal.reason : undefined;
+    error ??= lost ? { err: lost } : undefined;
     if (error) {
       // Where every node is (its last recorded phase) and how to go on, before the error itself.
-      await this.finish('failed');
+      await this.finish('failed', error.err instanceof LeaseLost);
       throw error.err;
     }
     if (this.aborted) return this.finish('interrupted');
@@ -615,7 +625,13 @@ class PoolRun {
     const batchOf = this.definition.batches.flatMap((nodes, i) => nodes.map((node) => ({ node, batch: i + 1 })));
     const read = await mapLimited(batchOf, ({ node }) => this.deps.api.readNode(node));
     for (const [i, { node, batch }] of batchOf.entries()) {
-      const phase = nodePhase(read[i]!) ?? 'pending';
+      const { phase, distrusted } = trustedPhase(read[i]!, this.definition);
+      if (distrusted) {
+        this.emit({
+          type: 'warning',
+          message: `node "${node}": its phase "${distrusted}" was not written by run ${this.definition.id} (edited by hand?): not trusted, the node starts over (drained again, its command run again)`,
+        });
+      }
       this.phases.set(node, { batch, phase });
       if (phase === 'drained') this.drainedBefore.add(node);
       if (read[i]!.spec?.unschedulable) this.cordoned.add(node);
@@ -630,7 +646,8 @@ class PoolRun {
 
   /**
    * Records the phase on the node (annotation, and the lifecycle conditions where allowed), then tells the
-   * listeners. `also`: annotations written with the phase, and the uncordon, in the same request.
+   * listeners: only while the run holds its Lease and the node is still its own (else LeaseLost, nothing
+   * written). `also`: annotations written with the phase, and the uncordon, in the same request.
    */
   async setPhase(
     node: string,
@@ -640,14 +657,18 @@ class PoolRun {
     also: { readonly annotations?: Readonly<Record<string, string>>; readonly uncordon?: boolean } = {},
   ): Promise<void> {
     const nowIso = new Date(this.deps.clock.now()).toISOString();
+    const { sealKey } = this.definition;
+    await this.deps.confirmHeld();
     await Promise.all([
-      this.deps.api.annotateNode(
+      writeOwnNode(
+        this.deps.api,
+        this.definition.id,
         node,
         {
           ...also.annotations,
-          [ANNOTATION.run]: this.definition.id,
           [ANNOTATION.phase]: phase,
           [ANNOTATION.since]: nowIso,
+          ...(sealKey ? { [ANNOTATION.seal]: phaseSeal(sealKey, this.definition.id, node, phase, nowIso) } : {}),
         },
         { uncordon: also.uncordon === true },
       ),
@@ -657,7 +678,8 @@ class PoolRun {
     this.emit({ type: 'phase', node, batch, phase, problem });
   }
 
-  private async finish(result: RunResult): Promise<RunEvent> {
+  /** The final event. `lost`: the run lost its hold, and no resume command would continue it. */
+  private async finish(result: RunResult, lost = false): Promise<RunEvent> {
     const nodes: NodeState[] = [...this.phases].map(([node, s]) => ({
       node,
       batch: s.batch,
@@ -671,7 +693,7 @@ class PoolRun {
       runId: this.definition.id,
       result,
       nodes,
-      resumeCommand: result === 'done' ? null : this.deps.resumeCommand(needsRerun),
+      resumeCommand: result === 'done' || lost ? null : this.deps.resumeCommand(needsRerun),
       commandLog: this.commandLog,
     };
     this.deps.emit(event);

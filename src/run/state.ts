@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import type { RunEstimates } from './run-eta.js';
 
@@ -9,7 +10,8 @@ import type { RunEstimates } from './run-eta.js';
  *   works and released (holder cleared) when it stops; its annotations hold the run's definition: the
  *   batches, the command, and the flags that shape the drain — everything `--resume` needs;
  * - on each node of the run, annotations: the run it belongs to (the claim), its phase, and since when;
- *   for `--expect-reboot`, the bootID it had before the command.
+ *   for `--expect-reboot`, the bootID it had before the command; and the phase's seal (phaseSeal), so
+ *   that a resume trusts only phases the run itself wrote.
  *
  * A node claimed by a run whose Lease is held and not expired is refused to any other run; an expired or
  * released Lease can be taken over (`--resume`, or `--take-over` for another run).
@@ -24,7 +26,18 @@ export const ANNOTATION = {
   commandDir: 'maint.kubectl.io/command-dir',
   options: 'maint.kubectl.io/options',
   estimates: 'maint.kubectl.io/estimates',
+  seal: 'maint.kubectl.io/phase-seal',
+  sealKey: 'maint.kubectl.io/seal-key',
 } as const;
+
+/** A node's run annotations, each removed (a merge patch's null): the node released from its run. */
+export const RELEASED_NODE: Readonly<Record<string, null>> = {
+  [ANNOTATION.run]: null,
+  [ANNOTATION.phase]: null,
+  [ANNOTATION.since]: null,
+  [ANNOTATION.seal]: null,
+  [ANNOTATION.bootId]: null,
+};
 
 export const RUN_LABEL = 'maint.kubectl.io/run';
 export const LEASE_SECONDS = 30;
@@ -70,6 +83,8 @@ export interface RunDefinition {
   readonly options: RunOptions;
   /** The pool plan's estimates when the run started (absent on a run recorded before they were kept). */
   readonly estimates?: RunEstimates | undefined;
+  /** The key of the run's phase seals (phaseSeal); absent on a run recorded before phases were sealed. */
+  readonly sealKey?: string | undefined;
 }
 
 /** The flags that shape the run, kept so that --resume drains and waits the same way. */
@@ -117,6 +132,7 @@ export function leaseFor(definition: RunDefinition, holder: string, nowMs: numbe
         ...(definition.commandDir ? { [ANNOTATION.commandDir]: definition.commandDir } : {}),
         [ANNOTATION.options]: JSON.stringify(definition.options),
         ...(definition.estimates ? { [ANNOTATION.estimates]: JSON.stringify(definition.estimates) } : {}),
+        ...(definition.sealKey ? { [ANNOTATION.sealKey]: definition.sealKey } : {}),
       },
     },
     spec: {
@@ -141,6 +157,7 @@ export function definitionOf(lease: V1Lease): RunDefinition {
       commandDir: a[ANNOTATION.commandDir] || undefined,
       options: JSON.parse(a[ANNOTATION.options] ?? '') as RunOptions,
       estimates: estimatesOf(a[ANNOTATION.estimates]),
+      sealKey: a[ANNOTATION.sealKey],
     };
   } catch {
     throw new Error(`lease ${lease.metadata?.namespace}/${lease.metadata?.name} does not record a kubectl maint run`);
@@ -180,6 +197,37 @@ export function nodePhase(node: V1Node): NodePhase | null {
   return phase && ([...NODE_PHASES, 'drain-failed', 'command-failed', 'not-returned'] as string[]).includes(phase)
     ? (phase as NodePhase)
     : null;
+}
+
+/**
+ * The seal of a phase the run wrote on a node: an HMAC, with the key recorded on the run's Lease, of the
+ * run, the node, the phase and when it was written. A phase edited by hand (or by anything but the run)
+ * does not carry it, and a resume does not trust it (trustedPhase).
+ */
+export function phaseSeal(key: string, runId: string, node: string, phase: NodePhase, since: string): string {
+  return createHmac('sha256', key).update(`${runId}\n${node}\n${phase}\n${since}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * The node's phase in run `definition` when the run itself wrote it; a phase it cannot vouch for (no seal,
+ * or a seal that does not match) is `distrusted`, and the node starts over (pending: drained again, its
+ * command run again). A run without a seal key trusts every phase, as it always did.
+ */
+export function trustedPhase(
+  node: V1Node,
+  definition: Pick<RunDefinition, 'id' | 'sealKey'>,
+): { phase: NodePhase; distrusted?: NodePhase } {
+  const phase = nodePhase(node);
+  if (phase === null || phase === 'pending') return { phase: 'pending' };
+  if (!definition.sealKey) return { phase };
+  const a = node.metadata?.annotations ?? {};
+  const expected = Buffer.from(
+    phaseSeal(definition.sealKey, definition.id, node.metadata?.name ?? '', phase, a[ANNOTATION.since] ?? ''),
+  );
+  const seal = Buffer.from(a[ANNOTATION.seal] ?? '');
+  return seal.length === expected.length && timingSafeEqual(seal, expected)
+    ? { phase }
+    : { phase: 'pending', distrusted: phase };
 }
 
 export const runOfNode = (node: V1Node): string | null => node.metadata?.annotations?.[ANNOTATION.run] ?? null;

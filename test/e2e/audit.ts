@@ -3,8 +3,8 @@ import path from 'node:path';
 import { labDirFor } from './lab.js';
 
 /**
- * The lab's kube-apiserver audit log (scripts/lab/components.sh: evictions, pod deletes and node patches
- * at Metadata level, one JSON event per line): what the API server itself saw the plugin do. A test marks
+ * The lab's kube-apiserver audit log (scripts/lab/components.sh: evictions, pod deletes, node patches and
+ * the writes of Leases in kube-system at Metadata level, one JSON event per line): what the API server itself saw the plugin do. A test marks
  * the log before the drain and reads what was logged after, so that earlier tests do not count.
  */
 
@@ -14,6 +14,7 @@ export interface AuditEvent {
   readonly verb: string;
   readonly requestURI: string;
   readonly userAgent?: string;
+  readonly user?: { readonly username?: string };
   readonly objectRef?: {
     readonly resource?: string;
     readonly subresource?: string;
@@ -56,6 +57,8 @@ export interface MaintWrites {
   readonly deletes: readonly string[];
   /** Node patches (cordons): "node HTTP-code", with " dry-run" for a server dry run. */
   readonly nodePatches: readonly string[];
+  /** Writes of Leases in kube-system (a run's state): "verb name HTTP-code". */
+  readonly leases: readonly string[];
 }
 
 const isDryRun = (event: AuditEvent) => /[?&]dryRun=All/.test(event.requestURI);
@@ -65,6 +68,7 @@ export function maintWrites(events: readonly AuditEvent[]): MaintWrites {
   const otherEvictions: string[] = [];
   const deletes: string[] = [];
   const nodePatches: string[] = [];
+  const leases: string[] = [];
   for (const event of events) {
     if (event.stage !== 'ResponseComplete' || !event.userAgent?.startsWith('kubectl-maint/')) continue;
     const ref = event.objectRef ?? {};
@@ -78,12 +82,15 @@ export function maintWrites(events: readonly AuditEvent[]): MaintWrites {
       deletes.push(answer);
     } else if (ref.resource === 'nodes' && (event.verb === 'patch' || event.verb === 'update')) {
       nodePatches.push(answer);
+    } else if (ref.resource === 'leases') {
+      leases.push(`${event.verb} ${ref.name ?? ''} ${code}`);
     }
   }
-  return { evicted, otherEvictions, deletes, nodePatches };
+  return { evicted, otherEvictions, deletes, nodePatches, leases };
 }
 
-/** The plugin's writes since `mark`. */
-export async function maintWritesSince(mark: number): Promise<MaintWrites> {
-  return maintWrites(await auditSince(mark));
+/** The plugin's writes since `mark`; with `user`, only that user's (another process, told apart by name). */
+export async function maintWritesSince(mark: number, user?: string): Promise<MaintWrites> {
+  const events = await auditSince(mark);
+  return maintWrites(user === undefined ? events : events.filter((e) => e.user?.username === user));
 }

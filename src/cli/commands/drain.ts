@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
+import { DrainMarked, DrainMarks, drainMarkRefusal, liveDrainMark } from '../../drain/drain-mark.js';
 import type { DrainEvent } from '../../drain/events.js';
 import type { FinishedEvent } from '../../drain/summary.js';
 import { surgeRequest } from '../../drain/surge-targets.js';
@@ -16,6 +17,7 @@ import { UNLIMITED_WIDTH, wrapText } from '../../ui/text-wrap.js';
 import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
+import { processHolder } from '../holder.js';
 import { connect } from '../kube-connect.js';
 import { asCliError, type KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
@@ -101,11 +103,12 @@ async function drainCommand(
   const selection = nodeSelection(nodeArgs, values.selector);
   const client = await connect(values);
   // The API side and the engine, loaded only now that the command talks to the cluster.
-  const [{ loadLiveSnapshot }, { runDrain }, { drainApi }, { drainClientFor }] = await Promise.all([
+  const [{ loadLiveSnapshot }, { runDrain }, { drainApi }, { drainClientFor }, { runApi }] = await Promise.all([
     import('../../snapshot/load-live.js'),
     import('../../drain/engine.js'),
     import('../../kube/drain-api.js'),
     import('../../kube/drain-client.js'),
+    import('../../kube/run-api.js'),
   ]);
   let snapshot: Snapshot;
   const progress = await readProgress();
@@ -117,6 +120,7 @@ async function drainCommand(
     progress?.stop();
   }
   const plan = planSnapshot(snapshot, selection, values);
+  if (values.dryRun === 'none') refuseMarked(snapshot, plan.nodes);
   const work = drainTargets(plan, snapshot.pods);
   const json = values.output === 'json';
   if (!json) {
@@ -129,6 +133,15 @@ async function drainCommand(
   if (answer !== 'yes') {
     process.stderr.write('Nothing was changed.\n');
     return answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
+  }
+
+  // One drain per node: marked before the cordon (a drain that started meanwhile refuses this one),
+  // renewed while it drains, removed at the end.
+  const marks = new DrainMarks(runApi(client), processHolder(), Date.now);
+  if (values.dryRun === 'none') {
+    await marks.take(plan.nodes).catch((err: unknown) => {
+      throw err instanceof DrainMarked ? new CliError(err.message) : asCliError(err);
+    });
   }
 
   // SIGINT (Ctrl-C) and SIGTERM (kill, a CI job cancelled, a pod stopping) both stop the drain the same
@@ -170,6 +183,7 @@ async function drainCommand(
     );
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
+    await marks.release().catch(() => undefined);
     await sink.done();
   }
   const interruptedBy = typeof abort.signal.reason === 'string' ? abort.signal.reason : 'SIGINT';
@@ -200,6 +214,14 @@ export function exitCodeOf(result: FinishedEvent['result'], interruptedBy = 'SIG
 /** The shell's convention, 128 + the signal's number: 130 after SIGINT, 143 after SIGTERM. */
 function interruptedExitCode(signal: string): number {
   return signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
+}
+
+/** A node another drain is working on (its live mark, as the cluster read showed it): refused, nothing written. */
+function refuseMarked(snapshot: Snapshot, nodes: readonly string[]): void {
+  for (const node of snapshot.nodes.filter((n) => nodes.includes(n.metadata?.name ?? ''))) {
+    const mark = liveDrainMark(node, Date.now());
+    if (mark) throw new CliError(drainMarkRefusal(node.metadata?.name ?? '', mark, Date.now()));
+  }
 }
 
 /**

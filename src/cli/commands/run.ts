@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addDrainFlags } from '../drain-flags.js';
+import { UsageError } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import type { KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
@@ -21,6 +22,7 @@ export interface RunCommandValues extends PoolFlagValues, KubeFlagValues {
   readonly resume?: string | true;
   readonly rerunCommand?: boolean;
   readonly takeOver?: boolean;
+  readonly abandon?: string;
   readonly forceStart?: boolean;
   /** --dry-run: show the run's pool plan and change nothing. */
   readonly dryRun?: boolean;
@@ -75,6 +77,10 @@ export function register(program: Command): void {
     new Option('--resume [run]', 'continue the run recorded in the cluster (the only one, or the one named)'),
     new Option('--rerun-command', 'with --resume: run the command again where it did not finish or failed'),
     new Option('--take-over', "take nodes from a run whose holder's lease expired"),
+    new Option(
+      '--abandon <run>',
+      'end a run that no live process holds: delete its Lease, release its nodes (cordoned ones stay cordoned; each is named)',
+    ),
     new Option('--force-start', 'start even though the pool plan is blocked'),
     new Option(
       '--dry-run',
@@ -90,6 +96,14 @@ export function register(program: Command): void {
     const dashes = rawArgs.indexOf('--');
     const argv = dashes < 0 ? [] : rawArgs.slice(dashes + 1);
     const nodes = operands.slice(0, operands.length - argv.length);
+    if (values.abandon !== undefined) {
+      if (nodes.length > 0 || values.selector || argv.length > 0 || values.resume !== undefined) {
+        throw new UsageError('--abandon takes only the run: give no nodes, command or --resume');
+      }
+      const { abandonAction } = await import('../runs-action.js');
+      process.exitCode = await abandonAction(values.abandon, values);
+      return;
+    }
     // Loaded only when run: the cluster client and the engines stay out of every other command's start-up.
     const { runCommandAction } = await import('../run-action.js');
     process.exitCode = await runCommandAction(nodes, argv, values);

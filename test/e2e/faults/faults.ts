@@ -170,9 +170,10 @@ export function theOneErrorLine(stderr: string): string {
 
 /**
  * Users with fewer rights than the lab's admin, as ServiceAccounts with a token: `reader` may read
- * everything the plugin reads; `cordoner` may also patch nodes, but not evict.
+ * everything the plugin reads; `cordoner` may also patch nodes, but not evict; `node-reader` may read only
+ * nodes and pods; `drainer` may drain and run (a second operator, told apart in the audit log by name).
  */
-export type LabUser = 'reader' | 'cordoner';
+export type LabUser = 'reader' | 'cordoner' | 'node-reader' | 'drainer';
 
 const READ_RULES = `
   - apiGroups: ['']
@@ -188,9 +189,27 @@ const READ_RULES = `
     resources: [poddisruptionbudgets]
     verbs: [get, list, watch]`;
 
+const DRAIN_RULES = `
+  - apiGroups: ['']
+    resources: [nodes, nodes/status]
+    verbs: [patch]
+  - apiGroups: ['']
+    resources: [pods/eviction]
+    verbs: [create]
+  - apiGroups: [coordination.k8s.io]
+    resources: [leases]
+    verbs: [get, list, watch, create, update, delete]`;
+
+const NODE_READ_RULES = `
+  - apiGroups: ['']
+    resources: [nodes, pods]
+    verbs: [get, list, watch]`;
+
 function rbacFor(user: LabUser): string {
   const name = `maint-${user}`;
   const extra = user === 'cordoner' ? `\n  - apiGroups: ['']\n    resources: [nodes]\n    verbs: [patch]` : '';
+  const drainer = user === 'drainer' ? DRAIN_RULES : '';
+  const rules = user === 'node-reader' ? NODE_READ_RULES : `${READ_RULES}${extra}${drainer}`;
   return `
 apiVersion: v1
 kind: ServiceAccount
@@ -199,7 +218,7 @@ metadata: {name: ${name}, namespace: default}
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: {name: ${name}}
-rules:${READ_RULES}${extra}
+rules:${rules}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding

@@ -41,7 +41,13 @@ describe('a drain by a user RBAC does not allow to drain', () => {
     expect(run.stderr).not.toMatch(/undo the cordon|uncordon/);
     await expectClusterUnchanged();
     const writes = await maintWritesSince(mark);
-    expect(writes).toEqual({ evicted: {}, otherEvictions: [], deletes: [], nodePatches: ['k8s-node-1 403'] });
+    expect(writes).toEqual({
+      evicted: {},
+      otherEvictions: [],
+      deletes: [],
+      nodePatches: ['k8s-node-1 403'],
+      leases: [],
+    });
   });
 
   it('read-only, -o json: the error is one line on stderr, and the last event says it too', async () => {
@@ -74,6 +80,7 @@ describe('a drain by a user RBAC does not allow to drain', () => {
       otherEvictions: [],
       deletes: [],
       nodePatches: ['k8s-node-1 403 dry-run'],
+      leases: [],
     });
   });
 
@@ -100,6 +107,20 @@ describe('a drain by a user RBAC does not allow to drain', () => {
       'demo/hello-x 403 dry-run',
       'demo/hello-x 403 dry-run',
     ]);
+  });
+
+  it('run by a user who may read only nodes and pods: the refusal is the one line, no warning it makes moot', async () => {
+    const nodeReader = await kubeconfigFor('node-reader');
+    const mark = await auditMark();
+    const run = await runMaint(['run', 'k8s-node-1', '--ignore-daemonsets', '--', 'true'], { kubeconfig: nodeReader });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(
+      'error: cannot create Leases in namespace "kube-system" (the run\'s state): nothing was changed',
+    );
+    await expectClusterUnchanged();
+    const writes = await maintWritesSince(mark);
+    expect(writes).toEqual({ evicted: {}, otherEvictions: [], deletes: [], nodePatches: [], leases: [] });
   });
 
   it('read-only cordon: one error line naming the verb and resource, nothing changed', async () => {

@@ -16,7 +16,17 @@ const values = async (...args: string[]) =>
 
 describe('complete', () => {
   it('subcommands at the first word, with their summaries', async () => {
-    expect(await values('')).toEqual(['plan', 'drain', 'run', 'cordon', 'uncordon', 'demo', 'version', 'completion']);
+    expect(await values('')).toEqual([
+      'plan',
+      'drain',
+      'run',
+      'runs',
+      'cordon',
+      'uncordon',
+      'demo',
+      'version',
+      'completion',
+    ]);
     const result = await complete(await buildProgram(), ['dr'], fromList);
     expect(result).toEqual({
       candidates: [{ value: 'drain', description: expect.stringContaining('cordon nodes and evict') }],

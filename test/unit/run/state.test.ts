@@ -4,8 +4,10 @@ import {
   definitionOf,
   leaseFor,
   lifecycleConditions,
+  phaseSeal,
   reached,
   secondsLeft,
+  trustedPhase,
   type RunDefinition,
 } from '../../../src/run/state.js';
 
@@ -78,5 +80,44 @@ describe('node phases', () => {
     expect(on('command-running')).toEqual(['Drained', 'MaintenanceInProgress']);
     expect(on('command-failed')).toEqual(['Drained', 'MaintenanceInProgress']);
     expect(on('done')).toEqual([]);
+  });
+});
+
+describe('trustedPhase: a resume trusts only the phases the run wrote', () => {
+  const sealed = { ...definition, sealKey: '00112233445566778899aabbccddeeff' };
+  const since = '2026-12-01T14:03:00.000Z';
+  const node = (phase: string, seal?: string) => ({
+    metadata: {
+      name: 'w1',
+      annotations: {
+        'maint.kubectl.io/run': sealed.id,
+        'maint.kubectl.io/phase': phase,
+        'maint.kubectl.io/phase-since': since,
+        ...(seal === undefined ? {} : { 'maint.kubectl.io/phase-seal': seal }),
+      },
+    },
+  });
+
+  it('a phase written with its seal is trusted', () => {
+    const seal = phaseSeal(sealed.sealKey, sealed.id, 'w1', 'command-done', since);
+    expect(trustedPhase(node('command-done', seal), sealed)).toEqual({ phase: 'command-done' });
+  });
+
+  it('a phase edited by hand (no seal, or the seal of another phase, node or run) starts over', () => {
+    const ofDrained = phaseSeal(sealed.sealKey, sealed.id, 'w1', 'drained', since);
+    const ofOtherNode = phaseSeal(sealed.sealKey, sealed.id, 'w6', 'done', since);
+    const ofOtherRun = phaseSeal(sealed.sealKey, 'another-run', 'w1', 'done', since);
+    for (const seal of [undefined, ofDrained, ofOtherNode, ofOtherRun, 'x']) {
+      expect(trustedPhase(node('done', seal), sealed)).toEqual({ phase: 'pending', distrusted: 'done' });
+    }
+  });
+
+  it('pending needs no seal; a run recorded without a seal key trusts every phase', () => {
+    expect(trustedPhase(node('pending'), sealed)).toEqual({ phase: 'pending' });
+    expect(trustedPhase(node('done'), definition)).toEqual({ phase: 'done' });
+  });
+
+  it('the seal key travels on the Lease with the definition', () => {
+    expect(definitionOf(leaseFor(sealed, 'me', 0, 'kube-system')).sealKey).toBe(sealed.sealKey);
   });
 });

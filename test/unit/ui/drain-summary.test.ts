@@ -42,6 +42,20 @@ describe('summarizeDrain', () => {
     expect(summary.tone).toBe('warn');
   });
 
+  it('after Ctrl-C of a drain that found its node cordoned already, offers no undo of a cordon it did not make', () => {
+    const summary = summaryOf([
+      started([HELLO_A, HELLO_B]),
+      cordoned(0, true),
+      waiting(HELLO_B, 13, 4),
+      finished(20, 'interrupted', [HELLO_A, HELLO_B]),
+    ]);
+    expect(summary.lines.slice(-3)).toEqual([
+      'next: resume with:',
+      '  kubectl maint drain k8s-node-1',
+      '(the nodes were cordoned before this drain: it leaves that cordon as it was)',
+    ]);
+  });
+
   it("suggests the commands the engine built with the user's own flags, each on a line of its own", () => {
     const commands = {
       resume: "kubectl maint drain k8s-node-1 --ignore-daemonsets --context 'my lab'",

@@ -1,0 +1,40 @@
+import { runApi } from '../kube/run-api.js';
+import { abandonRun } from '../run/abandon.js';
+import { RunRefused } from '../run/claim.js';
+import { listRuns } from '../run/runs.js';
+import { leaseName } from '../run/state.js';
+import { abandonedLines, runsDocument, runsTable } from '../ui/runs-text.js';
+import type { RunsCommandValues } from './commands/runs.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { connect } from './kube-connect.js';
+import { asCliError, type KubeFlagValues } from './kube-flag-values.js';
+
+/** `kubectl maint runs`: the runs in the cluster as a table, or -o json|yaml (a list of RunListing). */
+export async function runsAction(values: RunsCommandValues): Promise<number> {
+  const api = runApi(await connect(values));
+  const now = Date.now();
+  const runs = await listRuns(api, values.stateNamespace, now).catch((err: unknown) => {
+    throw asCliError(err);
+  });
+  if (values.output) process.stdout.write(runsDocument(runs, values.output));
+  else if (runs.length === 0) process.stderr.write(`No runs found in ${values.stateNamespace} namespace.\n`);
+  else process.stdout.write(`${runsTable(runs, now).join('\n')}\n`);
+  return ExitCode.Ok;
+}
+
+/** `kubectl maint run --abandon ID`: the run's Lease and claims released, each node's state said. */
+export async function abandonAction(
+  runId: string,
+  values: KubeFlagValues & { readonly stateNamespace: string },
+): Promise<number> {
+  const api = runApi(await connect(values));
+  try {
+    const { lease, nodes } = await abandonRun({ api, namespace: values.stateNamespace, nowMs: Date.now() }, runId);
+    const name = lease ? `${values.stateNamespace}/${leaseName(runId)}` : null;
+    process.stdout.write(`${abandonedLines(runId, name, nodes).join('\n')}\n`);
+    return ExitCode.Ok;
+  } catch (err) {
+    if (err instanceof RunRefused) throw new CliError(err.message);
+    throw asCliError(err);
+  }
+}

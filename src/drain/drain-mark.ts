@@ -1,0 +1,115 @@
+import type { V1Node } from '@kubernetes/client-node';
+import type { RunApi } from '../kube/run-api.js';
+
+/**
+ * One drain per node: `kubectl maint drain` marks each node it works on with an annotation naming the
+ * process and when the mark expires, renews it while it drains and removes it at the end. A second drain,
+ * or a run, finds a live mark and refuses, naming the first; a mark whose process died expires.
+ */
+export const DRAIN_MARK = 'maint.kubectl.io/drain';
+export const MARK_SECONDS = 30;
+const RENEW_SECONDS = 10;
+
+export interface DrainMark {
+  readonly holder: string;
+  /** ISO time the mark expires unless renewed. */
+  readonly expires: string;
+}
+
+/** A refusal before anything is written: one line for the operator. */
+export class DrainMarked extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DrainMarked';
+  }
+}
+
+/** The node's drain mark while it is live (not expired at `nowMs`); null otherwise. */
+export function liveDrainMark(node: V1Node, nowMs: number): DrainMark | null {
+  const text = node.metadata?.annotations?.[DRAIN_MARK];
+  if (!text) return null;
+  try {
+    const mark = JSON.parse(text) as DrainMark;
+    return typeof mark.holder === 'string' && Date.parse(mark.expires) > nowMs ? mark : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why a node with a live drain mark may not be drained (or run) by anyone else. */
+export function drainMarkRefusal(node: string, mark: DrainMark, nowMs: number): string {
+  const left = Math.max(0, Math.ceil((Date.parse(mark.expires) - nowMs) / 1000));
+  return `node "${node}" is being drained by ${mark.holder} (its drain mark expires in ${left}s unless renewed): nothing was changed`;
+}
+
+type MarkApi = Pick<RunApi, 'readNode' | 'annotateNode' | 'annotateNodeIfUnchanged' | 'canI'>;
+
+/** The marks of one drain: taken before the cordon, renewed while it drains, removed at the end. */
+export class DrainMarks {
+  private readonly marked: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly api: MarkApi,
+    private readonly holder: string,
+    private readonly now: () => number,
+  ) {}
+
+  private value(): string {
+    return JSON.stringify({ holder: this.holder, expires: new Date(this.now() + MARK_SECONDS * 1000).toISOString() });
+  }
+
+  /**
+   * Marks every node, each write guarded by the read that found it free; a node another process marks
+   * refuses the drain (DrainMarked), the marks already taken removed first. A user RBAC does not let patch
+   * nodes goes on unmarked: the cordon is refused next, and that is the error the drain reports.
+   */
+  async take(nodes: readonly string[]): Promise<void> {
+    // Asked first, so that a user who may not patch nodes sends no mark the API server would refuse.
+    if (!(await this.api.canI({ verb: 'patch', resource: 'nodes' }))) return;
+    try {
+      for (const node of nodes) {
+        for (;;) {
+          const read = await this.api.readNode(node);
+          const mark = liveDrainMark(read, this.now());
+          if (mark && mark.holder !== this.holder) throw new DrainMarked(drainMarkRefusal(node, mark, this.now()));
+          const value = this.value();
+          if (await this.api.annotateNodeIfUnchanged(node, { [DRAIN_MARK]: value }, read.metadata?.resourceVersion)) {
+            this.marked.push(node);
+            break;
+          }
+        }
+      }
+    } catch (err) {
+      await this.release().catch(() => undefined);
+      throw err;
+    }
+    this.timer = setInterval(() => void this.renew(), RENEW_SECONDS * 1000);
+    this.timer.unref();
+  }
+
+  private async renew(): Promise<void> {
+    const value = this.value();
+    // A renewal that fails is tried again at the next tick; the mark lasts three ticks.
+    await Promise.all(this.marked.map((node) => this.api.annotateNode(node, { [DRAIN_MARK]: value }))).catch(
+      () => undefined,
+    );
+  }
+
+  /** Removes the marks this drain holds (one another process took since, after ours expired, stays). */
+  async release(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const nodes = this.marked.splice(0);
+    await Promise.all(
+      nodes.map(async (node) => {
+        for (;;) {
+          const read = await this.api.readNode(node);
+          if (liveDrainMark(read, 0)?.holder !== this.holder) return;
+          if (await this.api.annotateNodeIfUnchanged(node, { [DRAIN_MARK]: null }, read.metadata?.resourceVersion))
+            return;
+        }
+      }),
+    );
+  }
+}

@@ -1,0 +1,152 @@
+import type { V1Lease } from '@kubernetes/client-node';
+import type { RunApi } from '../kube/run-api.js';
+import { microTime, RENEW_SECONDS, RUN_LABEL, runOfNode } from './state.js';
+
+/**
+ * The run no longer holds what it drives: its Lease was deleted or is held by another process, or one of
+ * its nodes was claimed by another run. The run stops before its next write; the message says why.
+ */
+export class LeaseLost extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LeaseLost';
+  }
+}
+
+export interface KeeperContext {
+  readonly api: RunApi;
+  readonly namespace: string;
+  readonly holder: string;
+  readonly now: () => number;
+}
+
+/**
+ * Keeps the run's Lease while the run works: renews it every RENEW_SECONDS and watches it, so that a Lease
+ * deleted or taken by another process is noticed at once (`lost` is called, once), and `confirm` reads it
+ * again before each write. A run that loses its Lease stops: it never takes it back, since whoever deleted
+ * or took it may already drive the run's nodes. `release` clears the holder so that a resume need not wait
+ * for the Lease to expire; `remove` deletes it when the run is done.
+ */
+export class LeaseKeeper {
+  private timer: NodeJS.Timeout | undefined;
+  private watch: { stop(): void } | undefined;
+  private current: V1Lease;
+  private lostWith: LeaseLost | null = null;
+
+  constructor(
+    private readonly ctx: KeeperContext,
+    lease: V1Lease,
+    private readonly lost: (err: LeaseLost) => void,
+  ) {
+    this.current = lease;
+  }
+
+  private get name(): string {
+    return this.current.metadata?.name ?? '';
+  }
+
+  /** Why the run lost its Lease, once it has. */
+  get lostReason(): LeaseLost | null {
+    return this.lostWith;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.renew(), RENEW_SECONDS * 1000);
+    this.timer.unref();
+    // Events after stop (the run's own release or removal) are not a loss.
+    this.watch = this.ctx.api.watchLease(this.ctx.namespace, this.name, (lease) => {
+      if (this.timer) this.check(lease);
+    });
+  }
+
+  /** Throws LeaseLost unless the Lease, read now, is still held by this process. */
+  async confirm(): Promise<void> {
+    if (this.lostWith) throw this.lostWith;
+    this.check(await this.ctx.api.readLease(this.ctx.namespace, this.name));
+    if (this.lostWith) throw this.lostWith;
+  }
+
+  /** Marks the Lease lost when `lease` (null: deleted) is no longer held by this process. */
+  private check(lease: V1Lease | null): void {
+    if (this.lostWith) return;
+    const holder = lease?.spec?.holderIdentity;
+    if (lease && holder === this.ctx.holder) return;
+    const how = !lease ? 'deleted by someone else' : holder ? `now held by ${holder}` : 'released by someone else';
+    const run = this.current.metadata?.labels?.[RUN_LABEL] ?? this.name;
+    this.lostWith = new LeaseLost(
+      `run ${run} lost its Lease ${this.ctx.namespace}/${this.name} (${how}): it stopped before its next write, and each node keeps its last recorded phase (kubectl maint runs shows them)`,
+    );
+    this.stop();
+    this.lost(this.lostWith);
+  }
+
+  private async renew(): Promise<void> {
+    try {
+      this.current = await this.ctx.api.replaceLease(this.ctx.namespace, {
+        ...this.current,
+        spec: { ...this.current.spec, renewTime: microTime(this.ctx.now()) },
+      });
+    } catch {
+      // Refused (409: changed by someone else, 404: deleted) or the API is unreachable: read it to know which.
+      const latest = await this.ctx.api.readLease(this.ctx.namespace, this.name).then(
+        (lease) => ({ lease }),
+        () => null,
+      );
+      if (!latest) return; // unreachable: the next renewal tries again
+      this.check(latest.lease);
+      if (!this.lostWith && latest.lease) this.current = latest.lease;
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.watch?.stop();
+    this.watch = undefined;
+  }
+
+  async release(): Promise<void> {
+    this.stop();
+    await giveBack(this.ctx, this.name);
+  }
+
+  async remove(): Promise<void> {
+    this.stop();
+    await this.ctx.api.deleteLease(this.ctx.namespace, this.name);
+  }
+}
+
+/** Clears the holder of Lease `name` if it is still `holder`: the run stopped and may be resumed at once. */
+export async function giveBack(
+  ctx: { readonly api: RunApi; readonly namespace: string; readonly holder: string },
+  name: string,
+): Promise<void> {
+  const latest = await ctx.api.readLease(ctx.namespace, name);
+  if (!latest || latest.spec?.holderIdentity !== ctx.holder) return;
+  await ctx.api.replaceLease(ctx.namespace, { ...latest, spec: { ...latest.spec, holderIdentity: '' } });
+}
+
+/**
+ * Writes annotations (and with `uncordon` the uncordon) on a node of run `runId`, only while the node is
+ * still claimed by that run: the write is guarded by the resourceVersion of the read that saw the claim,
+ * so a node another run took meanwhile (--take-over) is never written. Throws LeaseLost when it was taken.
+ */
+export async function writeOwnNode(
+  api: RunApi,
+  runId: string,
+  node: string,
+  annotations: Readonly<Record<string, string | null>>,
+  options: { readonly uncordon?: boolean } = {},
+): Promise<void> {
+  for (;;) {
+    const read = await api.readNode(node);
+    const owner = runOfNode(read);
+    if (owner !== runId) {
+      const now = owner ? `is in run ${owner}` : 'is no longer claimed by any run';
+      throw new LeaseLost(
+        `node "${node}" ${now}: run ${runId} stopped before its next write, and each node keeps its last recorded phase`,
+      );
+    }
+    if (await api.annotateNodeIfUnchanged(node, annotations, read.metadata?.resourceVersion, options)) return;
+  }
+}
