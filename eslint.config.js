@@ -186,6 +186,11 @@ function cliImports(allowed) {
             '**/drain/engine*',
             '**/ui/plan-output*',
             '**/ui/*-view*',
+            // Text laid out to a width loads string-width and wrap-ansi.
+            '**/ui/text-wrap*',
+            '**/ui/plan-text*',
+            '**/ui/pool-plan-text*',
+            '**/ui/proceed-question*',
             '@kubernetes/client-node',
             'ink',
             'react',

@@ -2,11 +2,11 @@ import { buildPoolPlan } from '../plan/pool-plan.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
 import { isVolumeKindWarning, type Snapshot } from '../snapshot/types.js';
-import { renderPoolPlanText } from '../ui/pool-plan-text.js';
 import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
 import { UsageError } from './exit-codes.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
 import { resolveMaxUnavailable, type MaxUnavailable } from './pool-flags.js';
+import { canOpenFullScreen, terminalWidth } from './terminal.js';
 
 export interface PoolFlagValues extends DrainFlagValues {
   readonly maxUnavailable?: MaxUnavailable;
@@ -49,11 +49,23 @@ export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { i
   return { index, nodes: resolveNodes(index, selection) };
 }
 
-/** Text on a terminal and on a pipe (the batches table reads the same on both); JSON or YAML when asked. */
-export async function showPoolPlan(plan: PoolPlan, format: 'text' | 'json' | 'yaml' | undefined): Promise<void> {
+/**
+ * As a drain's plan is shown: JSON or YAML when asked; without -o on a terminal the full-screen view;
+ * otherwise text, wrapped to the terminal when stdout is one.
+ */
+export async function showPoolPlan(
+  plan: PoolPlan,
+  format: 'text' | 'json' | 'yaml' | undefined,
+  options: { readonly noTui?: boolean } = {},
+): Promise<void> {
   if (format === 'json' || format === 'yaml') {
     const { renderPlanJson, renderPlanYaml } = await import('../ui/plan-output.js');
     return void process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanYaml(plan));
   }
-  process.stdout.write(renderPoolPlanText(plan));
+  if (format === undefined && !options.noTui && canOpenFullScreen()) {
+    const { renderPlanScreen } = await import('../ui/plan-view.js');
+    return renderPlanScreen(plan);
+  }
+  const { renderPoolPlanText } = await import('../ui/pool-plan-text.js');
+  process.stdout.write(renderPoolPlanText(plan, { width: terminalWidth(process.stdout) }));
 }

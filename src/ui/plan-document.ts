@@ -71,7 +71,12 @@ export type SectionId =
   | 'noexecute'
   | 'taint-timeline'
   | 'failure-timeline'
-  | 'caveats';
+  | 'caveats'
+  // A pool plan's sections.
+  | 'batches'
+  | 'run-estimate'
+  | `batch-${number}`
+  | 'moved-twice';
 
 export interface PlanSection {
   readonly id: SectionId;

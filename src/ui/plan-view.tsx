@@ -1,14 +1,17 @@
 import { Box, render, Text, useApp, useInput, useWindowSize } from 'ink';
 import { useMemo, useState } from 'react';
+import type { PoolPlan } from '../plan/pool-types.js';
 import type { DrainPlan } from '../plan/types.js';
-import { planDocument } from './plan-document.js';
+import { planDocument, type PlanDocument } from './plan-document.js';
 import type { StyledLine } from './plan-layout.js';
 import { applyAction, INITIAL_SCREEN_STATE, keyAction, layoutScreen, screenSummary } from './plan-screen.js';
+import { poolPlanDocument } from './pool-plan-text.js';
 import { colorsEnabled, toneColor } from './theme.js';
 import { safeLines } from '../safe-text.js';
 
 export interface PlanScreenProps {
-  readonly plan: DrainPlan;
+  /** A drain's plan, or a pool's (batch by batch). */
+  readonly plan: DrainPlan | PoolPlan;
   /** The command to run next, with the user's own flags. */
   readonly nextCommand?: string | undefined;
   readonly colors: boolean;
@@ -22,18 +25,14 @@ export function PlanScreen({ plan, nextCommand, colors }: PlanScreenProps) {
   const { exit } = useApp();
   const { columns, rows } = useWindowSize();
   const [state, setState] = useState(INITIAL_SCREEN_STATE);
-  const document = useMemo(
-    () => planDocument(plan, { details: state.details, nextCommand }),
-    [plan, state.details, nextCommand],
-  );
+  const document = useMemo(() => documentOf(plan, state.details, nextCommand), [plan, state.details, nextCommand]);
   const layout = layoutScreen(document, columns, rows, state);
   useInput((input, key) => {
     const action = keyAction(input, key);
     if (action === null) return;
     if (action.type === 'quit') return exit();
     setState((current) => {
-      const doc =
-        current.details === state.details ? document : planDocument(plan, { details: current.details, nextCommand });
+      const doc = current.details === state.details ? document : documentOf(plan, current.details, nextCommand);
       return applyAction(layoutScreen(doc, columns, rows, current), action);
     });
   });
@@ -44,6 +43,11 @@ export function PlanScreen({ plan, nextCommand, colors }: PlanScreenProps) {
       ))}
     </Box>
   );
+}
+
+/** What the screen lays out: a pool plan has no per-node details to show. */
+function documentOf(plan: DrainPlan | PoolPlan, details: boolean, nextCommand: string | undefined): PlanDocument {
+  return plan.kind === 'PoolPlan' ? poolPlanDocument(plan, nextCommand) : planDocument(plan, { details, nextCommand });
 }
 
 function ScreenLine({ line, colors }: { line: StyledLine; colors: boolean }) {
@@ -74,7 +78,7 @@ export interface PlanScreenOptions {
  * are left in the scrollback, ending with a newline so the prompt starts on its own line. Only for a
  * terminal on both stdin and stdout: the caller prints text otherwise.
  */
-export async function renderPlanScreen(plan: DrainPlan, options: PlanScreenOptions = {}): Promise<void> {
+export async function renderPlanScreen(plan: DrainPlan | PoolPlan, options: PlanScreenOptions = {}): Promise<void> {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   const instance = render(
@@ -82,5 +86,5 @@ export async function renderPlanScreen(plan: DrainPlan, options: PlanScreenOptio
     { stdout, stdin, alternateScreen: true, interactive: true, patchConsole: false, exitOnCtrlC: true },
   );
   await instance.waitUntilExit();
-  stdout.write(screenSummary(planDocument(plan, { nextCommand: options.nextCommand }), stdout.columns || 80));
+  stdout.write(screenSummary(documentOf(plan, false, options.nextCommand), stdout.columns || 80));
 }

@@ -2,8 +2,8 @@ import { Option, type Command } from 'commander';
 import type { EmbeddedSnapshotName } from '../../snapshot/embedded.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../plan/taint-eviction.js';
 import type { DrainFlagValues } from '../drain-flags.js';
-import { UNLIMITED_WIDTH, wrapText } from '../../ui/text-wrap.js';
-import { planSnapshot, showPlan, terminalWidth, type PlanFormat } from './plan.js';
+import { planSnapshot, showPlan, type PlanFormat } from './plan.js';
+import { terminalWidth } from '../terminal.js';
 
 const DEMO_NODE = 'k8s-node-1';
 
@@ -39,6 +39,7 @@ export function register(program: Command): void {
     .action(async (values: { output?: PlanFormat; tui?: boolean }) => {
       // The bundled snapshots (270 kB of JSON) are loaded only by the demo, not at every start.
       const { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot } = await import('../../snapshot/embedded.js');
+      const { UNLIMITED_WIDTH, wrapText } = await import('../../ui/text-wrap.js');
       for (const [i, name] of EMBEDDED_SNAPSHOT_NAMES.entries()) {
         // A heading for people; for -o json|yaml, only document separators so the stream stays parseable.
         if (values.output === 'yaml') process.stdout.write('---\n');

@@ -4,7 +4,6 @@ import type { DrainPlan, ReadVerdict, Verdict } from '../../plan/types.js';
 import { ClusterIndex } from '../../snapshot/cluster-index.js';
 import { isVolumeKindWarning, type Snapshot } from '../../snapshot/types.js';
 import type { ReadProgressReporter } from '../../ui/read-progress.js';
-import { renderPlanText } from '../../ui/plan-text.js';
 import { addDrainFlags, planOptionsFrom, type DrainFlagValues } from '../drain-flags.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
@@ -17,6 +16,7 @@ import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValue
 import { invocation, shellQuote, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { advisedFlags } from '../../ui/plan-advice.js';
 import { safeLines } from '../../safe-text.js';
+import { canOpenFullScreen, terminalWidth } from '../terminal.js';
 
 export type PlanFormat = 'text' | 'json' | 'yaml';
 
@@ -86,7 +86,7 @@ export function register(program: Command): void {
     } finally {
       progress?.stop();
     }
-    if (plan.kind === 'PoolPlan') await showPoolPlan(plan, values.output);
+    if (plan.kind === 'PoolPlan') await showPoolPlan(plan, values.output, { noTui: values.tui === false });
     else {
       const next = nextCommand(plan, suggestedCommands(rootOf(self), invocation()));
       await showPlan(plan, values.output, { noTui: values.tui === false, nextCommand: next });
@@ -182,22 +182,7 @@ export async function showPlan(
     const { renderPlanScreen } = await import('../../ui/plan-view.js');
     return renderPlanScreen(plan, { nextCommand: options.nextCommand });
   }
+  const { renderPlanText } = await import('../../ui/plan-text.js');
   // Reasons carry text from the cluster (annotations, the scheduler's messages): shown without control sequences.
   process.stdout.write(safeLines(renderPlanText(plan, { width: terminalWidth(process.stdout) })));
-}
-
-/** A person at a terminal: keys come from one and the screen is one. CI logs get text (as Ink would decide). */
-function canOpenFullScreen(): boolean {
-  return Boolean(process.stdout.isTTY && process.stdin.isTTY) && !isCi(process.env);
-}
-
-/** The columns to wrap text to: the terminal's, or none for a pipe or a file. */
-export function terminalWidth(stream: NodeJS.WriteStream): number | undefined {
-  return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
-}
-
-/** is-in-ci's rule (which Ink and ora follow): CI or CONTINUOUS_INTEGRATION or any CI_* set, unless CI is 0/false. */
-export function isCi(env: NodeJS.ProcessEnv): boolean {
-  if (env['CI'] === '0' || env['CI'] === 'false') return false;
-  return 'CI' in env || 'CONTINUOUS_INTEGRATION' in env || Object.keys(env).some((k) => k.startsWith('CI_'));
 }

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { poolPlanOf } from '../../../src/cli/pool-plan.js';
+import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
+import { loadSnapshotFile } from '../../../src/snapshot/load-file.js';
+import { renderPoolPlanText } from '../../../src/ui/pool-plan-text.js';
+import { displayWidth } from '../../../src/ui/text-wrap.js';
+
+/** The lab's `pool` scenario as `npm run lab -- snapshot` printed it. */
+const labPool = path.resolve(import.meta.dirname, '../../fixtures/plan/lab-pool.json');
+
+async function poolPlan() {
+  const snapshot = await loadSnapshotFile(labPool);
+  const index = new ClusterIndex(snapshot);
+  const nodes = snapshot.nodes.map((n) => n.metadata?.name ?? '');
+  return poolPlanOf(index, nodes, {
+    ignoreDaemonsets: true,
+    maxUnavailable: { count: 2 },
+    taint: { key: 'kubectl-maint/maintenance' },
+    nodeMonitorGracePeriod: 50,
+  });
+}
+
+const words = (text: string) => text.split(/\s+/).filter((w) => w.length > 0);
+
+describe('renderPoolPlanText', () => {
+  it('on a terminal wraps every line to its width, between words, losing none', async () => {
+    const plan = await poolPlan();
+    const unlimited = renderPoolPlanText(plan);
+    expect(unlimited.split('\n').some((l) => l.length > 120)).toBe(true);
+    for (const width of [60, 80, 120]) {
+      const text = renderPoolPlanText(plan, { width });
+      const lines = text.split('\n');
+      expect(
+        lines.filter((l) => displayWidth(l) > width),
+        String(width),
+      ).toEqual([]);
+      // Words are whole: every word of the unwrapped text is still there, in order (a table's cells may
+      // be stacked under their header's name, which adds words, never cuts one).
+      const wrapped = words(text);
+      let at = 0;
+      for (const word of words(unlimited).filter((w) => !/^[A-Z/]+$/.test(w))) {
+        at = wrapped.indexOf(word, at);
+        expect(at, `${width}: ${word}`).toBeGreaterThanOrEqual(0);
+      }
+    }
+  });
+
+  it('as the preface of a run: verdict, batches and estimate, then where the rest is', async () => {
+    const plan = await poolPlan();
+    const text = renderPoolPlanText(plan, { width: 80, briefFor: 'kubectl maint plan -l pool=blue' });
+    expect(text.split('\n')[0]).toMatch(/^(CLEAR|SLOW|BLOCKED): 6 nodes in 3 batches of at most 2/);
+    expect(text).toMatch(/^Batches$/m);
+    expect(text).toMatch(/^Estimate: /m);
+    expect(text).not.toMatch(/^Batch 1:/m);
+    expect(text).not.toMatch(/^Caveats$/m);
+    expect(text).toMatch(/^Each batch's reasons and \d+ caveats?: kubectl maint plan -l pool=blue$/m);
+  });
+});
