@@ -6,6 +6,7 @@ import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
 import { UsageError } from './exit-codes.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
 import { resolveMaxUnavailable, type MaxUnavailable } from './pool-flags.js';
+import { safeLines } from '../safe-text.js';
 import { canOpenFullScreen, terminalWidth } from './terminal.js';
 
 export interface PoolFlagValues extends DrainFlagValues {
@@ -67,5 +68,6 @@ export async function showPoolPlan(
     return renderPlanScreen(plan);
   }
   const { renderPoolPlanText } = await import('../ui/pool-plan-text.js');
-  process.stdout.write(renderPoolPlanText(plan, { width: terminalWidth(process.stdout) }));
+  // Reasons carry text from the cluster: shown without control sequences.
+  process.stdout.write(safeLines(renderPoolPlanText(plan, { width: terminalWidth(process.stdout) })));
 }

@@ -20,8 +20,11 @@ import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
 import { isFailedPhase, RELEASED_NODE, trustedPhase, type RunDefinition, type RunOptions } from '../run/state.js';
 import type { Snapshot } from '../snapshot/types.js';
+import type { PoolPlan } from '../plan/pool-types.js';
+import type { ClusterTarget } from '../ui/proceed-question.js';
 import { RunLines } from '../ui/run-lines.js';
 import { safeLines } from '../safe-text.js';
+import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { processHolder } from './holder.js';
@@ -31,6 +34,7 @@ import { nodeSelection, type NodeSelection } from './node-selection.js';
 import { waitForKey } from './pause-key.js';
 import { indexAndNodes, poolPlanOf, showPoolPlan } from './pool-plan.js';
 import { planExitCode } from './commands/plan.js';
+import { terminalWidth } from './terminal.js';
 
 /**
  * `kubectl maint run`'s work, loaded only when the command runs: checks that write nothing (the
@@ -53,7 +57,16 @@ async function clusterModules() {
   };
 }
 
-export async function runCommandAction(nodeArgs: string[], argv: string[], values: RunCommandValues): Promise<number> {
+/**
+ * `planCommand`: the plan of the same pool with the user's own flags, named under the preface of the
+ * question for the rest of the plan.
+ */
+export async function runCommandAction(
+  nodeArgs: string[],
+  argv: string[],
+  values: RunCommandValues,
+  planCommand = 'kubectl maint plan',
+): Promise<number> {
   if (values.resume !== undefined && (nodeArgs.length > 0 || values.selector || argv.length > 0)) {
     throw new UsageError('--resume takes the nodes and the command from the run: give neither');
   }
@@ -87,7 +100,14 @@ export async function runCommandAction(nodeArgs: string[], argv: string[], value
     const taken =
       values.resume !== undefined
         ? await resumeRun(ctx, values)
-        : await startRun(ctx, values, command, () => loadLiveSnapshot(client, values), selection!);
+        : await startRun(
+            ctx,
+            values,
+            command,
+            () => loadLiveSnapshot(client, values),
+            selection!,
+            (plan) => confirmRun(plan, command.argv, values, clusterTarget(client), planCommand),
+          );
     runId = taken.definition.id;
     if (!taken.conditions) {
       process.stderr.write(
@@ -144,6 +164,7 @@ async function startRun(
   command: { readonly argv: readonly string[]; readonly dir: string },
   loadSnapshot: () => Promise<Snapshot>,
   selection: NodeSelection,
+  confirm: (plan: PoolPlan) => Promise<Answer>,
 ): Promise<TakenRun> {
   // Access first: a refusal is the one line, before the read's warnings (kinds it may not list) it makes moot.
   const { conditions } = await checkAccess(ctx);
@@ -158,6 +179,13 @@ async function startRun(
     throw new CliError(
       `the pool plan is blocked: ${plan.verdictReasons[0] ?? 'blocked'} (--force-start to run anyway; nothing was changed)`,
       ExitCode.Blocked,
+    );
+  }
+  const answer = await confirm(plan);
+  if (answer !== 'yes') {
+    throw new CliError(
+      'not confirmed: nothing was changed',
+      answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error,
     );
   }
   const definition: RunDefinition = {
@@ -177,6 +205,29 @@ async function startRun(
   };
   const lease = await claimRun(ctx, definition, values.takeOver === true);
   return { definition, lease, conditions, fresh: true };
+}
+
+/**
+ * Asks on a terminal before anything is written, as drain does: the pool plan's verdict, batches and
+ * estimate, then the question naming the verdict and the cluster again, so both are on the screen the
+ * answer is typed on. --yes, -o json and no terminal go ahead without asking.
+ */
+async function confirmRun(
+  plan: PoolPlan,
+  argv: readonly string[],
+  values: RunCommandValues,
+  target: ClusterTarget,
+  planCommand: string,
+): Promise<Answer> {
+  if (values.yes || values.output === 'json' || !canAsk()) return 'yes';
+  const [{ renderPoolPlanText }, { runQuestion }] = await Promise.all([
+    import('../ui/pool-plan-text.js'),
+    import('../ui/proceed-question.js'),
+  ]);
+  const width = terminalWidth(process.stderr) ?? Number.POSITIVE_INFINITY;
+  // Reasons carry text from the cluster: shown without control sequences.
+  process.stderr.write(`${safeLines(renderPoolPlanText(plan, { width, briefFor: planCommand }))}\n`);
+  return ask(safeLines(runQuestion(plan, { command: argv, uncordon: values.uncordon !== false }, target, width)));
 }
 
 /** A resumed run re-runs a command that did not finish (or failed) only when asked: say which node, write nothing more. */

@@ -72,6 +72,22 @@ describe('kubectl maint drain in a terminal', () => {
     expect((await podsIn('demo')).filter((p) => p.node === 'k8s-node-1')).toEqual([]);
   });
 
+  it('at 80x24 the question shows the verdict and the context on the screen the answer is typed on', async () => {
+    await seedScenario('hello');
+    const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
+    await terminal.open(command, 80, 24);
+    await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 30_000, 'the confirmation prompt');
+    // The visible rows only, not the scrollback: the plan above the question is longer than the screen.
+    const visible = (await terminal.rows()).join('\n');
+    expect(visible).toMatch(/^SLOW: draining k8s-node-1 waits for disruption budgets/m);
+    expect(visible).toMatch(/^Context: \S+ \(https:\/\/127\.0\.0\.1:\d+\)$/m);
+    expect(flat(visible)).toContain('Drain: cordon k8s-node-1 and evict 2 pods. Proceed? [y/N]');
+    expect(await unschedulable('k8s-node-1')).toBe(false);
+    await terminal.keys('n', 'Enter');
+    await eventually(async () => (await screen()).includes('EXIT=1'), 30_000, 'the drain to exit');
+    expect(await unschedulable('k8s-node-1')).toBe(false);
+  });
+
   it('changes nothing when the answer is no', async () => {
     await drainHelloInTerminal();
     await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 30_000, 'the confirmation prompt');

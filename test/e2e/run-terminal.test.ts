@@ -26,9 +26,44 @@ const shown = (text: string, ms: number, what: string, read: () => Promise<strin
 afterEach(() => terminal.close());
 
 describe('kubectl maint run in a terminal', () => {
+  it('at 80x24 shows the pool plan and asks, naming its verdict, batches, estimate and context; no changes nothing', async () => {
+    await seedScenario('pool');
+    const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 pool-2 --ignore-daemonsets -- true; echo "EXIT=$?"; sleep 600`;
+    await terminal.open(command, 80, 24);
+    await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 60_000, 'the confirmation prompt');
+    // The visible rows only: the verdict, the batches and the context are on the screen the answer is typed on.
+    const visible = flat((await terminal.rows()).join('\n'));
+    expect(visible).toMatch(/(CLEAR|SLOW): 2 nodes in 2 batches of at most 1 · about \S+ for the run/);
+    expect(visible).toMatch(/Context: \S+ \(https:\/\/127\.0\.0\.1:\d+\)/);
+    expect(visible).toContain(
+      'Run: each batch is cordoned, drained, `true` runs on each node, uncordoned once back. Proceed? [y/N]',
+    );
+    // Above it, the batches and the estimate, and where the rest of the plan is.
+    const all = await screen();
+    expect(all).toMatch(/Batches BATCH NODES VERDICT/);
+    expect(all).toMatch(/Estimate: about \S+ for the run/);
+    expect(all).toContain("Each batch's reasons and");
+    expect(all).toMatch(/kubectl maint plan pool-1 pool-2 --ignore-daemonsets --max-unavailable 1/);
+
+    await terminal.keys('n', 'Enter');
+    const done = await eventually(
+      async () => ((await screen()).includes('EXIT=') ? screen() : undefined),
+      30_000,
+      'the exit',
+    );
+    expect(done).toContain('error: not confirmed: nothing was changed');
+    expect(done).toContain('EXIT=1');
+    expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
+    expect(
+      (await poolNodes()).filter((n) =>
+        Object.keys(n.metadata.annotations ?? {}).some((k) => k.startsWith('maint.kubectl.io/run')),
+      ),
+    ).toEqual([]);
+  });
+
   it('--pause shows the drained batch in the pool view, waits for a key, then takes it back into service', async () => {
     await seedScenario('pool');
-    const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 pool-2 --max-unavailable 2 --pause --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
+    const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 pool-2 --max-unavailable 2 --pause --ignore-daemonsets --yes; echo "EXIT=$?"; sleep 600`;
     await terminal.open(command);
 
     const paused = await shown('press any key to go on', 120_000, 'the run to pause with its batch drained');

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { DrainMarked, DrainMarks, drainMarkRefusal, liveDrainMark } from '../../drain/drain-mark.js';
 import type { DrainEvent } from '../../drain/events.js';
@@ -12,8 +11,8 @@ import { drainEventJsonLine } from '../../ui/drain-json.js';
 import { drainErrorLine, drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
 import { formatMs } from '../../ui/format.js';
-import { renderPlanText } from '../../ui/plan-text.js';
-import { UNLIMITED_WIDTH, wrapText } from '../../ui/text-wrap.js';
+import type { ClusterTarget } from '../../ui/proceed-question.js';
+import { ask, canAsk, clusterTarget, type Answer } from '../confirm.js';
 import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
@@ -23,8 +22,8 @@ import { asCliError, type KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
 import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
-import { planExitCode, planSnapshot, readProgress, terminalWidth } from './plan.js';
-import { plural } from '../../wording.js';
+import { planExitCode, planSnapshot, readProgress } from './plan.js';
+import { terminalWidth } from '../terminal.js';
 import { safeLines } from '../../safe-text.js';
 
 import { parseDryRun, type DryRunMode } from '../dry-run.js';
@@ -124,12 +123,13 @@ async function drainCommand(
   const work = drainTargets(plan, snapshot.pods);
   const json = values.output === 'json';
   if (!json) {
+    const { renderPlanText } = await import('../../ui/plan-text.js');
     process.stdout.write(
       renderPlanText(plan, { brief: true, width: terminalWidth(process.stdout), planCommand: commands.plan }),
     );
   }
   refuseLikeKubectl(plan, work);
-  const answer = await confirm(plan, work, values);
+  const answer = await confirm(plan, work, values, clusterTarget(client));
   if (answer !== 'yes') {
     process.stderr.write('Nothing was changed.\n');
     return answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
@@ -244,47 +244,24 @@ async function confirm(
   plan: DrainPlan,
   work: DrainTargets,
   values: DrainCommandValues,
-): Promise<'yes' | 'no' | 'interrupted'> {
-  if (
-    values.yes ||
-    values.dryRun !== 'none' ||
-    values.output === 'json' ||
-    !process.stdin.isTTY ||
-    !process.stderr.isTTY
-  ) {
+  target: ClusterTarget,
+): Promise<Answer> {
+  if (values.yes || values.dryRun !== 'none' || values.output === 'json' || !canAsk()) {
     const warning = values.dryRun === 'none' ? proceedWarning(plan, values.timeout) : null;
-    if (warning)
-      process.stderr.write(
-        `${wrapText(`warning: ${warning}`, terminalWidth(process.stderr) ?? UNLIMITED_WIDTH).join('\n')}\n`,
-      );
+    if (warning) {
+      const { wrapText } = await import('../../ui/text-wrap.js');
+      process.stderr.write(`${wrapText(`warning: ${warning}`, widthOf(process.stderr)).join('\n')}\n`);
+    }
     return 'yes';
   }
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  const interrupted = new Promise<'interrupted'>((resolve) => rl.once('SIGINT', () => resolve('interrupted')));
-  try {
-    const question = rl.question(proceedQuestion(plan, work, terminalWidth(process.stderr) ?? UNLIMITED_WIDTH));
-    question.catch(() => undefined); // closing the prompt after Ctrl-C rejects the pending question
-    const answer = await Promise.race([question, interrupted]);
-    if (answer === 'interrupted') return answer;
-    return /^y(es)?$/i.test(answer.trim()) ? 'yes' : 'no';
-  } finally {
-    rl.close();
-  }
+  const { drainQuestion } = await import('../../ui/proceed-question.js');
+  const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';
+  return ask(safeLines(drainQuestion(plan, { verb, pods: work.targets.length }, target, widthOf(process.stderr))));
 }
 
-/** The question asked before a drain, wrapped between words to the terminal's width. */
-export function proceedQuestion(plan: DrainPlan, work: DrainTargets, width: number): string {
-  const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';
-  const pods = plural(work.targets.length, 'pod');
-  const blocked =
-    plan.verdict === 'blocked'
-      ? ` (the plan says this drain cannot finish: ${plan.verdictReasons[0] ?? 'blocked'})`
-      : plan.verdict === 'disruptive'
-        ? ` (the plan says this drain leaves a workload down: ${plan.verdictReasons[0] ?? 'disruptive'})`
-        : '';
-  const text = `Drain: cordon ${plan.nodes.join(', ')} and ${verb} ${pods}${blocked}. Proceed? [y/N]`;
-  // The answer is typed after a space, on the last line.
-  return `${wrapText(text, width - 2).join('\n')} `;
+/** A terminal's columns, or no limit. */
+function widthOf(stream: NodeJS.WriteStream): number {
+  return terminalWidth(stream) ?? Number.POSITIVE_INFINITY;
 }
 
 /**

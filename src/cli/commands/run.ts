@@ -6,6 +6,7 @@ import type { KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
 import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import type { PoolFlagValues } from '../pool-plan.js';
+import { invocation, suggestedCommands } from '../suggested-commands.js';
 
 export interface RunCommandValues extends PoolFlagValues, KubeFlagValues {
   readonly selector?: string;
@@ -28,6 +29,7 @@ export interface RunCommandValues extends PoolFlagValues, KubeFlagValues {
   readonly dryRun?: boolean;
   readonly stateNamespace: string;
   readonly output?: 'text' | 'json';
+  readonly yes?: boolean;
 }
 
 export const DEFAULT_STATE_NAMESPACE = 'kube-system';
@@ -41,7 +43,9 @@ export function register(program: Command): void {
         '(the next node starts as soon as one is back): cordon and drain (as kubectl maint drain), run COMMAND once ' +
         'per node ({node} in its arguments; MAINT_NODE, MAINT_RUN and KUBECONFIG in its environment), wait until ' +
         'the node is Ready again, uncordon, and wait until the budgets it touched are back. The run is recorded in the cluster (a Lease in --state-namespace and annotations on each node), so ' +
-        'Ctrl-C leaves every node in a recorded phase and `kubectl maint run --resume` continues it from any machine.',
+        'Ctrl-C leaves every node in a recorded phase and `kubectl maint run --resume` continues it from any machine. ' +
+        'On a terminal it shows the pool plan and asks before changing anything (--yes to skip; without a terminal ' +
+        'it proceeds, as drain does).',
     )
     .argument('[node...]', 'the pool: node names (or -l), then -- COMMAND ARGS…')
     .option('-l, --selector <selector>', 'the pool is the nodes matching this label selector', parseSelectorArg)
@@ -86,6 +90,7 @@ export function register(program: Command): void {
       '--dry-run',
       "show the run's pool plan (its batches, as plan --max-unavailable shows them) and change nothing; exits as the plan",
     ),
+    new Option('-y, --yes', 'do not ask for confirmation on a terminal'),
     new Option('--state-namespace <namespace>', "where the run's Lease lives").default(DEFAULT_STATE_NAMESPACE),
     new Option('-o, --output <format>', 'text (default) or json (one event per line)').choices(['text', 'json']),
   ];
@@ -106,6 +111,12 @@ export function register(program: Command): void {
     }
     // Loaded only when run: the cluster client and the engines stay out of every other command's start-up.
     const { runCommandAction } = await import('../run-action.js');
-    process.exitCode = await runCommandAction(nodes, argv, values);
+    // The plan of the same pool: the words typed before `--` (the command's own words are not the plan's),
+    // with the run's default batch size when none was typed (plan without it previews one drain of all).
+    const typed = invocation();
+    const own = typed.includes('--') ? typed.slice(0, typed.indexOf('--')) : typed;
+    const batches = values.maxUnavailable === undefined ? ' --max-unavailable 1' : '';
+    const plan = `${suggestedCommands(program, own).plan}${batches}`;
+    process.exitCode = await runCommandAction(nodes, argv, values, plan);
   });
 }

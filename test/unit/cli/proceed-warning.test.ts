@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { proceedQuestion, proceedWarning } from '../../../src/cli/commands/drain.js';
-import type { DrainTargets } from '../../../src/drain/targets.js';
+import { proceedWarning } from '../../../src/cli/commands/drain.js';
+import { drainQuestion } from '../../../src/ui/proceed-question.js';
 import { blockedPlan, clearPlan, slowPlan } from '../ui/plan-fixture.js';
 
 // `drain --yes` (or a drain with no terminal to ask on) goes ahead on a plan that expects it not to
@@ -39,7 +39,8 @@ describe('proceedWarning', () => {
     expect(proceedWarning(plan, 0)).toBe(
       'the plan says this drain leaves a workload down: StatefulSet demo/db: 1 of 1 replica down until k8s-node-1 returns (…)',
     );
-    expect(proceedQuestion(plan, { targets: [], skipped: [], refusals: [] }, 200)).toMatch(
+    const lab = { context: 'kind-lab', server: 'https://127.0.0.1:6443' };
+    expect(drainQuestion(plan, { verb: 'evict', pods: 0 }, lab, 200).split('\n').at(-1)).toMatch(
       /^Drain: cordon k8s-node-1 and evict 0 pods \(the plan says this drain leaves a workload down: StatefulSet demo\/db: 1 of 1 replica down/,
     );
   });
@@ -50,27 +51,31 @@ describe('proceedWarning', () => {
   });
 });
 
-describe('proceedQuestion', () => {
-  const target = (name: string) => ({
-    ref: { namespace: 'demo', name, uid: `uid-${name}`, node: 'k8s-node-1' },
-    method: 'evict' as const,
-    pdbs: ['demo/hello'],
-    ownGraceSeconds: 30,
-  });
-  const work: DrainTargets = { targets: [target('hello-a'), target('hello-b')], skipped: [], refusals: [] };
+describe('drainQuestion', () => {
+  const action = { verb: 'evict' as const, pods: 2 };
 
-  it('asks on one line when it fits', () => {
-    expect(proceedQuestion(slowPlan(), work, 200)).toBe('Drain: cordon k8s-node-1 and evict 2 pods. Proceed? [y/N] ');
+  const lab = { context: 'kind-lab', server: 'https://127.0.0.1:6443' };
+
+  it('names the verdict, the context and what a yes does, one line each when they fit', () => {
+    const plan = { ...slowPlan(), eta: { totalSeconds: 45, waves: [], basis: [] } };
+    expect(drainQuestion(plan, action, lab, 200).split('\n')).toEqual([
+      'SLOW: draining k8s-node-1 waits for disruption budgets · about 45s',
+      'Context: kind-lab (https://127.0.0.1:6443)',
+      'Drain: cordon k8s-node-1 and evict 2 pods. Proceed? [y/N] ',
+    ]);
   });
 
-  it('wraps a long question (a blocked plan gives its cause) between words, with room for the answer', () => {
+  it('wraps between words, with room for the answer, in a few lines (a blocked plan gives its cause)', () => {
     for (const width of [60, 80, 120]) {
-      const question = proceedQuestion(blockedPlan(), work, width);
+      const question = drainQuestion(blockedPlan(), action, lab, width);
       const lines = question.split('\n');
-      expect(lines.length, String(width)).toBeGreaterThan(1);
       expect(lines.every((line) => line.length <= width - 2)).toBe(true);
+      // The verdict and the context stay on the screen the answer is typed on, even at 80x24.
+      expect(lines.length, String(width)).toBeLessThanOrEqual(8);
       expect(question.replace(/\n/g, ' ')).toBe(
-        'Drain: cordon k8s-node-1 and evict 2 pods (the plan says this drain cannot finish: demo/hello-a: no node can take its replacement). Proceed? [y/N] ',
+        'BLOCKED: draining k8s-node-1 cannot finish Context: kind-lab (https://127.0.0.1:6443) ' +
+          'Drain: cordon k8s-node-1 and evict 2 pods (the plan says this drain cannot finish: ' +
+          'demo/hello-a: no node can take its replacement). Proceed? [y/N] ',
       );
     }
   });
