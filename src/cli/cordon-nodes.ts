@@ -1,4 +1,4 @@
-import { restNodeCalls, setUnschedulable, type NodeCalls } from '../kube/cordon.js';
+import { restNodeCalls, setUnschedulableOf, type NodeCalls } from '../kube/cordon.js';
 import type { KubeTargetInfo } from '../kube/errors.js';
 import { connectRest } from '../kube/rest.js';
 import type { DryRunMode } from './dry-run.js';
@@ -15,8 +15,9 @@ export interface CordonValues extends KubeFlagValues {
 }
 
 /**
- * Cordons or uncordons the named nodes, or those the selector matches, as kubectl does: one line per node,
- * the others still done when one fails. Returns the exit code.
+ * Cordons or uncordons the named nodes, or those the selector matches, as kubectl does: every node is read
+ * first, and when one cannot be (not found, forbidden) nothing is changed; then one line per node, the
+ * others still done when a change fails. Returns the exit code.
  */
 export async function cordonNodes(
   nodeArgs: readonly string[],
@@ -31,11 +32,26 @@ export async function cordonNodes(
   const client = restNodeCalls(rest);
   const names = 'names' in selection ? selection.names : await matching(client, rest.target, selection.selector);
   const suffix = values.dryRun === 'client' ? ' (dry run)' : values.dryRun === 'server' ? ' (server dry run)' : '';
+  // All read at once (one round trip, not one per node); any node that cannot be read stops it all.
+  const read = await Promise.allSettled(names.map((node) => client.readNode(node)));
+  const unreadable = names.flatMap((node, i) => {
+    const result = read[i]!;
+    return result.status === 'rejected' ? [{ node, err: result.reason as unknown }] : [];
+  });
+  if (unreadable.length > 0) {
+    for (const { node, err } of unreadable) {
+      process.stderr.write(`error: ${await describe(err, rest.target, node, 'get')}\n`);
+    }
+    const what = unreadable.length === 1 ? 'a node' : 'nodes';
+    process.stderr.write(`error: ${what} could not be read: no node was ${verb}ed\n`);
+    return ExitCode.Error;
+  }
   let failed = 0;
   // One node at a time, each reported, the others still done when one fails: kubectl's behaviour.
-  for (const node of names) {
+  for (const [i, node] of names.entries()) {
     try {
-      const result = await setUnschedulable(client, node, unschedulable, values.dryRun);
+      const current = (read[i] as PromiseFulfilledResult<Awaited<ReturnType<NodeCalls['readNode']>>>).value;
+      const result = await setUnschedulableOf(client, node, current, unschedulable, values.dryRun);
       process.stdout.write(`node/${node} ${result.already ? 'already ' : ''}${verb}ed${suffix}\n`);
     } catch (err) {
       failed += 1;
@@ -58,9 +74,14 @@ async function matching(client: NodeCalls, target: KubeTargetInfo, selector: str
   return names;
 }
 
-async function describe(err: unknown, target: KubeTargetInfo, node: string): Promise<string> {
+async function describe(
+  err: unknown,
+  target: KubeTargetInfo,
+  node: string,
+  verb: 'get' | 'patch' = 'patch',
+): Promise<string> {
   const { classifyKubeError } = await import('../kube/errors.js');
-  const error = classifyKubeError(err, target, { verb: 'patch', resource: 'nodes', name: node });
+  const error = classifyKubeError(err, target, { verb, resource: 'nodes', name: node });
   if (error.kind === 'not-found') return `node "${node}" not found (list nodes with: kubectl get nodes)`;
   return error.message;
 }

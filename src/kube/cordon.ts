@@ -38,7 +38,17 @@ export async function setUnschedulable(
   unschedulable: boolean,
   dryRun: 'none' | 'client' | 'server',
 ): Promise<CordonResult> {
-  const current = await nodes.readNode(node);
+  return setUnschedulableOf(nodes, node, await nodes.readNode(node), unschedulable, dryRun);
+}
+
+/** setUnschedulable on a node already read: `current` is what the API server returned for it. */
+export async function setUnschedulableOf(
+  nodes: NodeCalls,
+  node: string,
+  current: Awaited<ReturnType<NodeCalls['readNode']>>,
+  unschedulable: boolean,
+  dryRun: 'none' | 'client' | 'server',
+): Promise<CordonResult> {
   if ((current.spec?.unschedulable ?? false) === unschedulable) return { node, already: true };
   if (dryRun === 'client') return { node, already: false };
   await nodes.mergePatchNode(node, unschedulablePatch(unschedulable), dryRun === 'server');

@@ -32,10 +32,21 @@ describe('kubectl maint cordon and uncordon', () => {
     expect(await unschedulable('k8s-node-2')).toBe(false);
   });
 
-  it('reports an unknown node and goes on with the others, exit 1', async () => {
-    const run = await runMaint(['cordon', 'k8s-node-9', 'k8s-node-2']);
+  it('changes nothing when a node is not found, as kubectl (which reads every node first), exit 1', async () => {
+    await kubectl(['uncordon', 'k8s-node-2']);
+    // kubectl itself, on the same control plane: the unknown node second, the known one is left as it was.
+    await kubectl(['cordon', 'k8s-node-2', 'k8s-node-9']).catch(() => undefined);
+    expect(await unschedulable('k8s-node-2')).toBe(false);
+
+    const run = await runMaint(['cordon', 'k8s-node-2', 'k8s-node-9']);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe('error: node "k8s-node-9" not found (list nodes with: kubectl get nodes)');
-    expect(run.stdout).toBe('node/k8s-node-2 cordoned');
+    expect(run.stderr).toBe(
+      [
+        'error: node "k8s-node-9" not found (list nodes with: kubectl get nodes)',
+        'error: a node could not be read: no node was cordoned',
+      ].join('\n'),
+    );
+    expect(run.stdout).toBe('');
+    expect(await unschedulable('k8s-node-2')).toBe(false);
   });
 });
