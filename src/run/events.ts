@@ -28,6 +28,8 @@ export type RunEvent =
       readonly resumed: boolean;
       /** The directory that keeps each node's command output (`<node>.log`); null without a command. */
       readonly commandLog: string | null;
+      /** Each node's phase as recorded when the run (re)started: a resume finds some done or mid-way. */
+      readonly phases: Readonly<Record<string, NodePhase>>;
     }
   | { readonly type: 'batch-started'; readonly atMs: number; readonly batch: number; readonly nodes: readonly string[] }
   | {

@@ -127,6 +127,7 @@ class PoolRun {
 
   async run(): Promise<RunEvent> {
     const { definition, control } = this;
+    await this.readPhases();
     this.emit({
       type: 'run-started',
       runId: definition.id,
@@ -135,8 +136,8 @@ class PoolRun {
       command: definition.command,
       resumed: control.resumed,
       commandLog: this.commandLog,
+      phases: Object.fromEntries(definition.batches.flat().map((node) => [node, this.phaseOf(node)])),
     });
-    await this.readPhases();
     const first = definition.batches.findIndex((nodes) => !nodes.every((n) => this.phaseOf(n) === 'done'));
     if (first >= 0) this.emitEta(first + 1, 'started', definition.estimates?.batches[first] ?? null);
     const watch = this.deps.api.watchChanges((change) => this.changes.changed(change));

@@ -25,12 +25,17 @@ export class RunLines {
 
   lines(event: RunEvent): DrainLine[] {
     switch (event.type) {
-      case 'run-started':
+      case 'run-started': {
+        const recorded = Object.entries(event.phases).filter(([, phase]) => phase !== 'pending');
         return [
           out(
             `run ${event.runId}${event.resumed ? ' resumed' : ''} by ${event.holder}: ${plural(event.batches.length, 'batch', 'batches')}: ${event.batches.map((b) => b.join(' ')).join(' | ')}`,
           ),
+          ...(recorded.length > 0
+            ? [out(`recorded: ${recorded.map(([node, phase]) => `node/${node} ${phase}`).join(', ')}`)]
+            : []),
         ];
+      }
       case 'batch-started':
         return [out(`batch ${event.batch}: ${event.nodes.join(', ')}`)];
       case 'phase':

@@ -85,7 +85,7 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
           nodes.map((node) => ({
             node,
             batch: i + 1,
-            phase: 'pending' as NodePhase,
+            phase: event.phases[node] ?? ('pending' as NodePhase),
             sinceMs: null,
             output: [],
             tail: [],
@@ -174,6 +174,17 @@ export function secondsLeft(progress: RunProgress, which: 'batchSeconds' | 'runS
   const eta = progress.eta;
   if (!eta || eta[which] === null) return null;
   return Math.max(0, eta[which] - (nowMs - eta.atMs) / 1000);
+}
+
+/**
+ * The batches with a node under way (out of pending, not yet done), in order: the window lets the next
+ * batch start while the last one finishes, so there can be two. Before any, the batch started last.
+ */
+export function batchesUnderWay(progress: RunProgress): number[] {
+  const active = progress.nodes.filter((n) => n.phase !== 'pending' && n.phase !== 'done').map((n) => n.batch);
+  const batches = [...new Set(active)].sort((a, b) => a - b);
+  if (batches.length > 0) return batches;
+  return progress.currentBatch === null ? [] : [progress.currentBatch];
 }
 
 /** The latest drain of `node`, if it has had one in this run. */

@@ -170,6 +170,10 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     expect(finishedOf(resumed.events)?.result, described(resumed)).toBe('done');
     // The recorded command, run from the directory the run started in.
     expect(resumed.events.find((e) => e.type === 'run-started')).toMatchObject({ command: [reboot, '{node}'] });
+    // The resumed run starts from the phases recorded on the nodes, not from pending.
+    const restarted = resumed.events.find((e) => e.type === 'run-started');
+    const recorded = restarted?.type === 'run-started' ? restarted.phases : {};
+    for (const node of running) expect(recorded[node], node).toBe('command-running');
     expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
     await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
   });

@@ -1,6 +1,6 @@
 import { Box, Static, Text } from 'ink';
 import { failedOutputLines, pausedLine, runSummary } from '../run-lines.js';
-import { drainsUnderWay, podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
+import { batchesUnderWay, drainsUnderWay, podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
 import { formatClock, formatSeconds } from '../format.js';
 import { formatColumns } from '../text-columns.js';
 import { DrainView } from './DrainView.js';
@@ -48,8 +48,7 @@ export function RunView({ progress, nowMs }: RunViewProps) {
     <Box flexDirection="column">
       <RunLog progress={progress} startedAtMs={startedAtMs} />
       <Text bold>
-        Run {progress.runId ?? ''} · batch {progress.currentBatch ?? '-'} of {progress.batchCount} ·{' '}
-        {formatClock(nowMs - startedAtMs)}
+        Run {progress.runId ?? ''} · {batchWords(progress)} · {formatClock(nowMs - startedAtMs)}
         {etaText(progress, nowMs)}
       </Text>
       {formatColumns(rows).map((line, i) => (
@@ -81,6 +80,13 @@ export function RunView({ progress, nowMs }: RunViewProps) {
       ))}
     </Box>
   );
+}
+
+/** "batch 2 of 3", or "batches 2, 3 of 3" while the window has nodes of both out. */
+function batchWords(progress: RunProgress): string {
+  const batches = batchesUnderWay(progress);
+  const which = batches.length === 0 ? '-' : batches.join(', ');
+  return `${batches.length > 1 ? 'batches' : 'batch'} ${which} of ${progress.batchCount}`;
 }
 
 /** " · batch about 25s left · run about 1m10s left", from the latest estimate counted down to now. */

@@ -23,6 +23,7 @@ const events: RunEvent[] = [
     command: ['x'],
     resumed: false,
     commandLog: null,
+    phases: { w1: 'pending', w2: 'pending', w3: 'pending' },
   },
   { type: 'batch-started', atMs: 1, batch: 1, nodes: ['w1', 'w2'] },
   { type: 'phase', atMs: 2, node: 'w1', batch: 1, phase: 'draining' },
@@ -200,6 +201,49 @@ describe('the run lines', () => {
     expect(headline).toBe(
       'run r1 stopped with no node failed (see the warning or the error): each node stays in the phase below',
     );
+  });
+});
+
+describe('a resumed run', () => {
+  const resumed: RunEvent[] = [
+    {
+      type: 'run-started',
+      atMs: 0,
+      runId: 'r1',
+      holder: 'ops@h pid 2',
+      batches: [['w1'], ['w2'], ['w3']],
+      command: ['x'],
+      resumed: true,
+      commandLog: null,
+      phases: { w1: 'done', w2: 'drained', w3: 'pending' },
+    },
+    { type: 'batch-started', atMs: 1, batch: 2, nodes: ['w2'] },
+  ];
+
+  it('shows the nodes already done as done, and the others in their recorded phase, from the start', () => {
+    const progress = resumed.reduce(reduceRunEvents, initialRunProgress());
+    expect(progress.nodes.map((n) => [n.node, n.phase])).toEqual([
+      ['w1', 'done'],
+      ['w2', 'drained'],
+      ['w3', 'pending'],
+    ]);
+    const frame = render(<RunView progress={progress} nowMs={5_000} />).lastFrame() ?? '';
+    expect(frame).toMatch(/w1\s+1\s+done/);
+    expect(frame).toContain('Run r1 · batch 2 of 3 ·');
+    // Through a pipe too: the phases the resume found, once, under the run's first line.
+    expect(new RunLines().lines(resumed[0]!).map((l) => l.text)).toEqual([
+      'run r1 resumed by ops@h pid 2: 3 batches: w1 | w2 | w3',
+      'recorded: node/w1 done, node/w2 drained',
+    ]);
+  });
+
+  it('names the batch whose nodes are out, not the one started last, and both while the window overlaps them', () => {
+    const started3: RunEvent = { type: 'batch-started', atMs: 2, batch: 3, nodes: ['w3'] };
+    const progress = [...resumed, started3].reduce(reduceRunEvents, initialRunProgress());
+    expect(render(<RunView progress={progress} nowMs={5_000} />).lastFrame()).toContain('Run r1 · batch 2 of 3 ·');
+    const draining3: RunEvent = { type: 'phase', atMs: 3, node: 'w3', batch: 3, phase: 'draining' };
+    const both = [...resumed, started3, draining3].reduce(reduceRunEvents, initialRunProgress());
+    expect(render(<RunView progress={both} nowMs={5_000} />).lastFrame()).toContain('Run r1 · batches 2, 3 of 3 ·');
   });
 });
 
