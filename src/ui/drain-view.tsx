@@ -1,9 +1,10 @@
 import { render, useInput, useStdin } from 'ink';
 import type { DrainEvent } from '../drain/events.js';
 import { ColorContext } from './color-context.js';
+import { ColumnsContext } from './columns-context.js';
 import { DrainView } from './components/DrainView.js';
 import { initialDrainProgress, reduceDrainEvents, type DrainProgress, type WaveHints } from './drain-progress.js';
-import { liveView, type LiveView } from './live-view.js';
+import { liveFrame, liveView, type LiveFrame, type LiveView } from './live-view.js';
 import { colorsEnabled } from './theme.js';
 
 export interface DrainAppProps {
@@ -11,6 +12,10 @@ export interface DrainAppProps {
   nowMs: number;
   colors: boolean;
   maxRows?: number;
+  /** The terminal's height, which the live area stays below. */
+  rows?: number;
+  /** Print finished lines above the live area (default); false: the live area alone. */
+  log?: boolean;
   /** Called on Ctrl-C. The view never exits the process: the CLI stops the engine, which then finishes. */
   onInterrupt?: (() => void) | undefined;
 }
@@ -20,7 +25,7 @@ export interface DrainAppProps {
  * turns Ctrl-C into SIGINT; so keys are read only when someone handles the interrupt and raw mode
  * exists. Otherwise SIGINT reaches the process as usual.
  */
-export function DrainApp({ progress, nowMs, colors, maxRows, onInterrupt }: DrainAppProps) {
+export function DrainApp({ progress, nowMs, colors, maxRows, rows, log, onInterrupt }: DrainAppProps) {
   const { isRawModeSupported } = useStdin();
   useInput(
     (input, key) => {
@@ -30,7 +35,13 @@ export function DrainApp({ progress, nowMs, colors, maxRows, onInterrupt }: Drai
   );
   return (
     <ColorContext.Provider value={colors}>
-      <DrainView progress={progress} nowMs={nowMs} {...(maxRows === undefined ? {} : { maxRows })} />
+      <DrainView
+        progress={progress}
+        nowMs={nowMs}
+        {...(maxRows === undefined ? {} : { maxRows })}
+        {...(rows === undefined ? {} : { rows })}
+        {...(log === undefined ? {} : { log })}
+      />
     </ColorContext.Provider>
   );
 }
@@ -65,23 +76,29 @@ export function startDrainInk(options: DrainInkOptions = {}): DrainInk {
   const now = options.now ?? Date.now;
   const colors = options.colors ?? colorsEnabled();
   let progress = initialDrainProgress();
-  const app = () => (
-    <DrainApp
-      progress={progress}
-      nowMs={now()}
-      colors={colors}
-      onInterrupt={options.onInterrupt}
-      {...(options.maxRows === undefined ? {} : { maxRows: options.maxRows })}
-    />
+  const stdout = options.stdout ?? process.stdout;
+  const app = (frame: LiveFrame) => (
+    <ColumnsContext.Provider value={frame.columns}>
+      <DrainApp
+        progress={progress}
+        nowMs={now()}
+        colors={colors}
+        onInterrupt={options.onInterrupt}
+        log={frame.log}
+        {...(options.maxRows === undefined ? {} : { maxRows: options.maxRows })}
+        {...(frame.rows === undefined ? {} : { rows: frame.rows })}
+      />
+    </ColumnsContext.Provider>
   );
-  const instance = render(app(), {
-    stdout: options.stdout ?? process.stdout,
+  const instance = render(app(liveFrame(stdout)), {
+    stdout,
     stdin: options.stdin ?? process.stdin,
     exitOnCtrlC: false,
     patchConsole: false,
     ...(options.interactive === undefined ? {} : { interactive: options.interactive }),
   });
   const view = liveView<DrainEvent>(
+    stdout,
     instance,
     app,
     (event) => {

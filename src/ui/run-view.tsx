@@ -1,9 +1,10 @@
 import { render } from 'ink';
 import type { RunEvent } from '../run/events.js';
 import { ColorContext } from './color-context.js';
+import { ColumnsContext } from './columns-context.js';
 import { RunView } from './components/RunView.js';
 import { initialRunProgress, reduceRunEvents } from './run-progress.js';
-import { liveView, type LiveView } from './live-view.js';
+import { liveFrame, liveView, type LiveFrame, type LiveView } from './live-view.js';
 import { colorsEnabled } from './theme.js';
 
 /** done() draws the final frame: the summary. */
@@ -19,17 +20,26 @@ export function startRunInk(
   const now = options.now ?? Date.now;
   const colors = colorsEnabled();
   let progress = initialRunProgress();
-  const app = () => (
+  const stdout = options.stdout ?? process.stdout;
+  const app = (frame: LiveFrame) => (
     <ColorContext.Provider value={colors}>
-      <RunView progress={progress} nowMs={now()} />
+      <ColumnsContext.Provider value={frame.columns}>
+        <RunView
+          progress={progress}
+          nowMs={now()}
+          log={frame.log}
+          {...(frame.rows === undefined ? {} : { rows: frame.rows })}
+        />
+      </ColumnsContext.Provider>
     </ColorContext.Provider>
   );
-  const instance = render(app(), {
-    stdout: options.stdout ?? process.stdout,
+  const instance = render(app(liveFrame(stdout)), {
+    stdout,
     exitOnCtrlC: false,
     patchConsole: false,
   });
   return liveView<RunEvent>(
+    stdout,
     instance,
     app,
     (event) => {

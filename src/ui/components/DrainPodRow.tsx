@@ -1,4 +1,6 @@
 import { Box, Text, useStdout } from 'ink';
+import { useContext } from 'react';
+import { ColumnsContext } from '../columns-context.js';
 import { wrapText } from '../text-wrap.js';
 import type { Tone as ToneName } from '../theme.js';
 import { Tone } from './Tone.js';
@@ -25,13 +27,13 @@ export function DrainPodRow({
   nameWidth: number;
 }) {
   const { stdout } = useStdout();
-  const stateWidth = Math.max(
-    MIN_STATE_WIDTH,
-    ((stdout as Partial<NodeJS.WriteStream>).columns || DEFAULT_COLUMNS) - nameWidth - 3,
-  );
+  const columns = useContext(ColumnsContext) ?? ((stdout as Partial<NodeJS.WriteStream>).columns || DEFAULT_COLUMNS);
+  // A name wider than the terminal leaves the state its minimum and wraps in its own column.
+  const nameColumn = Math.max(1, Math.min(nameWidth + 3, columns - MIN_STATE_WIDTH));
+  const stateWidth = Math.max(MIN_STATE_WIDTH, columns - nameColumn);
   return (
     <Box>
-      <Box width={nameWidth + 3} flexShrink={0}>
+      <Box width={nameColumn} flexShrink={0} paddingRight={nameColumn > 3 ? 3 : 0}>
         <Text>{pod}</Text>
       </Box>
       <Box flexShrink={1}>

@@ -4,33 +4,28 @@ import { batchesUnderWay, drainsUnderWay, podsLeft, secondsLeft, type RunProgres
 import { formatClock, formatSeconds } from '../format.js';
 import { formatColumns } from '../text-columns.js';
 import { DrainView } from './DrainView.js';
+import { LiveArea } from './LiveArea.js';
 import { Tone } from './Tone.js';
 
 export interface RunViewProps {
   progress: RunProgress;
   nowMs: number;
+  /** The terminal's height: the live area stays below it (LiveArea). */
+  rows?: number;
+  /** Print finished steps and the summary above the live area (<Static>); false: the live area alone. */
+  log?: boolean;
 }
 
 /**
  * The live pool view: finished steps print once above (<Static>); below, one row per node (batch, phase,
  * time in phase, pods left), the current batch's drain with its waits while it drains, each running
- * command's last output lines, and the budgets the run waits for. The summary replaces it at the end.
+ * command's last output lines, and the budgets the run waits for. The summary is printed once above at the end (it can be longer
+ * than the screen), and the live area is then empty.
  */
-export function RunView({ progress, nowMs }: RunViewProps) {
+export function RunView({ progress, nowMs, rows: screenRows, log = true }: RunViewProps) {
   const startedAtMs = progress.startedAtMs ?? nowMs;
-  if (progress.finished) {
-    return (
-      <Box flexDirection="column">
-        <RunLog progress={progress} startedAtMs={startedAtMs} />
-        {failedOutputLines(progress.finished, new Map(progress.nodes.map((n) => [n.node, n.tail]))).map((line, i) => (
-          <Text key={`output-${i}`}>{line}</Text>
-        ))}
-        {runSummary(progress.finished).map((line, i) => (
-          <Text key={i}>{line}</Text>
-        ))}
-      </Box>
-    );
-  }
+  const runLog = log && <RunLog progress={progress} startedAtMs={startedAtMs} />;
+  if (progress.finished) return <Box flexDirection="column">{runLog}</Box>;
   const rows = [
     ['NODE', 'BATCH', 'PHASE', 'FOR', 'PODS LEFT'],
     ...progress.nodes.map((n) => [
@@ -46,38 +41,45 @@ export function RunView({ progress, nowMs }: RunViewProps) {
   const commands = progress.nodes.filter((n) => n.phase === 'command-running' && n.output.length > 0);
   return (
     <Box flexDirection="column">
-      <RunLog progress={progress} startedAtMs={startedAtMs} />
-      <Text bold>
-        Run {progress.runId ?? ''} · {batchWords(progress)} · {formatClock(nowMs - startedAtMs)}
-        {etaText(progress, nowMs)}
-      </Text>
-      {formatColumns(rows).map((line, i) => (
-        <Text key={i}>{line}</Text>
-      ))}
-      {drains.map((d) => (
-        <Box key={d.nodes.join(' ')} marginTop={1}>
-          <DrainView progress={d.progress} nowMs={nowMs} maxRows={Math.max(3, Math.floor(8 / drains.length))} />
-        </Box>
-      ))}
-      {commands.map((n) => (
-        <Box key={n.node} flexDirection="column" marginTop={1}>
-          <Tone tone="muted">{n.node}:</Tone>
-          {n.output.map((line, i) => (
-            <Text key={i}> {line}</Text>
-          ))}
-        </Box>
-      ))}
-      {progress.paused && (
-        <Box marginTop={1}>
-          <Tone tone="warn">{pausedLine(progress.paused)}</Tone>
-        </Box>
-      )}
-      {progress.budgetsWaiting.map((w) => (
-        <Tone key={w.batch} tone="warn">
-          batch {w.batch} waiting for budgets:{' '}
-          {w.budgets.map((b) => `${b.name} ${b.now}/${b.before} allowed`).join(', ')}
-        </Tone>
-      ))}
+      {runLog}
+      <LiveArea rows={screenRows ?? Number.MAX_SAFE_INTEGER}>
+        <Text bold>
+          Run {progress.runId ?? ''} · {batchWords(progress)} · {formatClock(nowMs - startedAtMs)}
+          {etaText(progress, nowMs)}
+        </Text>
+        {formatColumns(rows).map((line, i) => (
+          <Text key={i}>{line}</Text>
+        ))}
+        {drains.map((d) => (
+          <Box key={d.nodes.join(' ')} marginTop={1}>
+            <DrainView
+              progress={d.progress}
+              nowMs={nowMs}
+              maxRows={Math.max(3, Math.floor(8 / drains.length))}
+              log={log}
+            />
+          </Box>
+        ))}
+        {commands.map((n) => (
+          <Box key={n.node} flexDirection="column" marginTop={1}>
+            <Tone tone="muted">{n.node}:</Tone>
+            {n.output.map((line, i) => (
+              <Text key={i}> {line}</Text>
+            ))}
+          </Box>
+        ))}
+        {progress.paused && (
+          <Box marginTop={1}>
+            <Tone tone="warn">{pausedLine(progress.paused)}</Tone>
+          </Box>
+        )}
+        {progress.budgetsWaiting.map((w) => (
+          <Tone key={w.batch} tone="warn">
+            batch {w.batch} waiting for budgets:{' '}
+            {w.budgets.map((b) => `${b.name} ${b.now}/${b.before} allowed`).join(', ')}
+          </Tone>
+        ))}
+      </LiveArea>
     </Box>
   );
 }
@@ -102,16 +104,31 @@ function etaText(progress: RunProgress, nowMs: number): string {
   );
 }
 
-/** Finished steps, printed once each above the live area. */
+/** Finished steps, printed once each above the live area; at the end, the summary after them. */
 function RunLog({ progress, startedAtMs }: { progress: RunProgress; startedAtMs: number }) {
+  // The failed nodes' last output lines, then the summary: what the scrollback keeps of the run's end.
+  const summary = progress.finished
+    ? [
+        ...failedOutputLines(progress.finished, new Map(progress.nodes.map((n) => [n.node, n.tail]))),
+        ...runSummary(progress.finished),
+      ]
+    : [];
+  const items = [
+    ...progress.log.map((entry) => ({ id: entry.id, entry })),
+    ...summary.map((line, i) => ({ id: `summary-${i}`, line })),
+  ];
   return (
-    <Static items={[...progress.log]}>
-      {(entry) => (
-        <Text key={entry.id}>
-          <Tone tone="muted">{formatClock(entry.atMs - startedAtMs).padStart(5)} </Tone>
-          <Tone tone={entry.tone}>{entry.text}</Tone>
-        </Text>
-      )}
+    <Static items={items}>
+      {(item) =>
+        'entry' in item ? (
+          <Text key={item.id}>
+            <Tone tone="muted">{formatClock(item.entry.atMs - startedAtMs).padStart(5)} </Tone>
+            <Tone tone={item.entry.tone}>{item.entry.text}</Tone>
+          </Text>
+        ) : (
+          <Text key={item.id}>{item.line}</Text>
+        )
+      }
     </Static>
   );
 }

@@ -58,6 +58,8 @@ describe('startDrainInk', () => {
         'Drained k8s-node-1 in 45s',
         '  done: 2 evicted, 1 skipped',
         '  left: node k8s-node-1 cordoned; only DaemonSet pods left on it',
+        // The summary is printed once like the log (<Static>); the live area under it is then empty.
+        '',
         '',
       ].join('\n'),
     );
