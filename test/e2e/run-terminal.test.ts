@@ -43,7 +43,7 @@ describe('kubectl maint run in a terminal', () => {
     expect(all).toMatch(/Batches BATCH NODES VERDICT/);
     expect(all).toMatch(/Estimate: about \S+ for the run/);
     expect(all).toContain("Each batch's reasons and");
-    expect(all).toMatch(/kubectl maint plan pool-1 pool-2 --ignore-daemonsets --max-unavailable 1/);
+    expect(all).toMatch(/kubectl maint plan pool-1 pool-2 --ignore-daemonsets/);
 
     await terminal.keys('n', 'Enter');
     const done = await eventually(
@@ -99,7 +99,7 @@ describe('kubectl maint run in a terminal', () => {
     );
     chmodSync(command, 0o755);
     await terminal.open(
-      `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 --ignore-daemonsets -- ${command} {node}; echo "EXIT=$?"; sleep 600`,
+      `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 --ignore-daemonsets --yes -- ${command} {node}; echo "EXIT=$?"; sleep 600`,
     );
     await shown('flashing pool-1', 120_000, 'the command to start');
     await terminal.keys('C-c');
@@ -136,7 +136,7 @@ describe('kubectl maint run in a terminal', () => {
     );
     chmodSync(command, 0o755);
     await terminal.open(
-      `env -u CI -u CONTINUOUS_INTEGRATION XDG_STATE_HOME=${dir}/state ${process.execPath} ${bin} run pool-1 --ignore-daemonsets -- ${command} {node}; echo "EXIT=$?"; sleep 600`,
+      `env -u CI -u CONTINUOUS_INTEGRATION XDG_STATE_HOME=${dir}/state ${process.execPath} ${bin} run pool-1 --ignore-daemonsets --yes -- ${command} {node}; echo "EXIT=$?"; sleep 600`,
     );
     const done = await shown('EXIT=', 120_000, 'the run to finish', () => terminal.history(500));
     expect(flat(done)).toContain('EXIT=1');
