@@ -35,8 +35,8 @@ describe('kubectl maint run in a terminal', () => {
     const visible = flat((await terminal.rows()).join('\n'));
     expect(visible).toMatch(/(CLEAR|SLOW): 2 nodes in 2 batches of at most 1 · about \S+ for the run/);
     expect(visible).toMatch(/Context: \S+ \(https:\/\/127\.0\.0\.1:\d+\)/);
-    expect(visible).toContain(
-      'Run: each batch is cordoned, drained, `true` runs on each node, uncordoned once back. Proceed? [y/N]',
+    expect(visible).toMatch(
+      /Run: each batch is cordoned, drained, `\S*true` runs on each node, uncordoned once back\. Proceed\? \[y\/N\]/,
     );
     // Above it, the batches and the estimate, and where the rest of the plan is.
     const all = await screen();
