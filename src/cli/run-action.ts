@@ -27,7 +27,7 @@ import { safeLines } from '../safe-text.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
-import { processHolder } from './holder.js';
+import { processHolder } from '../process-holder.js';
 import { connect } from './kube-connect.js';
 import { asCliError } from './kube-flag-values.js';
 import { nodeSelection, type NodeSelection } from './node-selection.js';

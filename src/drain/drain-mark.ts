@@ -1,10 +1,12 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { RunApi } from '../kube/run-api.js';
+import { holderGone } from '../process-holder.js';
 
 /**
  * One drain per node: `kubectl maint drain` marks each node it works on with an annotation naming the
  * process and when the mark expires, renews it while it drains and removes it at the end. A second drain,
- * or a run, finds a live mark and refuses, naming the first; a mark whose process died expires.
+ * or a run, finds a live mark and refuses, naming the first. A mark whose process died expires; on the
+ * host that made it, it is void at once (a drain killed with SIGKILL can be run again straight away).
  */
 export const DRAIN_MARK = 'maint.kubectl.io/drain';
 export const MARK_SECONDS = 30;
@@ -24,13 +26,20 @@ export class DrainMarked extends Error {
   }
 }
 
-/** The node's drain mark while it is live (not expired at `nowMs`); null otherwise. */
-export function liveDrainMark(node: V1Node, nowMs: number): DrainMark | null {
+/**
+ * The node's drain mark while it is live: not expired at `nowMs`, and its process not known to have ended
+ * (`gone`); null otherwise.
+ */
+export function liveDrainMark(
+  node: V1Node,
+  nowMs: number,
+  gone: (holder: string) => boolean = holderGone,
+): DrainMark | null {
   const text = node.metadata?.annotations?.[DRAIN_MARK];
   if (!text) return null;
   try {
     const mark = JSON.parse(text) as DrainMark;
-    return typeof mark.holder === 'string' && Date.parse(mark.expires) > nowMs ? mark : null;
+    return typeof mark.holder === 'string' && Date.parse(mark.expires) > nowMs && !gone(mark.holder) ? mark : null;
   } catch {
     return null;
   }

@@ -43,7 +43,8 @@ describe('kubectl maint run in a terminal', () => {
     expect(all).toMatch(/Batches BATCH NODES VERDICT/);
     expect(all).toMatch(/Estimate: about \S+ for the run/);
     expect(all).toContain("Each batch's reasons and");
-    expect(all).toMatch(/kubectl maint plan pool-1 pool-2 --ignore-daemonsets/);
+    // The pool plan the question summarises: the same nodes and flags, with the run's batch size.
+    expect(flat(all)).toContain('kubectl maint plan pool-1 pool-2 --ignore-daemonsets --max-unavailable 1');
 
     await terminal.keys('n', 'Enter');
     const done = await eventually(

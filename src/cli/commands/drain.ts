@@ -16,7 +16,7 @@ import { ask, canAsk, clusterTarget, type Answer } from '../confirm.js';
 import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
-import { processHolder } from '../holder.js';
+import { processHolder } from '../../process-holder.js';
 import { connect } from '../kube-connect.js';
 import { asCliError, type KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
