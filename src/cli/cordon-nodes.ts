@@ -39,11 +39,14 @@ export async function cordonNodes(
     return result.status === 'rejected' ? [{ node, err: result.reason as unknown }] : [];
   });
   if (unreadable.length > 0) {
-    for (const { node, err } of unreadable) {
-      process.stderr.write(`error: ${await describe(err, rest.target, node, 'get')}\n`);
+    // One line per distinct cause: a refusal or a connection failure is the same for every node.
+    const lines = new Set<string>();
+    for (const { node, err } of unreadable) lines.add(`error: ${await describe(err, rest.target, node, 'get')}`);
+    // Said only when some node could be read: the user may take it for changed.
+    if (unreadable.length < names.length) {
+      lines.add(`error: ${unreadable.length === 1 ? 'a node' : 'nodes'} could not be read: no node was ${verb}ed`);
     }
-    const what = unreadable.length === 1 ? 'a node' : 'nodes';
-    process.stderr.write(`error: ${what} could not be read: no node was ${verb}ed\n`);
+    process.stderr.write(`${[...lines].join('\n')}\n`);
     return ExitCode.Error;
   }
   let failed = 0;
