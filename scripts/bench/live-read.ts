@@ -8,12 +8,16 @@
  *   - `kubectl get nodes,pods,poddisruptionbudgets,… -A -o json`: the read a plan from a snapshot needs
  *     (the README's snapshot command), the baseline;
  *   - `kubectl maint plan NODE -o json`: reads every kind it uses, in pages, in parallel, and plans;
+ *   - `kubectl maint plan -l POOL -o json`: the pool plan of the first 100 nodes;
  *   - `kubectl drain NODE --dry-run=client`: for scale only; it lists the node's own pods and answers far
- *     less (no budgets, no scheduling).
- * Reported: median seconds and peak RSS (GNU time, when /usr/bin/time exists) and their ratios.
+ *     less (no budgets, no scheduling);
+ *   - the floor: a bare HTTP client (curl, one request per kind, all at once) receiving the lists the plan
+ *     reads as JSON from the watch cache, into /dev/null: what the API server needs to hand the data over.
+ * Reported: median seconds and peak RSS (GNU time, when /usr/bin/time exists), their ratios against kubectl
+ * get, and the plans' against the floor with their targets.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as Stats from './stats.js';
@@ -35,6 +39,38 @@ interface Measure {
 }
 
 const NAMESPACE = 'bench-read';
+const POOL_LABEL = 'bench.kubectl-maint.io/pool';
+/** The paths of the lists a plan reads (src/kube/kinds.ts, without the autoscalers only --surge reads). */
+const PLAN_LISTS = [
+  '/api/v1/nodes',
+  '/api/v1/pods',
+  '/apis/policy/v1/poddisruptionbudgets',
+  '/apis/apps/v1/replicasets',
+  '/apis/apps/v1/deployments',
+  '/apis/apps/v1/statefulsets',
+  '/apis/apps/v1/daemonsets',
+  '/api/v1/replicationcontrollers',
+  '/apis/batch/v1/jobs',
+  '/api/v1/services',
+  '/api/v1/persistentvolumeclaims',
+  '/api/v1/persistentvolumes',
+  '/apis/storage.k8s.io/v1/storageclasses',
+  '/apis/storage.k8s.io/v1/csinodes',
+  '/apis/storage.k8s.io/v1/csidrivers',
+  '/apis/storage.k8s.io/v1/csistoragecapacities',
+];
+
+/** curl, once per list, all at once, as the lab's admin (its PKI beside the kubeconfig), into /dev/null. */
+function floorScript(env: NodeJS.ProcessEnv): string {
+  const kubeconfig = env.KUBECONFIG ?? '';
+  const server = /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))?.[1] ?? '';
+  const pki = path.join(path.dirname(kubeconfig), 'pki');
+  const tls = `--cacert "${pki}/ca.crt" --cert "${pki}/admin.crt" --key "${pki}/admin.key"`;
+  const gets = PLAN_LISTS.map(
+    (list) => `curl -sf ${tls} -H 'Accept: application/json' -o /dev/null '${server}${list}?resourceVersion=0' &`,
+  );
+  return ['set -e', ...gets, 'for job in $(jobs -p); do wait "$job"; done'].join('\n');
+}
 const GNU_TIME = '/usr/bin/time';
 
 export function runLiveReadBench(options: LiveReadOptions): { text: string } {
@@ -46,11 +82,23 @@ export function runLiveReadBench(options: LiveReadOptions): { text: string } {
     const node = 'bench-node-1';
     const commands = {
       'kubectl get -o json': [options.kubectlBin, ...snapshotRead()],
+      'floor: bare HTTP GET of the lists': ['bash', '-c', floorScript(options.env)],
       'kubectl maint plan': [
         process.execPath,
         options.maint,
         'plan',
         node,
+        '--ignore-daemonsets',
+        '--force',
+        '-o',
+        'json',
+      ],
+      'kubectl maint plan (100-node pool)': [
+        process.execPath,
+        options.maint,
+        'plan',
+        '-l',
+        `${POOL_LABEL}=first-100`,
         '--ignore-daemonsets',
         '--force',
         '-o',
@@ -69,7 +117,8 @@ export function runLiveReadBench(options: LiveReadOptions): { text: string } {
         console.error(`bench: live-read: ${name} ${measure.seconds.toFixed(2)}s`);
       }
     }
-    return { text: report(results, nodes, podsPerNode, options.runs) };
+    const replan = measureReplan(options, node);
+    return { text: `${report(results, nodes, podsPerNode, options.runs)}\n${replan}` };
   } finally {
     rmSync(work, { recursive: true, force: true });
     // Leave the lab as the other benchmarks and the tests expect it: hello, not 15,000 extra pods.
@@ -137,6 +186,7 @@ function benchNode(i: number) {
       name,
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
       labels: {
+        ...(i <= 100 ? { [POOL_LABEL]: 'first-100' } : {}),
         'kubernetes.io/hostname': name,
         'kubernetes.io/os': 'linux',
         'topology.kubernetes.io/zone': `zone-${i % 3}`,
@@ -178,6 +228,26 @@ function timed(argv: string[], env: NodeJS.ProcessEnv): Measure {
   return { seconds, rssKiB: Number.isFinite(rss) ? rss : null };
 }
 
+/** scripts/bench/replan.ts: the run's re-plan of one node after a change, from the cache the run keeps. */
+function measureReplan(options: LiveReadOptions, node: string): string {
+  const script = path.join(import.meta.dirname, 'replan.ts');
+  const result = spawnSync(
+    process.execPath,
+    [script, options.kubectlBin, node, NAMESPACE, 'p-1-0', String(Math.max(3, options.runs))],
+    { env: options.env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  must(result, 'the re-plan measure');
+  const { firstReadSeconds, replanSeconds } = JSON.parse(result.stdout) as {
+    firstReadSeconds: number;
+    replanSeconds: number[];
+  };
+  const seconds = median(replanSeconds);
+  return [
+    `run's re-plan of ${node} after a change, from the cache (first read ${firstReadSeconds.toFixed(2)}s):`,
+    `  ${seconds.toFixed(3)}s median of ${replanSeconds.length} (target ≤ 1 s)`,
+  ].join('\n');
+}
+
 function must(result: ReturnType<typeof spawnSync>, what: string): void {
   if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status}):\n${String(result.stderr)}`);
 }
@@ -186,6 +256,7 @@ function report(results: Map<string, Measure[]>, nodes: number, podsPerNode: num
   const baseline = results.get('kubectl get -o json')!;
   const baseSeconds = median(baseline.map((m) => m.seconds));
   const baseRss = baseline.every((m) => m.rssKiB !== null) ? median(baseline.map((m) => m.rssKiB!)) : null;
+  const floor = median(results.get('floor: bare HTTP GET of the lists')!.map((m) => m.seconds));
   const lines = [
     `live-read: ${nodes} nodes, ${nodes * podsPerNode} pods in the lab (median of ${runs}); ratios against kubectl get -o json`,
   ];
@@ -195,8 +266,17 @@ function report(results: Map<string, Measure[]>, nodes: number, podsPerNode: num
     const rssText = rss === null ? '' : `  peak RSS ${(rss / 1024).toFixed(0)} MiB`;
     const rssRatio = rss === null || baseRss === null ? '' : ` (${ratio(rss / baseRss)}×)`;
     lines.push(
-      `  ${name.padEnd(32)} ${seconds.toFixed(2).padStart(7)}s (${ratio(seconds / baseSeconds)}×)${rssText}${rssRatio}`,
+      `  ${name.padEnd(36)} ${seconds.toFixed(2).padStart(7)}s (${ratio(seconds / baseSeconds)}×)${rssText}${rssRatio}`,
     );
   }
+  const against = (name: string, target: number) => {
+    const seconds = median(results.get(name)!.map((m) => m.seconds));
+    return `  ${name}: ${ratio(seconds / floor)}× the floor (target ≤ ${target})`;
+  };
+  lines.push(
+    `against the floor (${floor.toFixed(2)}s):`,
+    against('kubectl maint plan', 1.5),
+    against('kubectl maint plan (100-node pool)', 2),
+  );
   return lines.join('\n');
 }

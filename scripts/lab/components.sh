@@ -13,8 +13,9 @@ is_component() {
 }
 
 # The audit policy of the lab's kube-apiserver: only the writes the drain and run tests judge (evictions,
-# pod deletes, node patches, the runs' Leases in kube-system), at Metadata level (who, what, answer; no
-# bodies), so the log stays small.
+# pod deletes, node patches, the runs' Leases in kube-system) and the reads whose count they judge (lists
+# and watches: a run lists each kind once), at Metadata level (who, what, answer; no bodies), so the log
+# stays small.
 write_audit_policy() {
   cat >"$LAB_DIR/audit-policy.yaml" <<'POLICY'
 apiVersion: audit.k8s.io/v1
@@ -34,6 +35,8 @@ rules:
     verbs: [create, patch, update, delete]
     namespaces: [kube-system]
     resources: [{group: coordination.k8s.io, resources: [leases]}]
+  - level: Metadata
+    verbs: [list, watch]
   - level: None
 POLICY
 }

@@ -19,7 +19,9 @@ import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
 import { isFailedPhase, RELEASED_NODE, trustedPhase, type RunDefinition, type RunOptions } from '../run/state.js';
+import type { LiveCluster } from '../snapshot/load-live.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { matchesLabelSelector } from '../snapshot/label-selector.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { ClusterTarget } from '../ui/proceed-question.js';
 import { RunLines } from '../ui/run-lines.js';
@@ -43,17 +45,21 @@ import { terminalWidth } from './terminal.js';
  */
 /** What talks to the cluster, loaded once the command runs (start-up: see eslint.config.js). */
 async function clusterModules() {
-  const [drainApiModule, drainClientModule, runApiModule, loadLiveModule] = await Promise.all([
+  const [drainApiModule, drainClientModule, runApiModule, loadLiveModule, cachedModule] = await Promise.all([
     import('../kube/drain-api.js'),
     import('../kube/drain-client.js'),
     import('../kube/run-api.js'),
     import('../snapshot/load-live.js'),
+    import('../kube/cached-apis.js'),
   ]);
   return {
     drainApi: drainApiModule.drainApi,
     drainClientFor: drainClientModule.drainClientFor,
     runApi: runApiModule.runApi,
     loadLiveSnapshot: loadLiveModule.loadLiveSnapshot,
+    openLiveCluster: loadLiveModule.openLiveCluster,
+    cachedDrainApi: cachedModule.cachedDrainApi,
+    cachedRunApi: cachedModule.cachedRunApi,
   };
 }
 
@@ -84,7 +90,7 @@ export async function runCommandAction(
   const command = resolveCommand(argv);
   if ('problem' in command) throw new CliError(`${command.problem}: nothing was changed`);
   const client = await connect(values);
-  const { runApi, loadLiveSnapshot } = await clusterModules();
+  const { runApi, loadLiveSnapshot, openLiveCluster } = await clusterModules();
   if (values.dryRun) {
     // The run's plan, from the same read and the same planner as the run: nothing is claimed or written.
     const { index, nodes } = indexAndNodes(await loadLiveSnapshot(client, values), selection!);
@@ -94,6 +100,9 @@ export async function runCommandAction(
   }
   const api = runApi(client);
   const holder = processHolder();
+  // The cluster is read once, when the run first plans, and kept current from watches for every plan after.
+  let opened: Promise<LiveCluster> | undefined;
+  const live = () => (opened ??= openLiveCluster(client, values));
   const ctx = { api, namespace: values.stateNamespace, holder, nowMs: Date.now() };
   let runId: string | undefined;
   try {
@@ -104,7 +113,7 @@ export async function runCommandAction(
             ctx,
             values,
             command,
-            () => loadLiveSnapshot(client, values),
+            async () => (await live()).snapshot(),
             selection!,
             (plan) => confirmRun(plan, command.argv, values, clusterTarget(client), planCommand),
           );
@@ -114,12 +123,14 @@ export async function runCommandAction(
         'note: cannot patch nodes/status: the node lifecycle conditions are not written; the phases are in the node annotations\n',
       );
     }
-    return await drive(taken, { api, holder, values, client });
+    return await drive(taken, { api, holder, values, client, live: await live() });
   } catch (err) {
     if (err instanceof RunRefused || err instanceof LeaseLost || err instanceof CommandCannotStart) {
       throw new CliError(err.message);
     }
     throw namingRun(runId, asCliError(err));
+  } finally {
+    if (opened) (await opened.catch(() => undefined))?.stop();
   }
 }
 
@@ -249,13 +260,16 @@ interface DriveContext {
   readonly holder: string;
   readonly values: RunCommandValues;
   readonly client: KubeClient;
+  /** The cluster as the run's plans read it, kept current by watches that also feed the drains' and the run's. */
+  readonly live: LiveCluster;
 }
 
 async function drive(
   { definition, lease, conditions }: TakenRun,
-  { api, holder, values, client }: DriveContext,
+  { api: directApi, holder, values, client, live }: DriveContext,
 ): Promise<number> {
-  const { drainApi, drainClientFor, loadLiveSnapshot } = await clusterModules();
+  const { drainApi, drainClientFor, cachedDrainApi, cachedRunApi } = await clusterModules();
+  const api = cachedRunApi(directApi, live.cache);
   const abort = new AbortController();
   const killCommands = new AbortController();
   // Losing the Lease stops the run (runner.ts ends it as failed, with the reason).
@@ -297,9 +311,9 @@ async function drive(
       },
       {
         api,
-        drain: drainApi(drainClientFor(client)),
+        drain: cachedDrainApi(drainApi(drainClientFor(client)), live.cache, matchesLabelSelector),
         clock: systemClock,
-        loadSnapshot: () => loadLiveSnapshot(client, values),
+        loadSnapshot: () => live.snapshot(),
         emit,
         commandLog,
         writeConditions: conditions,

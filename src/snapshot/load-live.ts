@@ -1,4 +1,5 @@
 import type { KubeClient } from '../kube/client.js';
+import { ClusterCache } from '../kube/cluster-cache.js';
 import { readCluster, type ListProgress } from '../kube/reads.js';
 import { assembleSnapshot } from './assemble.js';
 import { ON_DEMAND_KINDS, REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot } from './types.js';
@@ -13,6 +14,12 @@ export interface LiveSnapshotOptions {
   readonly onProgress?: ((progress: ListProgress) => void) | undefined;
   /** --surge was given (any value): HorizontalPodAutoscalers are read too. */
   readonly surge?: unknown;
+  /** 'consistent' for a command that writes on the strength of the read (docs/reads.md); 'cache' by default. */
+  readonly freshness?: 'cache' | 'consistent' | undefined;
+}
+
+function kindsFor(options: LiveSnapshotOptions) {
+  return options.surge ? SNAPSHOT_KINDS : SNAPSHOT_KINDS.filter((k) => !ON_DEMAND_KINDS.includes(k));
 }
 
 /**
@@ -22,11 +29,53 @@ export interface LiveSnapshotOptions {
  */
 export async function loadLiveSnapshot(client: KubeClient, options: LiveSnapshotOptions = {}): Promise<Snapshot> {
   const read = await readCluster(client, {
-    kinds: options.surge ? SNAPSHOT_KINDS : SNAPSHOT_KINDS.filter((k) => !ON_DEMAND_KINDS.includes(k)),
+    kinds: kindsFor(options),
     required: REQUIRED_KINDS,
     chunkSize: options.chunkSize,
     onProgress: options.onProgress,
+    freshness: options.freshness,
   });
   const { context, server } = client.target;
   return assembleSnapshot({ type: 'live', context, server }, read.objects, read.warnings);
+}
+
+/** The cluster read once and kept current (kube/cluster-cache.ts), for commands that plan more than once. */
+export interface LiveCluster {
+  /** A snapshot of the cluster now: the same one while nothing changed, a new immutable one after a change. */
+  snapshot(): Promise<Snapshot>;
+  /** What keeps it current, for the watches of the drain and the run (they read nothing more). */
+  readonly cache: ClusterCache;
+  stop(): void;
+}
+
+/**
+ * Reads every kind the plan needs once, at the state of etcd now (a run writes on the strength of its
+ * plans), then keeps it current from watches: a fresh plan costs no request.
+ */
+export async function openLiveCluster(client: KubeClient, options: LiveSnapshotOptions = {}): Promise<LiveCluster> {
+  const cache = await ClusterCache.open(client, {
+    kinds: kindsFor(options),
+    required: REQUIRED_KINDS,
+    chunkSize: options.chunkSize,
+    onProgress: options.onProgress,
+    watch: true,
+    freshness: 'consistent',
+  });
+  const { context, server } = client.target;
+  let last: { generation: number; snapshot: Snapshot } | undefined;
+  return {
+    cache,
+    async snapshot() {
+      await cache.refresh();
+      const generation = cache.generation();
+      if (last?.generation !== generation) {
+        last = {
+          generation,
+          snapshot: assembleSnapshot({ type: 'live', context, server }, cache.objects(), cache.warnings),
+        };
+      }
+      return last.snapshot;
+    },
+    stop: () => cache.stop(),
+  };
 }

@@ -24,7 +24,11 @@ export function listProgressText(progress: ReadonlyMap<string, ListProgress>): s
     .filter((p) => !p.done)
     .sort((a, b) => b.read - a.read)
     .slice(0, SHOWN_KINDS)
-    .map((p) => `${p.resource} ${count(p.read)}${p.total !== null && p.total > p.read ? ` / ${count(p.total)}` : ''}`);
+    .map(
+      (p) =>
+        `${p.resource} ${count(p.read)}${p.total !== null && p.total > p.read ? ` / ${count(p.total)}` : ''}` +
+        (p.throttledSeconds === undefined ? '' : ` (throttled by the API server: again in ${p.throttledSeconds}s)`),
+    );
   const done = all.filter((p) => p.done).length;
   const head = reading.length > 0 ? `Reading the cluster: ${reading.join(' · ')}` : 'Reading the cluster';
   return all.length > 0 ? `${head} (${done} of ${all.length} kinds read)` : head;

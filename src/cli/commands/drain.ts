@@ -112,7 +112,8 @@ async function drainCommand(
   let snapshot: Snapshot;
   const progress = await readProgress();
   try {
-    snapshot = await loadLiveSnapshot(client, { ...values, onProgress: progress?.onList });
+    // Consistent: the drain evicts what this read finds on the node (docs/reads.md).
+    snapshot = await loadLiveSnapshot(client, { ...values, onProgress: progress?.onList, freshness: 'consistent' });
   } catch (err) {
     throw asCliError(err);
   } finally {

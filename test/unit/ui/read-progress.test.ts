@@ -22,6 +22,13 @@ describe('listProgressText', () => {
       'Reading the cluster: pods 12,400 / 15,000 · replicasets 1,000 (1 of 3 kinds read)',
     );
   });
+
+  it('says when the API server throttles a read and when it is sent again', () => {
+    const reads = new Map([['Pod', { ...progress('pods', 0, null), throttledSeconds: 3 }]]);
+    expect(listProgressText(reads)).toBe(
+      'Reading the cluster: pods 0 (throttled by the API server: again in 3s) (0 of 1 kinds read)',
+    );
+  });
 });
 
 describe('fileProgressText', () => {

@@ -1,0 +1,171 @@
+import { resolveCredentials, type KubeClient } from './client.js';
+import { DEFAULT_CHUNK_SIZE } from './defaults.js';
+import { KubeError, classifyKubeError } from './errors.js';
+import { KindInformer, objectKey, type Freshness, type KubeObject, type ReadMethod } from './informer.js';
+import { KIND_PATHS, resourceOf, type ListableKind } from './kinds.js';
+import type { RunningWatch, WatchHandlers } from './list-watch.js';
+import { stripUnusedFields } from './strip-fields.js';
+
+/** How far the read of one kind has got. */
+export interface ListProgress {
+  readonly kind: ListableKind;
+  /** The plural resource, as kubectl names it ("pods"). */
+  readonly resource: string;
+  readonly read: number;
+  /** The whole count when the server says it (a LIST's remainingItemCount, or once complete); null otherwise. */
+  readonly total: number | null;
+  readonly done: boolean;
+  /** The API server throttled the read (429): it is sent again after this many seconds. */
+  readonly throttledSeconds?: number | undefined;
+}
+
+export interface CacheOptions {
+  readonly kinds: readonly ListableKind[];
+  /** Kinds whose failure aborts the read; any other kind that is forbidden or not served becomes a warning. */
+  readonly required: readonly ListableKind[];
+  /** Objects per LIST page (where the streaming list is not served); 0 lists in one request. */
+  readonly chunkSize?: number | undefined;
+  /** Called as each kind is read, so a caller can show how far the read has got. */
+  readonly onProgress?: ((progress: ListProgress) => void) | undefined;
+  /** Keep the objects current from watches (a run); false: read once (a plan). */
+  readonly watch: boolean;
+  readonly freshness: Freshness;
+  /** Try the streaming list first (default); false: LIST then WATCH only. */
+  readonly streaming?: boolean | undefined;
+}
+
+/**
+ * The cluster's objects, one informer per kind (kube/informer.ts): every kind read once, nodes first (a
+ * cluster that is down, or credentials that are wrong, fail with one error rather than ten), the others
+ * in parallel; then, with `watch`, kept current. A kind the user may not list (403) or the server does not
+ * serve (404) is left out with a warning unless it is required.
+ */
+export class ClusterCache {
+  private constructor(
+    private readonly informers: ReadonlyMap<ListableKind, KindInformer>,
+    readonly warnings: readonly string[],
+  ) {}
+
+  static async open(client: KubeClient, options: CacheOptions): Promise<ClusterCache> {
+    await resolveCredentials(client.target);
+    const informers = new Map<ListableKind, KindInformer>();
+    const warnings: string[] = [];
+    const readOne = async (kind: ListableKind) => {
+      const resource = resourceOf(kind);
+      const plural = resource.split('.')[0]!;
+      let read = 0;
+      let total: number | null = null;
+      const report = (done: boolean, throttledSeconds?: number) =>
+        options.onProgress?.({ kind, resource: plural, read, total, done, throttledSeconds });
+      const informer = new KindInformer({
+        target: client.target,
+        path: KIND_PATHS[kind],
+        chunkSize: options.chunkSize ?? DEFAULT_CHUNK_SIZE,
+        freshness: options.freshness,
+        streaming: options.streaming !== false,
+        watch: options.watch,
+        transform: stripUnusedFields,
+        onProgress: (count, all, done) => {
+          read = count;
+          total = all;
+          report(done);
+        },
+        onThrottled: (seconds) => report(false, seconds),
+      });
+      report(false);
+      try {
+        await informer.start();
+        informers.set(kind, informer);
+      } catch (err) {
+        const error = classifyKubeError(err, client.target, { verb: 'list', resource });
+        const optional = !options.required.includes(kind);
+        if (!optional || (error.kind !== 'forbidden' && error.kind !== 'not-found')) throw error;
+        warnings.push(`${error.message} (${kind} objects not loaded)`);
+      }
+    };
+    try {
+      const [first, ...rest] = options.kinds;
+      if (first) await readOne(first);
+      await Promise.all(rest.map(readOne));
+    } catch (err) {
+      for (const informer of informers.values()) informer.stop();
+      throw err instanceof KubeError ? err : classifyKubeError(err, client.target);
+    }
+    const ordered = new Map(options.kinds.filter((k) => informers.has(k)).map((k) => [k, informers.get(k)!] as const));
+    return new ClusterCache(ordered, warnings);
+  }
+
+  /** Whether `kind` was read (it is absent when it could not be, see warnings). */
+  has(kind: ListableKind): boolean {
+    return this.informers.has(kind);
+  }
+
+  /** The objects of one kind now (none when it could not be read). */
+  objectsOf(kind: ListableKind): readonly object[] {
+    return this.informers.get(kind)?.objects() ?? [];
+  }
+
+  /** The objects of every kind read, now; a kind that could not be read is absent. */
+  objects(): ReadonlyMap<ListableKind, readonly object[]> {
+    return new Map([...this.informers].map(([kind, informer]) => [kind, informer.objects()] as const));
+  }
+
+  /** Changes with every change of any kind: equal generations, equal objects. */
+  generation(): number {
+    let sum = 0;
+    for (const informer of this.informers.values()) sum += informer.generation;
+    return sum;
+  }
+
+  /** How each kind was last read in whole ('stream' or 'list'), and how many times. */
+  reads(): ReadonlyMap<ListableKind, { readonly method: ReadMethod | undefined; readonly count: number }> {
+    return new Map([...this.informers].map(([k, i]) => [k, { method: i.readMethod, count: i.reads }] as const));
+  }
+
+  /** Reads again the kinds that cannot be watched (the user may list them but not watch them). */
+  async refresh(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((informer) => informer.refresh()));
+  }
+
+  /**
+   * The objects of `kind` that `filter` accepts, as a watch hands them over: each one there now, then every
+   * change. It reads nothing from the API server: the cache's own watch feeds it.
+   */
+  watch<T>(kind: ListableKind, filter: (object: T) => boolean, handlers: WatchHandlers<T>): RunningWatch {
+    const informer = this.informers.get(kind);
+    if (!informer) return { ready: Promise.resolve(), stop: () => {} };
+    for (const object of informer.objects()) if (filter(object as T)) handlers.onUpsert(object as T);
+    const unsubscribe = informer.subscribe((event, object) => {
+      if (!filter(object as T)) return;
+      if (event === 'delete') handlers.onDelete(object as T);
+      else handlers.onUpsert(object as T);
+    });
+    return { ready: Promise.resolve(), stop: unsubscribe };
+  }
+
+  /**
+   * Until the cached object `namespace/name` (or `name`) satisfies `test` (given undefined while absent), or
+   * `timeoutMs` pass: true when it does. A write of the plugin's own is seen by its next plan this way.
+   */
+  async waitFor(kind: ListableKind, key: string, test: (object: KubeObject | undefined) => boolean, timeoutMs: number) {
+    const informer = this.informers.get(kind);
+    if (!informer) return true;
+    await informer.refresh();
+    if (test(informer.get(key))) return true;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      const unsubscribe = informer.subscribe((_event, object) => {
+        if (objectKey(object) === key && test(informer.get(key))) finish(true);
+      });
+      function finish(met: boolean) {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(met);
+      }
+    });
+  }
+
+  stop(): void {
+    for (const informer of this.informers.values()) informer.stop();
+  }
+}

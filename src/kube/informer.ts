@@ -1,0 +1,335 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KubeTarget } from './config.js';
+import { classifyKubeError } from './errors.js';
+import { forEachLine, getRaw, type Query } from './raw-request.js';
+import { ApiError } from './rest.js';
+import { listAllPages, type PageRequest } from './list-pages.js';
+import { retryThrottled } from './throttle-retry.js';
+
+/**
+ * One kind of object, read once and kept current from a watch, as client-go's reflector and informer keep
+ * theirs: the first read is the streaming list (a watch with sendInitialEvents, which the API server
+ * answers from its watch cache one object per line, ending with a bookmark) or, where the server refuses
+ * it, a paged LIST; then a WATCH from the resourceVersion that read ended at, resumed from the last one
+ * seen when it closes, with bookmarks keeping that resourceVersion recent; a 410 Gone (the server no
+ * longer has the history to resume from) reads the whole list again. The objects are the API's JSON.
+ */
+
+export interface KubeObject {
+  readonly metadata?: {
+    readonly name?: string | undefined;
+    readonly namespace?: string | undefined;
+    readonly resourceVersion?: string | undefined;
+    readonly annotations?: Readonly<Record<string, string>> | undefined;
+  };
+}
+
+export type InformerEvent = 'upsert' | 'delete';
+export type InformerListener = (event: InformerEvent, object: KubeObject) => void;
+
+/**
+ * How fresh the first read must be. 'cache': resourceVersion=0, whatever the API server's watch cache holds
+ * (at most a moment behind etcd; no request to etcd at all). 'consistent': no resourceVersion, the state of
+ * etcd now (a 1.31+ server still answers from its watch cache, once the cache has caught up with etcd).
+ */
+export type Freshness = 'cache' | 'consistent';
+
+export interface InformerOptions {
+  readonly target: KubeTarget;
+  /** The collection's path: `/api/v1/pods`, `/apis/apps/v1/replicasets`. */
+  readonly path: string;
+  /** Objects per LIST page when the streaming list is not served; 0: one request. */
+  readonly chunkSize: number;
+  readonly freshness: Freshness;
+  /** Try the streaming list first; false: LIST then WATCH only. */
+  readonly streaming: boolean;
+  /** Keep the objects current after the first read (false: read once and stop). */
+  readonly watch: boolean;
+  /** Applied to every object as it arrives (kube/reads.ts stripUnusedFields). */
+  readonly transform: (object: KubeObject) => KubeObject;
+  /** After each page or each thousand objects of a read: how many so far, and the total when the server says. */
+  readonly onProgress?: ((read: number, total: number | null, done: boolean) => void) | undefined;
+  /** A request the API server throttled (429): it is sent again after `seconds`. */
+  readonly onThrottled?: ((seconds: number) => void) | undefined;
+  /** The watch failed after the first read and is resumed after `retryInMs` (the objects stay valid). */
+  readonly onWatchError?: ((err: unknown, retryInMs: number) => void) | undefined;
+}
+
+/** How the last whole read of the kind was made. */
+export type ReadMethod = 'stream' | 'list';
+
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+const PROGRESS_EVERY = 1000;
+const RESTART_DELAYS_MS = [500, 1000, 2000, 5000, 10000];
+
+/** client-go's reflector: the server ends each watch after 5 to 10 minutes, so that watches spread over servers. */
+function watchTimeoutSeconds(): string {
+  return String(300 + Math.floor(Math.random() * 300));
+}
+
+export function objectKey(object: KubeObject): string {
+  const meta = object.metadata;
+  return meta?.namespace ? `${meta.namespace}/${meta.name ?? ''}` : (meta?.name ?? '');
+}
+
+interface WatchEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  readonly object: KubeObject & { readonly code?: number };
+}
+
+/** The watch's own 410 (an ERROR event, or the answer to a resume from a compacted resourceVersion). */
+function isExpired(err: unknown): boolean {
+  return classifyKubeError(err, undefined).kind === 'expired';
+}
+
+export class KindInformer {
+  private store = new Map<string, KubeObject>();
+  private resourceVersion = '';
+  private readonly listeners = new Set<InformerListener>();
+  private readonly stopping = new AbortController();
+  private streamingRefused = false;
+  private cachedList: readonly KubeObject[] | null = null;
+  /** Bumped at each change: what was built from the objects at one generation holds while it is unchanged. */
+  generation = 0;
+  /** How the last whole read was made; undefined before the first. */
+  readMethod: ReadMethod | undefined;
+  /** Whole reads so far: the first, and one per 410. */
+  reads = 0;
+  /** The watch was refused (403): `refresh` lists the kind again. */
+  polling = false;
+
+  constructor(private readonly options: InformerOptions) {}
+
+  /** Resolves once the first read is complete (its objects are in); rejects when it fails. */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      void this.run(resolve, reject);
+    });
+  }
+
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  /** The objects now, as one frozen array shared until the next change. */
+  objects(): readonly KubeObject[] {
+    this.cachedList ??= Object.freeze([...this.store.values()]);
+    return this.cachedList;
+  }
+
+  get(key: string): KubeObject | undefined {
+    return this.store.get(key);
+  }
+
+  /** Lists the kind again when it cannot be watched; nothing to do while the watch keeps it current. */
+  async refresh(): Promise<void> {
+    if (this.polling && !this.stopped) await this.list('consistent');
+  }
+
+  /** Calls `listener` on every change from now on; returns the unsubscription. */
+  subscribe(listener: InformerListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async run(synced: () => void, failed: (err: unknown) => void): Promise<void> {
+    const { signal } = this.stopping;
+    let isSynced = false;
+    let freshness = this.options.freshness;
+    let needList = true;
+    let failures = 0;
+    const markSynced = () => {
+      needList = false;
+      failures = 0;
+      if (!isSynced) {
+        isSynced = true;
+        synced();
+      }
+    };
+    while (!signal.aborted) {
+      try {
+        if (needList && !this.streamingRefused && this.options.streaming) {
+          try {
+            await this.stream(freshness, true, markSynced);
+          } catch (err) {
+            // A server that does not serve the streaming list says so with an error answer (422 with the
+            // WatchList feature off; 403 to a user who may list but not watch): a LIST serves instead.
+            // A broken connection is not such an answer, and the LIST would meet it too.
+            if (!needList || !(err instanceof ApiError) || err.code === 410) throw err;
+          }
+          // Ended without the bookmark that closes the initial events: a server that ignored the request.
+          if (needList) this.streamingRefused = true;
+        }
+        if (needList) {
+          await this.list(freshness);
+          markSynced();
+        }
+        if (!this.options.watch || signal.aborted) return;
+        await this.stream(freshness, false, markSynced);
+      } catch (err) {
+        if (signal.aborted) return;
+        if (!isSynced) {
+          this.stop();
+          failed(err);
+          return;
+        }
+        if (classifyKubeError(err, undefined).kind === 'forbidden') {
+          // May list but not watch: the objects are read again whenever they are asked for (refresh).
+          this.polling = true;
+          return;
+        }
+        if (isExpired(err)) {
+          // The history to resume from is gone: read the whole list again, at the state of etcd now.
+          needList = true;
+          freshness = 'consistent';
+          continue;
+        }
+        const delay = RESTART_DELAYS_MS[Math.min(failures, RESTART_DELAYS_MS.length - 1)]!;
+        failures += 1;
+        this.options.onWatchError?.(err, delay);
+        await sleep(delay, undefined, { signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  /**
+   * One watch request, read to its end. `initial`: the streaming list (sendInitialEvents), whose objects
+   * replace the store once the server marks them complete; otherwise resumed from the last resourceVersion.
+   */
+  private async stream(freshness: Freshness, initial: boolean, synced: () => void): Promise<void> {
+    const { signal } = this.stopping;
+    const request = new AbortController();
+    const abort = () => request.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    const query: Query = initial
+      ? {
+          watch: '1',
+          sendInitialEvents: 'true',
+          resourceVersionMatch: 'NotOlderThan',
+          resourceVersion: freshness === 'cache' ? '0' : undefined,
+          allowWatchBookmarks: 'true',
+          timeoutSeconds: watchTimeoutSeconds(),
+        }
+      : {
+          watch: '1',
+          resourceVersion: this.resourceVersion,
+          allowWatchBookmarks: 'true',
+          timeoutSeconds: watchTimeoutSeconds(),
+        };
+    try {
+      const response = await this.throttled(() =>
+        getRaw(this.options.target, this.options.path, query, { timeout: false, signal: request.signal }),
+      );
+      let fresh: Map<string, KubeObject> | null = initial ? new Map() : null;
+      const onEvent = (event: WatchEvent) => {
+        const object = event.object;
+        if (event.type === 'ERROR') {
+          throw new ApiError(object.code ?? 500, JSON.stringify(object), {});
+        }
+        const version = object.metadata?.resourceVersion;
+        if (event.type === 'BOOKMARK') {
+          if (version) this.resourceVersion = version;
+          if (fresh && object.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true') {
+            this.replace(fresh, 'stream');
+            fresh = null;
+            this.options.onProgress?.(this.store.size, this.store.size, true);
+            synced();
+            if (!this.options.watch) request.abort();
+          }
+          return;
+        }
+        const item = this.options.transform(object);
+        if (fresh) {
+          fresh.set(objectKey(item), item);
+          if (fresh.size % PROGRESS_EVERY === 0) this.options.onProgress?.(fresh.size, null, false);
+          return;
+        }
+        if (version) this.resourceVersion = version;
+        this.apply(event.type === 'DELETED' ? 'delete' : 'upsert', item);
+      };
+      if (!response.body) return;
+      await forEachLine(response.body, (line) => onEvent(JSON.parse(line) as WatchEvent)).catch((err: unknown) => {
+        if (!request.signal.aborted) throw err;
+      });
+    } finally {
+      signal.removeEventListener('abort', abort);
+      request.abort();
+    }
+  }
+
+  /** The whole list, page by page (kube/list-pages.ts), replacing the store once complete. */
+  private async list(freshness: Freshness): Promise<void> {
+    let listVersion = '';
+    const fresh = new Map<string, KubeObject>();
+    const fetchPage = async (page: PageRequest) => {
+      const query: Query = {
+        limit: page.limit === undefined ? undefined : String(page.limit),
+        continue: page._continue,
+        // A continued page carries the first page's resourceVersion in its token; a relist after an expired
+        // token asks for the state of etcd now.
+        ...(page._continue || page.restart || freshness === 'consistent'
+          ? {}
+          : { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }),
+      };
+      const response = await this.throttled(() =>
+        getRaw(this.options.target, this.options.path, query, { timeout: true, signal: this.stopping.signal }),
+      );
+      const list = JSON.parse(await response.text()) as {
+        items?: KubeObject[] | null;
+        metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+      };
+      listVersion = list.metadata?.resourceVersion ?? listVersion;
+      return {
+        items: list.items ?? [],
+        metadata: { _continue: list.metadata?.continue, remainingItemCount: list.metadata?.remainingItemCount },
+      };
+    };
+    const items = await listAllPages(fetchPage, this.options.chunkSize, this.options.transform, (read, remaining) =>
+      this.options.onProgress?.(read, remaining === undefined ? null : read + remaining, false),
+    );
+    for (const item of items) fresh.set(objectKey(item), item);
+    this.resourceVersion = listVersion;
+    this.replace(fresh, 'list');
+    this.options.onProgress?.(this.store.size, this.store.size, true);
+  }
+
+  /** A whole read's objects in place of the store's, with the changes told as the watch would tell them. */
+  private replace(fresh: Map<string, KubeObject>, method: ReadMethod): void {
+    const old = this.store;
+    this.store = fresh;
+    this.readMethod = method;
+    this.reads += 1;
+    this.generation += 1;
+    this.cachedList = null;
+    if (this.listeners.size === 0) return;
+    for (const [key, object] of old) if (!fresh.has(key)) this.tell('delete', object);
+    for (const [key, object] of fresh) {
+      if (old.get(key)?.metadata?.resourceVersion !== object.metadata?.resourceVersion) this.tell('upsert', object);
+    }
+  }
+
+  private apply(event: InformerEvent, object: KubeObject): void {
+    const key = objectKey(object);
+    if (event === 'delete') this.store.delete(key);
+    else this.store.set(key, object);
+    this.generation += 1;
+    this.cachedList = null;
+    this.tell(event, object);
+  }
+
+  private tell(event: InformerEvent, object: KubeObject): void {
+    for (const listener of this.listeners) listener(event, object);
+  }
+
+  private throttled<T>(request: () => Promise<T>): Promise<T> {
+    return retryThrottled(request, {
+      signal: this.stopping.signal,
+      sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
+      onThrottled: (seconds) => this.options.onThrottled?.(seconds),
+    });
+  }
+}

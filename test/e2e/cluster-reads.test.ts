@@ -1,0 +1,212 @@
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connect } from '../../src/cli/kube-connect.js';
+import { ClusterCache } from '../../src/kube/cluster-cache.js';
+import { auditMark, auditSince, type AuditEvent } from './audit.js';
+import { labComponent } from './faults/faults.js';
+import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+import { described, finish, POOL, scratch, start } from './run-helpers.js';
+
+// How the plugin reads the cluster, as the lab's API server saw it (its audit log logs every list and
+// watch): a run lists each kind once and plans from watches after; the streaming list where the server
+// serves it, a LIST where it refuses it; a read throttled by API priority and fairness waits and goes on.
+
+const work = scratch();
+afterAll(async () => {
+  rmSync(work, { recursive: true, force: true });
+  await kubectl(['delete', 'flowschema', THROTTLED, '--ignore-not-found']);
+  await kubectl(['delete', 'prioritylevelconfiguration', THROTTLED, '--ignore-not-found']);
+  await kubectl(['delete', 'clusterrolebinding,clusterrole', LIST_ONLY, '--ignore-not-found']);
+  await kubectl(['delete', 'clusterrolebinding,clusterrole', THROTTLED, '--ignore-not-found']);
+});
+
+const LIST_ONLY = 'maint-e2e-list-only';
+const THROTTLED = 'maint-e2e-throttled';
+const PLAN_KINDS = [
+  'nodes',
+  'pods',
+  'poddisruptionbudgets',
+  'replicasets',
+  'deployments',
+  'statefulsets',
+  'daemonsets',
+  'replicationcontrollers',
+  'jobs',
+  'services',
+  'persistentvolumeclaims',
+  'persistentvolumes',
+  'storageclasses',
+  'csinodes',
+  'csidrivers',
+  'csistoragecapacities',
+];
+
+const isMaint = (e: AuditEvent) => e.userAgent?.startsWith('kubectl-maint/') === true;
+/** A whole read of a kind: a LIST (once complete), or a streaming list (a watch with sendInitialEvents, once started). */
+const isWholeRead = (e: AuditEvent) =>
+  (e.verb === 'list' && e.stage === 'ResponseComplete') ||
+  (e.verb === 'watch' && e.stage === 'ResponseStarted' && /[?&]sendInitialEvents=true/.test(e.requestURI));
+
+/** resource → the whole reads of it (cluster-wide ones only: a field or label selector reads a few objects). */
+function wholeReads(events: readonly AuditEvent[]): Map<string, string[]> {
+  const reads = new Map<string, string[]>();
+  for (const e of events) {
+    if (!isMaint(e) || !isWholeRead(e) || e.objectRef?.namespace) continue;
+    const resource = e.objectRef?.resource ?? '';
+    reads.set(resource, [...(reads.get(resource) ?? []), `${e.verb} ${e.requestURI}`]);
+  }
+  return reads;
+}
+
+describe('the reads of kubectl maint, in the API server audit log', () => {
+  it('a run over six nodes in three batches reads each kind once and plans from watches after', async () => {
+    await seedScenario('pool');
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    const mark = await auditMark();
+    const r = await finish(
+      await start([
+        'run',
+        '-l',
+        'pool=blue',
+        '--max-unavailable',
+        '2',
+        '--ignore-daemonsets',
+        '-o',
+        'json',
+        '--',
+        'true',
+      ]),
+    );
+    const why = described(r);
+    expect(r.exitCode, why).toBe(0);
+    const started = r.events.find((e) => e.type === 'run-started');
+    const batches = started?.type === 'run-started' ? started.batches : [];
+    expect(batches.flat().sort(), why).toEqual(POOL);
+    expect(batches.length, why).toBeGreaterThanOrEqual(3);
+    const reads = wholeReads(await auditSince(mark));
+    for (const kind of PLAN_KINDS)
+      expect(reads.get(kind), `${kind}: ${JSON.stringify(reads.get(kind))}`).toHaveLength(1);
+    // The 1.37 server serves the streaming list: no LIST of a kind the plan reads.
+    expect([...reads.values()].flat().filter((read) => read.startsWith('list ') && !/leases/.test(read))).toEqual([]);
+  });
+
+  it('a user who may list but not watch is read with LISTs, and its plan is the same', async () => {
+    await seedScenario('hello');
+    const rules = PLAN_KINDS.map((kind) => `--resource=${kind}`);
+    await kubectl(['create', 'clusterrole', LIST_ONLY, '--verb=list', ...rules]);
+    await kubectl(['create', 'clusterrolebinding', LIST_ONLY, `--clusterrole=${LIST_ONLY}`, `--user=${LIST_ONLY}`]);
+    const admin = await ClusterCache.open(await connect({ kubeconfig: (await labEnv()).KUBECONFIG }), readOptions());
+    admin.stop();
+    const listOnly = await ClusterCache.open(
+      await connect({ kubeconfig: await labUserKubeconfig(LIST_ONLY, work) }),
+      readOptions(),
+    );
+    listOnly.stop();
+    expect(new Set([...admin.reads().values()].map((r) => r.method))).toEqual(new Set(['stream']));
+    expect(new Set([...listOnly.reads().values()].map((r) => r.method))).toEqual(new Set(['list']));
+    const names = (cache: ClusterCache) =>
+      [...cache.objects()].map(([kind, objects]) => [kind, objects.length] as const);
+    expect(names(listOnly)).toEqual(names(admin));
+  });
+
+  it('a watch the API server can no longer resume (410 after its restart) reads its kind again, then follows it', async () => {
+    await seedScenario('hello');
+    const cache = await ClusterCache.open(await connect({ kubeconfig: (await labEnv()).KUBECONFIG }), {
+      ...readOptions(),
+      watch: true,
+    });
+    try {
+      const podsRead = () => cache.reads().get('Pod')?.count ?? 0;
+      expect(podsRead()).toBe(1);
+      // A restarted API server's watch cache starts at the revision of etcd then: older ones are gone (410).
+      await labComponent('stop', 'kube-apiserver');
+      await labComponent('start', 'kube-apiserver');
+      await eventually(async () => podsRead() >= 2, 120_000, 'the pods read again');
+      await kubectl(['run', 'after-relist', '-n', 'demo', '--image=registry.k8s.io/pause:3.10']);
+      await eventually(
+        async () =>
+          cache.objectsOf('Pod').some((p) => (p as { metadata?: { name?: string } }).metadata?.name === 'after-relist'),
+        60_000,
+        'the pod created after the relist, seen by the watch',
+      );
+    } finally {
+      cache.stop();
+    }
+  });
+
+  it('reads that API priority and fairness throttles (429) are sent again after Retry-After, not failed', async () => {
+    await seedScenario('hello');
+    // A priority level with no nominal seats that rejects what it cannot serve at once, for one user: of
+    // the plan's reads sent side by side, all but one are answered 429 each time.
+    await kubectl(['apply', '-f', '-'], { input: throttling() });
+    await kubectl([
+      'create',
+      'clusterrole',
+      THROTTLED,
+      '--verb=list,watch',
+      ...PLAN_KINDS.map((k) => `--resource=${k}`),
+    ]);
+    await kubectl(['create', 'clusterrolebinding', THROTTLED, `--clusterrole=${THROTTLED}`, `--user=${THROTTLED}`]);
+    const kubeconfig = await labUserKubeconfig(THROTTLED, work);
+    // The API server's APF configuration controller has taken the FlowSchema in once it writes its status.
+    await eventually(
+      async () =>
+        (
+          await kubectlJson<{ status?: { conditions?: Array<{ type: string; status: string }> } }>([
+            'get',
+            'flowschema',
+            THROTTLED,
+          ])
+        ).status?.conditions?.some((c) => c.type === 'Dangling' && c.status === 'False'),
+      60_000,
+      'the FlowSchema taken in',
+    );
+    const mark = await auditMark();
+    const r = await finish(
+      await start(['plan', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json'], { KUBECONFIG: kubeconfig }),
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: expect.any(String) as unknown });
+    const throttled = (await auditSince(mark)).filter(
+      (e) => e.user?.username === THROTTLED && e.responseStatus?.code === 429,
+    );
+    expect(throttled.length).toBeGreaterThan(0);
+  });
+});
+
+function readOptions() {
+  return {
+    kinds: ['Node', 'Pod', 'PodDisruptionBudget', 'ReplicaSet', 'Deployment'] as const,
+    required: ['Node', 'Pod'] as const,
+    watch: false,
+    freshness: 'cache' as const,
+  };
+}
+
+function throttling(): string {
+  return `
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: ${THROTTLED}}
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 0
+    lendablePercent: 0
+    borrowingLimitPercent: 0
+    limitResponse: {type: Reject}
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: ${THROTTLED}}
+spec:
+  priorityLevelConfiguration: {name: ${THROTTLED}}
+  matchingPrecedence: 100
+  distinguisherMethod: {type: ByUser}
+  rules:
+    - subjects: [{kind: User, user: {name: ${THROTTLED}}}]
+      resourceRules: [{verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*']}]
+      nonResourceRules: [{verbs: ['*'], nonResourceURLs: ['*']}]
+`;
+}
