@@ -1,6 +1,7 @@
 import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
-import type { DrainPlan } from '../plan/types.js';
+import { followTimeLeft, secondsLeft, wavesLeft, type PlannedTimes, type TimeLeft } from '../drain/time-left.js';
+import type { DrainPlan, Verdict } from '../plan/types.js';
 import { escalationText, groupStartText, surgeText } from './drain-wording.js';
 import { qualified, qualifiedPdb } from './format.js';
 
@@ -90,6 +91,8 @@ export interface DrainProgress {
   readonly blockedBy: string | null;
   /** From the plan's estimate, when the hints carry one; null otherwise and once finished. */
   readonly timeLeft?: TimeLeft | null;
+  /** The plan's verdict and its first reason, when the hints carry them: a client dry run's answer is the plan's. */
+  readonly plan?: PlanVerdict;
   readonly finished: FinishedEvent | null;
 }
 
@@ -101,24 +104,15 @@ export interface WaveHints {
   readonly podBudget: ReadonlyMap<string, string>;
   /** namespace/name of a budget → why the plan expects it not to free up (a replacement with no node). */
   readonly budgetBlocker?: ReadonlyMap<string, string>;
-  /** The plan's estimate (plan.eta), for "about N s left": each pod's wave and when each wave starts. */
-  readonly eta?: {
-    readonly totalSeconds: number;
-    readonly podWave: ReadonlyMap<string, number>;
-    readonly waveStartsAfterSeconds: ReadonlyMap<number, number>;
-  };
+  /** The plan's estimate (plan.eta) and --escalate-after, for the one "about N s left" (drain/time-left.ts). */
+  readonly eta?: PlannedTimes;
+  readonly plan?: PlanVerdict;
 }
 
-/**
- * The time left as of `atMs`, re-anchored as waves complete: while wave w is the earliest with pods not
- * yet admitted, the plan's total minus wave w's planned start, counting down from when w became the
- * current wave; once every pod is admitted, the longest grace period left.
- */
-export interface TimeLeft {
-  readonly seconds: number;
-  readonly atMs: number;
-  /** The wave the anchor belongs to (0 once every pod is admitted). */
-  readonly wave: number;
+/** The plan's verdict, and why in one line. */
+export interface PlanVerdict {
+  readonly verdict: Verdict;
+  readonly reason: string;
 }
 
 export interface DrainProgressOptions {
@@ -129,10 +123,12 @@ export interface DrainProgressOptions {
   readonly hints?: WaveHints;
 }
 
-export function waveHintsFromPlan(plan: DrainPlan): WaveHints {
+/** `escalation`: --escalate-after and --escalate-namespace as the drain was asked, for their deadlines. */
+export function waveHintsFromPlan(plan: DrainPlan, escalation?: PlannedTimes['escalation']): WaveHints {
   const total = plan.eta?.totalSeconds;
   const unplaced = plan.pods.filter((p) => p.replacement?.schedulable === false);
   return {
+    plan: { verdict: plan.verdict, reason: plan.verdictReasons[0] ?? plan.verdict },
     perWave: new Map(plan.budgets.map((b) => [qualified(b), b.perWave])),
     podBudget: new Map(plan.pods.flatMap((p) => (p.pdbs[0] ? [[p.uid, qualified(p.pdbs[0])] as const] : []))),
     budgetBlocker: new Map(
@@ -148,19 +144,22 @@ export function waveHintsFromPlan(plan: DrainPlan): WaveHints {
             totalSeconds: total,
             podWave: new Map(plan.pods.flatMap((p) => (p.wave !== null ? [[p.uid, p.wave] as const] : []))),
             waveStartsAfterSeconds: new Map(plan.eta.waves.map((w) => [w.wave, w.startsAfterSeconds])),
+            graceSeconds: new Map(plan.pods.flatMap((p) => (p.eta ? [[p.uid, p.eta.graceSeconds] as const] : []))),
+            escalation,
           },
         }
       : {}),
   };
 }
 
-/** "about 40s left" as of `nowMs`: the anchor counted down; 0 once past it. */
+/** Seconds left as of `nowMs` (negative once past the estimate); null without an estimate and once finished. */
 export function secondsLeftAt(progress: DrainProgress, nowMs: number): number | null {
   const left = progress.timeLeft;
   if (!left || progress.finished) return null;
-  return Math.max(0, left.seconds - (nowMs - left.atMs) / 1000);
+  return secondsLeft(left, nowMs);
 }
 
+/** The time left after an event: drain/time-left.ts, over the pods as they are now. */
 function estimateTimeLeft(
   pods: readonly PodProgress[],
   previous: TimeLeft | null | undefined,
@@ -168,23 +167,8 @@ function estimateTimeLeft(
   eta: WaveHints['eta'],
 ): TimeLeft | null {
   if (!eta) return null;
-  const notAdmitted = pods.filter((p) =>
-    ['queued', 'evicting', 'retrying', 'waiting-for-budget'].includes(p.state.phase),
-  );
-  const waves = notAdmitted.flatMap((p) => {
-    const wave = eta.podWave.get(p.pod.uid);
-    return wave === undefined ? [] : [wave];
-  });
-  if (waves.length > 0) {
-    const wave = Math.min(...waves);
-    if (previous && previous.wave === wave) return previous;
-    return { seconds: eta.totalSeconds - (eta.waveStartsAfterSeconds.get(wave) ?? 0), atMs, wave };
-  }
-  const deadlines = pods.flatMap((p) =>
-    p.state.phase === 'terminating' && p.state.deadlineMs !== null ? [p.state.deadlineMs] : [],
-  );
-  if (deadlines.length === 0) return previous ?? null;
-  return { seconds: Math.max(0, (Math.max(...deadlines) - atMs) / 1000), atMs, wave: 0 };
+  const now = pods.map((p) => ({ uid: p.pod.uid, key: qualified(p.pod), namespace: p.pod.namespace, state: p.state }));
+  return followTimeLeft(previous ?? null, now, atMs, eta);
 }
 
 export function initialDrainProgress(): DrainProgress {
@@ -215,6 +199,7 @@ export function reduceDrainEvents(
   const blockedBy = next.finished ? null : knownBlock(next.pods);
   return {
     ...next,
+    ...(options.hints?.plan ? { plan: options.hints.plan } : {}),
     startedAtMs,
     lastEventAtMs: event.atMs,
     elapsedMs: Math.max(0, event.atMs - startedAtMs),
@@ -386,27 +371,14 @@ function countPods(pods: readonly PodProgress[]): DrainCounts {
   };
 }
 
-/**
- * Waves left: for each budget, the pods still to be evicted that wait on it, divided by how many it lets
- * go at once; pods under no known budget go in one wave. The largest of these, since budgets drain in
- * parallel. Terminating pods are already on their way and do not count.
- */
+/** Waves left (drain/time-left.ts), each pod under the budget it waited for or the plan gave it. */
 function estimateWavesLeft(
   pods: readonly PodProgress[],
   budgets: readonly BudgetProgress[],
   hints: WaveHints | undefined,
 ): number {
-  const pending = pods.filter((p) => ['queued', 'evicting', 'retrying', 'waiting-for-budget'].includes(p.state.phase));
-  const budgetOf = (p: PodProgress) => p.pdb ?? hints?.podBudget.get(p.pod.uid) ?? null;
-  let waves = pending.some((p) => budgetOf(p) === null) ? 1 : 0;
-  const byBudget = Map.groupBy(
-    pending.filter((p) => budgetOf(p) !== null),
-    (p) => budgetOf(p) ?? '',
+  return wavesLeft(
+    pods.map((p) => ({ state: p.state, budget: p.pdb ?? hints?.podBudget.get(p.pod.uid) ?? null })),
+    (budget) => hints?.perWave.get(budget) ?? budgets.find((b) => b.pdb === budget)?.maxAllowedSeen ?? 0,
   );
-  for (const [pdb, waiting] of byBudget) {
-    const seen = budgets.find((b) => b.pdb === pdb)?.maxAllowedSeen ?? 0;
-    const size = Math.max(1, hints?.perWave.get(pdb) ?? seen);
-    waves = Math.max(waves, Math.ceil(waiting.length / size));
-  }
-  return waves;
 }

@@ -148,7 +148,7 @@ async function drainCommand(
   // SIGINT (Ctrl-C) and SIGTERM (kill, a CI job cancelled, a pod stopping) both stop the drain the same
   // way: no new eviction, the nodes stay cordoned, the summary says what remains. A second one leaves at once.
   const abort = new AbortController();
-  const sink = await openSink(plan, json, () => abort.abort('SIGINT'));
+  const sink = await openSink(plan, json, () => abort.abort('SIGINT'), escalationForEngine(values));
   const onSignal = (signal: NodeJS.Signals) => {
     if (abort.signal.aborted) process.exit(interruptedExitCode(signal));
     abort.abort(signal);
@@ -292,8 +292,13 @@ interface EventSink {
 }
 
 /** -o json: one event per line; a terminal: the live Ink view; otherwise kubectl-like lines. */
-async function openSink(plan: DrainPlan, json: boolean, onInterrupt: () => void): Promise<EventSink> {
-  const hints = waveHintsFromPlan(plan);
+async function openSink(
+  plan: DrainPlan,
+  json: boolean,
+  onInterrupt: () => void,
+  escalation: ReturnType<typeof escalationForEngine>,
+): Promise<EventSink> {
+  const hints = waveHintsFromPlan(plan, escalation || undefined);
   if (json) {
     // stdout carries the events; a drain that did not finish also says why in one line on stderr.
     let progress = initialDrainProgress();

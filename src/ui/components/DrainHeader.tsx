@@ -12,13 +12,18 @@ export interface DrainHeaderProps {
   /** Why the drain cannot go on by itself, once known (then no waves estimate is shown). */
   blockedBy?: string | null;
   counts: DrainCounts;
-  /** From the plan's estimate, counting down; null or absent without one. */
+  /** The one estimate (drain/time-left.ts), counting down, negative once past; null or absent without one. */
   secondsLeft?: number | null;
+  /** The next pod --escalate-after deletes: when, on the elapsed clock, and how soon. */
+  escalation?: { readonly pod: string; readonly atElapsedMs: number; readonly inMs: number } | null;
 }
 
 /**
- * Draining k8s-node-1 · 0:42 · about 2 waves left · about 40s left
+ * Draining k8s-node-1 · 0:42 · about 40s left
  * [██████░░░░░░] 4/8 · 1 waiting for a budget · 1 terminating · 2 queued
+ * --escalate-after deletes demo/hello-b at 0:57 (in 15s)
+ *
+ * One estimate: the time left when the plan gave one, else the waves left.
  */
 export function DrainHeader({
   nodes,
@@ -28,6 +33,7 @@ export function DrainHeader({
   blockedBy = null,
   counts,
   secondsLeft,
+  escalation = null,
 }: DrainHeaderProps) {
   const busy = [
     counts.evicting > 0 && `${counts.evicting} evicting`,
@@ -44,9 +50,9 @@ export function DrainHeader({
         <Tone tone="muted">
           {' · '}
           {formatClock(elapsedMs)}
-          {wavesLeft > 0 && ` · about ${wavesLeft} ${wavesLeft === 1 ? 'wave' : 'waves'} left`}
-          {secondsLeft != null &&
-            (secondsLeft >= 1 ? ` · about ${formatSeconds(secondsLeft)} left` : ' · past the estimate')}
+          {secondsLeft == null
+            ? wavesLeft > 0 && ` · about ${wavesLeft} ${wavesLeft === 1 ? 'wave' : 'waves'} left`
+            : ` · ${timeLeftText(secondsLeft)}`}
         </Tone>
         {blockedBy && <Tone tone="bad"> · blocked: {blockedBy}</Tone>}
       </Text>
@@ -54,6 +60,18 @@ export function DrainHeader({
         <ProgressBar done={counts.done} total={counts.total} />
         {busy.length > 0 && <Tone tone="muted"> · {busy.join(' · ')}</Tone>}
       </Text>
+      {escalation && (
+        <Tone tone="warn">
+          --escalate-after deletes {escalation.pod} at {formatClock(escalation.atElapsedMs)}
+          {escalation.inMs >= 1000 ? ` (in ${formatSeconds(escalation.inMs / 1000)})` : ' (now)'}
+        </Tone>
+      )}
     </Box>
   );
+}
+
+/** "about 40s left"; once the estimate has passed, by how much. */
+function timeLeftText(secondsLeft: number): string {
+  if (secondsLeft >= 1) return `about ${formatSeconds(secondsLeft)} left`;
+  return secondsLeft <= -1 ? `past the estimate by ${formatSeconds(-secondsLeft)}` : 'about 0s left';
 }

@@ -36,8 +36,9 @@ export function DrainView({ progress, nowMs, maxRows = 15, log = true, rows }: D
   const live = progress.pods
     .filter((p) => !isFinished(p.state))
     .sort((a, b) => ROW_ORDER.indexOf(a.state.phase) - ROW_ORDER.indexOf(b.state.phase));
-  // Header (two lines), the blank line above it and the "… more" line take four of the screen's rows.
-  const shown = live.slice(0, rows === undefined ? maxRows : Math.max(1, Math.min(maxRows, rows - 5)));
+  // Header (two lines, three with an escalation due), the blank line above it and the "… more" line.
+  const headerRows = nextEscalation(progress, startedAtMs, nowMs) ? 6 : 5;
+  const shown = live.slice(0, rows === undefined ? maxRows : Math.max(1, Math.min(maxRows, rows - headerRows)));
   const nameWidth = Math.max(0, ...shown.map((p) => qualified(p.pod).length));
   const finished = progress.finished;
   const items: StaticItem[] = [
@@ -70,6 +71,7 @@ export function DrainView({ progress, nowMs, maxRows = 15, log = true, rows }: D
               blockedBy={progress.blockedBy}
               counts={progress.counts}
               secondsLeft={secondsLeftAt(progress, nowMs)}
+              escalation={nextEscalation(progress, startedAtMs, nowMs)}
             />
             {shown.map((p) => (
               <DrainPodRow
@@ -86,4 +88,10 @@ export function DrainView({ progress, nowMs, maxRows = 15, log = true, rows }: D
       )}
     </Box>
   );
+}
+
+/** The next pod --escalate-after deletes, on the drain's clock; null when none is due or the drain is done. */
+function nextEscalation(progress: DrainProgress, startedAtMs: number, nowMs: number) {
+  const next = progress.finished ? undefined : progress.timeLeft?.escalations[0];
+  return next ? { pod: next.pod, atElapsedMs: next.atMs - startedAtMs, inMs: next.atMs - nowMs } : null;
 }

@@ -1,3 +1,4 @@
+import { renderToString } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { DrainHeader } from '../../../../src/ui/components/DrainHeader.js';
@@ -53,5 +54,46 @@ describe('<DrainHeader />', () => {
     );
     expect(lastFrame()?.split('\n')[0]).toBe('Draining a, b (server dry run) · 0:05');
     expect(lastFrame()?.split('\n')[1]).toBe('[████████████░░░░░░░░░░░░] 4/8');
+  });
+});
+
+describe('<DrainHeader /> time left: one estimate', () => {
+  it('gives the time left alone when the plan gave one (no waves beside it), and by how much it is past', () => {
+    const header = (secondsLeft: number) =>
+      render(
+        <DrainHeader
+          nodes={['k8s-node-1']}
+          dryRun="none"
+          elapsedMs={7_000}
+          wavesLeft={1}
+          counts={counts}
+          secondsLeft={secondsLeft}
+        />,
+      )
+        .lastFrame()
+        ?.split('\n')[0];
+    expect(header(14.2)).toBe('Draining k8s-node-1 · 0:07 · about 14s left');
+    expect(header(-3.5)).toBe('Draining k8s-node-1 · 0:07 · past the estimate by 3s');
+  });
+
+  it('names the pod --escalate-after deletes next and when, on its own line, whole at 60, 80 and 120 columns', () => {
+    for (const columns of [60, 80, 120]) {
+      const frame = renderToString(
+        <DrainHeader
+          nodes={['k8s-node-1']}
+          dryRun="none"
+          elapsedMs={7_000}
+          wavesLeft={1}
+          counts={counts}
+          secondsLeft={14}
+          escalation={{ pod: 'db/postgres-0', atElapsedMs: 16_000, inMs: 9_000 }}
+        />,
+        { columns },
+      );
+      const lines = frame.split('\n');
+      expect(lines[0], String(columns)).toBe('Draining k8s-node-1 · 0:07 · about 14s left');
+      expect(lines.at(-1), String(columns)).toBe('--escalate-after deletes db/postgres-0 at 0:16 (in 9s)');
+      expect(Math.max(...lines.map((l) => l.length)), String(columns)).toBeLessThanOrEqual(columns);
+    }
   });
 });
