@@ -23,11 +23,24 @@ export function isStale(root: string): boolean {
   return Math.max(...SOURCES.map((s) => newest(path.join(root, s)))) > built;
 }
 
-export function buildIfStale(root: string): boolean {
+/** How the build is said and run; tests pass their own. */
+export interface BuildSteps {
+  readonly say: (text: string) => void;
+  readonly run: (file: string, args: readonly string[], cwd: string) => void;
+}
+
+const REAL_STEPS: BuildSteps = {
+  say: (text) => process.stderr.write(text),
+  run: (file, args, cwd) => void execFileSync(file, args, { cwd, stdio: 'inherit' }),
+};
+
+export function buildIfStale(root: string, steps: BuildSteps = REAL_STEPS): boolean {
   if (!isStale(root)) return false;
+  // The build takes half a minute the first time on a busy machine: said at once, not a blank screen.
+  steps.say('building kubectl-maint from its sources first (tsc, then the bundle; once per change)…\n');
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  execFileSync(process.execPath, [path.join(root, 'scripts/build-bundle.ts')], { cwd: root, stdio: 'inherit' });
+  steps.run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], root);
+  steps.run(process.execPath, [path.join(root, 'scripts/build-bundle.ts')], root);
   // tsc leaves its build info untouched when no output changed (a file saved as it was): mark the check.
   const now = new Date();
   utimesSync(path.join(root, STAMP), now, now);

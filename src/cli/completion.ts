@@ -32,8 +32,16 @@ export interface Completions {
 /** Where the names of live nodes come from; the real one reads the cluster (listNodeNames below). */
 export type NodeLister = (values: KubeFlagValues) => Promise<readonly string[]>;
 
+/** Names the kubeconfig defines, by the flag that takes one: --context, --cluster, --user. */
+export type KubeconfigLister = (values: KubeFlagValues) => Promise<Readonly<Record<string, readonly string[]>>>;
+
 /** Completes the last of `args` (possibly empty) after the words before it. */
-export async function complete(program: Command, args: readonly string[], listNodes: NodeLister): Promise<Completions> {
+export async function complete(
+  program: Command,
+  args: readonly string[],
+  listNodes: NodeLister,
+  listKubeconfig: KubeconfigLister = kubeconfigNamesOf,
+): Promise<Completions> {
   const words = args.slice(0, -1);
   const partial = args.at(-1) ?? '';
   const command = subcommandOf(program, words);
@@ -47,10 +55,24 @@ export async function complete(program: Command, args: readonly string[], listNo
   }
   const previous = words.at(-1);
   const valueOf = previous && !previous.includes('=') ? optionNamed(command, previous) : undefined;
-  if (valueOf && !valueOf.isBoolean() && !valueOf.optional) return valuesOf(valueOf, partial);
+  // The flags typed before the one being completed (a flag still waiting for its value would not parse).
+  const kubeconfigValues = async (option: Option, typed: string, prefix = '') => {
+    const before = prefix ? words : words.slice(0, -1);
+    const names = (await listKubeconfig(flagValues(program, command, before)))[option.long ?? ''] ?? [];
+    return matching(
+      names.map((name) => ({ value: `${prefix}${name}` })),
+      `${prefix}${typed}`,
+    );
+  };
+  if (valueOf && !valueOf.isBoolean() && !valueOf.optional) {
+    return KUBECONFIG_FLAGS.has(valueOf.long ?? '') ? kubeconfigValues(valueOf, partial) : valuesOf(valueOf, partial);
+  }
   const eq = partial.indexOf('=');
   if (partial.startsWith('--') && eq > 0) {
     const option = optionNamed(command, partial.slice(0, eq));
+    if (option && KUBECONFIG_FLAGS.has(option.long ?? '')) {
+      return kubeconfigValues(option, partial.slice(eq + 1), partial.slice(0, eq + 1));
+    }
     return option ? valuesOf(option, partial.slice(eq + 1)) : none();
   }
   if (partial.startsWith('-')) return flagsOf(command, words, partial);
@@ -164,6 +186,20 @@ export const listNodeNames: NodeLister = async (values) => {
     return await restNodeCalls(rest).listNodeNames('');
   } catch {
     return [];
+  }
+};
+
+/** The flags whose values are names in the kubeconfig. */
+const KUBECONFIG_FLAGS = new Set(['--context', '--cluster', '--user']);
+
+/** The kubeconfig's names (the file --kubeconfig or KUBECONFIG chooses); none when it cannot be read. */
+export const kubeconfigNamesOf: KubeconfigLister = async (values): Promise<Record<string, readonly string[]>> => {
+  const { kubeconfigNames } = await import('../kube/kubeconfig.js');
+  try {
+    const names = kubeconfigNames(values.kubeconfig ? { kubeconfig: values.kubeconfig } : {});
+    return { '--context': names.contexts, '--cluster': names.clusters, '--user': names.users };
+  } catch {
+    return {};
   }
 };
 

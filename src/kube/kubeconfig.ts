@@ -139,6 +139,19 @@ export function loadKubeConnection(
   return selectContext(loadMergedConfig(flags, env), flags, env);
 }
 
+/** The names the kubeconfig defines (merged as kubectl merges), for completing --context, --cluster and --user. */
+export function kubeconfigNames(
+  flags: KubeConfigFlags = {},
+  env: KubeConfigEnv = process.env,
+): { readonly contexts: string[]; readonly clusters: string[]; readonly users: string[] } {
+  const merged = loadMergedConfig(flags, env);
+  return {
+    contexts: [...merged.contexts.keys()],
+    clusters: [...merged.clusters.keys()],
+    users: [...merged.users.keys()],
+  };
+}
+
 function loadMergedConfig(flags: KubeConfigFlags, env: KubeConfigEnv): MergedConfig {
   if (flags.kubeconfig) {
     if (!fs.existsSync(flags.kubeconfig)) {

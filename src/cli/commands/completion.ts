@@ -13,7 +13,10 @@ export function register(program: Command): void {
         '  kubectl-maint completion fish | source            # fish\n' +
         '  kubectl-maint completion powershell | Out-String | Invoke-Expression\n\n' +
         "Typed as `kubectl maint …`, completion comes through kubectl's own (source <(kubectl completion bash)), " +
-        'which runs the kubectl_complete-maint executable shipped beside kubectl-maint: keep both on PATH.',
+        'which runs the kubectl_complete-maint executable shipped beside kubectl-maint: keep both on PATH.\n\n' +
+        "In bash, kubectl's script needs the bash-completion package, loaded first (apt install bash-completion; " +
+        'brew install bash-completion@2): without it, <TAB> after `kubectl maint` offers nothing and says nothing. ' +
+        "This command's bash script works with or without it.",
     )
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
     .action((shell: (typeof SHELLS)[number]) => {

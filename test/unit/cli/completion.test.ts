@@ -42,6 +42,26 @@ describe('complete', () => {
     expect(await values('version', '')).toEqual([]);
   });
 
+  it("completion's help says that kubectl's bash completion needs the bash-completion package", async () => {
+    const help = (await buildProgram()).commands.find((c) => c.name() === 'completion')!.helpInformation();
+    expect(help.replace(/\s+/g, ' ')).toContain("In bash, kubectl's script needs the bash-completion package");
+  });
+
+  it('--context, --cluster and --user: the names in the kubeconfig the typed flags choose', async () => {
+    const kubeconfig = path.resolve(import.meta.dirname, '../../fixtures/kubeconfig/several-contexts.yaml');
+    expect(await values('drain', '--kubeconfig', kubeconfig, '--context', '')).toEqual([
+      'a-admin',
+      'b-anonymous',
+      'b-admin',
+    ]);
+    expect(await values('plan', '--kubeconfig', kubeconfig, '--context', 'b-')).toEqual(['b-anonymous', 'b-admin']);
+    expect(await values('plan', '--kubeconfig', kubeconfig, '--context=a')).toEqual(['--context=a-admin']);
+    expect(await values('cordon', '--kubeconfig', kubeconfig, '--cluster', '')).toEqual(['a', 'b']);
+    expect(await values('cordon', '--kubeconfig', kubeconfig, '--user', 'n')).toEqual(['nobody']);
+    // A kubeconfig that cannot be read completes nothing (a shell is waiting: no error).
+    expect(await values('drain', '--kubeconfig', '/nonexistent', '--context', '')).toEqual([]);
+  });
+
   it('the flags the command has, long forms after --, not those already given', async () => {
     const flags = await values('drain', '--ignore-daemonsets', '--');
     expect(flags).toContain('--force');

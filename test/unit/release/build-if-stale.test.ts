@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isStale } from '../../../scripts/build-if-stale.js';
+import { buildIfStale, isStale } from '../../../scripts/build-if-stale.js';
 
 // `npm run demo` recompiled TypeScript on every run (16 of its 22 s): now only when a source changed.
 const root = mkdtempSync(path.join(tmpdir(), 'maint-stale-'));
@@ -29,5 +29,26 @@ describe('isStale', () => {
     at('dist/.tsbuildinfo', 4000);
     at('tsconfig.build.json', 5000);
     expect(isStale(root)).toBe(true);
+  });
+});
+
+describe('buildIfStale', () => {
+  it('says it is building before the build starts (no blank screen), and builds nothing when fresh', () => {
+    const steps: string[] = [];
+    const record = {
+      say: (text: string) => steps.push(`say: ${text.trim()}`),
+      run: (_file: string, args: readonly string[]) => steps.push(`run: ${path.basename(args[0]!)}`),
+    };
+    at('dist/.tsbuildinfo', 6000);
+    at('src/cli/main.ts', 7000);
+    expect(buildIfStale(root, record)).toBe(true);
+    expect(steps).toEqual([
+      'say: building kubectl-maint from its sources first (tsc, then the bundle; once per change)…',
+      'run: tsc',
+      'run: build-bundle.ts',
+    ]);
+    steps.length = 0;
+    expect(buildIfStale(root, record)).toBe(false);
+    expect(steps).toEqual([]);
   });
 });
