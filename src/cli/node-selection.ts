@@ -1,6 +1,7 @@
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
 import { matchesLabelSelector, parseLabelSelector } from '../snapshot/label-selector.js';
 import { CliError, UsageError } from './exit-codes.js';
+import { similarNames } from './similar-names.js';
 
 export type NodeSelection = { readonly names: readonly string[] } | { readonly selector: string };
 
@@ -50,11 +51,22 @@ export function resolveNodes(index: ClusterIndex, selection: NodeSelection): str
     return names;
   }
   const missing = selection.names.filter((name) => !index.node(name));
-  if (missing.length === 1) throw new CliError(`node "${missing[0]}" not found${whereNodesAre(index)}`);
+  if (missing.length === 1) {
+    throw new CliError(`node "${missing[0]}" not found${didYouMean(index, missing[0]!)}${whereNodesAre(index)}`);
+  }
   if (missing.length > 1) {
     throw new CliError(`nodes ${missing.map((n) => `"${n}"`).join(', ')} not found${whereNodesAre(index)}`);
   }
   return [...selection.names];
+}
+
+/** '; did you mean "k8s-node-1"?' for a name one typing slip from a node's; empty otherwise. */
+function didYouMean(index: ClusterIndex, name: string): string {
+  const similar = similarNames(
+    name,
+    index.nodes.map((n) => n.metadata?.name ?? ''),
+  );
+  return similar.length === 0 ? '' : `; did you mean ${similar.map((n) => `"${n}"`).join(' or ')}?`;
 }
 
 /** Where to look for the right name: the snapshot's own nodes, or kubectl for a live cluster. */

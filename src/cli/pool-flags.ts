@@ -6,7 +6,7 @@ export type MaxUnavailable = { readonly count: number } | { readonly percent: nu
 
 /**
  * Parses `--max-unavailable`: a whole number ≥ 1 or a percentage above 0 (`25%`). 0 and 0% are refused:
- * a run that may take no node out of service cannot start.
+ * it is how many nodes are out of service at once, so 0 would never drain a node.
  */
 export function parseMaxUnavailable(text: string): MaxUnavailable {
   const value = text.trim();
@@ -19,7 +19,9 @@ export function parseMaxUnavailable(text: string): MaxUnavailable {
   if (!/^\d+$/.test(value))
     throw new InvalidArgumentError('expected a number of nodes (2) or a percentage of the pool (25%).');
   if (Number(value) < 1)
-    throw new InvalidArgumentError('must be at least 1: a run that takes no node out cannot start.');
+    throw new InvalidArgumentError(
+      'must be at least 1: it is how many nodes are out of service at once, so with 0 no node could ever be drained.',
+    );
   return { count: Number(value) };
 }
 

@@ -13,10 +13,18 @@ import type { Command } from 'commander';
  */
 export function kubectlStyleUsageError(commanderMessage: string, commandPath: string): string {
   const message = commanderMessage.trim().replace(/^error:\s*/, '');
-  const rewritten = rewrite(message, commandPath);
+  // commander's "(Did you mean drain?)" under an unknown command or flag: kept, in cobra's words.
+  const suggested = /\n\(Did you mean (\S+)\?\)\s*$/.exec(message)?.[1];
+  const said = suggested ? message.slice(0, message.lastIndexOf('\n(Did you mean')) : message;
+  const rewritten = rewrite(said, commandPath);
   const isFlagError = rewritten !== undefined && rewritten.flag;
-  const text = rewritten?.text ?? message;
-  return `error: ${text}\n${isFlagError ? `See '${commandPath} --help' for usage.\n` : ''}`;
+  const text = rewritten?.text ?? said;
+  const suggestion = suggested
+    ? suggested.startsWith('-')
+      ? `Did you mean ${suggested}?\n`
+      : `\nDid you mean this?\n\t${suggested}\n`
+    : '';
+  return `error: ${text}\n${suggestion}${isFlagError ? `See '${commandPath} --help' for usage.\n` : ''}`;
 }
 
 function rewrite(message: string, commandPath: string): { text: string; flag: boolean } | undefined {

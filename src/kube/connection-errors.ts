@@ -23,7 +23,7 @@ export function describeConnectionFailure(
   ) {
     return { kind: 'timeout', message: unable(timeoutText(target)) };
   }
-  if (code === undefined) return fetchFailed(err);
+  if (code === undefined) return fetchFailed(err, target);
   const socket = findCause(err, (e) => (e as { code?: unknown }).code === code) as SocketError | undefined;
   const proxied = target?.proxy ? describeProxyFailure(code, err, target, socket, connectTimeoutMs) : undefined;
   if (proxied) return proxied;
@@ -37,7 +37,7 @@ export function describeConnectionFailure(
   if (tls) return { kind: 'tls', message: unable(tls) };
   const network = describeNetwork(code, target, socket, connectTimeoutMs);
   if (network) return { kind: network.kind, message: unable(network.text) };
-  return fetchFailed(err);
+  return fetchFailed(err, target);
 }
 
 /** Failures to open a TCP connection: through a proxy, only the proxy is ever dialled. */
@@ -106,13 +106,29 @@ function describeProxyFailure(
 }
 
 /** Any other failure of fetch before an answer: its cause's words, never fetch's own "fetch failed". */
-function fetchFailed(err: unknown): { kind: KubeErrorKind; message: string } | undefined {
+function fetchFailed(
+  err: unknown,
+  target: KubeTargetInfo | undefined,
+): { kind: KubeErrorKind; message: string } | undefined {
   if (!(err instanceof TypeError) || err.message !== 'fetch failed') return undefined;
-  // fetch refuses the ports of the Fetch standard's "bad port" list (1, 6000, 6665–6669…) without dialling.
   const cause = (err as { cause?: unknown }).cause;
   const said = cause instanceof Error ? cause.message.split('\n')[0]?.trim() : undefined;
-  if (said === 'bad port') return { kind: 'unreachable', message: unable('bad port (fetch never dials this port)') };
+  if (said === 'bad port') return { kind: 'unreachable', message: unable(badPortText(target)) };
   return { kind: 'unreachable', message: unable(said || 'the connection failed') };
+}
+
+/**
+ * fetch refuses the ports of the Fetch standard's "bad port" list (1, 9, 25, 6000, 6665–6669…) without
+ * dialling; kubectl would connect. Said so the operator knows no packet left and what to change.
+ */
+function badPortText(target: KubeTargetInfo | undefined): string {
+  const host = hostOf(target, undefined);
+  const port = /:(\d+)$/.exec(host)?.[1];
+  const which = port ? `port ${port}` : 'the port';
+  return (
+    `${host}: never dialled: ${which} is on the list of ports Node.js (like a browser) refuses to connect to ` +
+    `(the Fetch standard's blocked ports); serve the API server on another port, or reach it through kubectl proxy`
+  );
 }
 
 function unable(detail: string): string {

@@ -91,6 +91,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     unread,
     outages,
     waysOut,
+    alreadyCordoned: nodes.filter((node) => index.node(node)?.spec?.unschedulable === true),
     pods: withStrategies,
     budgets,
     noExecute: { taint: taintText(taint), budgetsBroken: budgetsBrokenByTaint(tainted) },

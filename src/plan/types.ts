@@ -297,6 +297,8 @@ export interface DrainPlan {
    * or the strategy was chosen.
    */
   readonly waysOut?: { readonly surge: readonly string[]; readonly escalate: readonly string[] };
+  /** The drained nodes cordoned before the plan (spec.unschedulable): someone took them out of service already. */
+  readonly alreadyCordoned?: readonly string[];
   /** Pods deleted for good and data lost, one entry each (empty when the drain destroys nothing). */
   readonly warnings: readonly PlanWarning[];
   /** Kinds the plan needs and could not read (empty when it read all it needs). */

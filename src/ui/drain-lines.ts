@@ -3,6 +3,7 @@ import type { DrainProgress } from './drain-progress.js';
 import { renderDrainSummaryText, summarizeDrain } from './drain-summary.js';
 import {
   budgetWaitText,
+  clientDryRunHeldBy,
   dryRunVerdict,
   evictionErrorPrefix,
   escalationText,
@@ -100,10 +101,13 @@ function finishedLines(
 ): DrainLine[] {
   const pending = new Set(pendingNodes(before, event));
   const why = failureReason(event);
+  const held = clientDryRunHeldBy(before);
   const nodes = before.nodes.map((node) =>
-    pending.has(node)
-      ? err(`error: unable to drain node "${node}": ${why}${suffix}`)
-      : out(`node/${node} drained${suffix}`),
+    held
+      ? err(`node/${node} would not finish draining${suffix}: ${held}`)
+      : pending.has(node)
+        ? err(`error: unable to drain node "${node}": ${why}${suffix}`)
+        : out(`node/${node} drained${suffix}`),
   );
   const summary = renderDrainSummaryText(summarizeDrain({ ...before, finished: event }, event));
   return [...nodes, ...summary.split('\n').map(err)];

@@ -1,7 +1,7 @@
 import type { PodRef } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
 import { elapsedAt, type DrainLogEntry, type DrainProgress } from './drain-progress.js';
-import { describePodState, goneVerb } from './drain-wording.js';
+import { clientDryRunHeldBy, describePodState, goneVerb } from './drain-wording.js';
 import { formatMs, listNames, qualified } from './format.js';
 import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
@@ -40,8 +40,12 @@ export function summarizeDrain(progress: DrainProgress, finished: FinishedEvent)
         : `Drain of ${nodes} failed after ${took}: ${plural(finished.failed.length, 'pod')} failed, ${remain}`,
     ],
   };
-  const [tone, headline] = headlines[finished.result];
+  const held = finished.result === 'dry-run' ? clientDryRunHeldBy(progress) : null;
+  const [tone, headline]: [Tone, string] = held
+    ? ['bad', `Dry run of ${nodes} done in ${took}: nothing was changed, and the drain would not finish`]
+    : headlines[finished.result];
   const lines = [
+    ...(held ? [`why: ${held}`] : []),
     `done: ${doneCounts(progress)}`,
     ...(finished.remaining.length > 0
       ? [`remaining: ${remainingText(progress, finished.remaining, finished.atMs)}`]
@@ -65,7 +69,7 @@ function doneCounts(progress: DrainProgress): string {
   const counts = new Map<string, number>();
   for (const entry of progress.log) {
     if (entry.kind !== 'pod') continue;
-    const word = doneWord(entry.state);
+    const word = doneWord(entry.state, progress.dryRun);
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   const last = (word: string) => (word === 'skipped' || word === 'failed' ? 1 : 0);
@@ -73,9 +77,16 @@ function doneCounts(progress: DrainProgress): string {
   return sorted.length === 0 ? 'nothing' : sorted.map(([word, n]) => `${n} ${word}`).join(', ');
 }
 
-function doneWord(state: Extract<DrainLogEntry, { kind: 'pod' }>['state']): string {
+/**
+ * A server dry run's pods were admitted or refused by the API server; a client dry run asked nothing, so
+ * its pods only would be evicted (or deleted), as each pod's line says.
+ */
+function doneWord(state: Extract<DrainLogEntry, { kind: 'pod' }>['state'], mode: DrainProgress['dryRun']): string {
   if (state.phase === 'gone') return goneVerb(state.how);
-  if (state.phase === 'dry-run') return state.admitted ? 'admitted (dry run)' : 'refused (dry run)';
+  if (state.phase === 'dry-run' && mode === 'client') {
+    return state.reason.startsWith('would be deleted') ? 'would be deleted' : 'would be evicted (budgets not checked)';
+  }
+  if (state.phase === 'dry-run') return state.admitted ? 'admitted (server dry run)' : 'refused (server dry run)';
   return state.phase;
 }
 

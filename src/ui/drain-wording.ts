@@ -1,6 +1,6 @@
 import type { BudgetBlocker, DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import { coveringBudgetText } from '../drain/budget-coverage.js';
-import type { PodProgress } from './drain-progress.js';
+import type { DrainProgress, PodProgress } from './drain-progress.js';
 import { formatMs, qualified, qualifiedPdb } from './format.js';
 import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
@@ -92,7 +92,8 @@ export function describePodState(progress: PodProgress, nowMs: number): string {
     case 'waiting-for-budget': {
       // Until the cluster says what holds the budget, what the plan predicted does.
       const planned = !state.blockers?.length && progress.planBlocker ? `; the plan: ${progress.planBlocker}` : '';
-      return `${budgetWaitText(progress.pod, state, 'short')}${planned} · attempt ${state.attempts} · waiting ${formatMs(nowMs - state.sinceMs)}`;
+      // Not a blind back-off: the budget's watch wakes the pod as soon as the budget allows an eviction.
+      return `${budgetWaitText(progress.pod, state, 'short')}${planned} · waiting ${formatMs(nowMs - state.sinceMs)}, asked again once the budget allows one (${plural(state.attempts, 'refusal')})`;
     }
     case 'retrying':
       return `retrying in ${formatMs(state.nextAttemptMs - nowMs)} (attempt ${state.attempts}): ${state.error}`;
@@ -165,4 +166,16 @@ export function escalationText(event: Extract<DrainEvent, { type: 'escalating' }
 /** "deployment/demo/web surge scaling-up: 1 → 2 replicas, until the extra one is Ready". */
 export function surgeText(event: Extract<DrainEvent, { type: 'surge' }>): string {
   return `deployment ${event.deployment} surge ${event.step}: ${event.message}`;
+}
+
+/**
+ * A client dry run sends nothing, so its answer is the plan's: when the plan says the drain cannot finish
+ * (or could not read all it needs), that, in a line; null otherwise.
+ */
+export function clientDryRunHeldBy(progress: DrainProgress): string | null {
+  if (progress.dryRun !== 'client' || !progress.plan) return null;
+  const { verdict, reason } = progress.plan;
+  if (verdict === 'blocked') return `the plan says the drain cannot finish: ${reason}`;
+  if (verdict === 'incomplete') return `the plan could not read all it needs: ${reason}`;
+  return null;
 }

@@ -93,6 +93,10 @@ export interface PlanDocument {
   readonly verdict: readonly Block[];
   readonly sections: readonly PlanSection[];
   readonly nextCommand?: string | undefined;
+  /** A line above the headline on the full-screen view, saying what is shown (the demo: which example). */
+  readonly title?: string | undefined;
+  /** What q does, when it does more than quit (the demo: "q next example"). */
+  readonly quitHint?: string | undefined;
 }
 
 export interface PlanDocumentOptions {
@@ -135,12 +139,23 @@ function verdictBlocks(plan: DrainPlan, nextCommand: string | undefined): Block[
     ...plan.verdictReasons.map((r) => bullet(r, 2)),
     // What the drain destroys for good: right under the reasons, in text, on the screen and in the summary.
     ...warningLines(plan).map((w): Block => ({ kind: 'text', text: w, indent: 0, hang: 2, tone: 'warn', bold: true })),
+    ...cordonedLines(plan).map((t): Block => ({ kind: 'text', text: t, indent: 0, hang: 2, tone: 'muted' })),
     ...(advice.length > 0
       ? [
           { kind: 'text', text: 'What to do:', indent: 0, bold: true, screenOnly: true } as const,
           ...advice.map((a) => bullet(a, 2, 'accent', true)),
         ]
       : []),
+  ];
+}
+
+/** A drained node someone cordoned before the plan: said, since the drain neither cordons nor owns it then. */
+function cordonedLines(plan: DrainPlan): string[] {
+  const nodes = plan.alreadyCordoned ?? [];
+  if (nodes.length === 0) return [];
+  const which = nodes.length === 1 ? `${nodes[0]} is` : `${nodes.join(', ')} are`;
+  return [
+    `Note: ${which} already cordoned (spec.unschedulable): no new pod is placed there; a drain leaves ${nodes.length === 1 ? 'it' : 'them'} cordoned and does not undo that cordon`,
   ];
 }
 
@@ -175,7 +190,7 @@ function linesSection(id: SectionId, section: { title: string; lines: readonly s
 }
 
 function budgetsSection(plan: DrainPlan): PlanSection | null {
-  const lines = plan.budgets.map(budgetLine);
+  const lines = plan.budgets.map((b) => budgetLine(b, plan.pods));
   if (lines.length === 0) return null;
   return {
     id: 'budgets',

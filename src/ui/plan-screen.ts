@@ -77,7 +77,13 @@ function pinnedLines(document: PlanDocument, width: number): StyledLine[] {
   const shown = wrapped.slice(0, MAX_PINNED_LINES);
   if (wrapped.length > MAX_PINNED_LINES)
     shown[MAX_PINNED_LINES - 1] = `${shown[MAX_PINNED_LINES - 1]!.slice(0, width - 1)}…`;
-  return shown.map((t) => line(t, document.tone, true));
+  const title = document.title ? [line(cut(document.title, width), 'muted')] : [];
+  return [...title, ...shown.map((t) => line(t, document.tone, true))];
+}
+
+/** One line no wider than `width`, an ellipsis where it was cut. */
+function cut(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 /** Number keys fold the first nine sections. */
@@ -116,8 +122,8 @@ const HINTS = [
   '↑↓ scroll',
   'space page',
   'tab/enter fold',
-  'g/G top/end',
   'd details',
+  'g/G top/end',
   '1-9 fold',
   'jk PgUp/PgDn',
 ];
@@ -133,7 +139,8 @@ function footerLine(
   const position = total <= bodyHeight ? 'all' : `${scroll + 1}-${last}/${total}`;
   const room = width - position.length - 2;
   let hints = '';
-  for (const hint of HINTS.slice(0, document.sections.length > 0 ? HINTS.length : 2)) {
+  const hintList = HINTS.map((h) => (h === 'q quit' && document.quitHint ? document.quitHint : h));
+  for (const hint of hintList.slice(0, document.sections.length > 0 ? HINTS.length : 2)) {
     const next = hints ? `${hints} · ${hint}` : hint;
     if (next.length > room) break;
     hints = next;

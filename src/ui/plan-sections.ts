@@ -9,7 +9,7 @@ import type { Tone } from './theme.js';
  * render these, so the two never disagree on grouping or wording.
  */
 
-export type PodGroupKey = 'refused' | 'blocked' | 'waits' | 'immediate' | 'deleted' | 'skipped';
+export type PodGroupKey = 'refused' | 'rescued' | 'blocked' | 'waits' | 'immediate' | 'deleted' | 'skipped';
 
 export interface PodGroup {
   readonly key: PodGroupKey;
@@ -25,12 +25,28 @@ export interface PodGroup {
  */
 const GROUP_ORDER: readonly { key: PodGroupKey; title: string; tone: Tone; test: (p: PodPlan) => boolean }[] = [
   { key: 'refused', title: 'Refused: kubectl stops the drain', tone: 'bad', test: (p) => p.action === 'refuse' },
+  {
+    key: 'rescued',
+    title: 'Taken out by a strategy (their budget never admits the eviction)',
+    tone: 'warn',
+    test: (p) => rescuedBy(p) !== null,
+  },
   { key: 'blocked', title: 'Blocked: eviction never admitted', tone: 'bad', test: (p) => p.outcome === 'blocked' },
   { key: 'waits', title: 'Waits for a budget', tone: 'warn', test: (p) => p.outcome === 'waits' },
   { key: 'immediate', title: 'Evicted at once', tone: 'ok', test: (p) => p.outcome === 'immediate' },
   { key: 'deleted', title: 'Deleted without eviction', tone: 'warn', test: (p) => p.action === 'delete' },
   { key: 'skipped', title: 'Left on the node', tone: 'muted', test: (p) => p.action === 'skip' },
 ];
+
+/**
+ * The strategy that takes out a pod its budget never lets go: --surge (an extra replica first, then the
+ * budget admits it) or --escalate-after (deleted past the budget). Null for any other pod.
+ */
+export function rescuedBy(pod: PodPlan): '--surge' | '--escalate-after' | null {
+  if (pod.outcome !== 'blocked') return null;
+  if (pod.surge?.surged) return '--surge';
+  return pod.escalation?.when === 'certain' ? '--escalate-after' : null;
+}
 
 /** Non-empty groups, in reading order. An evicted pod with no outcome yet is counted as immediate. */
 export function podGroups(plan: DrainPlan): PodGroup[] {
@@ -144,8 +160,18 @@ export interface BudgetLine {
   readonly note: string;
 }
 
-/** One budget as the views show it: allowed now, healthy against desired, and the waves it imposes. */
-export function budgetLine(budget: BudgetPlan): BudgetLine {
+/**
+ * One budget as the views show it: allowed now, healthy against desired, and the waves it imposes. A
+ * budget that never allows an eviction but whose drained pods a strategy takes out says which.
+ */
+export function budgetLine(budget: BudgetPlan, pods: readonly PodPlan[] = []): BudgetLine {
+  const strategies = new Set(
+    budget.drainedPods.map((key) => {
+      const pod = pods.find((p) => qualified(p) === key);
+      return pod ? rescuedBy(pod) : null;
+    }),
+  );
+  const rescued = strategies.size === 1 ? [...strategies][0] : null;
   const notes: string[] = [];
   if (budget.neverAllows) notes.push(budget.neverAllows);
   if (budget.stale) notes.push('status not yet observed by the disruption controller: evictions refused until it is');
@@ -156,7 +182,9 @@ export function budgetLine(budget: BudgetPlan): BudgetLine {
     healthy: `${budget.currentHealthy}/${budget.desiredHealthy}`,
     drained: plural(budget.drainedPods.length, 'pod'),
     waves: budget.neverAllows
-      ? 'never'
+      ? rescued
+        ? `never: ${rescued}`
+        : 'never'
       : budget.waves <= 1
         ? plural(budget.waves, 'wave')
         : `${plural(budget.waves, 'wave')} of ${budget.perWave}`,
@@ -253,7 +281,7 @@ export function budgetBreaches(plan: DrainPlan): string[] {
  * share a handful of reasons, so they read best grouped by reason, as kubectl's PodDeleteList prints them.
  */
 export function isPerPodGroup(key: PodGroupKey): boolean {
-  return key === 'blocked' || key === 'waits';
+  return key === 'rescued' || key === 'blocked' || key === 'waits';
 }
 
 /**

@@ -15,24 +15,33 @@ export interface PlanScreenProps {
   /** The command to run next, with the user's own flags. */
   readonly nextCommand?: string | undefined;
   readonly colors: boolean;
+  /** A line above the headline, and what q does when it does more than quit (PlanDocument). */
+  readonly title?: string | undefined;
+  readonly quitHint?: string | undefined;
 }
 
 /**
  * The full-screen plan: a thin shell over plan-screen.ts, which decides every line. This component only
  * keeps the scroll/fold state, reads the window size (re-laying out on resize) and draws.
  */
-export function PlanScreen({ plan, nextCommand, colors }: PlanScreenProps) {
+export function PlanScreen({ plan, nextCommand, colors, title, quitHint }: PlanScreenProps) {
   const { exit } = useApp();
   const { columns, rows } = useWindowSize();
   const [state, setState] = useState(INITIAL_SCREEN_STATE);
-  const document = useMemo(() => documentOf(plan, state.details, nextCommand), [plan, state.details, nextCommand]);
+  const document = useMemo(
+    () => ({ ...documentOf(plan, state.details, nextCommand), title, quitHint }),
+    [plan, state.details, nextCommand, title, quitHint],
+  );
   const layout = layoutScreen(document, columns, rows, state);
   useInput((input, key) => {
     const action = keyAction(input, key);
     if (action === null) return;
     if (action.type === 'quit') return exit();
     setState((current) => {
-      const doc = current.details === state.details ? document : documentOf(plan, current.details, nextCommand);
+      const doc =
+        current.details === state.details
+          ? document
+          : { ...documentOf(plan, current.details, nextCommand), title, quitHint };
       return applyAction(layoutScreen(doc, columns, rows, current), action);
     });
   });
@@ -66,6 +75,9 @@ function ScreenLine({ line, colors }: { line: StyledLine; colors: boolean }) {
 
 export interface PlanScreenOptions {
   readonly nextCommand?: string | undefined;
+  /** A line above the headline, and what q does when it does more than quit (the demo's examples). */
+  readonly title?: string | undefined;
+  readonly quitHint?: string | undefined;
   readonly stdout?: NodeJS.WriteStream;
   readonly stdin?: NodeJS.ReadStream;
   /** Default: on unless NO_COLOR is set. */
@@ -82,7 +94,13 @@ export async function renderPlanScreen(plan: DrainPlan | PoolPlan, options: Plan
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   const instance = render(
-    <PlanScreen plan={plan} nextCommand={options.nextCommand} colors={options.colors ?? colorsEnabled()} />,
+    <PlanScreen
+      plan={plan}
+      nextCommand={options.nextCommand}
+      colors={options.colors ?? colorsEnabled()}
+      title={options.title}
+      quitHint={options.quitHint}
+    />,
     { stdout, stdin, alternateScreen: true, interactive: true, patchConsole: false, exitOnCtrlC: true },
   );
   await instance.waitUntilExit();

@@ -68,7 +68,7 @@ export class RunLines {
       case 'eta':
         return [out(etaLine(event))];
       case 'paused':
-        return [err(pausedLine(event))];
+        return pausedLines(event).map(err);
       case 'run-finished':
         return runSummary(event).map(err);
     }
@@ -107,12 +107,19 @@ export function interruptLine(event: Extract<RunEvent, { type: 'interrupt' }>): 
   return `interrupted: nothing new starts; waiting for ${which(event.commands)} to finish (Ctrl-C again kills ${event.commands.length === 1 ? 'it' : 'them'})`;
 }
 
-/** What the operator does now that the batch is drained: a key here, or the resume command later. */
-export function pausedLine(event: Extract<RunEvent, { type: 'paused' }>): string {
+/**
+ * What the operator does now that the batch is drained: a key here, or the resume command later. The
+ * command has a line of its own, to be read and copied whole.
+ */
+export function pausedLines(event: Extract<RunEvent, { type: 'paused' }>): string[] {
   const batch = `batch ${event.batch} (${event.nodes.join(', ')}) is drained`;
   return event.waitingFor === 'key'
-    ? `${batch}: do the maintenance, then press any key to go on (Ctrl-C stops; ${event.resumeCommand} continues later)`
-    : `${batch} and the run paused: once the maintenance is done, continue with: ${event.resumeCommand}`;
+    ? [
+        `${batch}: do the maintenance, then press any key to go on.`,
+        'Ctrl-C stops here; to continue later, run:',
+        `  ${event.resumeCommand}`,
+      ]
+    : [`${batch} and the run paused: once the maintenance is done, continue with:`, `  ${event.resumeCommand}`];
 }
 
 /** The end of a run: its result, each node's phase, and how to continue. */

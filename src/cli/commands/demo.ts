@@ -51,7 +51,13 @@ export function register(program: Command): void {
           );
         }
         const plan = planSnapshot(loadEmbeddedSnapshot(name), { names: [DEMO_NODE] }, DEMO_FLAGS);
-        await showPlan(plan, values.output, { noTui: values.tui === false });
+        // The full-screen view covers the heading: it says itself which example it shows, and what q does.
+        const last = i === EMBEDDED_SNAPSHOT_NAMES.length - 1;
+        await showPlan(plan, values.output, {
+          noTui: values.tui === false,
+          title: `Example ${i + 1} of ${EMBEDDED_SNAPSHOT_NAMES.length} (snapshot "${name}"): ${STORIES[name]}`,
+          quitHint: last ? 'q quit' : `q next: example ${i + 2} of ${EMBEDDED_SNAPSHOT_NAMES.length}`,
+        });
       }
     });
 }

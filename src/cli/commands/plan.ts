@@ -34,6 +34,9 @@ export interface ShowPlanOptions {
   readonly noTui?: boolean;
   /** What the full-screen view suggests running next. */
   readonly nextCommand?: string | undefined;
+  /** The full-screen view's line above the headline, and what q does there (the demo's examples). */
+  readonly title?: string | undefined;
+  readonly quitHint?: string | undefined;
 }
 
 export function register(program: Command): void {
@@ -180,7 +183,11 @@ export async function showPlan(
   }
   if (format === undefined && !options.noTui && canOpenFullScreen()) {
     const { renderPlanScreen } = await import('../../ui/plan-view.js');
-    return renderPlanScreen(plan, { nextCommand: options.nextCommand });
+    return renderPlanScreen(plan, {
+      nextCommand: options.nextCommand,
+      title: options.title,
+      quitHint: options.quitHint,
+    });
   }
   const { renderPlanText } = await import('../../ui/plan-text.js');
   // Reasons carry text from the cluster (annotations, the scheduler's messages): shown without control sequences.

@@ -1,5 +1,5 @@
 import { Box, Static, Text } from 'ink';
-import { failedOutputLines, pausedLine, runSummary } from '../run-lines.js';
+import { failedOutputLines, pausedLines, runSummary } from '../run-lines.js';
 import { batchesUnderWay, drainsUnderWay, podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
 import { formatClock, formatSeconds } from '../format.js';
 import { formatColumns } from '../text-columns.js';
@@ -69,8 +69,12 @@ export function RunView({ progress, nowMs, rows: screenRows, log = true }: RunVi
           </Box>
         ))}
         {progress.paused && (
-          <Box marginTop={1}>
-            <Tone tone="warn">{pausedLine(progress.paused)}</Tone>
+          <Box marginTop={1} flexDirection="column">
+            {pausedLines(progress.paused).map((line, i) => (
+              <Tone key={i} tone="warn">
+                {line}
+              </Tone>
+            ))}
           </Box>
         )}
         {progress.budgetsWaiting.map((w) => (

@@ -45,7 +45,11 @@ describe("commander's usage errors in kubectl's words", () => {
     ["error: unknown option '--x'", "error: unknown flag: --x\nSee 'kubectl maint drain --help' for usage.\n"],
     [
       "error: unknown option '--forse'\n(Did you mean --force?)",
-      "error: unknown flag: --forse\nSee 'kubectl maint drain --help' for usage.\n",
+      "error: unknown flag: --forse\nDid you mean --force?\nSee 'kubectl maint drain --help' for usage.\n",
+    ],
+    [
+      "error: unknown command 'drian'\n(Did you mean drain?)",
+      'error: unknown command "drian" for "kubectl maint"\n\nDid you mean this?\n\tdrain\n',
     ],
     [
       "error: unknown option '-z'",
@@ -61,7 +65,8 @@ describe("commander's usage errors in kubectl's words", () => {
     ],
     ["error: unknown command 'bogus'", 'error: unknown command "bogus" for "kubectl maint drain"\n'],
   ])('%j', (commander, kubectl) => {
-    expect(kubectlStyleUsageError(commander, 'kubectl maint drain')).toBe(kubectl);
+    const path = commander.includes("'drian'") ? 'kubectl maint' : 'kubectl maint drain';
+    expect(kubectlStyleUsageError(commander, path)).toBe(kubectl);
   });
 });
 
@@ -83,6 +88,19 @@ describe('the CLI, end to end', () => {
     const r = await runCli(['drain', '--dry-run', 'k8s-node-1']);
     expect(r.stderr).toBe('error: no kubeconfig: set KUBECONFIG or --kubeconfig');
     expect(r.exitCode).toBe(1);
+  });
+
+  it('a mistyped command or flag: did you mean, exit 2', async () => {
+    const command = await runCli(['drian', 'k8s-node-1']);
+    expect([command.exitCode, command.stderr]).toEqual([
+      2,
+      'error: unknown command "drian" for "kubectl maint"\n\nDid you mean this?\n\tdrain',
+    ]);
+    const flag = await runCli(['plan', 'k8s-node-1', '--snapshot', hello, '--ignore-daemonset']);
+    expect([flag.exitCode, flag.stderr]).toEqual([
+      2,
+      "error: unknown flag: --ignore-daemonset\nDid you mean --ignore-daemonsets?\nSee 'kubectl maint plan --help' for usage.",
+    ]);
   });
 
   it("an unknown flag: kubectl's line and pointer to the help, exit 2", async () => {

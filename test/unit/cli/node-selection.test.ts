@@ -77,3 +77,22 @@ describe('resolveNodes', () => {
     );
   });
 });
+
+describe('resolveNodes: a name one typing slip from a node', () => {
+  it.each([
+    ['k8s-nod-1', 'k8s-node-1'],
+    ['k8s-ndoe-1', 'k8s-node-1'],
+    ['k8s-nodee-2', 'k8s-node-2'],
+    ['k8s-mester-1', 'k8s-master-1'],
+  ])('%s: did you mean %s', (typed, meant) => {
+    const error = errorOf(() => resolveNodes(index(live), { names: [typed] }));
+    expect(error.message).toBe(
+      `node "${typed}" not found; did you mean "${meant}"? (list nodes with: kubectl get nodes)`,
+    );
+  });
+
+  it('another number of a numbered pool is no slip: nothing suggested', () => {
+    const error = errorOf(() => resolveNodes(index(live), { names: ['k8s-node-9'] }));
+    expect(error.message).toBe('node "k8s-node-9" not found (list nodes with: kubectl get nodes)');
+  });
+});

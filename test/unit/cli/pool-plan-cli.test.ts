@@ -24,7 +24,9 @@ describe('--max-unavailable', () => {
   });
 
   it('refuses 0, 0% and words', () => {
-    expect(() => parseMaxUnavailable('0')).toThrow('must be at least 1');
+    expect(() => parseMaxUnavailable('0')).toThrow(
+      'must be at least 1: it is how many nodes are out of service at once, so with 0 no node could ever be drained.',
+    );
     expect(() => parseMaxUnavailable('0%')).toThrow('between 1% and 100%');
     expect(() => parseMaxUnavailable('two')).toThrow('expected a number of nodes');
   });

@@ -298,3 +298,20 @@ describe('classifyKubeError: local failures', () => {
     });
   });
 });
+
+describe('classifyKubeError: a server on a port fetch refuses to dial', () => {
+  it('names the port, says nothing was sent, and what to change', async () => {
+    const server = 'https://127.0.0.1:9';
+    const err = await fetch(server).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const classified = classifyKubeError(err, { ...target, server });
+    expect(classified.kind).toBe('unreachable');
+    expect(classified.message).toBe(
+      'Unable to connect to the server: 127.0.0.1:9: never dialled: port 9 is on the list of ports Node.js ' +
+        "(like a browser) refuses to connect to (the Fetch standard's blocked ports); serve the API server on " +
+        'another port, or reach it through kubectl proxy',
+    );
+  });
+});

@@ -1,5 +1,13 @@
 import type { PlanOptions } from '../../../src/plan/types.js';
-import { makeDeployment, makeNode, makePod, makeReplicaSet, type SnapshotInput } from '../builders.js';
+import {
+  makeDeployment,
+  makeIndex,
+  makeNode,
+  makePdb,
+  makePod,
+  makeReplicaSet,
+  type SnapshotInput,
+} from '../builders.js';
 
 /** The small cluster the plan's rule tests share: nodes n1 and n2, a `web` Deployment in `shop`. */
 
@@ -26,3 +34,34 @@ export const owners: SnapshotInput = {
   replicaSets: [makeReplicaSet().name('web-1').ns('shop').owner('Deployment', 'web').obj()],
   deployments: [makeDeployment().name('web').ns('shop').replicas(3).obj()],
 };
+
+/** Budget shop/web over app=web, with the status of one healthy pod and no disruption allowed. */
+export function pdb(spec: { minAvailable?: number | string; maxUnavailable?: number | string }) {
+  const builder = makePdb().name('web').ns('shop').selector({ app: 'web' });
+  const withSpec =
+    spec.minAvailable !== undefined
+      ? builder.minAvailable(spec.minAvailable)
+      : builder.maxUnavailable(spec.maxUnavailable!);
+  return withSpec.status({ disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 }).obj();
+}
+
+/** One replica of Deployment shop/web on n1 under `budget`. */
+export function singleReplica(budget: ReturnType<typeof pdb>, more: SnapshotInput = {}) {
+  return makeIndex({
+    ...more,
+    nodes,
+    pods: [
+      makePod()
+        .name('web-1')
+        .ns('shop')
+        .node('n1')
+        .label('app', 'web')
+        .owner('ReplicaSet', 'web-rs')
+        .requests('100m')
+        .obj(),
+    ],
+    pdbs: [budget],
+    replicaSets: [makeReplicaSet().name('web-rs').ns('shop').owner('Deployment', 'web').obj()],
+    deployments: [makeDeployment().name('web').ns('shop').replicas(1).obj()],
+  });
+}

@@ -3,27 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { raisedBounds } from '../../../src/plan/surge.js';
 import { SNAPSHOT_KINDS } from '../../../src/snapshot/types.js';
-import {
-  makeDeployment,
-  makeIndex,
-  makePdb,
-  makePod,
-  makeReplicaSet,
-  makeStatefulSet,
-  type SnapshotInput,
-} from '../builders.js';
-import { nodes, options } from './rules-fixture.js';
+import { makeDeployment, makeIndex, makePod, makeReplicaSet, makeStatefulSet } from '../builders.js';
+import { nodes, options, pdb, singleReplica } from './rules-fixture.js';
 
 const SURGE_ALL = { surge: { all: true, deployments: [] } };
-
-function pdb(spec: { minAvailable?: number | string; maxUnavailable?: number | string }) {
-  const builder = makePdb().name('web').ns('shop').selector({ app: 'web' });
-  const withSpec =
-    spec.minAvailable !== undefined
-      ? builder.minAvailable(spec.minAvailable)
-      : builder.maxUnavailable(spec.maxUnavailable!);
-  return withSpec.status({ disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 }).obj();
-}
 
 /** An autoscaler of Deployment `target` in shop with these bounds. */
 function hpa(target: string, minReplicas: number, maxReplicas: number): V2HorizontalPodAutoscaler {
@@ -33,27 +16,6 @@ function hpa(target: string, minReplicas: number, maxReplicas: number): V2Horizo
     metadata: { name: `${target}-hpa`, namespace: 'shop' },
     spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target }, minReplicas, maxReplicas },
   };
-}
-
-/** One replica of Deployment shop/web on n1 under `budget`. */
-function singleReplica(budget: ReturnType<typeof pdb>, more: SnapshotInput = {}) {
-  return makeIndex({
-    ...more,
-    nodes,
-    pods: [
-      makePod()
-        .name('web-1')
-        .ns('shop')
-        .node('n1')
-        .label('app', 'web')
-        .owner('ReplicaSet', 'web-rs')
-        .requests('100m')
-        .obj(),
-    ],
-    pdbs: [budget],
-    replicaSets: [makeReplicaSet().name('web-rs').ns('shop').owner('Deployment', 'web').obj()],
-    deployments: [makeDeployment().name('web').ns('shop').replicas(1).obj()],
-  });
 }
 
 describe('buildPlan with --surge', () => {

@@ -203,3 +203,46 @@ describe('drainErrorLine (-o json: the one stderr line)', () => {
     );
   });
 });
+
+describe('a client dry run', () => {
+  /** A client dry run of hello-a and hello-b, reduced with the plan's verdict as the drain command does. */
+  function clientDryRun(plan: { verdict: 'slow' | 'blocked'; reason: string }): string[] {
+    const hints = { perWave: new Map(), podBudget: new Map(), plan };
+    const reason = 'would be evicted (budgets not checked)';
+    const events: DrainEvent[] = [
+      started([HELLO_A, HELLO_B], 'client'),
+      cordoned(0, false, true),
+      podEvent(HELLO_A, 0, { phase: 'dry-run', admitted: true, reason, pdb: null }),
+      podEvent(HELLO_B, 0, { phase: 'dry-run', admitted: true, reason, pdb: null }),
+      finished(0, 'dry-run'),
+    ];
+    let progress = initialDrainProgress();
+    const lines: DrainLine[] = [];
+    for (const event of events) {
+      lines.push(...drainEventLines(progress, event));
+      progress = reduceDrainEvents(progress, event, { hints });
+    }
+    return lines.map((l) => `${l.stream}: ${l.text}`);
+  }
+
+  it('counts what it did in the words of each pod line: would be evicted, budgets not checked', () => {
+    const lines = clientDryRun({ verdict: 'slow', reason: 'budget demo/hello lets 1 pod go at a time' });
+    expect(lines).toContain('stdout: pod/hello-a would be evicted (budgets not checked) (dry run)');
+    expect(lines).toContain('stdout: node/k8s-node-1 drained (dry run)');
+    expect(lines).toContain('stderr:   done: 2 would be evicted (budgets not checked)');
+    expect(lines.join('\n')).not.toContain('admitted');
+  });
+
+  it('of a drain the plan calls blocked never says drained: the plan is its answer', () => {
+    const why = 'no node for the replacement of demo/hello-a';
+    const lines = clientDryRun({ verdict: 'blocked', reason: why });
+    expect(lines.join('\n')).not.toContain('drained (dry run)');
+    expect(lines).toContain(
+      `stderr: node/k8s-node-1 would not finish draining (dry run): the plan says the drain cannot finish: ${why}`,
+    );
+    expect(lines).toContain(
+      'stderr: Dry run of k8s-node-1 done in 0s: nothing was changed, and the drain would not finish',
+    );
+    expect(lines).toContain(`stderr:   why: the plan says the drain cannot finish: ${why}`);
+  });
+});

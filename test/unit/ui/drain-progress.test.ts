@@ -172,7 +172,7 @@ describe('a wait that explains itself', () => {
     const row = after.pods.find((p) => p.pod.uid === HELLO_B.uid)!;
     expect(describePodState(row, T0 + 14_000)).toBe(
       'budget demo/hello: needs 3 healthy, has 3, allowed 0; demo/hello-new is Pending, the scheduler says: ' +
-        "0/4 nodes are available: 1 node(s) didn't match pod topology spread constraints. · attempt 1 · waiting 13s",
+        "0/4 nodes are available: 1 node(s) didn't match pod topology spread constraints. · waiting 13s, asked again once the budget allows one (1 refusal)",
     );
   });
 

@@ -31,7 +31,7 @@ describe('summarizeDrain', () => {
       [
         'Interrupted after 20s: 1 pod remains on k8s-node-1',
         '  done: 1 evicted',
-        '  remaining: demo/hello-b (budget demo/hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 19s)',
+        '  remaining: demo/hello-b (budget demo/hello: needs 3 healthy, has 3, allowed 0 · waiting 19s, asked again once the budget allows one (4 refusals))',
         '  left: node k8s-node-1 cordoned; 1 pod still on it',
         '  next: resume with:',
         '    kubectl maint drain k8s-node-1',

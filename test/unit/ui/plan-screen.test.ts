@@ -254,3 +254,30 @@ describe('screenSummary', () => {
     expect(summary).not.toContain('What to do');
   });
 });
+
+describe('the footer and the title line', () => {
+  it('keeps d details at 60, 80 and 120 columns', () => {
+    for (const width of [80, 120]) {
+      const footer = layoutScreen(planDocument(labPlan('hello')), width, 24, INITIAL_SCREEN_STATE).lines.at(-1)!;
+      expect(footer.text, String(width)).toContain('d details');
+      expect(footer.text.length, String(width)).toBe(width);
+    }
+    const narrow = layoutScreen(planDocument(labPlan('hello')), 60, 24, INITIAL_SCREEN_STATE).lines.at(-1)!;
+    expect(narrow.text.length).toBe(60);
+  });
+
+  it('the demo: says which example is shown, above the verdict, and what q does next', () => {
+    const document = {
+      ...planDocument(labPlan('hello')),
+      title: 'Example 1 of 2 (snapshot "hello"): Deployment demo/hello, 4 replicas spread over two workers.',
+      quitHint: 'q next: example 2 of 2',
+    };
+    for (const width of [60, 80, 120]) {
+      const lines = layoutScreen(document, width, 24, INITIAL_SCREEN_STATE).lines;
+      expect(lines[0]!.text, String(width)).toMatch(/^Example 1 of 2 \(snapshot "hello"\)/);
+      expect(lines[0]!.text.length, String(width)).toBeLessThanOrEqual(width);
+      expect(lines[1]!.text, String(width)).toMatch(/^SLOW: /);
+      expect(lines.at(-1)!.text, String(width)).toMatch(/^q next: example 2 of 2 · /);
+    }
+  });
+});

@@ -1,5 +1,7 @@
+import { renderToString } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
+import { ColumnsContext } from '../../../../src/ui/columns-context.js';
 import { DrainLogLine } from '../../../../src/ui/components/DrainLogLine.js';
 import type { DrainLogEntry } from '../../../../src/ui/drain-progress.js';
 import { HELLO_A, T0 } from '../drain-fixture.js';
@@ -44,4 +46,29 @@ describe('<DrainLogLine />', () => {
   ])('logs "$line"', ({ entry, line }) => {
     expect(render(<DrainLogLine entry={entry} startedAtMs={T0} />).lastFrame()).toBe(line);
   });
+});
+
+const message =
+  'surge: Deployment shop/web goes from 1 to 2 replicas; once the extra one is Ready (on k8s-node-2), ' +
+  'shop/web-1 is evicted and the Deployment returns to 1';
+const warning: DrainLogEntry = { id: '0', kind: 'warning', atMs: T0 + 7_000, message };
+
+describe('<DrainLogLine /> wrapped', () => {
+  it.each([60, 80, 120])(
+    'at %i columns: wrapped between words, each continuation line under the first word, no line wider',
+    (columns) => {
+      const lines = renderToString(
+        <ColumnsContext.Provider value={columns}>
+          <DrainLogLine entry={warning} startedAtMs={T0} />
+        </ColumnsContext.Provider>,
+        { columns },
+      ).split('\n');
+      expect(lines[0]).toMatch(/^ 0:07 ! surge: /);
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+      // Continuation lines start at the message's column with a word, never with a space of their own.
+      for (const line of lines.slice(1)) expect(line).toMatch(/^ {8}\S/);
+      expect(lines.map((l) => l.slice(8)).join(' ')).toBe(message);
+      if (columns < 120) expect(lines.length).toBeGreaterThan(1);
+    },
+  );
 });

@@ -22,10 +22,14 @@ describe('<DrainView />', () => {
 
       Draining k8s-node-1 · 0:14 · about 1 wave left
       [░░░░░░░░░░░░░░░░░░░░░░░░] 0/2 · 1 waiting for a budget · 1 terminating
-      demo/hello-b   budget demo/hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 13s
+      demo/hello-b   budget demo/hello: needs 3 healthy, has 3, allowed 0 · waiting 13s, asked again once
+                     the budget allows one (4 refusals)
       demo/hello-a   terminating, 17s grace left"
     `);
-    expect(lastFrame()).toContain('budget demo/hello: needs 3 healthy, has 3, allowed 0 · attempt 4 · waiting 13s');
+    // Not a blind back-off: what it waits for, how long, and the refusals so far (wrapped in its column).
+    expect(lastFrame()?.replace(/\s+/g, ' ')).toContain(
+      'budget demo/hello: needs 3 healthy, has 3, allowed 0 · waiting 13s, asked again once the budget allows one (4 refusals)',
+    );
   });
 
   it('counts down the grace period with the clock, between events', () => {
