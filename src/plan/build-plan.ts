@@ -12,6 +12,7 @@ import { budgetFacts, budgetsBrokenByDeletes, type BudgetFacts } from './budgets
 import { planCaveats } from './caveats.js';
 import { completeVerdict, unreadKinds, unreadLines } from './completeness.js';
 import { controllerOf, type ControllerInfo } from './controller.js';
+import { disruptionOptOutOf } from './disruption-opt-out.js';
 import { escalations } from './escalation.js';
 import { autoscalerOfDeployment, planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
 import { evictionOrder, groupOfPod, scheduleInGroups } from './eviction-order.js';
@@ -423,6 +424,7 @@ function podPlan(
   options: PlanOptions,
   taint: ReturnType<typeof maintenanceTaint>,
 ): PodPlan {
+  const optOut = disruptionOptOutOf(p.pod, p.filter.action);
   return {
     namespace: namespaceOf(p.pod),
     name: nameOf(p.pod),
@@ -439,6 +441,7 @@ function podPlan(
     replacement: scheduled?.replacement ?? null,
     noExecute: taintDeletion(p.pod, taint),
     nodeFailure: nodeFailureDeletion(p.pod, options.nodeMonitorGracePeriodSeconds),
+    ...(optOut ? { disruptionOptOut: optOut } : {}),
   };
 }
 

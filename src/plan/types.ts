@@ -147,6 +147,16 @@ export interface PodPlan {
     readonly when: 'certain' | 'if-late';
     readonly text: string;
   };
+  /**
+   * The pod asked autoscalers not to disrupt it (cluster-autoscaler.kubernetes.io/safe-to-evict: "false",
+   * karpenter.sh/do-not-disrupt: "true"): kubectl drain, and so the drain, removes it anyway. Only on pods
+   * the drain removes (evict, delete); absent otherwise.
+   */
+  readonly disruptionOptOut?: {
+    /** The annotations, as `key: "value"`. */
+    readonly annotations: readonly string[];
+    readonly text: string;
+  };
   /** --surge: whether the drain surges this pod's Deployment (from → to replicas) or why not. */
   readonly surge?: {
     readonly surged: boolean;

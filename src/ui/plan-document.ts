@@ -10,6 +10,7 @@ import {
   isPerPodGroup,
   noExecuteComparison,
   orderSection,
+  optOutSection,
   etaSection,
   placementText,
   podGroupRows,
@@ -64,6 +65,7 @@ export type Block = (TextBlock | TableBlock | AxisBlock) & {
 
 export type SectionId =
   | 'pods'
+  | 'opt-out'
   | 'order'
   | 'budgets'
   | 'replacements'
@@ -111,6 +113,7 @@ const BULLET_HANG = 2;
 export function planDocument(plan: DrainPlan, options: PlanDocumentOptions = {}): PlanDocument {
   const sections: (PlanSection | null)[] = [
     podsSection(plan),
+    optOutTable(plan),
     linesSection('order', orderSection(plan)),
     budgetsSection(plan),
     replacementsSection(plan, options.details ?? false),
@@ -187,6 +190,12 @@ function linesSection(id: SectionId, section: { title: string; lines: readonly s
     title: section.title,
     blocks: section.lines.map((text): Block => ({ kind: 'text', text, indent: 2, hang: 2 })),
   };
+}
+
+function optOutTable(plan: DrainPlan): PlanSection | null {
+  const { title, rows } = optOutSection(plan);
+  if (rows.length === 0) return null;
+  return { id: 'opt-out', title, blocks: [{ kind: 'table', rows, tones: rows.map(() => 'warn'), indent: 2 }] };
 }
 
 function budgetsSection(plan: DrainPlan): PlanSection | null {

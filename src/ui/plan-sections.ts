@@ -230,6 +230,20 @@ function replacementPlacement(r: ReplacementPlan): string {
   return r.message;
 }
 
+/**
+ * Pods the drain removes although they asked autoscalers not to disrupt them, each with its annotations:
+ * kubectl drain reads neither annotation, so the operator hears it here, before the drain.
+ */
+export function optOutSection(plan: DrainPlan): { title: string; rows: string[][] } {
+  const pods = plan.pods.filter((p) => p.disruptionOptOut);
+  if (pods.length === 0) return { title: '', rows: [] };
+  const does = pods.every((p) => p.action === 'delete') ? 'deletes' : 'evicts';
+  return {
+    title: `Asked not to be disrupted (${pods.length}): autoscalers leave these pods alone, kubectl drain ${does} them anyway`,
+    rows: pods.map((p) => [qualified(p), p.disruptionOptOut!.annotations.join(', ')]),
+  };
+}
+
 /** Pods the drain removes that no controller recreates: they are gone for good. */
 export function unreplacedPods(plan: DrainPlan): string[] {
   return plan.pods

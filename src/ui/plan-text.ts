@@ -17,7 +17,14 @@ export interface PlanTextOptions {
   readonly planCommand?: string;
 }
 
-const BRIEF_SECTIONS: ReadonlySet<PlanSection['id']> = new Set(['pods', 'order', 'budgets', 'replacements', 'eta']);
+const BRIEF_SECTIONS: ReadonlySet<PlanSection['id']> = new Set([
+  'pods',
+  'opt-out',
+  'order',
+  'budgets',
+  'replacements',
+  'eta',
+]);
 
 /**
  * The plan for a pipe, a log file or `--no-tui`: plain text, no colour, verdict first. Sections: verdict
