@@ -16,6 +16,8 @@ export interface DrainMark {
   readonly holder: string;
   /** ISO time the mark expires unless renewed. */
   readonly expires: string;
+  /** The run whose drain this is (`kubectl maint run`); absent for `kubectl maint drain`. */
+  readonly run?: string;
 }
 
 /** A refusal before anything is written: one line for the operator. */
@@ -48,12 +50,17 @@ export function liveDrainMark(
 /** Why a node with a live drain mark may not be drained (or run) by anyone else. */
 export function drainMarkRefusal(node: string, mark: DrainMark, nowMs: number): string {
   const left = Math.max(0, Math.ceil((Date.parse(mark.expires) - nowMs) / 1000));
-  return `node "${node}" is being drained by ${mark.holder} (its drain mark expires in ${left}s unless renewed): nothing was changed`;
+  const by = typeof mark.run === 'string' ? `run ${mark.run} (${mark.holder})` : mark.holder;
+  return `node "${node}" is being drained by ${by} (its drain mark expires in ${left}s unless renewed): nothing was changed`;
 }
 
 type MarkApi = Pick<RunApi, 'readNode' | 'annotateNode' | 'annotateNodeIfUnchanged' | 'canI'>;
 
-/** The marks of one drain: taken before the cordon, renewed while it drains, removed at the end. */
+/**
+ * The marks of one drain: taken before the cordon, renewed while it drains, removed at the end. A run's
+ * drains mark their nodes too, naming the run (`run`): a mark of the same run left by a process of it that
+ * was killed is the run's own, taken over by the process that resumes it.
+ */
 export class DrainMarks {
   private readonly marked: string[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -62,10 +69,16 @@ export class DrainMarks {
     private readonly api: MarkApi,
     private readonly holder: string,
     private readonly now: () => number,
+    private readonly run?: string,
   ) {}
 
   private value(): string {
-    return JSON.stringify({ holder: this.holder, expires: new Date(this.now() + MARK_SECONDS * 1000).toISOString() });
+    const expires = new Date(this.now() + MARK_SECONDS * 1000).toISOString();
+    return JSON.stringify({ holder: this.holder, expires, ...(this.run === undefined ? {} : { run: this.run }) });
+  }
+
+  private isOwn(mark: DrainMark): boolean {
+    return mark.holder === this.holder || (this.run !== undefined && mark.run === this.run);
   }
 
   /**
@@ -81,7 +94,7 @@ export class DrainMarks {
         for (;;) {
           const read = await this.api.readNode(node);
           const mark = liveDrainMark(read, this.now());
-          if (mark && mark.holder !== this.holder) throw new DrainMarked(drainMarkRefusal(node, mark, this.now()));
+          if (mark && !this.isOwn(mark)) throw new DrainMarked(drainMarkRefusal(node, mark, this.now()));
           const value = this.value();
           if (await this.api.annotateNodeIfUnchanged(node, { [DRAIN_MARK]: value }, read.metadata?.resourceVersion)) {
             this.marked.push(node);

@@ -1,11 +1,12 @@
 import type { V1Node } from '@kubernetes/client-node';
 import type { Clock } from '../drain/clock.js';
+import { DrainMarked, DrainMarks } from '../drain/drain-mark.js';
 import type { DrainApi } from '../kube/drain-api.js';
 import type { ClusterChange, RunApi } from '../kube/run-api.js';
 import { drainTimesOf, type BatchDrainTimes } from '../plan/pool-eta.js';
 import type { DrainPlan } from '../plan/types.js';
 import type { Snapshot } from '../snapshot/types.js';
-import { blockedWithoutBound, drainBatch, planBatch } from './batch-drain.js';
+import { blockedWithoutBound, drainBatch, planBatch, type BatchDrainResult } from './batch-drain.js';
 import { budgetChange, ChangeFeed, nodeChange } from './changes.js';
 import { runCommand, type CommandResult } from './command.js';
 import type { NodeState, RunEvent, RunResult } from './events.js';
@@ -380,20 +381,40 @@ class PoolRun {
     plan: DrainPlan,
     hooks: GroupHooks,
   ): Promise<ReadonlyMap<string, number>> {
-    await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'draining'));
+    // Marked as `kubectl maint drain` marks its nodes, naming the run: a drain started meanwhile refuses.
+    const marks = new DrainMarks(this.deps.api, this.control.holder, () => this.deps.clock.now(), this.definition.id);
+    const refused = await marks.take(toDrain).then(
+      () => null,
+      (err: unknown) => {
+        if (err instanceof DrainMarked) return err.message.replace(/: nothing was changed$/, '');
+        throw err;
+      },
+    );
+    if (refused !== null) {
+      // Another drain works on a node of the group: neither cordoned nor drained, for a resume to drain.
+      await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'drain-failed', refused));
+      hooks.planned();
+      return new Map();
+    }
     // The next group is planned once these nodes are cordoned: its plan must see them out of service.
     const cordoned = new Set<string>();
-    const drained = await drainBatch(snapshot, plan, toDrain, this.definition.options, {
-      api: this.deps.drain,
-      emit: (event) => {
-        if (event.type === 'cordoned' && !event.dryRun) {
-          this.cordoned.add(event.node);
-          if (cordoned.add(event.node).size === toDrain.length) hooks.planned();
-        }
-        this.emit({ type: 'drain', batch, nodes: toDrain, event });
-      },
-      signal: this.control.signal,
-    });
+    let drained: BatchDrainResult;
+    try {
+      await mapLimited(toDrain, (node) => this.setPhase(node, batch, 'draining'));
+      drained = await drainBatch(snapshot, plan, toDrain, this.definition.options, {
+        api: this.deps.drain,
+        emit: (event) => {
+          if (event.type === 'cordoned' && !event.dryRun) {
+            this.cordoned.add(event.node);
+            if (cordoned.add(event.node).size === toDrain.length) hooks.planned();
+          }
+          this.emit({ type: 'drain', batch, nodes: toDrain, event });
+        },
+        signal: this.control.signal,
+      });
+    } finally {
+      await marks.release().catch(() => undefined);
+    }
     hooks.planned();
     for (const workload of workloadsMoved(plan)) this.moved.add(workload);
     if (this.aborted) return drained.budgetsBefore;

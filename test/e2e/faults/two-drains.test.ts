@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { auditMark, maintWritesSince } from '../audit.js';
-import { kubectl, kubectlJson, seedScenario } from '../lab.js';
+import { eventually, kubectl, kubectlJson, seedScenario } from '../lab.js';
 import { runMaint, setHelloMaxUnavailable } from '../drain-run.js';
+import { described, finish, start } from '../run-helpers.js';
 import {
   DRAIN_NODE1_JSON,
   drainWaitingOnClosedBudget,
@@ -15,6 +16,9 @@ import {
 // Two drains of one node at once: the first marks the node (holder, expiry), so a second drain, or a run,
 // refuses naming it and writes nothing; the mark goes when the first ends. A drain that found its node
 // cordoned already does not offer to undo a cordon it did not make.
+
+/** What the audit log shows of a refused drain: no write at all. */
+const NOTHING_WRITTEN = { evicted: {}, otherEvictions: [], deletes: [], nodePatches: [], leases: [] };
 
 const drainAnnotation = async () =>
   (await kubectlJson<{ metadata: { annotations?: Record<string, string> } }>(['get', 'node', 'k8s-node-1'])).metadata
@@ -36,17 +40,53 @@ describe('one drain per node', () => {
     const run = await runMaint(['run', 'k8s-node-1', '--ignore-daemonsets', '--', 'true'], { kubeconfig: other });
     expect(run.exitCode, run.stderr).toBe(1);
     expect(theOneErrorLine(run.stderr)).toMatch(refusal);
-    expect(await maintWritesSince(during, userName('drainer'))).toEqual({
-      evicted: {},
-      otherEvictions: [],
-      deletes: [],
-      nodePatches: [],
-      leases: [],
-    });
+    expect(await maintWritesSince(during, userName('drainer'))).toEqual(NOTHING_WRITTEN);
 
     await setHelloMaxUnavailable(1);
     await expectDrainedOnce(await drain.finish(), pods, mark);
     expect(await drainAnnotation()).toBeUndefined();
+  });
+
+  it('a drain of a node a run is draining refuses naming the run, and writes nothing', async () => {
+    await seedScenario('hello');
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await setHelloMaxUnavailable(0);
+    // The run's drain waits on the closed budget (--force-start past the blocked plan, --timeout bounding it).
+    const RUN = ['run', 'k8s-node-1', '--ignore-daemonsets', '--force-start', '--timeout', '5m', '-o', 'json'];
+    const run = await start([...RUN, '--', 'true']);
+    const runId = await eventually(
+      async () => {
+        const waiting = run.events.some(
+          (e) => e.type === 'drain' && e.event.type === 'pod' && e.event.state.phase === 'waiting-for-budget',
+        );
+        const head = run.events.find((e) => e.type === 'run-started');
+        return waiting && head?.type === 'run-started' && head.runId;
+      },
+      120_000,
+      "the run's drain waiting for the budget",
+    );
+    expect(JSON.parse((await drainAnnotation()) ?? '{}')).toMatchObject({
+      holder: expect.stringMatching(/ pid \d+$/),
+      run: runId,
+    });
+    const other = await kubeconfigFor('drainer');
+    const during = await auditMark();
+
+    const second = await runMaint(DRAIN_NODE1_JSON, { kubeconfig: other });
+    expect(second.exitCode, second.stderr).toBe(1);
+    expect(theOneErrorLine(second.stderr)).toMatch(
+      new RegExp(
+        `^error: node "k8s-node-1" is being drained by run ${runId} \\(\\S+@\\S+ pid \\d+\\) \\(its drain mark expires in \\d+s unless renewed\\): nothing was changed$`,
+      ),
+    );
+    expect(await maintWritesSince(during, userName('drainer'))).toEqual(NOTHING_WRITTEN);
+
+    // The run stopped: its drain ends, and its mark with it.
+    run.child.kill('SIGINT');
+    const r = await finish(run);
+    expect(r.exitCode, described(r)).toBe(130);
+    expect(await drainAnnotation()).toBeUndefined();
+    expect((await finish(await start(['run', '--abandon', runId]))).exitCode).toBe(0);
   });
 
   it('Ctrl-C of a drain that found its node cordoned already does not offer to undo that cordon', async () => {
