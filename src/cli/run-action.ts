@@ -338,7 +338,9 @@ async function drive(
   }
   if (finished.type === 'run-finished' && finished.result === 'done') {
     await keeper.confirm();
-    await mapLimited(definition.batches.flat(), (node) => writeOwnNode(api, definition.id, node, RELEASED_NODE));
+    await mapLimited(definition.batches.flat(), (node) =>
+      writeOwnNode(api, definition.id, node, RELEASED_NODE, { releaseAutoscalers: true }),
+    );
     await keeper.remove();
     return ExitCode.Ok;
   }

@@ -1,3 +1,4 @@
+import { protectAnnotations, releaseAnnotations } from './autoscaler-annotations.js';
 import type { KubeRest } from './rest.js';
 
 export interface CordonResult {
@@ -12,11 +13,22 @@ export interface CordonResult {
  * thrown as client-node's ApiException or its shape (kube/rest.ts ApiError).
  */
 export interface NodeCalls {
-  readNode(name: string): Promise<{ readonly spec?: { readonly unschedulable?: boolean } | undefined }>;
+  readNode(name: string): Promise<NodeRead>;
   /** A JSON merge patch of the node; `dryRun` sends dryRun=All. */
   mergePatchNode(name: string, patch: object, dryRun: boolean): Promise<void>;
   /** The names of the nodes matching a label selector (kubectl cordon -l), filtered by the API server. */
   listNodeNames(labelSelector: string): Promise<string[]>;
+}
+
+/** What a cordon reads of a node: its cordon, and its annotations (autoscaler-annotations.ts). */
+export interface NodeRead {
+  readonly metadata?:
+    | {
+        readonly annotations?: Readonly<Record<string, string>> | undefined;
+        readonly resourceVersion?: string | undefined;
+      }
+    | undefined;
+  readonly spec?: { readonly unschedulable?: boolean | undefined } | undefined;
 }
 
 /**
@@ -28,31 +40,53 @@ export function unschedulablePatch(unschedulable: boolean): { spec: { unschedula
 }
 
 /**
- * Cordons (unschedulable=true) or uncordons a node as kubectl does: read the node, and patch only when
- * spec.unschedulable differs (unschedulablePatch). A server dry run sends the patch with dryRun=All; a
- * client dry run only reads.
+ * Cordons (unschedulable=true) or uncordons a node as kubectl does, on the node as read (`current`): the
+ * patch is sent only when spec.unschedulable differs (unschedulablePatch). A server dry run sends it with
+ * dryRun=All; a client dry run sends nothing. An uncordon also gives back the autoscaler annotations a
+ * drain or a run set with its cordon (autoscaler-annotations.ts), in the same patch; on a node uncordoned
+ * already, alone.
  */
-export async function setUnschedulable(
-  nodes: NodeCalls,
-  node: string,
-  unschedulable: boolean,
-  dryRun: 'none' | 'client' | 'server',
-): Promise<CordonResult> {
-  return setUnschedulableOf(nodes, node, await nodes.readNode(node), unschedulable, dryRun);
-}
-
-/** setUnschedulable on a node already read: `current` is what the API server returned for it. */
 export async function setUnschedulableOf(
   nodes: NodeCalls,
   node: string,
-  current: Awaited<ReturnType<NodeCalls['readNode']>>,
+  current: NodeRead,
   unschedulable: boolean,
   dryRun: 'none' | 'client' | 'server',
 ): Promise<CordonResult> {
-  if ((current.spec?.unschedulable ?? false) === unschedulable) return { node, already: true };
-  if (dryRun === 'client') return { node, already: false };
-  await nodes.mergePatchNode(node, unschedulablePatch(unschedulable), dryRun === 'server');
-  return { node, already: false };
+  const release = unschedulable ? null : releaseAnnotations(current.metadata?.annotations);
+  const already = (current.spec?.unschedulable ?? false) === unschedulable;
+  if ((already && !release) || dryRun === 'client') return { node, already };
+  const patch = {
+    ...(already ? {} : unschedulablePatch(unschedulable)),
+    ...(release ? { metadata: { annotations: release } } : {}),
+  };
+  await nodes.mergePatchNode(node, patch, dryRun === 'server');
+  return { node, already };
+}
+
+/**
+ * The cordon of a drain or a run: the node taken out for maintenance, with the autoscaler annotations set
+ * in the same patch (autoscaler-annotations.ts). The patch is guarded by the resourceVersion of the read
+ * that decided what to record, so an annotation someone sets meanwhile is never recorded as ours (a 409:
+ * read and decide again). A node cordoned already is left as it is: its cordon, and how it is kept from
+ * autoscalers, belong to whoever cordoned it (or to the earlier drain whose record it carries).
+ */
+export async function cordonForMaintenance(nodes: NodeCalls, node: string, dryRun: boolean): Promise<CordonResult> {
+  for (;;) {
+    const current = await nodes.readNode(node);
+    if (current.spec?.unschedulable === true) return { node, already: true };
+    const protect = protectAnnotations(current.metadata?.annotations);
+    const patch = {
+      ...unschedulablePatch(true),
+      ...(protect ? { metadata: { annotations: protect, resourceVersion: current.metadata?.resourceVersion } } : {}),
+    };
+    try {
+      await nodes.mergePatchNode(node, patch, dryRun);
+      return { node, already: false };
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 409) throw err;
+    }
+  }
 }
 
 /** The node calls as plain requests (kube/rest.ts): what `cordon` and `uncordon` use. */

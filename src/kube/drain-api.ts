@@ -6,7 +6,7 @@ import type {
   V2HorizontalPodAutoscaler,
 } from '@kubernetes/client-node';
 import type { ApiOutcome } from './api-outcome.js';
-import { setUnschedulable, type CordonResult } from './cordon.js';
+import { cordonForMaintenance, type CordonResult } from './cordon.js';
 import { deletePod } from './delete-pod.js';
 import {
   autoscalerOf,
@@ -28,7 +28,10 @@ import { readPodOrNull, watchPodsOnNode } from './pod-watch.js';
  * drain Helper holds its client): the engine is written against this and always runs on the real one.
  */
 export interface DrainApi {
-  /** Sets spec.unschedulable; throws client-node's ApiException (or a network error) on failure. */
+  /**
+   * Sets spec.unschedulable, with the autoscaler annotations (kube/cordon.ts cordonForMaintenance); throws
+   * client-node's ApiException (or a network error) on failure.
+   */
   cordon(node: string, dryRun: boolean): Promise<CordonResult>;
   evict(options: PodWriteOptions): Promise<ApiOutcome>;
   deletePod(options: PodWriteOptions): Promise<ApiOutcome>;
@@ -54,7 +57,7 @@ export interface DrainApi {
 
 export function drainApi(client: DrainClient): DrainApi {
   return {
-    cordon: (node, dryRun) => setUnschedulable(client.nodes, node, true, dryRun ? 'server' : 'none'),
+    cordon: (node, dryRun) => cordonForMaintenance(client.nodes, node, dryRun),
     evict: (options) => evictPod(client, options),
     deletePod: (options) => deletePod(client, options),
     readPod: (namespace, name) => readPodOrNull(client, namespace, name),

@@ -19,8 +19,9 @@ export interface AbandonContext {
 
 /**
  * Ends run `runId` for good: deletes its Lease (a holder that comes back sees it gone and stops before its
- * next write), then removes its claim and phase from each node that still names it. Nodes are left as they
- * are otherwise: a cordoned node stays cordoned, for the operator to decide. Refused while a live process
+ * next write), then removes its claim and phase from each node that still names it, and gives back the
+ * autoscaler annotations its cordon set (the run is over). Nodes are left as they are otherwise: a
+ * cordoned node stays cordoned, for the operator to decide. Refused while a live process
  * holds the Lease: that run is stopped where it runs.
  */
 export async function abandonRun(
@@ -45,7 +46,7 @@ export async function abandonRun(
   const released = await mapLimited(claimed, async (node): Promise<ReleasedNode | null> => {
     const name = node.metadata?.name ?? '';
     try {
-      await writeOwnNode(api, runId, name, RELEASED_NODE);
+      await writeOwnNode(api, runId, name, RELEASED_NODE, { releaseAutoscalers: true });
     } catch (err) {
       // Claimed by another run meanwhile: not ours to release.
       if (err instanceof LeaseLost) return null;

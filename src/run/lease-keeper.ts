@@ -1,4 +1,5 @@
 import type { V1Lease } from '@kubernetes/client-node';
+import { releaseAnnotations } from '../kube/autoscaler-annotations.js';
 import type { RunApi } from '../kube/run-api.js';
 import { microTime, RENEW_SECONDS, RUN_LABEL, runOfNode } from './state.js';
 
@@ -130,13 +131,15 @@ export async function giveBack(
  * Writes annotations (and with `uncordon` the uncordon) on a node of run `runId`, only while the node is
  * still claimed by that run: the write is guarded by the resourceVersion of the read that saw the claim,
  * so a node another run took meanwhile (--take-over) is never written. Throws LeaseLost when it was taken.
+ * With `releaseAutoscalers`, the autoscaler annotations the run's cordon set are given back in the same
+ * write (kube/autoscaler-annotations.ts): the node's maintenance is over.
  */
 export async function writeOwnNode(
   api: RunApi,
   runId: string,
   node: string,
   annotations: Readonly<Record<string, string | null>>,
-  options: { readonly uncordon?: boolean } = {},
+  options: { readonly uncordon?: boolean; readonly releaseAutoscalers?: boolean } = {},
 ): Promise<void> {
   for (;;) {
     const read = await api.readNode(node);
@@ -147,6 +150,9 @@ export async function writeOwnNode(
         `node "${node}" ${now}: run ${runId} stopped before its next write, and each node keeps its last recorded phase`,
       );
     }
-    if (await api.annotateNodeIfUnchanged(node, annotations, read.metadata?.resourceVersion, options)) return;
+    const release = options.releaseAutoscalers ? releaseAnnotations(read.metadata?.annotations) : null;
+    const write = release ? { ...release, ...annotations } : annotations;
+    const rv = read.metadata?.resourceVersion;
+    if (await api.annotateNodeIfUnchanged(node, write, rv, { uncordon: options.uncordon === true })) return;
   }
 }

@@ -593,8 +593,12 @@ class PoolRun {
       if (back !== 'back') return this.setPhase(node, batch, 'not-returned', back);
       await this.setPhase(node, batch, 'returned');
     }
-    // Uncordoned and done in one write: a node is never left uncordoned in phase returned, nor done and cordoned.
-    await this.setPhase(node, batch, 'done', undefined, { uncordon: this.definition.options.uncordon });
+    // Uncordoned and done in one write: a node is never left uncordoned in phase returned, nor done and
+    // cordoned. Its maintenance is over: the autoscaler annotations the run's cordon set go with it.
+    await this.setPhase(node, batch, 'done', undefined, {
+      uncordon: this.definition.options.uncordon,
+      releaseAutoscalers: true,
+    });
     if (this.definition.options.uncordon) this.cordoned.delete(node);
   }
 
@@ -676,7 +680,11 @@ class PoolRun {
     batch: number,
     phase: NodePhase,
     problem?: string,
-    also: { readonly annotations?: Readonly<Record<string, string>>; readonly uncordon?: boolean } = {},
+    also: {
+      readonly annotations?: Readonly<Record<string, string>>;
+      readonly uncordon?: boolean;
+      readonly releaseAutoscalers?: boolean;
+    } = {},
   ): Promise<void> {
     const nowIso = new Date(this.deps.clock.now()).toISOString();
     const { sealKey } = this.definition;
@@ -692,7 +700,7 @@ class PoolRun {
           [ANNOTATION.since]: nowIso,
           ...(sealKey ? { [ANNOTATION.seal]: phaseSeal(sealKey, this.definition.id, node, phase, nowIso) } : {}),
         },
-        { uncordon: also.uncordon === true },
+        { uncordon: also.uncordon === true, releaseAutoscalers: also.releaseAutoscalers === true },
       ),
       this.deps.writeConditions ? this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso)) : null,
     ]);
