@@ -15,6 +15,7 @@ import {
 import { giveBack, LeaseKeeper, LeaseLost, writeOwnNode } from '../run/lease-keeper.js';
 import { resolveCommand } from '../run/command.js';
 import { commandLogDir, CommandLogs } from '../run/command-log.js';
+import { RunTrail } from '../run/node-trail.js';
 import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
@@ -45,13 +46,15 @@ import { terminalWidth } from './terminal.js';
  */
 /** What talks to the cluster, loaded once the command runs (start-up: see eslint.config.js). */
 async function clusterModules() {
-  const [drainApiModule, drainClientModule, runApiModule, loadLiveModule, cachedModule] = await Promise.all([
-    import('../kube/drain-api.js'),
-    import('../kube/drain-client.js'),
-    import('../kube/run-api.js'),
-    import('../snapshot/load-live.js'),
-    import('../kube/cached-apis.js'),
-  ]);
+  const [drainApiModule, drainClientModule, runApiModule, loadLiveModule, cachedModule, nodeEventsModule] =
+    await Promise.all([
+      import('../kube/drain-api.js'),
+      import('../kube/drain-client.js'),
+      import('../kube/run-api.js'),
+      import('../snapshot/load-live.js'),
+      import('../kube/cached-apis.js'),
+      import('../kube/node-events.js'),
+    ]);
   return {
     drainApi: drainApiModule.drainApi,
     drainClientFor: drainClientModule.drainClientFor,
@@ -60,6 +63,7 @@ async function clusterModules() {
     openLiveCluster: loadLiveModule.openLiveCluster,
     cachedDrainApi: cachedModule.cachedDrainApi,
     cachedRunApi: cachedModule.cachedRunApi,
+    recordNodeEvents: nodeEventsModule.recordNodeEvents,
   };
 }
 
@@ -268,7 +272,7 @@ async function drive(
   { definition, lease, conditions }: TakenRun,
   { api: directApi, holder, values, client, live }: DriveContext,
 ): Promise<number> {
-  const { drainApi, drainClientFor, cachedDrainApi, cachedRunApi } = await clusterModules();
+  const { drainApi, drainClientFor, cachedDrainApi, cachedRunApi, recordNodeEvents } = await clusterModules();
   const api = cachedRunApi(directApi, live.cache);
   const abort = new AbortController();
   const killCommands = new AbortController();
@@ -293,9 +297,13 @@ async function drive(
   const logs = commandLog
     ? new CommandLogs(commandLog, (message) => sink.emit({ type: 'warning', atMs: Date.now(), message }))
     : undefined;
+  // The run's trail on its nodes (Kubernetes Events): best effort.
+  const events = recordNodeEvents(client, (message) => sink.emit({ type: 'warning', atMs: Date.now(), message }));
+  const trail = new RunTrail(definition.id, holder, definition.command, definition.options.uncordon);
   const emit = (event: RunEvent) => {
     logs?.take(event);
     sink.emit(event);
+    for (const step of trail.eventsOf(event)) events.record(step);
   };
   const ns = values.stateNamespace === DEFAULT_STATE_NAMESPACE ? '' : ` --state-namespace ${values.stateNamespace}`;
   let finished: RunEvent;
@@ -333,6 +341,7 @@ async function drive(
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
+    await events.flush();
     await logs?.close();
     await sink.done();
   }

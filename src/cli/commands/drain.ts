@@ -102,12 +102,22 @@ async function drainCommand(
   const selection = nodeSelection(nodeArgs, values.selector);
   const client = await connect(values);
   // The API side and the engine, loaded only now that the command talks to the cluster.
-  const [{ loadLiveSnapshot }, { runDrain }, { drainApi }, { drainClientFor }, { runApi }] = await Promise.all([
+  const [
+    { loadLiveSnapshot },
+    { runDrain },
+    { drainApi },
+    { drainClientFor },
+    { runApi },
+    { recordNodeEvents },
+    { DrainTrail },
+  ] = await Promise.all([
     import('../../snapshot/load-live.js'),
     import('../../drain/engine.js'),
     import('../../kube/drain-api.js'),
     import('../../kube/drain-client.js'),
     import('../../kube/run-api.js'),
+    import('../../kube/node-events.js'),
+    import('../../drain/node-trail.js'),
   ]);
   let snapshot: Snapshot;
   const progress = await readProgress();
@@ -149,6 +159,16 @@ async function drainCommand(
   // way: no new eviction, the nodes stay cordoned, the summary says what remains. A second one leaves at once.
   const abort = new AbortController();
   const sink = await openSink(plan, json, () => abort.abort('SIGINT'), escalationForEngine(values));
+  // The drain's trail on its nodes (Kubernetes Events): best effort, never in a dry run.
+  const events =
+    values.dryRun === 'none'
+      ? recordNodeEvents(client, (message) => sink.onEvent({ type: 'warning', atMs: Date.now(), message }))
+      : null;
+  const trail = new DrainTrail(`kubectl maint drain (${processHolder()})`);
+  const emit = (event: DrainEvent) => {
+    sink.onEvent(event);
+    for (const step of events ? trail.eventsOf(event) : []) events?.record(step);
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     if (abort.signal.aborted) process.exit(interruptedExitCode(signal));
     abort.abort(signal);
@@ -180,11 +200,12 @@ async function drainCommand(
         signal: abort.signal,
         commands,
       },
-      { api: drainApi(drainClientFor(client)), emit: sink.onEvent },
+      { api: drainApi(drainClientFor(client)), emit },
     );
   } finally {
     for (const signal of signals) process.off(signal, onSignal);
     await marks.release().catch(() => undefined);
+    await events?.flush();
     await sink.done();
   }
   const interruptedBy = typeof abort.signal.reason === 'string' ? abort.signal.reason : 'SIGINT';
