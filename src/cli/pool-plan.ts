@@ -1,7 +1,7 @@
 import { buildPoolPlan } from '../plan/pool-plan.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
-import { isVolumeKindWarning, type Snapshot } from '../snapshot/types.js';
+import { isScopedKindWarning, type Snapshot } from '../snapshot/types.js';
 import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
 import { UsageError } from './exit-codes.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
@@ -42,8 +42,8 @@ export function poolPlanOf(index: ClusterIndex, nodes: readonly string[], values
 
 /** The snapshot's nodes for the selection, and the index both plans use. */
 export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { index: ClusterIndex; nodes: string[] } {
-  // A volume kind the user may not list is said on the pods with claims, as a caveat (plan/caveats.ts).
-  for (const warning of snapshot.warnings.filter((w) => !isVolumeKindWarning(w))) {
+  // A kind that judges only some replacements is said on the pods it concerns, as a caveat (plan/caveats.ts).
+  for (const warning of snapshot.warnings.filter((w) => !isScopedKindWarning(w))) {
     process.stderr.write(`warning: ${warning}\n`);
   }
   const index = new ClusterIndex(snapshot);

@@ -20,6 +20,8 @@ export const KIND_PATHS = {
   CSINode: '/apis/storage.k8s.io/v1/csinodes',
   CSIDriver: '/apis/storage.k8s.io/v1/csidrivers',
   CSIStorageCapacity: '/apis/storage.k8s.io/v1/csistoragecapacities',
+  Namespace: '/api/v1/namespaces',
+  PriorityClass: '/apis/scheduling.k8s.io/v1/priorityclasses',
   HorizontalPodAutoscaler: '/apis/autoscaling/v2/horizontalpodautoscalers',
 } as const;
 

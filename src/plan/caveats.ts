@@ -1,5 +1,5 @@
 import type { V1Pod, V1PodAffinityTerm, V1WeightedPodAffinityTerm } from '@kubernetes/client-node';
-import { isVolumeKindWarning, type Snapshot, type SnapshotKind } from '../snapshot/types.js';
+import { isKindWarning, isVolumeKindWarning, type Snapshot, type SnapshotKind } from '../snapshot/types.js';
 import { someNames } from './completeness.js';
 import { isTerminal, podKey } from './pod-facts.js';
 import { SCHEDULER_CAVEATS } from './scheduling/unmodelled.js';
@@ -33,6 +33,8 @@ const MISSING_KIND_EFFECT: Partial<Record<SnapshotKind, string>> = {
   CSINode: 'CSI attach limits (NodeVolumeLimits) are not checked',
   CSIDriver: 'whether a CSI driver publishes storage capacity is not known, so provisioning on any node is assumed',
   CSIStorageCapacity: 'published storage capacity is not checked, so provisioning on any node is assumed',
+  Namespace: "a pod (anti-)affinity namespaceSelector is taken to select the owning pod's namespace only",
+  PriorityClass: 'a pod without spec.priority is taken as priority 0',
   HorizontalPodAutoscaler:
     'whether an autoscaler scales a surged Deployment is unknown: the drain looks before it surges, and raises the minReplicas of one it finds',
 };
@@ -79,7 +81,7 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     ...(snapshot.kinds.has('PodDisruptionBudget')
       ? []
       : [[missingKindCaveat('PodDisruptionBudget'), removed.map((p) => p.pod)] as [string, Concerned]]),
-    ...snapshot.warnings.map((w): [string, Concerned] => [`snapshot: ${w}`, warningConcerns(w, replaced)]),
+    ...snapshot.warnings.map((w): [string, Concerned] => [`snapshot: ${w}`, warningConcerns(w, snapshot, replaced)]),
     ...volumeKindCaveats(snapshot, replaced),
     ...unknownPlacements(pods),
     ...controllerCaveats(pods),
@@ -96,7 +98,8 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     [SCHEDULER_CAVEATS.scoring, removed.filter((p) => (p.plan.replacement?.nodes.length ?? 0) > 1).map((p) => p.pod)],
     [SCHEDULER_CAVEATS.pendingPods, snapshotHas(snapshot, 'pending pods') ? replaced : []],
     [SCHEDULER_CAVEATS.profiles, replaced],
-    [SCHEDULER_CAVEATS.namespaceSelector, namespaceSelectorPods(snapshot, replaced, input.simulationCaveats)],
+    [SCHEDULER_CAVEATS.namespaceSelector, namespaceSelectorPods(snapshot, replaced)],
+    [missingKindCaveat('PriorityClass'), snapshot.kinds.has('PriorityClass') ? [] : replaced.filter(classOnly)],
     [SCHEDULER_CAVEATS.gates, gatedPods(snapshot, replaced)],
   ];
   const all = pods.map((p) => podKey(p.pod));
@@ -129,9 +132,16 @@ function inBudgetsOfSeveralWaves(removed: readonly CaveatPod[], budgets: readonl
   return removed.filter((p) => p.plan.pdbs.some((b) => slow.has(`${b.namespace}/${b.name}`))).map((p) => p.pod);
 }
 
-/** A live read's warning about a volume kind it could not list concerns only the replacements with claims. */
-function warningConcerns(warning: string, replaced: readonly V1Pod[]): Concerned {
-  return isVolumeKindWarning(warning) ? replaced.filter(hasClaims) : 'all';
+/**
+ * A live read's warning about a kind it could not list concerns only the replacements the kind judges:
+ * a volume kind those with claims, Namespaces those a namespaceSelector judges, PriorityClasses those
+ * whose priority is not in their spec.
+ */
+function warningConcerns(warning: string, snapshot: Snapshot, replaced: readonly V1Pod[]): Concerned {
+  if (isVolumeKindWarning(warning)) return replaced.filter(hasClaims);
+  if (isKindWarning(warning, 'Namespace')) return namespaceSelectorPods(snapshot, replaced);
+  if (isKindWarning(warning, 'PriorityClass')) return replaced.filter((pod) => pod.spec?.priority == null);
+  return 'all';
 }
 
 /**
@@ -191,14 +201,24 @@ function isPending(pod: V1Pod): boolean {
 }
 
 /**
- * The replacements whose own affinity terms use a namespaceSelector; every replacement when the
- * simulation met one only in other pods' terms (their anti-affinity judges every replacement).
+ * Without Namespaces: the replacements whose own affinity terms use a namespaceSelector with
+ * requirements; every replacement when only other pods' terms do (their anti-affinity judges every
+ * replacement). None when Namespaces were read: the selectors are then resolved.
  */
-function namespaceSelectorPods(snapshot: Snapshot, replaced: readonly V1Pod[], met: readonly string[]): Concerned {
-  const own = replaced.filter((pod) => affinityTerms(pod).some((t) => t.namespaceSelector != null));
+function namespaceSelectorPods(snapshot: Snapshot, replaced: readonly V1Pod[]): readonly V1Pod[] {
+  if (snapshot.kinds.has('Namespace')) return [];
+  const own = replaced.filter((pod) => affinityTerms(pod).some(selectsNamespaces));
   if (own.length > 0) return own;
-  const elsewhere = met.some((c) => c.includes('namespaceSelector'));
-  return elsewhere && snapshotHas(snapshot, 'namespaceSelector terms') ? replaced : [];
+  return snapshotHas(snapshot, 'namespaceSelector terms') ? replaced : [];
+}
+
+/** A namespaceSelector with requirements (`{}` selects every namespace, with or without their labels). */
+function selectsNamespaces(term: V1PodAffinityTerm): boolean {
+  const selector = term.namespaceSelector;
+  return (
+    selector != null &&
+    ((selector.matchExpressions ?? []).length > 0 || Object.keys(selector.matchLabels ?? {}).length > 0)
+  );
 }
 
 function affinityTerms(pod: V1Pod): V1PodAffinityTerm[] {
@@ -213,15 +233,21 @@ function affinityTerms(pod: V1Pod): V1PodAffinityTerm[] {
 }
 
 /**
- * Replacements with scheduling gates or a pod group; every replacement when some pod is bound to a node
- * the snapshot does not have (its room and its spread are unknown).
+ * Replacements of a pod group; every replacement when some pod is bound to a node the snapshot does not
+ * have (its room and its spread are unknown). Scheduling gates are the simulation's: a gated
+ * replacement's placement is unknown, said with it.
  */
 function gatedPods(snapshot: Snapshot, replaced: readonly V1Pod[]): Concerned {
   if (snapshotHas(snapshot, 'pods on unknown nodes')) return replaced;
   return replaced.filter((pod) => {
     const spec = pod.spec as (V1Pod['spec'] & { workloadRef?: unknown }) | undefined;
-    return (spec?.schedulingGates ?? []).length > 0 || spec?.workloadRef != null;
+    return spec?.workloadRef != null;
   });
+}
+
+/** A pod naming a priority class without the priority the admission plugin resolves from it. */
+function classOnly(pod: V1Pod): boolean {
+  return pod.spec?.priority == null && pod.spec?.priorityClassName != null;
 }
 
 /** Whole-snapshot facts the caveats test, each a scan of every pod or node. */
@@ -229,7 +255,7 @@ const SNAPSHOT_FACTS = {
   'declared features': (snapshot: Snapshot) => snapshot.nodes.some(declaresFeatures),
   'pending pods': (snapshot: Snapshot) => snapshot.pods.some(isPending),
   'namespaceSelector terms': (snapshot: Snapshot) =>
-    snapshot.pods.some((pod) => affinityTerms(pod).some((t) => t.namespaceSelector != null)),
+    snapshot.pods.some((pod) => !isTerminal(pod) && affinityTerms(pod).some(selectsNamespaces)),
   'pods on unknown nodes': (snapshot: Snapshot) => {
     const nodes = new Set(snapshot.nodes.map((n) => n.metadata?.name));
     return snapshot.pods.some((p) => p.spec?.nodeName && !nodes.has(p.spec.nodeName));

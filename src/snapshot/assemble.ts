@@ -21,6 +21,8 @@ const FIELD_OF_KIND = {
   CSINode: 'csiNodes',
   CSIDriver: 'csiDrivers',
   CSIStorageCapacity: 'csiStorageCapacities',
+  Namespace: 'namespaces',
+  PriorityClass: 'priorityClasses',
   HorizontalPodAutoscaler: 'autoscalers',
 } as const satisfies Record<SnapshotKind, keyof Snapshot>;
 

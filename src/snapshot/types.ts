@@ -5,12 +5,14 @@ import type {
   V1DaemonSet,
   V1Deployment,
   V1Job,
+  V1Namespace,
   V1Node,
   V1PersistentVolume,
   V1PersistentVolumeClaim,
   V1Pod,
   V1PodDisruptionBudget,
   V1ReplicaSet,
+  V1PriorityClass,
   V1ReplicationController,
   V1Service,
   V1StatefulSet,
@@ -35,7 +37,21 @@ export type VolumeKind = (typeof VOLUME_KINDS)[number];
  * instead of a warning on every plan.
  */
 export function isVolumeKindWarning(warning: string): boolean {
-  return VOLUME_KINDS.some((kind) => warning.endsWith(`(${kind} objects not loaded)`));
+  return VOLUME_KINDS.some((kind) => isKindWarning(warning, kind));
+}
+
+/**
+ * A live read's warning about a kind that judges only some replacements (the volume kinds, Namespaces for
+ * a namespaceSelector, PriorityClasses for a pod without spec.priority): the plan says it as a caveat on
+ * the pods it concerns instead of a warning on every plan.
+ */
+export function isScopedKindWarning(warning: string): boolean {
+  return isVolumeKindWarning(warning) || isKindWarning(warning, 'Namespace') || isKindWarning(warning, 'PriorityClass');
+}
+
+/** A live read's warning that `kind` could not be listed. */
+export function isKindWarning(warning: string, kind: SnapshotKind): boolean {
+  return warning.endsWith(`(${kind} objects not loaded)`);
 }
 
 /** The kinds a snapshot can hold, in the order `kubectl get` lists them in the README's command. */
@@ -51,6 +67,8 @@ export const SNAPSHOT_KINDS = [
   'Job',
   'Service',
   ...VOLUME_KINDS,
+  'Namespace',
+  'PriorityClass',
   'HorizontalPodAutoscaler',
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
@@ -99,6 +117,10 @@ export interface Snapshot {
   readonly csiNodes: readonly V1CSINode[];
   readonly csiDrivers: readonly V1CSIDriver[];
   readonly csiStorageCapacities: readonly V1CSIStorageCapacity[];
+  /** Their labels, for pod (anti-)affinity terms with a namespaceSelector. */
+  readonly namespaces: readonly V1Namespace[];
+  /** The priority of a pod whose spec.priority is not set, and preemptionPolicy. */
+  readonly priorityClasses: readonly V1PriorityClass[];
   /** autoscaling/v2; read live only for --surge. */
   readonly autoscalers: readonly V2HorizontalPodAutoscaler[];
   /** Problems met while loading that did not stop it (unknown kinds skipped, forbidden lists...). */

@@ -130,7 +130,10 @@ const POD_SPEC = obj(
   {
     nodeName: 'string',
     priority: 'integer',
+    priorityClassName: 'string',
     preemptionPolicy: 'string',
+    schedulerName: 'string',
+    schedulingGates: list(obj({ name: 'string' }, ['name'])),
     nodeSelector: map('string'),
     tolerations: list(TOLERATION),
     affinity: AFFINITY,
@@ -175,6 +178,8 @@ const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
       spec: POD_SPEC,
       status: obj({
         phase: 'string',
+        nominatedNodeName: 'string',
+        startTime: 'timestamp',
         conditions: list(CONDITION),
         containerStatuses: list(CONTAINER_STATUS),
         initContainerStatuses: list(CONTAINER_STATUS),
@@ -273,6 +278,11 @@ const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
     },
     ['metadata', 'storageClassName'],
   ),
+  Namespace: obj({ metadata: METADATA }, ['metadata']),
+  PriorityClass: obj({ metadata: METADATA, value: 'integer', globalDefault: 'boolean', preemptionPolicy: 'string' }, [
+    'metadata',
+    'value',
+  ]),
   HorizontalPodAutoscaler: obj(
     {
       metadata: METADATA,

@@ -440,6 +440,8 @@ export function makeSnapshot(input: SnapshotInput = {}): Snapshot {
     csiNodes: [],
     csiDrivers: [],
     csiStorageCapacities: [],
+    namespaces: [],
+    priorityClasses: [],
     autoscalers: [],
     warnings: [],
     ...objects,

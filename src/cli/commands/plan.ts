@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { buildPlan } from '../../plan/build-plan.js';
 import type { DrainPlan, ReadVerdict, Verdict } from '../../plan/types.js';
 import { ClusterIndex } from '../../snapshot/cluster-index.js';
-import { isVolumeKindWarning, type Snapshot } from '../../snapshot/types.js';
+import { isScopedKindWarning, type Snapshot } from '../../snapshot/types.js';
 import type { ReadProgressReporter } from '../../ui/read-progress.js';
 import { addDrainFlags, planOptionsFrom, type DrainFlagValues } from '../drain-flags.js';
 import { ExitCode } from '../exit-codes.js';
@@ -159,8 +159,8 @@ export function nextCommand(plan: DrainPlan, commands: SuggestedCommands): strin
 
 /** Plans a loaded snapshot; warnings from loading go to stderr first. */
 export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, values: DrainFlagValues): DrainPlan {
-  // A volume kind the user may not list is said on the pods with claims, as a caveat (plan/caveats.ts).
-  for (const warning of snapshot.warnings.filter((w) => !isVolumeKindWarning(w))) {
+  // A kind that judges only some replacements is said on the pods it concerns, as a caveat (plan/caveats.ts).
+  for (const warning of snapshot.warnings.filter((w) => !isScopedKindWarning(w))) {
     process.stderr.write(`warning: ${warning}\n`);
   }
   const index = new ClusterIndex(snapshot);

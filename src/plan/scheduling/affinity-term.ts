@@ -1,14 +1,16 @@
 import type { V1LabelSelector, V1Pod, V1PodAffinityTerm } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
+import { type NamespaceLabels, namespacesSelected } from './namespace-labels.js';
 
 /**
  * A required pod (anti-)affinity term, resolved like `fwk.AffinityTerm` (kube-scheduler v1.37): the
  * namespaces it looks in, its label selector, its topology key.
  *
  * Namespaces: the listed ones; the owning pod's own namespace when neither `namespaces` nor
- * `namespaceSelector` is set; every namespace for `namespaceSelector: {}`. A namespaceSelector with
- * requirements needs namespace labels, which a snapshot does not hold: it is taken to select the
- * owning pod's namespace, and `approximated` says so for the plan's caveats.
+ * `namespaceSelector` is set; every namespace for `namespaceSelector: {}`; the listed ones and those
+ * whose labels match a namespaceSelector with requirements (the scheduler merges them at PreFilter).
+ * Without the snapshot's Namespaces such a selector is taken to select the owning pod's namespace, and
+ * `approximated` says so for the plan's caveats.
  */
 export interface AffinityTerm {
   readonly topologyKey: string;
@@ -19,28 +21,30 @@ export interface AffinityTerm {
   readonly approximated: boolean;
 }
 
-export function requiredAffinityTerms(pod: V1Pod): AffinityTerm[] {
+export function requiredAffinityTerms(pod: V1Pod, namespaces: NamespaceLabels): AffinityTerm[] {
   const terms = pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
-  return terms.map((t) => affinityTerm(pod, t));
+  return terms.map((t) => affinityTerm(pod, t, namespaces));
 }
 
-export function requiredAntiAffinityTerms(pod: V1Pod): AffinityTerm[] {
+export function requiredAntiAffinityTerms(pod: V1Pod, namespaces: NamespaceLabels): AffinityTerm[] {
   const terms = pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
-  return terms.map((t) => affinityTerm(pod, t));
+  return terms.map((t) => affinityTerm(pod, t, namespaces));
 }
 
 /**
  * matchLabelKeys/mismatchLabelKeys are not merged here: since 1.33 (GA) the API server merges them into
  * labelSelector when it admits the pod, and the 1.37 scheduler reads labelSelector only.
  */
-function affinityTerm(pod: V1Pod, term: V1PodAffinityTerm): AffinityTerm {
+function affinityTerm(pod: V1Pod, term: V1PodAffinityTerm, known: NamespaceLabels): AffinityTerm {
   const own = pod.metadata?.namespace ?? 'default';
   const listed = term.namespaces ?? [];
   const nsSelector = term.namespaceSelector;
   const allNamespaces = nsSelector != null && isEmptySelector(nsSelector);
-  const approximated = nsSelector != null && !allNamespaces;
+  const selects = nsSelector != null && !allNamespaces;
+  const approximated = selects && known === null;
   const namespaces = new Set(listed);
   if ((listed.length === 0 && nsSelector == null) || approximated) namespaces.add(own);
+  if (selects && known !== null) for (const ns of namespacesSelected(known, nsSelector)) namespaces.add(ns);
   return {
     topologyKey: term.topologyKey,
     selector: term.labelSelector ?? null,

@@ -1,5 +1,6 @@
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
+import type { Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
 import type { AssignedPod, ClusterState } from './framework.js';
@@ -65,6 +66,11 @@ export class SimulatedCluster implements ClusterState {
 
   get nodeInfos(): readonly NodeInfo[] {
     return this.nodes;
+  }
+
+  /** The snapshot of the cluster state: namespace labels, priority classes, owners. */
+  get snapshot(): Snapshot {
+    return this.index.snapshot;
   }
 
   /** The state's own NodeInfos, by position as `nodeInfos`: the same objects there until this simulation changes a node. */

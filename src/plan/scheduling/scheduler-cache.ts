@@ -1,10 +1,13 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex, SnapshotChanges } from '../../snapshot/cluster-index.js';
 import { isTerminal } from '../pod-facts.js';
+import type { Snapshot } from '../../snapshot/types.js';
 import { requiredAntiAffinityTerms } from './affinity-term.js';
+import { namespaceLabels } from './namespace-labels.js';
 import { AntiAffinityIndex, type PodTerms } from './anti-affinity-index.js';
 import { NodeInfo } from './node-info.js';
 import { hostPortsOf } from './plugins/node-ports.js';
+import { podPriority } from './pod-priority.js';
 import { podRequests } from './pod-requests.js';
 
 /**
@@ -69,8 +72,8 @@ function buildCache(index: ClusterIndex): SchedulerCache {
     namespaces.add(pod.metadata?.namespace ?? 'default');
     const node = assignedNode(pod, byName);
     if (!node) continue;
-    addExistingPod(node, pod);
-    const terms = antiAffinityOf(pod, node);
+    addExistingPod(node, pod, index.snapshot);
+    const terms = antiAffinityOf(pod, node, index.snapshot);
     if (terms) antiAffinity.add(terms.terms, node, terms.uid);
   }
   return new SchedulerCache(nodeInfos, antiAffinity, namespaces);
@@ -93,7 +96,7 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
     const node = next.node(name);
     if (at === undefined || !node) continue;
     const info = new NodeInfo(node);
-    for (const pod of next.podsOnNode(name)) if (!isTerminal(pod)) addExistingPod(info, pod);
+    for (const pod of next.podsOnNode(name)) if (!isTerminal(pod)) addExistingPod(info, pod, next.snapshot);
     nodeInfos[at] = info;
   }
   const byName = (name: string | undefined) => (name === undefined ? undefined : before.positions.get(name));
@@ -101,7 +104,7 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
     pods.flatMap((pod) => {
       const at = byName(pod.spec?.nodeName);
       if (at === undefined || isTerminal(pod)) return [];
-      return antiAffinityOf(pod, nodeInfos[at]!) ?? [];
+      return antiAffinityOf(pod, nodeInfos[at]!, next.snapshot) ?? [];
     });
   const antiAffinity = before.antiAffinity.derive(termsOf(change.removedPods), termsOf(change.addedPods));
   const namespaces = new Set(before.namespaces);
@@ -110,13 +113,14 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
 }
 
 /** An assigned pod of the snapshot counts on its node: requests (status-aware), ports, one pod slot. */
-function addExistingPod(node: NodeInfo, pod: V1Pod): void {
-  node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod), priority: pod.spec?.priority ?? 0 });
+function addExistingPod(node: NodeInfo, pod: V1Pod, snapshot: Snapshot): void {
+  const { priority } = podPriority(pod, snapshot);
+  node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod), priority });
 }
 
-function antiAffinityOf(pod: V1Pod, node: NodeInfo): PodTerms | undefined {
+function antiAffinityOf(pod: V1Pod, node: NodeInfo, snapshot: Snapshot): PodTerms | undefined {
   if (!pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return undefined;
-  return { terms: requiredAntiAffinityTerms(pod), node, uid: pod.metadata?.uid ?? '' };
+  return { terms: requiredAntiAffinityTerms(pod, namespaceLabels(snapshot)), node, uid: pod.metadata?.uid ?? '' };
 }
 
 /** The node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node). */

@@ -7,6 +7,9 @@ import { type Rejection, unresolvable } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
+import { NAMESPACE_SELECTOR_UNKNOWN } from './plugins/inter-pod-affinity.js';
+import { pendingPods, schedulingGatesOf } from './scheduling-queue.js';
+import { controllerRef } from '../pod-facts.js';
 import {
   type CycleState,
   NODE_OBJECT_FILTERS,
@@ -70,13 +73,37 @@ export function feasibleNodesToFind(allNodes: number): number {
  */
 export class SchedulingSimulation {
   private readonly cluster: SimulatedCluster;
+  private readonly index: ClusterIndex;
   private readonly drainedNodes: ReadonlySet<string>;
   /** Where the next placement starts filtering (`nextStartNodeIndex`). */
   private nextStart = 0;
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
+    this.index = index;
     this.drainedNodes = drainedNodes;
+    this.schedulePending();
+  }
+
+  /**
+   * The pods already waiting in the scheduler's queue take their room first, in its order: a nominated
+   * pod on its nominated node when it passes the filters there (`evaluateNominatedNode`), any other
+   * where a placement puts it. One that fits nowhere stays pending and holds nothing.
+   */
+  private schedulePending(): void {
+    for (const pod of pendingPods(this.index.snapshot)) {
+      const info = podInfo(pod, this.index.snapshot);
+      const nominated = this.cluster.nodeInfo(pod.status?.nominatedNodeName ?? '');
+      if (nominated && !this.drainedNodes.has(nominated.name)) {
+        const state = preFilter(info, this.cluster);
+        if (!state.volumes?.rejection && runFilters(info, nominated, state) === null) {
+          this.cluster.commit(info, nominated);
+          continue;
+        }
+      }
+      const attempt = this.attempt(info);
+      if (attempt.placedOn) this.cluster.commit(info, attempt.placedOn);
+    }
   }
 
   /** Approximations met so far (namespaceSelector…), for the plan's caveats. */
@@ -93,14 +120,15 @@ export class SchedulingSimulation {
    *  on success the replacement is committed (counted on its node for resources, ports, affinity and spread) so later
    *  placements compete for the same room. */
   place(pod: V1Pod): ReplacementPlan {
-    const replacement = podInfo(this.replacementOf(pod));
+    const replacement = podInfo(this.replacementOf(pod), this.index.snapshot);
+    const gates = this.templateGates(pod);
     const now = this.attempt(replacement);
-    if (now.placedOn || !this.cluster.hasEvicted) return this.report(replacement, now);
+    if (now.placedOn || !this.cluster.hasEvicted) return this.report(replacement, now, gates);
     // The scheduler retries when the evicted pods are deleted: their required anti-affinity (and the
     // affinity they satisfied) no longer counts then. A replacement that fits only then waits, it is not stuck.
     const later = this.cluster.withEvictedGone(() => this.attempt(replacement));
-    if (!later.placedOn) return this.report(replacement, later);
-    const plan = this.report(replacement, later);
+    if (!later.placedOn) return this.report(replacement, later, gates);
+    const plan = this.report(replacement, later, gates);
     const total = this.cluster.nodeInfos.length;
     return {
       ...plan,
@@ -152,8 +180,20 @@ export class SchedulingSimulation {
     return { state, feasible, rejected, placedOn, checked };
   }
 
+  /**
+   * The scheduling gates of the pod template the controller recreates the pod from: the evicted pod's own
+   * were removed before it was scheduled, its replacement starts with the template's.
+   */
+  private templateGates(pod: V1Pod): string[] {
+    const ref = controllerRef(pod);
+    if (!ref) return [];
+    const owner = this.index.owner(ref.kind, pod.metadata?.namespace ?? 'default', ref.name);
+    const spec = owner?.spec as { template?: { spec?: V1Pod['spec'] } } | undefined;
+    return schedulingGatesOf(spec?.template?.spec);
+  }
+
   /** Commits a successful attempt and describes it. */
-  private report(pod: PodInfo, attempt: Attempt): ReplacementPlan {
+  private report(pod: PodInfo, attempt: Attempt, gates: readonly string[]): ReplacementPlan {
     const { feasible, rejected, placedOn, checked } = attempt;
     if (placedOn) this.cluster.commit(pod, placedOn);
     const total = this.cluster.nodeInfos.length;
@@ -161,7 +201,7 @@ export class SchedulingSimulation {
     const available = stopped
       ? `${feasible.length}/${checked} nodes checked are available (on ${total} nodes the scheduler stops looking after ${feasible.length})`
       : `${feasible.length}/${total} nodes are available`;
-    const unknown = placedOn ? this.unknownPlacement(attempt.state, placedOn) : null;
+    const unknown = placedOn ? this.unknownPlacement(attempt.state, placedOn, gates) : null;
     const pinned = placedOn ? [] : this.volumePinnedTo(attempt.state);
     return {
       schedulable: placedOn !== null,
@@ -180,8 +220,16 @@ export class SchedulingSimulation {
     };
   }
 
-  /** Why the placement's node is not the final answer (see VolumeState.unknown, provisioningUnknown); null when it is. */
-  private unknownPlacement(state: CycleState, node: NodeInfo): string | null {
+  /**
+   * Why the placement's node is not the final answer, null when it is: scheduling gates on the template
+   * (the scheduler waits for whoever removes them), a namespaceSelector it could not resolve, the
+   * volumes (see VolumeState.unknown, provisioningUnknown).
+   */
+  private unknownPlacement(state: CycleState, node: NodeInfo, gates: readonly string[]): string | null {
+    if (gates.length > 0) {
+      return `its pod template has scheduling gates (${gates.join(', ')}): kube-scheduler does not schedule it until they are removed`;
+    }
+    if (state.podAffinity.approximated) return NAMESPACE_SELECTOR_UNKNOWN;
     if (!state.volumes) return null;
     return state.volumes.unknown ?? provisioningUnknown(state.volumes, node);
   }

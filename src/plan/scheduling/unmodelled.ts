@@ -12,13 +12,12 @@ export const SCHEDULER_CAVEATS = {
   scoring:
     'Scoring: the node a replacement lands on is a deterministic approximation (PreferNoSchedule taints, spread, siblings, least allocated, name), not the weighted plugin scores',
   pendingPods:
-    'Pending pods: pods of other workloads waiting to be scheduled, and nominated pods, do not compete for room',
+    "Pending pods: those waiting take room before the replacements, in the queue's order (priority, then creation time, for the queue time); one that fits nowhere is not retried as the drain goes, and a nominated pod holds its node only where it fits now (room its preemption victims still hold is not counted free)",
   profiles:
     'Scheduler profiles: a custom profile (other plugins or weights, NodeAffinity addedAffinity, PodTopologySpread defaultConstraints of type List, ignored resources, extenders) is not read; the default profile is assumed',
   namespaceSelector:
-    "namespaceSelector in pod (anti-)affinity: namespace labels are not in the snapshot, so it is read as the owning pod's namespace (`{}` still means every namespace)",
-  gates:
-    'Scheduling gates, pod groups (gang scheduling) and pods bound to a node outside the snapshot are not considered',
+    "namespaceSelector in pod (anti-)affinity: Namespaces were not read, so a selector with requirements is read as the owning pod's namespace (`{}` still means every namespace)",
+  gates: 'Pod groups (gang scheduling) and pods bound to a node outside the snapshot are not considered',
 } as const;
 
 /** Every scheduler rule the simulation leaves out (the README lists them). */

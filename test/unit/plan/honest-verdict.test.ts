@@ -210,6 +210,33 @@ describe('caveats: only those that can apply, each with its pods', () => {
     expect(plan.caveats.some((c) => c.startsWith('Pending pods'))).toBe(true);
   });
 
+  it('a namespaceSelector is a caveat on the pods whose terms use one only when the Namespaces were not read', () => {
+    const selecting = web('a').obj();
+    selecting.spec!.affinity = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          {
+            topologyKey: 'kubernetes.io/hostname',
+            labelSelector: { matchLabels: { app: 'db' } },
+            namespaceSelector: { matchLabels: { team: 'data' } },
+          },
+        ],
+      },
+    };
+    const pods = [selecting, web('b').obj()];
+    const without = buildPlan(
+      makeIndex({ nodes, pods, ...owners, kinds: SNAPSHOT_KINDS.filter((k) => k !== 'Namespace') }),
+      options(),
+    );
+    const scope = without.caveatScopes.find((c) => c.caveat.startsWith('namespaceSelector in pod (anti-)affinity'));
+    expect(scope?.pods).toEqual(['shop/a']);
+    const a = without.pods.find((p) => p.name === 'a')!.replacement!;
+    expect([a.placedOn, a.unknown]).toEqual([null, expect.stringContaining('namespaceSelector')]);
+    const read = buildPlan(makeIndex({ nodes, pods, ...owners }), options());
+    expect(read.caveats.some((c) => c.includes('namespaceSelector'))).toBe(false);
+    expect(read.pods.find((p) => p.name === 'a')!.replacement).toMatchObject({ schedulable: true, placedOn: 'n2' });
+  });
+
   it('an empty node has no caveat about pods at all', () => {
     const plan = buildPlan(live({ nodes }), options());
     expect(plan.caveats).toEqual([]);

@@ -198,12 +198,27 @@ describe('loadSnapshotFile: accepted shapes', () => {
 
   it('kinds the plan does not use are skipped with one warning that counts them', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } };
-    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } };
-    const name = file(JSON.stringify(list(node('n1'), pod('a'), cm, cm, ns)));
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'y', namespace: 'demo' } };
+    const name = file(JSON.stringify(list(node('n1'), pod('a'), cm, cm, secret)));
     const s = await loadSnapshotFile(name);
     expect(s.warnings).toEqual([
-      `snapshot "${name}": ignored objects of kinds the plan does not use: ConfigMap (2), Namespace (1)`,
+      `snapshot "${name}": ignored objects of kinds the plan does not use: ConfigMap (2), Secret (1)`,
     ]);
+  });
+
+  it('Namespaces (their labels, for a namespaceSelector) and PriorityClasses are loaded', async () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo', labels: { team: 'data' } } };
+    const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 };
+    const s = await loadSnapshotFile(file(JSON.stringify(list(node('n1'), pod('a'), ns, pc))));
+    expect(s.warnings).toEqual([]);
+    expect([s.namespaces[0]?.metadata?.labels, s.priorityClasses[0]?.value]).toEqual([{ team: 'data' }, 1000]);
+    expect(s.kinds.has('Namespace') && s.kinds.has('PriorityClass')).toBe(true);
+  });
+
+  it('a PriorityClass without a value is refused, naming the field', async () => {
+    const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' } };
+    const name = file(JSON.stringify(list(node('n1'), pc)));
+    expect(await loadError(name)).toMatch(/^cannot read snapshot ".*": items\[1\]: PriorityClass high: value: /);
   });
 });
 

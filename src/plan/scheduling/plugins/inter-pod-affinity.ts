@@ -8,8 +8,11 @@ export const AFFINITY_REASON = "node(s) didn't match pod affinity rules";
 export const ANTI_AFFINITY_REASON = "node(s) didn't match pod anti-affinity rules";
 export const EXISTING_ANTI_AFFINITY_REASON = "node(s) didn't satisfy existing pods anti-affinity rules";
 
+/** Said where a namespaceSelector decides a replacement's node and Namespaces were not read. */
+export const NAMESPACE_SELECTOR_UNKNOWN =
+  'a pod (anti-)affinity term with a namespaceSelector decides it, and Namespaces were not read (their labels are unknown)';
 const NAMESPACE_SELECTOR_CAVEAT =
-  'pod (anti-)affinity namespaceSelector: namespace labels are not in the snapshot, so a namespaceSelector ' +
+  'pod (anti-)affinity namespaceSelector: Namespaces were not read, so a namespaceSelector ' +
   "with requirements was taken to select the owning pod's namespace only";
 
 /** Matching pods per topology pair: topology key, then value (no pair string made per node filtered). */
@@ -30,6 +33,8 @@ export interface AffinityState {
   readonly existingAntiAffinityKeys: readonly string[];
   /** The first-pod exception: the pod matches all its own affinity terms. */
   readonly matchesOwnAffinity: boolean;
+  /** A term that judges the pod has a namespaceSelector the snapshot could not resolve (no Namespaces read). */
+  readonly approximated: boolean;
 }
 
 /**
@@ -40,13 +45,13 @@ export interface AffinityState {
 export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): AffinityState {
   const affinityTerms = pod.requiredAffinityTerms;
   const antiAffinityTerms = pod.requiredAntiAffinityTerms;
-  if ([...affinityTerms, ...antiAffinityTerms].some((t) => t.approximated)) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
+  let approximated = [...affinityTerms, ...antiAffinityTerms].some((t) => t.approximated);
 
   const existingAntiAffinityCounts: PairCounts = new Map();
   const existingAntiAffinityKeys = new Set<string>();
   for (const { term, node } of cluster.antiAffinityTermsFor(pod.namespace, pod.labels)) {
     if (!termMatches(term, pod.namespace, pod.labels)) continue;
-    if (term.approximated) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
+    if (term.approximated) approximated = true;
     count(existingAntiAffinityCounts, node, term.topologyKey);
     existingAntiAffinityKeys.add(term.topologyKey);
   }
@@ -66,6 +71,7 @@ export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): 
 
   const matchesOwnAffinity =
     affinityTerms.length > 0 && affinityTerms.every((t) => termMatches(t, pod.namespace, pod.labels));
+  if (approximated) cluster.caveat(NAMESPACE_SELECTOR_CAVEAT);
   return {
     affinityTerms,
     antiAffinityTerms,
@@ -74,6 +80,7 @@ export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): 
     existingAntiAffinityCounts,
     existingAntiAffinityKeys: [...existingAntiAffinityKeys],
     matchesOwnAffinity,
+    approximated,
   };
 }
 

@@ -3,7 +3,7 @@ import { failedSchedulingMessage, type NodeRejected } from '../../../../src/plan
 import { type Rejection, unresolvable, unschedulable } from '../../../../src/plan/scheduling/framework.js';
 import { NodeInfo } from '../../../../src/plan/scheduling/node-info.js';
 import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
-import { makeNode, makePod } from '../../builders.js';
+import { makeNode, makePod, makeSnapshot } from '../../builders.js';
 
 /** A node holding one pod of the given priority (none when undefined). */
 function rejectedNode(name: string, rejection: Rejection, podPriority?: number): NodeRejected {
@@ -14,7 +14,7 @@ function rejectedNode(name: string, rejection: Rejection, podPriority?: number):
 const incoming = (priority = 0, preemptionPolicy?: string) => {
   const pod = makePod().name('web').priority(priority).obj();
   if (preemptionPolicy) pod.spec!.preemptionPolicy = preemptionPolicy;
-  return podInfo(pod);
+  return podInfo(pod, makeSnapshot());
 };
 const cpu = unschedulable('Insufficient cpu');
 const taint = unresolvable('node(s) had untolerated taint(s)');

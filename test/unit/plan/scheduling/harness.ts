@@ -40,7 +40,7 @@ export interface PluginCase {
 /** The verdict of the named plugin (e.g. 'TaintToleration') for `incoming` on `nodeName`. */
 export function runPlugin(plugin: string, scene: Scene, incoming: V1Pod, nodeName: string): FilterResult {
   const cluster = clusterOf(scene);
-  const pod = podInfo(incoming);
+  const pod = podInfo(incoming, cluster.snapshot);
   const state = preFilter(pod, cluster);
   const node = cluster.nodeInfo(nodeName);
   const filter = FILTER_PLUGINS.find((p) => p.name === plugin)?.filter;

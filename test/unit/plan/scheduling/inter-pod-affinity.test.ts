@@ -1,9 +1,10 @@
-import type { V1Affinity, V1PodAffinityTerm } from '@kubernetes/client-node';
+import type { V1Affinity, V1Namespace, V1PodAffinityTerm } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-state.js';
 import type { FilterResult } from '../../../../src/plan/scheduling/framework.js';
 import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
 import { preFilter } from '../../../../src/plan/scheduling/registry.js';
+import { SNAPSHOT_KINDS } from '../../../../src/snapshot/types.js';
 import { makeIndex, makeNode, makePod } from '../../builders.js';
 import { onNodes, type PluginCase, runPlugin, type Scene } from './harness.js';
 
@@ -53,6 +54,8 @@ const cacheAvoidingWeb = (ns = 'default'): Scene => ({
 const needsDb = (extra: Partial<V1PodAffinityTerm> = {}) =>
   pod('web', 'web', undefined, affinity(term('db', ZONE, extra)));
 const avoidsWeb = (key = ZONE) => pod('web-1', 'web', undefined, antiAffinity(term('web', key)));
+const avoidsWebIn = (extra: Partial<V1PodAffinityTerm>) =>
+  pod('web-1', 'web', undefined, antiAffinity(term('web', ZONE, extra)));
 
 const cases: PluginCase[] = [
   ...onNodes(dbInZoneA, needsDb(), [
@@ -110,21 +113,109 @@ describe('InterPodAffinity Filter', () => {
     expect(runPlugin('InterPodAffinity', scene, incoming, node)).toEqual(want);
   });
 
-  it("reads a namespaceSelector with requirements as the pod's own namespace, and says so", () => {
-    const cluster = new SimulatedCluster(
-      makeIndex({ nodes, pods: [pod('db', 'db', 'a1', undefined, 'data')] }),
-      new Set(),
-    );
-    const incoming = podInfo(
-      pod(
-        'web',
-        'web',
-        undefined,
-        affinity(term('db', ZONE, { namespaceSelector: { matchLabels: { team: 'data' } } })),
-      ),
-    );
+  it("without Namespaces, reads a namespaceSelector with requirements as the pod's own namespace, and says so", () => {
+    const index = makeIndex({ nodes, pods: [pod('db', 'db', 'a1', undefined, 'data')], kinds: withoutNamespaces });
+    const cluster = new SimulatedCluster(index, new Set());
+    const incoming = podInfo(needsDb({ namespaceSelector: { matchLabels: { team: 'data' } } }), index.snapshot);
     const state = preFilter(incoming, cluster);
     expect(state.podAffinity.affinityCounts.size).toBe(0);
+    expect(state.podAffinity.approximated).toBe(true);
     expect(cluster.caveats).toEqual([expect.stringContaining('namespaceSelector')]);
+  });
+});
+
+const withoutNamespaces = SNAPSHOT_KINDS.filter((k) => k !== 'Namespace');
+const namespace = (name: string, labels: Record<string, string>): V1Namespace => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels },
+});
+const namespaces = [namespace('data', { team: 'data' }), namespace('default', {}), namespace('other', { team: 'web' })];
+const teamData = { namespaceSelector: { matchLabels: { team: 'data' } } };
+
+/** A term applies to the union of the namespaces it lists and those its namespaceSelector selects (the API's definition), once the Namespaces are read. */
+const namespaceCases: PluginCase[] = [
+  ...onNodes({ nodes, pods: [pod('db', 'db', 'a1', undefined, 'data')], storage: { namespaces } }, needsDb(teamData), [
+    ['Required affinity with a namespaceSelector is satisfied by a pod in a namespace it selects', 'a2', null],
+    ['Required affinity with a namespaceSelector fails in a zone without such a pod', 'b1', AFFINITY],
+  ]),
+  ...onNodes({ nodes, pods: [pod('db', 'db', 'a1', undefined, 'other')], storage: { namespaces } }, needsDb(teamData), [
+    ["Required affinity with a namespaceSelector ignores pods of namespaces it doesn't select", 'a1', AFFINITY],
+  ]),
+  ...onNodes(
+    { nodes, pods: [pod('db', 'db', 'a1', undefined, 'other')], storage: { namespaces } },
+    needsDb({ ...teamData, namespaces: ['other'] }),
+    [['Required affinity looks in the listed namespaces and in those the namespaceSelector selects', 'a1', null]],
+  ),
+  ...onNodes(
+    { nodes, pods: [pod('web-0', 'web', 'a1', undefined, 'data')], storage: { namespaces } },
+    avoidsWebIn(teamData),
+    [
+      [
+        "Required anti-affinity with a namespaceSelector rejects a zone where a selected namespace's pod runs",
+        'a2',
+        ANTI,
+      ],
+    ],
+  ),
+  ...onNodes(
+    {
+      nodes,
+      pods: [
+        pod(
+          'cache',
+          'cache',
+          'a1',
+          antiAffinity(term('web', ZONE, { namespaceSelector: { matchLabels: { team: 'web' } } })),
+          'data',
+        ),
+      ],
+      storage: { namespaces },
+    },
+    pod('web', 'web', undefined, undefined, 'other'),
+    [
+      [
+        "An existing pod's anti-affinity with a namespaceSelector keeps out a pod of a namespace it selects",
+        'a2',
+        EXISTING_ANTI,
+      ],
+      ["An existing pod's anti-affinity with a namespaceSelector doesn't reach another zone", 'b1', null],
+    ],
+  ),
+  ...onNodes(
+    {
+      nodes,
+      pods: [
+        pod(
+          'cache',
+          'cache',
+          'a1',
+          antiAffinity(term('web', ZONE, { namespaceSelector: { matchLabels: { team: 'web' } } })),
+          'data',
+        ),
+      ],
+      storage: { namespaces },
+    },
+    pod('web', 'web', undefined, undefined, 'default'),
+    [
+      [
+        "An existing pod's anti-affinity with a namespaceSelector ignores a pod of a namespace it doesn't select",
+        'a2',
+        null,
+      ],
+    ],
+  ),
+];
+
+describe('InterPodAffinity Filter with namespaceSelector and the Namespaces read', () => {
+  it.each(namespaceCases)('$name', ({ scene, incoming, node, want }) => {
+    expect(runPlugin('InterPodAffinity', scene, incoming, node)).toEqual(want);
+  });
+
+  it('says nothing about namespaceSelector once the Namespaces are read', () => {
+    const index = makeIndex({ nodes, pods: [pod('db', 'db', 'a1', undefined, 'data')], namespaces });
+    const cluster = new SimulatedCluster(index, new Set());
+    const state = preFilter(podInfo(needsDb(teamData), index.snapshot), cluster);
+    expect([state.podAffinity.approximated, cluster.caveats]).toEqual([false, []]);
   });
 });

@@ -79,7 +79,7 @@ describe('the filters a placement runs on a node it did not change', () => {
     const cluster = new SimulatedCluster(index, new Set([index.nodes[5]!.metadata!.name!]));
     const seen = new Set<string>();
     for (const pod of index.snapshot.pods.filter((_, i) => i % 7 === 0)) {
-      const incoming = podInfo(pod);
+      const incoming = podInfo(pod, index.snapshot);
       const state = preFilter(incoming, cluster);
       for (const node of cluster.nodeInfos) {
         const whole = runFilters(incoming, node, state);

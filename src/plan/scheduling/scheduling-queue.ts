@@ -1,0 +1,46 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Snapshot } from '../../snapshot/types.js';
+import { isTerminal, isTerminating, toEpochSeconds } from '../pod-facts.js';
+import { podPriority } from './pod-priority.js';
+
+/** The scheduler the default profile answers for; a pod naming another one is not its to place. */
+export const DEFAULT_SCHEDULER = 'default-scheduler';
+
+/** Scheduling gates on a pod spec: the scheduler leaves the pod alone until they are removed. */
+export function schedulingGatesOf(spec: V1Pod['spec'] | undefined): string[] {
+  return (spec?.schedulingGates ?? []).map((g) => g.name);
+}
+
+/**
+ * The pods waiting for kube-scheduler in the snapshot, in the order its queue pops them (PrioritySort:
+ * higher priority first, then earlier in the queue, taken as created earlier; then by name so that the
+ * order is the same on every run). Waiting: not bound, not finished, not being deleted, not gated, and
+ * for the default scheduler. These take room before any replacement the drain makes: they are in the
+ * queue already.
+ */
+export function pendingPods(snapshot: Snapshot): readonly V1Pod[] {
+  let queue = queues.get(snapshot.pods);
+  if (!queue) {
+    queue = snapshot.pods
+      .filter(isWaiting)
+      .map((pod) => ({
+        pod,
+        priority: podPriority(pod, snapshot).priority,
+        queued: toEpochSeconds(pod.metadata?.creationTimestamp) ?? 0,
+        key: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`,
+      }))
+      .sort((a, b) => b.priority - a.priority || a.queued - b.queued || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map((entry) => entry.pod);
+    queues.set(snapshot.pods, queue);
+  }
+  return queue;
+}
+
+// A memo, not state: the pods of a snapshot never change.
+const queues = new WeakMap<readonly V1Pod[], readonly V1Pod[]>();
+
+function isWaiting(pod: V1Pod): boolean {
+  if (pod.spec?.nodeName || isTerminal(pod) || isTerminating(pod)) return false;
+  if (schedulingGatesOf(pod.spec).length > 0) return false;
+  return (pod.spec?.schedulerName ?? DEFAULT_SCHEDULER) === DEFAULT_SCHEDULER;
+}
