@@ -8,6 +8,8 @@ import { plural } from '../wording.js';
 export interface ReplacementPlacer {
   evict(pod: V1Pod): void;
   place(pod: V1Pod): ReplacementPlan;
+  /** Places the replacements of the pods preemption deleted so far (after the wave's own replacements). */
+  placePreempted?(): void;
 }
 
 /** A pod the filters let through (evict or delete), with what the waves need to know about it. */
@@ -86,6 +88,7 @@ export function scheduleEvictions(
       pods.set(c.key, { outcome: round === 1 ? 'immediate' : 'waits', wave: round, reason, replacement });
       for (const b of c.budgets) budgets.get(b.key)!.recordEviction(c, round, replacement);
     }
+    placer.placePreempted?.();
     let changed = admitted.length > 0;
     for (const state of budgets.values()) changed = state.settle() || changed;
     if (!changed) break;
@@ -144,6 +147,7 @@ export function placeBlockedReplacements(
   const replaced = blocked.filter(needsReplacement);
   for (const c of replaced) placer.evict(c.pod);
   for (const c of replaced) placed.set(c.key, { ...placer.place(c.pod), whenUnblocked: true });
+  placer.placePreempted?.();
   return placed;
 }
 

@@ -94,7 +94,7 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     [SCHEDULER_CAVEATS.inTreeVolumes, replaced.filter(hasInTreeDisks)],
     [SCHEDULER_CAVEATS.dra, replaced.filter(hasResourceClaims)],
     [SCHEDULER_CAVEATS.declaredFeatures, snapshotHas(snapshot, 'declared features') ? replaced : []],
-    [SCHEDULER_CAVEATS.preemption, removed.filter((p) => p.plan.replacement?.schedulable === false).map((p) => p.pod)],
+    [SCHEDULER_CAVEATS.preemption, removed.filter((p) => preemptsOrStays(p.plan.replacement)).map((p) => p.pod)],
     [SCHEDULER_CAVEATS.scoring, removed.filter((p) => (p.plan.replacement?.nodes.length ?? 0) > 1).map((p) => p.pod)],
     [SCHEDULER_CAVEATS.pendingPods, snapshotHas(snapshot, 'pending pods') ? replaced : []],
     [SCHEDULER_CAVEATS.profiles, replaced],
@@ -115,6 +115,11 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     result.push({ caveat, pods: concerned === 'all' ? [] : keys });
   }
   return result;
+}
+
+/** A replacement that preempts, or finds no node (where preemption could have applied). */
+function preemptsOrStays(replacement: PodPlan['replacement']): boolean {
+  return replacement != null && (replacement.preemption !== undefined || !replacement.schedulable);
 }
 
 /** A missing owner kind matters only for the pods it owns: one caveat per text, with its pods. */

@@ -24,10 +24,12 @@ export function workloadOutages(
   index: ClusterIndex,
   plan: { readonly nodes: readonly string[]; readonly pods: readonly PodPlan[] },
 ): WorkloadOutage[] {
-  const down = plan.pods.filter(isLeftWithoutNode);
+  const down = [...plan.pods.filter(isLeftWithoutNode).map(drainedDown), ...preemptedDown(index, plan.pods)];
   if (down.length === 0) return [];
   const originals = new Map(
-    plan.nodes.flatMap((node) => index.podsOnNode(node)).map((pod) => [pod.metadata?.uid ?? '', pod] as const),
+    [...plan.nodes.flatMap((node) => index.podsOnNode(node)), ...down.flatMap((d) => d.victim ?? [])].map(
+      (pod) => [pod.metadata?.uid ?? '', pod] as const,
+    ),
   );
   const after = new SchedulingSimulation(clusterAfterBatch(index, plan, 0), new Set());
   const backOn = new Map(
@@ -36,21 +38,58 @@ export function workloadOutages(
       return [p, original ? after.place(original).placedOn : null] as const;
     }),
   );
-  const groups = groupBy(down, (p) => `${workloadKey(p)}\u0000${backOn.get(p) === null ? 'for-good' : ''}`);
+  const groups = groupBy(down, (p) => `${p.workload}\u0000${backOn.get(p) === null ? 'for-good' : ''}`);
   return [...groups.values()].map((pods) => {
     const first = pods[0]!;
     const returnsOn = [...new Set(pods.flatMap((p) => backOn.get(p) ?? []))];
     return {
-      kind: first.controller!.kind,
+      kind: first.controller.kind,
       namespace: first.namespace,
-      name: first.controller!.name,
+      name: first.controller.name,
       replicas: replicaCount(index, pods, originals),
       pods: pods.map((p) => `${p.namespace}/${p.name}`),
       until: returnsOn.length === 0 ? 'for-good' : 'node-returns',
       returnsOn,
-      message: first.replacement!.message,
+      message: first.message,
     };
   });
+}
+
+/** A pod left without a node: drained, or preempted by a drained pod's replacement. */
+interface DownPod {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly controller: { readonly kind: string; readonly name: string };
+  readonly workload: string;
+  readonly message: string;
+  /** The preempted pod, which is not on a drained node. */
+  readonly victim?: V1Pod;
+}
+
+function drainedDown(p: PodPlan): DownPod {
+  const controller = p.controller!;
+  const workload = `${p.namespace}/${controller.kind}/${controller.name}`;
+  return { namespace: p.namespace, name: p.name, uid: p.uid, controller, workload, message: p.replacement!.message };
+}
+
+/**
+ * The pods the replacements preempt whose own replacement finds no node: the drain takes their room, so
+ * their workload is down as surely as one whose drained pod has nowhere to go.
+ */
+function preemptedDown(index: ClusterIndex, pods: readonly PodPlan[]): DownPod[] {
+  return pods.flatMap((p) =>
+    (p.replacement?.preemption?.victims ?? []).flatMap((v): DownPod[] => {
+      if (v.controller === null || v.replacement === null || v.replacement.schedulable) return [];
+      const victim = index
+        .podsOnNode(v.node)
+        .find((pod) => pod.metadata?.name === v.name && pod.metadata?.namespace === v.namespace);
+      if (!victim) return [];
+      const workload = `${v.namespace}/${v.controller.kind}/${v.controller.name}`;
+      const uid = victim.metadata?.uid ?? '';
+      return [{ ...v, uid, controller: v.controller, workload, message: v.replacement.message, victim }];
+    }),
+  );
 }
 
 /** A pod the drain removes whose controller's replacement finds no node. */
@@ -58,13 +97,11 @@ function isLeftWithoutNode(p: PodPlan): boolean {
   return isRemovedByDrain(p) && p.controller !== null && p.replacement !== null && !p.replacement.schedulable;
 }
 
-const workloadKey = (p: PodPlan) => `${p.namespace}/${p.controller!.kind}/${p.controller!.name}`;
-
 /**
  * The workload's replicas as the snapshot shows them: the pods (not finished, not terminating) of the
  * controllers that own the drained pods — a Deployment's ReplicaSets, a StatefulSet, a Job.
  */
-function replicaCount(index: ClusterIndex, pods: readonly PodPlan[], originals: ReadonlyMap<string, V1Pod>): number {
+function replicaCount(index: ClusterIndex, pods: readonly DownPod[], originals: ReadonlyMap<string, V1Pod>): number {
   const owners = new Set(pods.flatMap((p) => controllerRef(originals.get(p.uid) ?? {})?.uid ?? []));
   const live = new Set<string>();
   for (const uid of owners) {

@@ -32,16 +32,35 @@ export function clusterAfterBatch(
     const node = p.replacement?.placedOn;
     return original && node ? [runningCopy(original, node, batchNumber)] : [];
   });
+  const preempted = preemptedPods(index, plan.pods);
   const cordoned = plan.nodes.map((name) => index.node(name)).filter((n) => n?.spec?.unschedulable);
   const changes: SnapshotChanges = {
-    removedPods: [...originals.values()],
-    addedPods: replacements,
+    removedPods: [...originals.values(), ...preempted.map((v) => v.pod)],
+    addedPods: [
+      ...replacements,
+      ...preempted.flatMap((v) => (v.node ? [runningCopy(v.pod, v.node, batchNumber)] : [])),
+    ],
     replacedNodes: cordoned.map((n) => uncordoned(n!)),
     pdbs: recountBudgets(index.snapshot.pdbs, removed, originals),
   };
   const next = index.withChanges(changes);
   deriveSchedulerCache(index, next, changes);
   return next;
+}
+
+/**
+ * The pods the batch's replacements preempted (deleted by the scheduler), with the node their own
+ * replacement was placed on (null: none).
+ */
+function preemptedPods(index: ClusterIndex, pods: readonly PodPlan[]): Array<{ pod: V1Pod; node: string | null }> {
+  return pods.flatMap((p) =>
+    (isRemovedByDrain(p) ? (p.replacement?.preemption?.victims ?? []) : []).flatMap((v) => {
+      const pod = index
+        .podsOnNode(v.node)
+        .find((o) => o.metadata?.name === v.name && o.metadata?.namespace === v.namespace);
+      return pod ? [{ pod, node: v.replacement?.placedOn ?? null }] : [];
+    }),
+  );
 }
 
 /** The drain removes it: evicted or deleted, and admitted at some point (a blocked pod stays). */

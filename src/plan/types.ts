@@ -109,6 +109,42 @@ export interface ReplacementPlan {
    * says "unknown" rather than name a node. Absent when the answer is known.
    */
   readonly unknown?: string;
+  /**
+   * Set when the replacement fits nowhere as the cluster is, and kube-scheduler's DefaultPreemption makes
+   * room for it by deleting lower-priority pods: the node it is nominated to (`placedOn`) and the victims.
+   */
+  readonly preemption?: PreemptionPlan;
+}
+
+/** What DefaultPreemption deletes to make room for a replacement. */
+export interface PreemptionPlan {
+  /** The node the replacement is nominated to and runs on once the victims are gone. */
+  readonly node: string;
+  /** The pods deleted (not evicted: no budget is asked), most important first. */
+  readonly victims: readonly PreemptionVictim[];
+  /** Budgets (namespace/name) the deletions take below zero disruptions allowed. */
+  readonly budgetsBroken: readonly string[];
+  /**
+   * Other nodes that upstream's criteria rank exactly as `node`: kube-scheduler picks one of them at
+   * random, so the node and the victims may be theirs instead. Empty when the choice is certain.
+   */
+  readonly tiedWith: readonly string[];
+}
+
+export interface PreemptionVictim {
+  readonly namespace: string;
+  readonly name: string;
+  readonly node: string;
+  readonly priority: number;
+  /** Budgets (namespace/name) selecting it that its deletion breaks. */
+  readonly budgetsBroken: readonly string[];
+  /** The controller that recreates it; null when nothing does (it is deleted for good). */
+  readonly controller: { readonly kind: string; readonly name: string } | null;
+  /**
+   * Where its own replacement goes, placed after the replacements of the wave that preempts it (it may
+   * preempt in turn); null when nothing recreates it.
+   */
+  readonly replacement: ReplacementPlan | null;
 }
 
 export interface PodPlan {

@@ -33,6 +33,7 @@ export function decideVerdict(
       pods,
     ),
     ...slowBudgetLines(budgets, waiting),
+    ...preemptionLines(pods),
     // The replacements of pods the drain removes are the outages' lines (outages.ts); these are the rest.
     ...groupedLines(
       pods.filter((p) => p.replacement && !p.replacement.schedulable && !isRemovedByDrain(p)),
@@ -102,6 +103,23 @@ function racedPeers(
   const unreplaced = peers.filter((p) => p.replacement !== null && !p.replacement.schedulable);
   if (peers.length === 0 || unreplaced.length !== peers.length) return null;
   return { key: `${owner} ${budget}`, budget, peers };
+}
+
+/**
+ * Replacements that make room by preemption: the scheduler deletes lower-priority pods elsewhere (no
+ * eviction, no budget asked), one line per replacement naming the victims and the budgets that breaks.
+ */
+function preemptionLines(pods: readonly PodPlan[]): string[] {
+  return pods.flatMap((p) => {
+    const preemption = p.replacement?.preemption;
+    if (!preemption) return [];
+    const victims = preemption.victims.map((v) => `${v.namespace}/${v.name}`).join(', ');
+    const budgets =
+      preemption.budgetsBroken.length > 0 ? `, breaking budget ${preemption.budgetsBroken.join(', ')}` : '';
+    return [
+      `the replacement of ${p.namespace}/${p.name} preempts ${victims} on ${preemption.node}: deleted, not evicted${budgets}`,
+    ];
+  });
 }
 
 function clearReason(pods: readonly PodPlan[]): string {

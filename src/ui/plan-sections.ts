@@ -1,5 +1,5 @@
 import { downText } from '../plan/outage-text.js';
-import type { BudgetPlan, DrainPlan, PodPlan, ReplacementPlan, Verdict } from '../plan/types.js';
+import type { BudgetPlan, DrainPlan, PodPlan, PreemptionPlan, ReplacementPlan, Verdict } from '../plan/types.js';
 import { formatSeconds, listNames, qualified } from './format.js';
 import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
@@ -214,7 +214,7 @@ export function replacementLines(plan: DrainPlan): ReplacementLine[] {
       return [
         {
           pod: qualified(pod),
-          tone: r.unknown ? ('warn' as const) : r.schedulable ? ('ok' as const) : ('bad' as const),
+          tone: r.unknown || r.preemption ? ('warn' as const) : r.schedulable ? ('ok' as const) : ('bad' as const),
           placement,
           rejected: r.rejected.map((n) => ({ node: n.node, reasons: n.reasons.join('; ') })),
         },
@@ -225,6 +225,7 @@ export function replacementLines(plan: DrainPlan): ReplacementLine[] {
 /** Where a replacement goes: its node, "unknown" and why, or why it has none (until which node returns). */
 function replacementPlacement(r: ReplacementPlan): string {
   if (r.unknown) return `unknown: ${r.unknown}`;
+  if (r.preemption) return `-> ${r.preemption.node}, preempting ${preemptionVictims(r.preemption)}`;
   if (r.schedulable) return r.placedOn ?? r.nodes.join(', ');
   if (r.untilNodeReturns) return `no node until ${r.untilNodeReturns.join(' or ')} returns: ${r.message}`;
   return r.message;
@@ -242,6 +243,28 @@ export function optOutSection(plan: DrainPlan): { title: string; rows: string[][
     title: `Asked not to be disrupted (${pods.length}): autoscalers leave these pods alone, kubectl drain ${does} them anyway`,
     rows: pods.map((p) => [qualified(p), p.disruptionOptOut!.annotations.join(', ')]),
   };
+}
+
+/**
+ * The pods a replacement preempts, each with the budgets its deletion breaks and where its own
+ * replacement goes: "shop/batch-1 (priority 0; breaks budget shop/batch): its replacement -> n3".
+ */
+function preemptionVictims(p: PreemptionPlan): string {
+  const victims = p.victims.map((v) => {
+    const budgets = v.budgetsBroken.length > 0 ? `; breaks budget ${v.budgetsBroken.join(', ')}` : '';
+    const own = v.replacement;
+    const fate =
+      v.controller === null
+        ? 'deleted for good (nothing recreates it)'
+        : own === null
+          ? 'its replacement is not placed'
+          : own.schedulable
+            ? `its replacement -> ${own.placedOn ?? 'unknown'}`
+            : `no node for its replacement: ${own.message}`;
+    return `${v.namespace}/${v.name} (priority ${v.priority}${budgets}): ${fate}`;
+  });
+  const tie = p.tiedWith.length > 0 ? ` (${p.tiedWith.join(', ')} rank alike: the scheduler picks one at random)` : '';
+  return `${victims.join('; ')} on ${p.node}${tie}`;
 }
 
 /** Pods the drain removes that no controller recreates: they are gone for good. */

@@ -5,11 +5,15 @@ import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
 import type { AssignedPod, ClusterState } from './framework.js';
 import { NodeInfo } from './node-info.js';
-import { isTerminal, isTerminating } from '../pod-facts.js';
+import { isTerminal, isTerminating, toEpochSeconds } from '../pod-facts.js';
 import { replacementClaims } from './pod-claims.js';
 import type { PodInfo } from './pod-info.js';
 import { type AttachableVolumes, attachableVolumes } from './plugins/node-volume-limits.js';
 import { type SchedulerCache, schedulerCache } from './scheduler-cache.js';
+import type { VictimPod } from './plugins/default-preemption.js';
+import { type HostPort, hostPortsOf } from './plugins/node-ports.js';
+import { podPriority } from './pod-priority.js';
+import { podRequests, type Resources } from './pod-requests.js';
 import { claimKey, type VolumeCatalog, volumeCatalog } from './volume-catalog.js';
 
 /** An assigned pod of the cluster state: where its node is in `nodeInfos`, and whether the snapshot shows it terminating. */
@@ -23,6 +27,15 @@ interface StatePod {
 export interface Placed {
   readonly pod: PodInfo;
   readonly node: NodeInfo;
+}
+
+/** A pod on a node as preemption weighs it: the snapshot's assigned pods and the pods this simulation placed. */
+export interface NodePod extends VictimPod {
+  readonly pod: V1Pod;
+  readonly requests: Resources;
+  readonly hostPorts: readonly HostPort[];
+  /** Placed by this simulation (a replacement, a pending pod), not in the snapshot's cache. */
+  readonly placed: boolean;
 }
 
 /**
@@ -48,6 +61,10 @@ export class SimulatedCluster implements ClusterState {
   readonly volumes: VolumeCatalog;
   /** While true, evicted pods are treated as gone rather than terminating (see withEvictedGone). */
   private evictedGone = false;
+  /** Pods deleted by preemption: gone from their node and from every count. */
+  private readonly preempted = new Set<string>();
+  /** Pods a preemption dry run takes off their node for the moment (see withoutPods). */
+  private hidden: ReadonlySet<string> = new Set();
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.index = index;
@@ -100,7 +117,7 @@ export class SimulatedCluster implements ClusterState {
       ...this.cache.antiAffinity.candidates(namespace, labels),
       ...this.antiAffinity.candidates(namespace, labels),
     ];
-    return this.evictedGone ? candidates.filter((c) => !this.evicted.has(c.uid)) : candidates;
+    return candidates.filter((c) => !this.absent(c.uid));
   }
 
   caveat(text: string): void {
@@ -118,8 +135,8 @@ export class SimulatedCluster implements ClusterState {
 
   claimInUse(key: string): boolean {
     const users = this.cache.memo(`claim-users\u0000${key}`, () => this.statePodsUsingClaim(key));
-    if (users.some((uid) => !(this.evictedGone && this.evicted.has(uid)))) return true;
-    return this.replacements.some(({ pod }) => claimKeysOf(pod.pod).includes(key));
+    if (users.some((uid) => !this.absent(uid))) return true;
+    return this.replacements.some(({ pod }) => !this.absent(pod.uid) && claimKeysOf(pod.pod).includes(key));
   }
 
   attachedVolumes(node: NodeInfo): AttachableVolumes {
@@ -146,6 +163,68 @@ export class SimulatedCluster implements ClusterState {
       .podsInNamespace(namespace)
       .filter((pod) => this.assignedPosition(pod) !== undefined && claimKeysOf(pod).includes(key))
       .map((pod) => pod.metadata?.uid ?? '');
+  }
+
+  /** Whether a pod no longer counts: deleted by preemption, hidden by a dry run, or evicted and gone. */
+  private absent(uid: string): boolean {
+    return this.preempted.has(uid) || this.hidden.has(uid) || (this.evictedGone && this.evicted.has(uid));
+  }
+
+  /**
+   * The pods on a node as the scheduler's NodeInfo lists them (terminating ones included), with what
+   * preemption weighs: the snapshot's, then those this simulation placed; none it preempted.
+   */
+  podsOn(node: NodeInfo): NodePod[] {
+    const state = this.cache.memo(`node-pods\u0000${node.name}`, () =>
+      this.index
+        .podsOnNode(node.name)
+        .filter((pod) => !isTerminal(pod))
+        .map((pod): NodePod => {
+          const { uid = '', namespace = 'default', name = '', labels = {} } = pod.metadata ?? {};
+          const started = toEpochSeconds(pod.status?.startTime);
+          const { priority } = podPriority(pod, this.index.snapshot);
+          const [requests, hostPorts] = [podRequests(pod, true), hostPortsOf(pod)];
+          return {
+            uid,
+            namespace,
+            name,
+            labels,
+            priority,
+            startTime: started ?? Infinity,
+            pod,
+            requests,
+            hostPorts,
+            placed: false,
+          };
+        }),
+    );
+    const placed = this.replacements
+      .filter((r) => r.node.name === node.name)
+      .map(({ pod }): NodePod => ({ ...pod, startTime: Infinity, placed: true }));
+    return [...state, ...placed].filter((p) => !this.preempted.has(p.uid));
+  }
+
+  /** Runs `fn` with these pods off their nodes' counts (pod affinity, anti-affinity, spread): a preemption dry run. */
+  withoutPods<T>(uids: ReadonlySet<string>, fn: () => T): T {
+    const before = this.hidden;
+    this.hidden = uids;
+    try {
+      return fn();
+    } finally {
+      this.hidden = before;
+    }
+  }
+
+  /** Preemption deleted these pods of `node`: their room is free, they count nowhere from now on. */
+  preempt(node: NodeInfo, victims: readonly NodePod[]): void {
+    const at = this.cache.positions.get(node.name)!;
+    let view = this.nodes[at]!;
+    if (view === this.cache.nodeInfos[at]) this.nodes[at] = view = NodeInfo.viewOf(view, false);
+    for (const victim of victims) {
+      this.preempted.add(victim.uid);
+      view.removePod(victim);
+      if (!victim.placed && !isTerminating(victim.pod)) this.evictedSiblings.push({ pod: victim.pod, at });
+    }
   }
 
   /** The pod is terminating from now on. */
@@ -188,11 +267,12 @@ export class SimulatedCluster implements ClusterState {
   podsMatching(namespace: string, selector: V1LabelSelector): AssignedPod[] {
     const out: AssignedPod[] = [];
     for (const pod of this.statePodsMatching(namespace, selector)) {
+      if (this.absent(pod.uid)) continue;
       const evicted = this.evicted.has(pod.uid);
-      if (evicted && this.evictedGone) continue;
       out.push({ namespace, labels: pod.labels, node: this.nodes[pod.at]!, terminating: evicted || pod.terminating });
     }
     for (const { pod, node } of this.replacements) {
+      if (this.absent(pod.uid)) continue;
       if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) {
         out.push({ namespace, labels: pod.labels, node, terminating: false });
       }
@@ -223,6 +303,7 @@ export class SimulatedCluster implements ClusterState {
       if (counted) counts.set(this.nodes[at]!, (counts.get(this.nodes[at]!) ?? 0) - 1);
     }
     for (const { pod, node } of this.replacements) {
+      if (this.preempted.has(pod.uid)) continue;
       if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) {
         counts.set(node, (counts.get(node) ?? 0) + 1);
       }

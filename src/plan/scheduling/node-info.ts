@@ -21,8 +21,6 @@ export class NodeInfo {
   private requestedSums: Record<string, number>;
   private ports: UsedPorts;
   podCount: number;
-  /** Lowest priority among the pods on the node (Infinity when empty): whether preemption has victims here. */
-  lowestPriority: number;
   /** The sums and ports belong to another NodeInfo: copied before the first addPod. */
   private shared: boolean;
 
@@ -40,7 +38,6 @@ export class NodeInfo {
     this.requestedSums = counts?.requestedSums ?? {};
     this.ports = counts?.ports ?? new UsedPorts();
     this.podCount = counts?.podCount ?? 0;
-    this.lowestPriority = counts?.lowestPriority ?? Infinity;
     this.shared = counts !== undefined;
   }
 
@@ -59,16 +56,27 @@ export class NodeInfo {
   }
 
   /** Counts a pod on this node: its requests, its host ports, one more pod. */
-  addPod(pod: Pick<PodInfo, 'requests' | 'hostPorts' | 'priority'>): void {
-    if (this.shared) {
-      this.requestedSums = { ...this.requestedSums };
-      this.ports = this.ports.copy();
-      this.shared = false;
-    }
+  addPod(pod: Pick<PodInfo, 'requests' | 'hostPorts'>): void {
+    this.own();
     addInto(this.requestedSums, pod.requests);
     for (const port of pod.hostPorts) this.ports.add(port);
     this.podCount++;
-    this.lowestPriority = Math.min(this.lowestPriority, pod.priority);
+  }
+
+  /** A pod leaves the node (a preemption victim): its requests, its host ports and its slot are free again. */
+  removePod(pod: Pick<PodInfo, 'requests' | 'hostPorts'>): void {
+    this.own();
+    for (const name in pod.requests) this.requestedSums[name] = (this.requestedSums[name] ?? 0) - pod.requests[name]!;
+    for (const port of pod.hostPorts) this.ports.remove(port);
+    this.podCount--;
+  }
+
+  /** Copies the sums and ports this view shares before it changes them. */
+  private own(): void {
+    if (!this.shared) return;
+    this.requestedSums = { ...this.requestedSums };
+    this.ports = this.ports.copy();
+    this.shared = false;
   }
 }
 

@@ -7,7 +7,6 @@ import { namespaceLabels } from './namespace-labels.js';
 import { AntiAffinityIndex, type PodTerms } from './anti-affinity-index.js';
 import { NodeInfo } from './node-info.js';
 import { hostPortsOf } from './plugins/node-ports.js';
-import { podPriority } from './pod-priority.js';
 import { podRequests } from './pod-requests.js';
 
 /**
@@ -72,7 +71,7 @@ function buildCache(index: ClusterIndex): SchedulerCache {
     namespaces.add(pod.metadata?.namespace ?? 'default');
     const node = assignedNode(pod, byName);
     if (!node) continue;
-    addExistingPod(node, pod, index.snapshot);
+    addExistingPod(node, pod);
     const terms = antiAffinityOf(pod, node, index.snapshot);
     if (terms) antiAffinity.add(terms.terms, node, terms.uid);
   }
@@ -96,7 +95,7 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
     const node = next.node(name);
     if (at === undefined || !node) continue;
     const info = new NodeInfo(node);
-    for (const pod of next.podsOnNode(name)) if (!isTerminal(pod)) addExistingPod(info, pod, next.snapshot);
+    for (const pod of next.podsOnNode(name)) if (!isTerminal(pod)) addExistingPod(info, pod);
     nodeInfos[at] = info;
   }
   const byName = (name: string | undefined) => (name === undefined ? undefined : before.positions.get(name));
@@ -113,9 +112,8 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
 }
 
 /** An assigned pod of the snapshot counts on its node: requests (status-aware), ports, one pod slot. */
-function addExistingPod(node: NodeInfo, pod: V1Pod, snapshot: Snapshot): void {
-  const { priority } = podPriority(pod, snapshot);
-  node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod), priority });
+function addExistingPod(node: NodeInfo, pod: V1Pod): void {
+  node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod) });
 }
 
 function antiAffinityOf(pod: V1Pod, node: NodeInfo, snapshot: Snapshot): PodTerms | undefined {

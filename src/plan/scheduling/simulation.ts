@@ -1,7 +1,10 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
-import type { ReplacementPlan } from '../types.js';
-import { SimulatedCluster } from './cluster-state.js';
+import { controllerOf } from '../controller.js';
+import type { PreemptionPlan, PreemptionVictim, ReplacementPlan } from '../types.js';
+import { type NodePod, SimulatedCluster } from './cluster-state.js';
+import { counts, type PreemptionBudget } from './plugins/default-preemption.js';
+import { type ChosenPreemption, type DryRun, dryRunPreemption } from './preemption.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
 import { type Rejection, unresolvable } from './framework.js';
 import type { NodeInfo } from './node-info.js';
@@ -21,6 +24,20 @@ import {
 import { provisioningUnknown, volumesAllow } from './volume-state.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
+
+/** A victim whose replacement is filled in once placed (see placePreempted). */
+type MutableVictim = { -readonly [K in keyof PreemptionVictim]: PreemptionVictim[K] };
+
+/** "preemption: …" for a replacement that preempts: the victims, the node, the budgets broken, any tie. */
+function preemptionText(p: PreemptionPlan): string {
+  const victims = p.victims.map((v) => `${v.namespace}/${v.name} (priority ${v.priority})`).join(', ');
+  const budgets = p.budgetsBroken.length > 0 ? `; that breaks budget ${p.budgetsBroken.join(', ')}` : '';
+  const tie =
+    p.tiedWith.length > 0
+      ? ` ${[p.node, ...p.tiedWith].join(', ')} rank alike: kube-scheduler picks one of them at random.`
+      : '';
+  return `preemption: deletes ${victims} on ${p.node}${budgets}; the replacement is nominated to ${p.node} and runs there once they are gone.${tie}`;
+}
 
 /**
  * Not the scheduler's wording: a drained node that passes every modelled filter (the pod tolerates the
@@ -77,6 +94,10 @@ export class SchedulingSimulation {
   private readonly drainedNodes: ReadonlySet<string>;
   /** Where the next placement starts filtering (`nextStartNodeIndex`). */
   private nextStart = 0;
+  /** Victims whose controllers recreate them, waiting for `placePreempted`. */
+  private readonly preempted: Array<{ readonly victim: NodePod; readonly plan: MutableVictim }> = [];
+  /** Per budget (namespace/name), how many of its pods preemption deleted so far. */
+  private readonly budgetsSpent = new Map<string, number>();
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
@@ -116,25 +137,82 @@ export class SchedulingSimulation {
     this.cluster.evict(pod);
   }
 
-  /** Tries to place a replacement copy of `pod` (no nodeName, fresh uid, same labels/spec) on nodes outside the drained set;
-   *  on success the replacement is committed (counted on its node for resources, ports, affinity and spread) so later
-   *  placements compete for the same room. */
+  /**
+   * Tries to place a replacement copy of `pod` (no nodeName, fresh uid, same labels/spec) on nodes outside
+   * the drained set; on success the replacement is committed (counted on its node for resources, ports,
+   * affinity and spread) so later placements compete for the same room. One that fits nowhere may preempt
+   * lower-priority pods (DefaultPreemption): they are deleted, and their own replacements are placed by
+   * `placePreempted`.
+   */
   place(pod: V1Pod): ReplacementPlan {
     const replacement = podInfo(this.replacementOf(pod), this.index.snapshot);
     const gates = this.templateGates(pod);
     const now = this.attempt(replacement);
-    if (now.placedOn || !this.cluster.hasEvicted) return this.report(replacement, now, gates);
+    const first = now.placedOn ? null : this.dryRun(replacement, now);
+    if (now.placedOn || first?.chosen || !this.cluster.hasEvicted) return this.report(replacement, now, gates, first);
     // The scheduler retries when the evicted pods are deleted: their required anti-affinity (and the
     // affinity they satisfied) no longer counts then. A replacement that fits only then waits, it is not stuck.
     const later = this.cluster.withEvictedGone(() => this.attempt(replacement));
-    if (!later.placedOn) return this.report(replacement, later, gates);
-    const plan = this.report(replacement, later, gates);
+    const second = later.placedOn ? null : this.cluster.withEvictedGone(() => this.dryRun(replacement, later));
+    const plan = this.report(replacement, later, gates, second);
+    if (!later.placedOn && !second?.chosen) return plan;
     const total = this.cluster.nodeInfos.length;
-    return {
-      ...plan,
-      waitsForTermination: true,
-      message: `${failedSchedulingMessage(replacement, total, now.rejected)} Once the evicted pods are gone: ${plan.message}`,
-    };
+    const before = failedSchedulingMessage(total, now.rejected, first && !first.chosen ? first.message : '');
+    return { ...plan, waitsForTermination: true, message: `${before} Once the evicted pods are gone: ${plan.message}` };
+  }
+
+  /**
+   * Places the replacements of the pods preemption deleted since the last call, higher priority first (the
+   * queue's order), each of which may preempt in turn; fills in each victim's `replacement`.
+   */
+  placePreempted(): void {
+    while (this.preempted.length > 0) {
+      const batch = this.preempted.splice(0).sort((a, b) => b.victim.priority - a.victim.priority);
+      for (const { victim, plan } of batch) plan.replacement = this.place(victim.pod);
+    }
+  }
+
+  /** DefaultPreemption's dry run for a failed attempt (see dryRunPreemption). */
+  private dryRun(pod: PodInfo, attempt: Attempt): DryRun {
+    const budgets = this.preemptionBudgets();
+    return dryRunPreemption(pod, attempt.state, attempt.rejected, this.cluster, budgets, this.drainedNodes);
+  }
+
+  /** The budgets as preemption counts them: disruptionsAllowed, less what earlier preemptions deleted. */
+  private preemptionBudgets(): PreemptionBudget[] {
+    return this.index.snapshot.pdbs.map((pdb) => {
+      const key = `${pdb.metadata?.namespace ?? 'default'}/${pdb.metadata?.name ?? ''}`;
+      return { key, pdb, allowed: (pdb.status?.disruptionsAllowed ?? 0) - (this.budgetsSpent.get(key) ?? 0) };
+    });
+  }
+
+  /** Deletes the chosen victims, nominates the pod to their node, and describes it. */
+  private preempt(pod: PodInfo, run: ChosenPreemption): PreemptionPlan {
+    const node = this.cluster.nodeInfo(run.chosen.node)!;
+    const broken = new Set<string>();
+    const budgets = this.preemptionBudgets();
+    const victims = run.chosen.victims.map((v): MutableVictim => {
+      for (const b of budgets.filter((b) => counts(b, v))) {
+        this.budgetsSpent.set(b.key, (this.budgetsSpent.get(b.key) ?? 0) + 1);
+      }
+      const breaks = run.broken.get(v) ?? [];
+      for (const key of breaks) broken.add(key);
+      const controller = controllerOf(v.pod, this.index);
+      const plan: MutableVictim = {
+        namespace: v.namespace,
+        name: v.name,
+        node: node.name,
+        priority: v.priority,
+        budgetsBroken: breaks,
+        controller: controller ? { kind: controller.kind, name: controller.name } : null,
+        replacement: null,
+      };
+      if (controller?.recreates) this.preempted.push({ victim: v, plan });
+      return plan;
+    });
+    this.cluster.preempt(node, run.chosen.victims);
+    this.cluster.commit(pod, node);
+    return { node: node.name, victims, budgetsBroken: [...broken].sort(), tiedWith: run.tiedWith };
   }
 
   /**
@@ -192,11 +270,27 @@ export class SchedulingSimulation {
     return schedulingGatesOf(spec?.template?.spec);
   }
 
-  /** Commits a successful attempt and describes it. */
-  private report(pod: PodInfo, attempt: Attempt, gates: readonly string[]): ReplacementPlan {
-    const { feasible, rejected, placedOn, checked } = attempt;
-    if (placedOn) this.cluster.commit(pod, placedOn);
+  /** Commits a successful attempt (or the preemption its dry run chose) and describes it. */
+  private report(pod: PodInfo, attempt: Attempt, gates: readonly string[], run: DryRun | null): ReplacementPlan {
+    const { feasible, rejected, checked } = attempt;
     const total = this.cluster.nodeInfos.length;
+    const rejections = rejected.map((r) => ({ node: r.node.name, reasons: r.rejection.reasons }));
+    if (run?.chosen) {
+      const preemption = this.preempt(pod, run);
+      const unknown = this.unknownPlacement(attempt.state, this.cluster.nodeInfo(preemption.node)!, gates);
+      const fit = failedSchedulingMessage(total, rejected, '', attempt.preFilterMessage).trimEnd();
+      return {
+        schedulable: true,
+        nodes: [],
+        placedOn: unknown === null ? preemption.node : null,
+        rejected: rejections,
+        message: `${fit} ${preemptionText(preemption)}`,
+        preemption,
+        ...(unknown === null ? {} : { unknown }),
+      };
+    }
+    const placedOn = attempt.placedOn;
+    if (placedOn) this.cluster.commit(pod, placedOn);
     const stopped = checked < total;
     const available = stopped
       ? `${feasible.length}/${checked} nodes checked are available (on ${total} nodes the scheduler stops looking after ${feasible.length})`
@@ -208,12 +302,12 @@ export class SchedulingSimulation {
       nodes: feasible.map((n) => n.name),
       // Where the volumes leave the outcome open, the plan names no node.
       placedOn: unknown === null ? (placedOn?.name ?? null) : null,
-      rejected: rejected.map((r) => ({ node: r.node.name, reasons: r.rejection.reasons })),
+      rejected: rejections,
       message: placedOn
         ? unknown === null
           ? `${available}; the replacement would be assigned to ${placedOn.name}.`
           : `${available}; where the replacement runs is unknown: ${unknown}.`
-        : failedSchedulingMessage(pod, total, rejected, attempt.preFilterMessage),
+        : failedSchedulingMessage(total, rejected, run && !run.chosen ? run.message : '', attempt.preFilterMessage),
       ...(stopped ? { nodesChecked: checked } : {}),
       ...(pinned.length > 0 ? { untilNodeReturns: pinned } : {}),
       ...(unknown === null ? {} : { unknown }),

@@ -8,7 +8,7 @@ export const SCHEDULER_CAVEATS = {
   dra: 'DynamicResources: ResourceClaims (DRA) and DRA-backed extended resources are not checked',
   declaredFeatures: 'NodeDeclaredFeatures: node status.declaredFeatures (GA in 1.37) are not checked',
   preemption:
-    'DefaultPreemption: a replacement that could evict lower-priority pods is not simulated; the message only says whether preemption could apply',
+    'DefaultPreemption: the victims are taken as gone at once (their graceful termination is not timed), room nominated to other pods is not held for them, and on a cluster of more than 100 candidate nodes the dry run starts at the first node where the scheduler starts at a random one',
   scoring:
     'Scoring: the node a replacement lands on is a deterministic approximation (PreferNoSchedule taints, spread, siblings, least allocated, name), not the weighted plugin scores',
   pendingPods:

@@ -62,7 +62,6 @@ describe('the pool plan against the slow path', () => {
         node: n.node,
         requested: n.requested,
         podCount: n.podCount,
-        lowestPriority: n.lowestPriority,
         ports: n.usedPorts,
       }));
     expect(summary(after)).toEqual(summary(fresh(after)));

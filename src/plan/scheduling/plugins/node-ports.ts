@@ -49,6 +49,13 @@ export class UsedPorts {
     this.anyIp.add(`${port.protocol}|${port.port}`);
   }
 
+  /** A pod leaves the node: its ports are free again. */
+  remove(port: HostPort): void {
+    this.byIp.delete(`${port.ip}|${port.protocol}|${port.port}`);
+    const protocolPort = `${port.protocol}|${port.port}`;
+    if (![...this.byIp].some((key) => key.endsWith(`|${protocolPort}`))) this.anyIp.delete(protocolPort);
+  }
+
   /** `HostPortInfo.CheckConflict`: 0.0.0.0 clashes with the port on any IP; an IP clashes with itself and 0.0.0.0. */
   conflicts(port: HostPort): boolean {
     const protocolPort = `${port.protocol}|${port.port}`;

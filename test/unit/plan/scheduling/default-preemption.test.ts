@@ -1,0 +1,463 @@
+import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../../../src/plan/build-plan.js';
+import { numCandidates } from '../../../../src/plan/scheduling/plugins/default-preemption.js';
+import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation.js';
+import type { ReplacementPlan } from '../../../../src/plan/types.js';
+import { renderPlanText } from '../../../../src/ui/plan-text.js';
+import { makeIndex, makeNode, makePdb, makePod, makeReplicaSet } from '../../builders.js';
+import { options } from '../rules-fixture.js';
+
+// Upstream's fixtures (default_preemption_test.go): priorities and requests (cpu, memory in bytes).
+const [neg, low, mid, high, veryHigh] = [-100, 0, 100, 1000, 10000];
+const small = ['100m', '100'] as const;
+const medium = ['200m', '200'] as const;
+const large = ['300m', '300'] as const;
+const veryLarge = ['500m', '500'] as const;
+type Res = readonly [string, string];
+
+/** A pod on a node: name, node, priority, requests, start time (seconds after the epoch). */
+function running(name: string, node: string, priority: number, res: Res, started?: number, labels = {}): V1Pod {
+  const pod = makePod().name(name).node(node).priority(priority).requests(res[0], res[1]).labels(labels).obj();
+  if (started !== undefined) pod.status!.startTime = new Date(started * 1000);
+  return pod;
+}
+
+/**
+ * Upstream's dry run seen through the drain: each node has the capacity of `veryLargeRes` (and 32 pods),
+ * the preemptor runs on a drained node of its own, and its replacement fits nowhere else without
+ * preempting. The drained node is rejected as unresolvable, so it adds one "Preemption is not helpful".
+ */
+function preempt(
+  nodeNames: readonly string[],
+  preemptor: { priority: number; res: Res; never?: boolean },
+  pods: readonly V1Pod[],
+  pdbs: readonly V1PodDisruptionBudget[] = [],
+): ReplacementPlan {
+  const nodes = [
+    ...nodeNames.map((n) => makeNode().name(n).allocatable(veryLarge[0], veryLarge[1], '32').obj()),
+    makeNode().name('drained').allocatable('4', '4Gi').obj(),
+  ];
+  const pod = running('p', 'drained', preemptor.priority, preemptor.res);
+  pod.metadata!.ownerReferences = [
+    { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'p', uid: 'rs-p', controller: true },
+  ];
+  if (preemptor.never) pod.spec!.preemptionPolicy = 'Never';
+  const sim = new SchedulingSimulation(
+    makeIndex({ nodes, pods: [pod, ...pods], pdbs: [...pdbs] }),
+    new Set(['drained']),
+  );
+  sim.evict(pod);
+  return sim.place(pod);
+}
+
+/** A budget's status as the disruption controller wrote it: what it allows, and the pods it already counts. */
+function allowing(pdb: V1PodDisruptionBudget, disruptionsAllowed: number, disruptedPods: Record<string, Date> = {}) {
+  pdb.status = { disruptionsAllowed, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0, disruptedPods };
+  return pdb;
+}
+
+const victimsOf = (plan: ReplacementPlan) => plan.preemption?.victims.map((v) => v.name) ?? [];
+
+interface BestCandidateCase {
+  readonly name: string;
+  readonly nodes: readonly string[];
+  readonly preemptor: { priority: number; res: Res };
+  readonly pods: readonly V1Pod[];
+  /** Any of these is valid (upstream breaks the last tie at random). */
+  readonly expected: readonly string[];
+}
+
+const n123 = ['node1', 'node2', 'node3'];
+const bestCandidateCases: BestCandidateCase[] = [
+  {
+    name: 'a pod that fits on both nodes when lower priority pods are preempted',
+    nodes: ['node1', 'node2'],
+    preemptor: { priority: high, res: large },
+    pods: [running('p1', 'node1', mid, large, 0), running('p2', 'node2', mid, large, 0)],
+    expected: ['node1', 'node2'],
+  },
+  {
+    name: 'node with min highest priority pod is picked',
+    nodes: n123,
+    preemptor: { priority: high, res: veryLarge },
+    pods: [
+      running('p1.1', 'node1', mid, medium, 0),
+      running('p1.2', 'node1', mid, large, 0),
+      running('p2.1', 'node2', mid, medium, 0),
+      running('p2.2', 'node2', low, medium, 0),
+      running('p3.1', 'node3', low, medium, 0),
+      running('p3.2', 'node3', low, medium, 0),
+    ],
+    expected: ['node3'],
+  },
+  {
+    name: 'when highest priorities are the same, minimum sum of priorities is picked',
+    nodes: n123,
+    preemptor: { priority: high, res: veryLarge },
+    pods: [
+      running('p1.1', 'node1', mid, medium, 0),
+      running('p1.2', 'node1', mid, large, 0),
+      running('p2.1', 'node2', mid, large, 0),
+      running('p2.2', 'node2', low, medium, 0),
+      running('p3.1', 'node3', mid, medium, 0),
+      running('p3.2', 'node3', mid, medium, 0),
+    ],
+    expected: ['node2'],
+  },
+  {
+    name: 'when highest priority and sum are the same, minimum number of pods is picked',
+    nodes: n123,
+    preemptor: { priority: high, res: veryLarge },
+    pods: [
+      running('p1.1', 'node1', mid, small, 0),
+      running('p1.2', 'node1', neg, small, 0),
+      running('p1.3', 'node1', mid, small, 0),
+      running('p1.4', 'node1', neg, small, 0),
+      running('p2.1', 'node2', mid, large, 0),
+      running('p2.2', 'node2', neg, medium, 0),
+      running('p3.1', 'node3', mid, medium, 0),
+      running('p3.2', 'node3', neg, small, 0),
+      running('p3.3', 'node3', low, small, 0),
+    ],
+    expected: ['node2'],
+  },
+  {
+    name: 'sum of adjusted priorities is considered',
+    nodes: n123,
+    preemptor: { priority: high, res: veryLarge },
+    pods: [
+      running('p1.1', 'node1', mid, small, 0),
+      running('p1.2', 'node1', neg, small, 0),
+      running('p1.3', 'node1', neg, small, 0),
+      running('p2.1', 'node2', mid, large, 0),
+      running('p2.2', 'node2', neg, medium, 0),
+      running('p3.1', 'node3', mid, medium, 0),
+      running('p3.2', 'node3', neg, small, 0),
+      running('p3.3', 'node3', low, small, 0),
+    ],
+    expected: ['node2'],
+  },
+  {
+    name: 'non-overlapping lowest high priority, sum priorities, and number of pods',
+    nodes: ['node1', 'node2', 'node3', 'node4'],
+    preemptor: { priority: veryHigh, res: veryLarge },
+    pods: [
+      running('p1.1', 'node1', mid, small, 0),
+      running('p1.2', 'node1', low, small, 0),
+      running('p1.3', 'node1', low, small, 0),
+      running('p2.1', 'node2', high, large, 0),
+      running('p3.1', 'node3', mid, medium, 0),
+      running('p3.2', 'node3', low, small, 0),
+      running('p3.3', 'node3', low, small, 0),
+      running('p3.4', 'node3', low, medium, 0),
+      running('p4.1', 'node4', mid, medium, 0),
+      running('p4.2', 'node4', mid, small, 0),
+      running('p4.3', 'node4', mid, small, 0),
+      running('p4.4', 'node4', neg, small, 0),
+    ],
+    expected: ['node1'],
+  },
+  {
+    name: "same priority, same number of victims, different start time for each node's pod",
+    nodes: n123,
+    preemptor: { priority: high, res: veryLarge },
+    pods: [
+      running('p1.1', 'node1', mid, medium, 2),
+      running('p1.2', 'node1', mid, medium, 2),
+      running('p2.1', 'node2', mid, medium, 3),
+      running('p2.2', 'node2', mid, medium, 3),
+      running('p3.1', 'node3', mid, medium, 1),
+      running('p3.2', 'node3', mid, medium, 1),
+    ],
+    expected: ['node2'],
+  },
+  {
+    name: 'same priority, same number of victims, different start time for all pods',
+    nodes: n123,
+    preemptor: { priority: high, res: veryLarge },
+    pods: [
+      running('p1.1', 'node1', mid, medium, 4),
+      running('p1.2', 'node1', mid, medium, 2),
+      running('p2.1', 'node2', mid, medium, 5),
+      running('p2.2', 'node2', mid, medium, 1),
+      running('p3.1', 'node3', mid, medium, 3),
+      running('p3.2', 'node3', mid, medium, 6),
+    ],
+    expected: ['node3'],
+  },
+  {
+    name: 'different priority, same number of victims, different start time for all pods',
+    nodes: n123,
+    preemptor: { priority: high, res: veryLarge },
+    pods: [
+      running('p1.1', 'node1', low, medium, 4),
+      running('p1.2', 'node1', mid, medium, 2),
+      running('p2.1', 'node2', mid, medium, 6),
+      running('p2.2', 'node2', low, medium, 1),
+      running('p3.1', 'node3', low, medium, 3),
+      running('p3.2', 'node3', mid, medium, 5),
+    ],
+    expected: ['node2'],
+  },
+];
+
+describe('DefaultPreemption SelectCandidate (TestSelectBestCandidate)', () => {
+  it.each(bestCandidateCases)('$name', ({ nodes, preemptor, pods, expected }) => {
+    const plan = preempt(nodes, preemptor, pods);
+    expect(plan.schedulable).toBe(true);
+    expect(expected).toContain(plan.preemption?.node);
+    expect(plan.placedOn).toBe(plan.preemption?.node);
+    // Every node that ranks alike is named, so the plan says when the real choice is a coin toss.
+    expect([plan.preemption!.node, ...plan.preemption!.tiedWith].sort()).toEqual(
+      expected.length > 1 ? [...expected].sort() : [plan.preemption!.node],
+    );
+  });
+});
+
+const onePod = (name: string) => makeNode().name(name).allocatable('1', '1Gi', '1').obj();
+
+describe('DefaultPreemption PostFilter (TestPostFilter)', () => {
+  /** Nodes that take one pod each; the preemptor runs on a drained node of its own. */
+  const onePodNodes = (preemptor: V1Pod, pods: V1Pod[], names: readonly string[]) => {
+    const nodes = [...names.map((n) => onePod(n)), makeNode().name('drained').allocatable('4', '4Gi').obj()];
+    const sim = new SchedulingSimulation(makeIndex({ nodes, pods: [preemptor, ...pods] }), new Set(['drained']));
+    sim.evict(preemptor);
+    return sim.place(preemptor);
+  };
+  const preemptor = (priority: number) => makePod().name('p').node('drained').priority(priority).obj();
+  const p = (name: string, node: string, priority = 0) => makePod().name(name).node(node).priority(priority).obj();
+
+  it('pod with higher priority can be made schedulable', () => {
+    const plan = onePodNodes(preemptor(high), [p('p1', 'node1')], ['node1']);
+    expect([plan.placedOn, victimsOf(plan)]).toEqual(['node1', ['p1']]);
+  });
+
+  it('pod with tied priority is still unschedulable', () => {
+    const plan = onePodNodes(preemptor(0), [p('p1', 'node1')], ['node1']);
+    expect(plan).toMatchObject({ schedulable: false, placedOn: null });
+    expect(plan.preemption).toBeUndefined();
+    expect(plan.message).toBe(
+      '0/2 nodes are available: 1 Too many pods, 1 node(s) were unschedulable.' +
+        ' preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.',
+    );
+  });
+
+  it('pod can be made schedulable on one node', () => {
+    const plan = onePodNodes(preemptor(mid), [p('p1', 'node1', high), p('p2', 'node2', low)], ['node1', 'node2']);
+    expect([plan.placedOn, victimsOf(plan)]).toEqual(['node2', ['p2']]);
+  });
+
+  it('pod can be made schedulable on minHighestPriority node (the node whose victim breaks no budget loses to the lower victim)', () => {
+    const label = 'test.kubernetes.io/is-violating-pdb';
+    const pods = [
+      makePod().name('p1').node('node1').label(label, 'non-violating').priority(high).obj(),
+      makePod().name('p2').node('node1').label(label, 'violating').priority(low).obj(),
+      makePod().name('p3').node('node2').label(label, 'violating').priority(mid).obj(),
+    ];
+    const pdbs = [
+      allowing(
+        makePdb()
+          .name('violating-pdb')
+          .selector({ [label]: 'violating' })
+          .minAvailable('100%')
+          .obj(),
+        0,
+      ),
+      allowing(
+        makePdb()
+          .name('non-violating-pdb')
+          .selector({ [label]: 'non-violating' })
+          .minAvailable(0)
+          .obj(),
+        2147483647,
+      ),
+    ];
+    const nodes = [onePod('node1'), onePod('node2'), makeNode().name('drained').allocatable('4', '4Gi').obj()];
+    const pod = preemptor(veryHigh);
+    const sim = new SchedulingSimulation(makeIndex({ nodes, pods: [pod, ...pods], pdbs }), new Set(['drained']));
+    sim.evict(pod);
+    const plan = sim.place(pod);
+    expect([plan.placedOn, victimsOf(plan)]).toEqual(['node2', ['p3']]);
+    expect(plan.preemption?.budgetsBroken).toEqual(['default/violating-pdb']);
+    expect(plan.preemption?.victims[0]?.budgetsBroken).toEqual(['default/violating-pdb']);
+  });
+
+  it('no candidate nodes found, no enough resource after removing low priority pods', () => {
+    // Upstream gives its nodes too little cpu for the preemptor; here a higher-priority pod holds it.
+    const plan = preempt(['node1', 'node2'], { priority: high, res: large }, [
+      running('h1', 'node1', veryHigh, ['300m', '0']),
+      running('p1', 'node1', low, ['0', '0']),
+      running('h2', 'node2', veryHigh, ['300m', '0']),
+      running('p2', 'node2', low, ['0', '0']),
+    ]);
+    expect(plan).toMatchObject({ schedulable: false, placedOn: null });
+    expect(plan.message).toMatch(
+      / preemption: 0\/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 Insufficient cpu\.$/,
+    );
+  });
+
+  it('a replacement with preemptionPolicy Never is not eligible to preempt', () => {
+    const plan = preempt(['node1'], { priority: high, res: large, never: true }, [running('p1', 'node1', low, large)]);
+    expect(plan).toMatchObject({ schedulable: false, placedOn: null });
+    expect(plan.message).toBe(
+      '0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) were unschedulable.' +
+        ' preemption: not eligible due to preemptionPolicy=Never.',
+    );
+  });
+
+  it('no candidate nodes found with mixed reasons, no lower priority pod and no enough CPU resource', () => {
+    const plan = preempt(['node1', 'node2'], { priority: high, res: veryLarge }, [
+      running('p1', 'node1', high, small),
+      running('p2', 'node2', low, small),
+      running('p3', 'node2', high, small),
+    ]);
+    expect(plan.preemption).toBeUndefined();
+    expect(plan.message).toMatch(
+      / preemption: 0\/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling\.$/,
+    );
+  });
+});
+
+describe('DefaultPreemption SelectVictimsOnNode with budgets (TestDryRunPreemption)', () => {
+  const foo = { app: 'foo' };
+  const budget = (allowed: number, disruptedPods: Record<string, Date> = {}) =>
+    allowing(makePdb().name('foo').selector(foo).minAvailable(1).obj(), allowed, disruptedPods);
+  const p11 = running('p1.1', 'node1', mid, medium, undefined, foo);
+  const p12 = running('p1.2', 'node1', mid, medium, undefined, foo);
+  const p13 = running('p1.3', 'node1', mid, medium, undefined, foo);
+
+  it('preemption with violation of same pdb', () => {
+    const plan = preempt(['node1'], { priority: high, res: veryLarge }, [p11, p12], [budget(1)]);
+    expect(victimsOf(plan).sort()).toEqual(['p1.1', 'p1.2']);
+    expect(plan.preemption?.budgetsBroken).toEqual(['default/foo']);
+  });
+
+  it("preemption with violation of the pdb with pod whose eviction was processed, the victim doesn't belong to DisruptedPods", () => {
+    const plan = preempt(['node1'], { priority: high, res: veryLarge }, [p11, p12], [budget(1, { p2: new Date(0) })]);
+    expect(victimsOf(plan).sort()).toEqual(['p1.1', 'p1.2']);
+    expect(plan.preemption?.budgetsBroken).toEqual(['default/foo']);
+  });
+
+  it('preemption with violation of the pdb with pod whose eviction was processed, the victim belongs to DisruptedPods', () => {
+    const plan = preempt(
+      ['node1'],
+      { priority: high, res: veryLarge },
+      [p11, p12],
+      [budget(1, { 'p1.2': new Date(0) })],
+    );
+    expect(victimsOf(plan).sort()).toEqual(['p1.1', 'p1.2']);
+    expect(plan.preemption?.budgetsBroken).toEqual([]);
+  });
+
+  it("preemption with violation of the pdb with pod whose eviction was processed, the victim which belongs to DisruptedPods is treated as 'nonViolating'", () => {
+    const plan = preempt(
+      ['node1'],
+      { priority: high, res: veryLarge },
+      [p11, p12, p13],
+      [budget(1, { 'p1.3': new Date(0) })],
+    );
+    expect(victimsOf(plan).sort()).toEqual(['p1.1', 'p1.2', 'p1.3']);
+    expect(plan.preemption?.budgetsBroken).toEqual(['default/foo']);
+  });
+
+  it('reprieves the pods whose deletion would break a budget first, keeping only as many victims as it needs', () => {
+    // node1 has room for the preemptor once 300m are free: either victim would do; the one whose budget
+    // has no disruption left is put back first, and it fits, so only the other one goes.
+    const guarded = running('guarded', 'node1', low, large, 0, foo);
+    const plain = running('plain', 'node1', low, large, 0, { app: 'bar' });
+    const plan = preempt(['node1'], { priority: high, res: ['200m', '200'] }, [guarded, plain], [budget(0)]);
+    expect(victimsOf(plan)).toEqual(['plain']);
+    expect(plan.preemption?.budgetsBroken).toEqual([]);
+  });
+
+  it('prefers a node whose victims break no budget over one whose victims do (fewest PDB violations first)', () => {
+    const plan = preempt(
+      ['node1', 'node2'],
+      { priority: high, res: large },
+      [running('p1', 'node1', low, large, 0, foo), running('p2', 'node2', mid, large, 0)],
+      [budget(0)],
+    );
+    expect([plan.placedOn, victimsOf(plan)]).toEqual(['node2', ['p2']]);
+  });
+});
+
+describe('numCandidates (calculateNumCandidates with the default args)', () => {
+  it('dry-runs every potential node under 100, then 10 % of them, never fewer than 100', () => {
+    expect([numCandidates(3), numCandidates(100), numCandidates(500), numCandidates(5000)]).toEqual([3, 100, 100, 500]);
+  });
+});
+
+describe('a drain whose replacement preempts: the plan names the victims and counts their disruption', () => {
+  // The lab's preemption scenario as a snapshot: critical (priority 1000) on n1; n2 holds lowfill
+  // (priority 100) and smalllow (priority 0). Only lowfill goes; its own replacement finds no node.
+  const worker = (name: string) => makeNode().name(name).allocatable('2', '8Gi').obj();
+  const deployed = (name: string, node: string, priority: number, cpu: string) =>
+    makePod()
+      .name(`${name}-1`)
+      .ns('demo')
+      .node(node)
+      .label('app', name)
+      .owner('ReplicaSet', name)
+      .priority(priority)
+      .requests(cpu, '64Mi')
+      .obj();
+  const onlyOn = (pod: V1Pod, node: string) => {
+    pod.spec!.nodeSelector = { 'kubernetes.io/hostname': node };
+    return pod;
+  };
+  const pods = [
+    deployed('critical', 'n1', 1000, '1200m'),
+    onlyOn(deployed('lowfill', 'n2', 100, '1000m'), 'n2'),
+    onlyOn(deployed('smalllow', 'n2', 0, '600m'), 'n2'),
+  ];
+  const replicaSets = ['critical', 'lowfill', 'smalllow'].map((n) =>
+    makeReplicaSet().name(n).ns('demo').owner('Deployment', n).obj(),
+  );
+  const budget = allowing(makePdb().name('lowfill').ns('demo').selector({ app: 'lowfill' }).minAvailable(1).obj(), 0);
+  const plan = buildPlan(
+    makeIndex({ nodes: [worker('n1'), worker('n2')], pods, replicaSets, pdbs: [budget] }),
+    options(),
+  );
+  const critical = plan.pods.find((p) => p.name === 'critical-1')!;
+
+  it('preempts lowfill, not the lower-priority smalllow, deleting it past its budget', () => {
+    expect(critical.replacement).toMatchObject({ schedulable: true, placedOn: 'n2' });
+    expect(critical.replacement!.preemption).toMatchObject({
+      node: 'n2',
+      budgetsBroken: ['demo/lowfill'],
+      victims: [
+        {
+          namespace: 'demo',
+          name: 'lowfill-1',
+          node: 'n2',
+          priority: 100,
+          controller: { kind: 'Deployment', name: 'lowfill' },
+        },
+      ],
+    });
+    expect(plan.verdictReasons).toContain(
+      'the replacement of demo/critical-1 preempts demo/lowfill-1 on n2: deleted, not evicted, breaking budget demo/lowfill',
+    );
+  });
+
+  it("places the victim's own replacement after the wave: it finds no node, and its Deployment is an outage", () => {
+    const own = critical.replacement!.preemption!.victims[0]!.replacement!;
+    expect(own).toMatchObject({ schedulable: false, placedOn: null });
+    expect(own.message).toBe(
+      '0/2 nodes are available: 1 Insufficient cpu, 1 node(s) were unschedulable. ' +
+        'preemption: 0/2 nodes are available: 1 Insufficient cpu, 1 Preemption is not helpful for scheduling.',
+    );
+    expect(plan.verdict).toBe('disruptive');
+    expect(plan.outages?.map((o) => [o.kind, o.name, o.pods, o.until])).toEqual([
+      ['Deployment', 'lowfill', ['demo/lowfill-1'], 'for-good'],
+    ]);
+  });
+
+  it('shows the victims in the text plan', () => {
+    const text = renderPlanText(plan);
+    expect(text).toContain(
+      '-> n2, preempting demo/lowfill-1 (priority 100; breaks budget demo/lowfill): no node for its replacement',
+    );
+  });
+});
