@@ -1,4 +1,5 @@
 import { Box, Static, Text } from 'ink';
+import { HangingLine } from './HangingLine.js';
 import { failedOutputLines, pausedLines, runSummary } from '../run-lines.js';
 import { batchesUnderWay, drainsUnderWay, podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
 import { formatClock, formatSeconds } from '../format.js';
@@ -125,12 +126,15 @@ function RunLog({ progress, startedAtMs }: { progress: RunProgress; startedAtMs:
     <Static items={items}>
       {(item) =>
         'entry' in item ? (
-          <Text key={item.id}>
-            <Tone tone="muted">{formatClock(item.entry.atMs - startedAtMs).padStart(5)} </Tone>
-            <Tone tone={item.entry.tone}>{item.entry.text}</Tone>
-          </Text>
+          <HangingLine
+            key={item.id}
+            prefix={<Tone tone="muted">{formatClock(item.entry.atMs - startedAtMs).padStart(5)} </Tone>}
+            prefixWidth={formatClock(item.entry.atMs - startedAtMs).padStart(5).length + 1}
+            text={item.entry.text}
+            tone={item.entry.tone}
+          />
         ) : (
-          <Text key={item.id}>{item.line}</Text>
+          <HangingLine key={item.id} prefixWidth={0} text={item.line} />
         )
       }
     </Static>
