@@ -58,6 +58,8 @@ const PLAN_LISTS = [
   '/apis/storage.k8s.io/v1/csinodes',
   '/apis/storage.k8s.io/v1/csidrivers',
   '/apis/storage.k8s.io/v1/csistoragecapacities',
+  '/api/v1/namespaces',
+  '/apis/scheduling.k8s.io/v1/priorityclasses',
 ];
 
 /** curl, once per list, all at once, as the lab's admin (its PKI beside the kubeconfig), into /dev/null. */
