@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import tls from 'node:tls';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePki } from '../../support/pki.js';
 import { scratchDir } from './cli-from-source.js';
 
 // Start-up: a command loads only what it needs. The sources are compiled file by file
@@ -169,12 +171,17 @@ describe('pinnedNodePath', () => {
 // The launcher itself, run by an older Node.js without process.execve (as Node before 22.15): the pinned
 // child must not outlive it.
 describe('bin/kubectl-maint.js under an older Node.js', () => {
-  let server: net.Server;
+  let server: tls.Server;
   let port = 0;
   let connections = 0;
+  let caFile = '';
   beforeAll(async () => {
-    // An API server that accepts and never answers: the command waits on it until stopped.
-    server = net.createServer(() => (connections += 1));
+    // An API server that completes the TLS handshake (a certificate from the test CA, which the command
+    // trusts) and never answers: the command waits on it until stopped.
+    const pki = makePki(scratchDir());
+    const { cert, key } = pki.leaf('apiserver', { cn: '127.0.0.1', san: 'IP:127.0.0.1' });
+    caFile = pki.caFile;
+    server = tls.createServer({ cert: readFileSync(cert), key: readFileSync(key) }, () => (connections += 1));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as net.AddressInfo).port;
   });
@@ -202,7 +209,8 @@ describe('bin/kubectl-maint.js under an older Node.js', () => {
         `https://127.0.0.1:${port}`,
         '--token',
         't',
-        '--insecure-skip-tls-verify',
+        '--certificate-authority',
+        caFile,
       ],
       { cwd: pkg, stdio: 'ignore', env: { PATH: process.env.PATH, HOME: pkg, KUBECONFIG: '' } },
     );

@@ -81,6 +81,10 @@ describe("NO_PROXY, as Go's httpproxy and client-go's CIDR proxier match it", ()
     expect(
       chooseProxy('https://api.corp', cluster, { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'api.corp' }),
     ).toBeUndefined();
-    expect(chooseProxy('https://api.corp', { ...cluster, proxyUrl: 'http://p:1' }, { NO_PROXY: '*' })).toBeDefined();
+    expect(chooseProxy('https://api.corp', { ...cluster, proxyUrl: 'http://p:1' }, { NO_PROXY: '*' })).toEqual({
+      url: 'http://p:1/',
+      origin: 'proxy-url of cluster "prod"',
+      protocol: 'http:',
+    });
   });
 });

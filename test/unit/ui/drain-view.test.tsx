@@ -5,7 +5,13 @@ import { DrainApp, startDrainInk } from '../../../src/ui/drain-view.js';
 import { cordoned, helloDrain, started, T0 } from './drain-fixture.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * Ink reads keys only once its input hook has started listening (an effect after the first render): keys
+ * written before are lost. Waiting for that listener is waiting on the state the keys need, and it never
+ * comes when the view does not listen, so a test that types into a view that ignores input fails here.
+ */
+const listening = (stdin: NodeJS.EventEmitter) =>
+  vi.waitFor(() => expect(stdin.listenerCount('readable')).toBeGreaterThan(0));
 
 describe('<DrainApp />', () => {
   it('hands Ctrl-C to onInterrupt and keeps rendering (the CLI stops the engine, not the view)', async () => {
@@ -14,8 +20,8 @@ describe('<DrainApp />', () => {
     const { stdin, lastFrame } = render(
       <DrainApp progress={progress} nowMs={T0} colors={false} onInterrupt={onInterrupt} />,
     );
+    await listening(stdin as unknown as NodeJS.EventEmitter);
     stdin.write('\u0003');
-    await settle();
     expect(onInterrupt).toHaveBeenCalledTimes(1);
     expect(lastFrame()).toContain('Draining k8s-node-1');
   });
@@ -25,10 +31,14 @@ describe('<DrainApp />', () => {
     const { stdin } = render(
       <DrainApp progress={initialDrainProgress()} nowMs={T0} colors={false} onInterrupt={onInterrupt} />,
     );
+    await listening(stdin as unknown as NodeJS.EventEmitter);
+    // Each key is handled as it is written (the listener runs in the write): q and c were read and ignored,
+    // then the Ctrl-C after them shows the keys reached the view.
     stdin.write('q');
     stdin.write('c');
-    await settle();
     expect(onInterrupt).not.toHaveBeenCalled();
+    stdin.write('\u0003');
+    expect(onInterrupt).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -70,26 +80,26 @@ describe('startDrainInk', () => {
     const quiet = new FakeStdin(true);
     const view = startDrainInk({ stdout: new FakeStdout().asStream(), stdin: quiet.asStream(), colors: false });
     view.onEvent(started());
-    await settle();
-    expect(quiet.rawMode).toBe(false);
     await view.done();
+    // Over the view's whole life, not at one moment: raw mode was never asked for, no key was read.
+    expect(quiet.rawModeCalls).toEqual([]);
+    expect(quiet.listenerCount('readable')).toBe(0);
 
-    const listening = new FakeStdin(true);
+    const keys = new FakeStdin(true);
     const onInterrupt = vi.fn();
     const live = startDrainInk({
       stdout: new FakeStdout().asStream(),
-      stdin: listening.asStream(),
+      stdin: keys.asStream(),
       colors: false,
       onInterrupt,
     });
     live.onEvent(started());
-    await settle();
-    expect(listening.rawMode).toBe(true);
-    listening.press('\u0003');
-    await settle();
+    await vi.waitFor(() => expect(keys.rawMode).toBe(true));
+    await listening(keys);
+    keys.press('\u0003');
     expect(onInterrupt).toHaveBeenCalledTimes(1);
     await live.done();
-    expect(listening.rawMode).toBe(false);
+    expect(keys.rawMode).toBe(false);
   });
 
   it('moves the elapsed clock every tick between events', async () => {

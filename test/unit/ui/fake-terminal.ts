@@ -41,6 +41,8 @@ export class FakeStdout extends EventEmitter {
 export class FakeStdin extends EventEmitter {
   private pending: string | null = null;
   rawMode = false;
+  /** Every setRawMode call, in order. */
+  readonly rawModeCalls: boolean[] = [];
   constructor(readonly isTTY = true) {
     super();
   }
@@ -55,6 +57,7 @@ export class FakeStdin extends EventEmitter {
     return data;
   };
   setRawMode = (on: boolean): void => {
+    this.rawModeCalls.push(on);
     this.rawMode = on;
   };
   setEncoding(): void {}
