@@ -26,7 +26,6 @@ import {
   waitSC,
 } from './volume-fixtures.js';
 
-const HOST = 'kubernetes.io/hostname';
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
 const NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity";
@@ -51,6 +50,12 @@ interface Case {
 }
 
 const node = (name: string) => makeNode().name(name);
+/** Local PVs of `className` on one node, each of `capacity` (none when empty). */
+const localPVs = (nodeName: string, className: string, capacity: string, ...names: string[]) =>
+  names.map((name) => {
+    const pv = makePV(name, className).onNode(nodeName);
+    return (capacity ? pv.capacity(capacity) : pv).obj();
+  });
 
 // TestVolumeBinding (pkg/scheduler/framework/plugins/volumebinding/volume_binding_test.go).
 const cases: Case[] = [
@@ -76,16 +81,7 @@ const cases: Case[] = [
     pod: podWithClaims('pod-a', 'pvc-a', 'pvc-b'),
     nodes: [node('node-a').obj()],
     pvcs: [makePVC('pvc-a', 'wait-sc').boundTo('pv-a').obj(), makePVC('pvc-b', 'wait-sc').boundTo('pv-b').obj()],
-    pvs: [
-      makePV('pv-a', 'wait-sc')
-        .phase('Bound')
-        .nodeAffinity({ [HOST]: ['node-a'] })
-        .obj(),
-      makePV('pv-b', 'wait-sc')
-        .phase('Bound')
-        .nodeAffinity({ [HOST]: ['node-a'] })
-        .obj(),
-    ],
+    pvs: ['pv-a', 'pv-b'].map((name) => makePV(name, 'wait-sc').phase('Bound').onNode('node-a').obj()),
     filter: [null],
   },
   {
@@ -149,22 +145,8 @@ const cases: Case[] = [
     nodes: [node('node-a').obj(), node('node-b').obj(), node('node-c').obj()],
     pvcs: [makePVC('pvc-a', 'wait-sc').request('50Gi').obj()],
     pvs: [
-      makePV('pv-a-0', 'wait-sc')
-        .capacity('200Gi')
-        .nodeAffinity({ [HOST]: ['node-a'] })
-        .obj(),
-      makePV('pv-a-1', 'wait-sc')
-        .capacity('200Gi')
-        .nodeAffinity({ [HOST]: ['node-a'] })
-        .obj(),
-      makePV('pv-b-0', 'wait-sc')
-        .capacity('100Gi')
-        .nodeAffinity({ [HOST]: ['node-b'] })
-        .obj(),
-      makePV('pv-b-1', 'wait-sc')
-        .capacity('100Gi')
-        .nodeAffinity({ [HOST]: ['node-b'] })
-        .obj(),
+      ...localPVs('node-a', 'wait-sc', '200Gi', 'pv-a-0', 'pv-a-1'),
+      ...localPVs('node-b', 'wait-sc', '100Gi', 'pv-b-0', 'pv-b-1'),
     ],
     filter: [null, null, uu(BIND_CONFLICT)],
   },
@@ -174,38 +156,10 @@ const cases: Case[] = [
     nodes: [node('node-a').obj(), node('node-b').obj(), node('node-c').obj()],
     pvcs: [makePVC('pvc-0', 'wait-sc').request('50Gi').obj(), makePVC('pvc-1', 'wait-hdd-sc').request('100Gi').obj()],
     pvs: [
-      makePV('pv-a-0', 'wait-sc')
-        .capacity('200Gi')
-        .nodeAffinity({ [HOST]: ['node-a'] })
-        .obj(),
-      makePV('pv-a-1', 'wait-sc')
-        .capacity('200Gi')
-        .nodeAffinity({ [HOST]: ['node-a'] })
-        .obj(),
-      makePV('pv-a-2', 'wait-hdd-sc')
-        .capacity('200Gi')
-        .nodeAffinity({ [HOST]: ['node-a'] })
-        .obj(),
-      makePV('pv-a-3', 'wait-hdd-sc')
-        .capacity('200Gi')
-        .nodeAffinity({ [HOST]: ['node-a'] })
-        .obj(),
-      makePV('pv-b-0', 'wait-sc')
-        .capacity('100Gi')
-        .nodeAffinity({ [HOST]: ['node-b'] })
-        .obj(),
-      makePV('pv-b-1', 'wait-sc')
-        .capacity('100Gi')
-        .nodeAffinity({ [HOST]: ['node-b'] })
-        .obj(),
-      makePV('pv-b-2', 'wait-hdd-sc')
-        .capacity('100Gi')
-        .nodeAffinity({ [HOST]: ['node-b'] })
-        .obj(),
-      makePV('pv-b-3', 'wait-hdd-sc')
-        .capacity('100Gi')
-        .nodeAffinity({ [HOST]: ['node-b'] })
-        .obj(),
+      ...localPVs('node-a', 'wait-sc', '200Gi', 'pv-a-0', 'pv-a-1'),
+      ...localPVs('node-a', 'wait-hdd-sc', '200Gi', 'pv-a-2', 'pv-a-3'),
+      ...localPVs('node-b', 'wait-sc', '100Gi', 'pv-b-0', 'pv-b-1'),
+      ...localPVs('node-b', 'wait-hdd-sc', '100Gi', 'pv-b-2', 'pv-b-3'),
     ],
     filter: [null, null, uu(BIND_CONFLICT)],
   },
@@ -301,13 +255,8 @@ const provisioning: Array<Case & { readonly drivers?: readonly object[]; readonl
     nodes: [node('node1').obj(), node('node2').obj()],
     pvcs: [makePVC('pvc-a', 'wait-sc').obj()],
     pvs: [
-      makePV('pv-pre', 'wait-sc')
-        .claimRef('pvc-a')
-        .nodeAffinity({ [HOST]: ['node1'] })
-        .obj(),
-      makePV('pv-free', 'wait-sc')
-        .nodeAffinity({ [HOST]: ['node2'] })
-        .obj(),
+      makePV('pv-pre', 'wait-sc').claimRef('pvc-a').onNode('node1').obj(),
+      ...localPVs('node2', 'wait-sc', '', 'pv-free'),
     ],
     filter: [null, uu(BIND_CONFLICT)],
   },

@@ -103,6 +103,10 @@ export class VolumeBuilder {
     this.volume.spec!.nodeAffinity = { required: { nodeSelectorTerms: [{ matchExpressions }] } };
     return this;
   }
+  /** A local volume: node affinity to one node by its hostname label. */
+  onNode(node: string): this {
+    return this.nodeAffinity({ 'kubernetes.io/hostname': [node] });
+  }
   label(key: string, value: string): this {
     this.volume.metadata!.labels = { ...this.volume.metadata!.labels, [key]: value };
     return this;

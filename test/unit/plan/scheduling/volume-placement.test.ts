@@ -11,7 +11,6 @@ import { makePV, makePVC, storageClass } from './volume-fixtures.js';
  * so a local PV pinned to the drained node leaves it no node until the node returns; a zonal PV keeps it
  * in its zone; what the snapshot cannot tell is unknown, never a node name.
  */
-const HOST = 'kubernetes.io/hostname';
 const ZONE = 'topology.kubernetes.io/zone';
 const nodes = ['k8s-node-1', 'k8s-node-2', 'k8s-node-3'].map((name, i) =>
   makeNode()
@@ -32,8 +31,17 @@ function db(name: string, claim: string): V1Pod {
     .obj();
 }
 
+/** db-0's claim, bound to `volume` (class local). */
+const dbClaim = (volume: string) => inDemo(makePVC('data-db-0', 'local').boundTo(volume).obj());
+/** A bound local PV of k8s-node-1. */
+const localOnNode1 = () => makePV('pv-local', 'local').phase('Bound').onNode('k8s-node-1').obj();
+
+/** Drains k8s-node-1 and places its pods' replacements; the storage has class local unless it says. */
 function drainNode1(pods: V1Pod[], storage: SnapshotInput) {
-  const sim = new SchedulingSimulation(makeIndex({ ...storage, nodes, pods }), new Set(['k8s-node-1']));
+  const sim = new SchedulingSimulation(
+    makeIndex({ storageClasses: [local], ...storage, nodes, pods }),
+    new Set(['k8s-node-1']),
+  );
   for (const pod of pods) if (pod.spec?.nodeName === 'k8s-node-1') sim.evict(pod);
   return pods.filter((p) => p.spec?.nodeName === 'k8s-node-1').map((pod) => sim.place(pod));
 }
@@ -41,14 +49,8 @@ function drainNode1(pods: V1Pod[], storage: SnapshotInput) {
 describe('replacements of pods with volumes', () => {
   it('a StatefulSet pod bound to a local PV on the drained node has no node until that node returns', () => {
     const [plan] = drainNode1([db('db-0', 'data-db-0')], {
-      persistentVolumeClaims: [makePVC('data-db-0', 'local').boundTo('pv-local').obj()].map(inDemo),
-      persistentVolumes: [
-        makePV('pv-local', 'local')
-          .phase('Bound')
-          .nodeAffinity({ [HOST]: ['k8s-node-1'] })
-          .obj(),
-      ],
-      storageClasses: [local],
+      persistentVolumeClaims: [dbClaim('pv-local')],
+      persistentVolumes: [localOnNode1()],
     });
     expect(plan).toMatchObject({ schedulable: false, placedOn: null, untilNodeReturns: ['k8s-node-1'] });
     expect(plan!.message).toBe(
@@ -59,14 +61,13 @@ describe('replacements of pods with volumes', () => {
 
   it('a PV whose affinity is by zone keeps the replacement in its zone: it moves to the other node of the zone', () => {
     const [plan] = drainNode1([db('db-0', 'data-db-0')], {
-      persistentVolumeClaims: [inDemo(makePVC('data-db-0', 'local').boundTo('pv-zonal').obj())],
+      persistentVolumeClaims: [dbClaim('pv-zonal')],
       persistentVolumes: [
         makePV('pv-zonal', 'local')
           .phase('Bound')
           .nodeAffinity({ [ZONE]: ['zone-a'] })
           .obj(),
       ],
-      storageClasses: [local],
     });
     expect(plan).toMatchObject({ schedulable: true, placedOn: 'k8s-node-2' });
     expect(plan!.rejected).toContainEqual({
@@ -81,9 +82,8 @@ describe('replacements of pods with volumes', () => {
     big.spec!.containers[0]!.resources = { requests: { cpu: '1500m' } };
     const filler = makePod().name('filler').ns('other').node('k8s-node-2').requests('1').obj();
     const [plan] = drainNode1([big, filler], {
-      persistentVolumeClaims: [inDemo(makePVC('data-db-0', 'local').boundTo('pv-zonal').obj())],
+      persistentVolumeClaims: [dbClaim('pv-zonal')],
       persistentVolumes: [makePV('pv-zonal', 'local').phase('Bound').label(ZONE, 'zone-a').obj()],
-      storageClasses: [local],
     });
     expect(plan).toMatchObject({ schedulable: false, untilNodeReturns: ['k8s-node-1'] });
     expect(plan!.rejected).toContainEqual({ node: 'k8s-node-3', reasons: ['node(s) had no available volume zone'] });
@@ -122,7 +122,6 @@ describe('replacements of pods with volumes', () => {
         inDemo(makePVC('data-db-0', 'local').accessModes('ReadWriteOncePod').boundTo('pv-any').obj()),
       ],
       persistentVolumes: [makePV('pv-any', 'local').phase('Bound').obj()],
-      storageClasses: [local],
     });
     expect(plan).toMatchObject({ schedulable: true, waitsForTermination: true });
     expect(plan!.message).toMatch(
@@ -131,19 +130,14 @@ describe('replacements of pods with volumes', () => {
   });
 });
 
-describe('the plan of the issue: db-0 on a local PV of the drained node', () => {
+describe('the whole plan when db-0 is on a local PV of the drained node', () => {
   it('is not a routine drain: db is down until k8s-node-1 returns, and no node is named for db-0', () => {
     const index = makeIndex({
       nodes,
       pods: [db('db-0', 'data-db-0')],
       statefulSets: [makeStatefulSet().name('db').ns('demo').replicas(1).obj()],
-      persistentVolumeClaims: [inDemo(makePVC('data-db-0', 'local').boundTo('pv-local').obj())],
-      persistentVolumes: [
-        makePV('pv-local', 'local')
-          .phase('Bound')
-          .nodeAffinity({ [HOST]: ['k8s-node-1'] })
-          .obj(),
-      ],
+      persistentVolumeClaims: [dbClaim('pv-local')],
+      persistentVolumes: [localOnNode1()],
       storageClasses: [local],
     });
     const plan = buildPlan(index, options({ nodes: ['k8s-node-1'] }));
