@@ -2,37 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { seedScenario } from './lab.js';
 import {
   admitted,
-  asRun,
   podsIn,
   runMaint,
   setHelloMaxUnavailable,
-  startMaint,
+  signalWhen,
   unschedulable,
   waitingPods,
-  type DrainRun,
 } from './drain-run.js';
 import type { DrainEvent } from '../../src/drain/events.js';
 
 // Ctrl-C in the middle of a drain: no new eviction is sent, the node stays cordoned, the summary says
 // what was done and what remains, the exit code is 130; a rerun finishes the job.
 
-/** Starts a JSON drain, sends SIGINT once `ready` holds for the events so far, and collects the run. */
-async function interruptWhen(args: string[], ready: (events: DrainEvent[]) => boolean): Promise<DrainRun> {
-  const { child } = await startMaint(args);
-  let stdout = '';
-  let sent = false;
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    // Only whole lines: a chunk may end in the middle of an event.
-    if (!sent && ready(asRun(0, stdout.slice(0, stdout.lastIndexOf('\n') + 1), '').events)) {
-      sent = true;
-      child.kill('SIGINT');
-    }
-  });
-  const result = await child;
-  expect(sent, 'the drain never reached the point where the test interrupts it').toBe(true);
-  return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
-}
+/** Starts a JSON drain and sends SIGINT (Ctrl-C) once `ready` holds for the events so far. */
+const interruptWhen = (args: string[], ready: (events: DrainEvent[]) => boolean) => signalWhen(args, 'SIGINT', ready);
 
 describe('kubectl maint drain interrupted', () => {
   it('on hello-ignore: leaves the node cordoned, removes only the pod it evicted, and summarizes', async () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { expect } from 'vitest';
 import type { DrainEvent, PodRef } from '../../src/drain/events.js';
 import { eventually, kubectl, kubectlJson, labEnv } from './lab.js';
 
@@ -53,6 +54,31 @@ export async function planRun(args: readonly string[]): Promise<{ exitCode: numb
 /** `kubectl maint drain k8s-node-1 --ignore-daemonsets FLAGS… -o json`, the drain most tests run. */
 export function drainNode1(...flags: string[]): Promise<DrainRun> {
   return runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', ...flags, '-o', 'json']);
+}
+
+/**
+ * Starts `kubectl maint ARGS…` (-o json) and sends `signal` as soon as `ready` holds for the events so far:
+ * in the same turn as the output that made it hold, so the drain has not gone further than the test meant.
+ */
+export async function signalWhen(
+  args: readonly string[],
+  signal: NodeJS.Signals,
+  ready: (events: DrainEvent[]) => boolean,
+): Promise<DrainRun> {
+  const { child } = await startMaint(args);
+  let stdout = '';
+  let sent = false;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    // Only whole lines: a chunk may end in the middle of an event.
+    if (!sent && ready(asRun(0, stdout.slice(0, stdout.lastIndexOf('\n') + 1), '').events)) {
+      sent = true;
+      child.kill(signal);
+    }
+  });
+  const result = await child;
+  expect(sent, `the drain ended before the point where the test sends it ${signal}`).toBe(true);
+  return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
 }
 
 export function asRun(exitCode: number, stdout: string, stderr: string): DrainRun {

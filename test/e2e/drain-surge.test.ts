@@ -15,7 +15,7 @@ import { surgeSelects } from '../../src/plan/surge.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../src/plan/taint-eviction.js';
 import { loadLiveSnapshot } from '../../src/snapshot/load-live.js';
 import { eventually, kubectl, kubectlJson, labEnv, seedScenario, type KubeObject } from './lab.js';
-import { asRun, runMaint, startMaint, type DrainRun, planRun } from './drain-run.js';
+import { runMaint, planRun, signalWhen } from './drain-run.js';
 
 // --surge on a single-replica Deployment under a minAvailable 1 budget on k8s-node-1: kubectl drain
 // gives up; kubectl maint drain --surge brings a second replica up on k8s-node-2, evicts the first, and
@@ -152,27 +152,6 @@ function watchSolo() {
       return seen;
     },
   };
-}
-
-/** Starts a JSON drain and sends `signal` once `ready` holds for the events so far. */
-async function signalWhen(
-  args: string[],
-  signal: NodeJS.Signals,
-  ready: (events: DrainEvent[]) => boolean,
-): Promise<DrainRun> {
-  const { child } = await startMaint(args);
-  let stdout = '';
-  let sent = false;
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    if (!sent && ready(asRun(0, stdout.slice(0, stdout.lastIndexOf('\n') + 1), '').events)) {
-      sent = true;
-      child.kill(signal);
-    }
-  });
-  const result = await child;
-  expect(sent, 'the drain never reached the point where the test stops it').toBe(true);
-  return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
 }
 
 /**

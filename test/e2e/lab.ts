@@ -90,12 +90,19 @@ export async function seedScenario(name: string): Promise<void> {
   await seedLab(name, { kubeconfig: env.KUBECONFIG, kubectl: path.join(env.labBin, 'kubectl') });
 }
 
-/** Polls until `check` returns a truthy value, or throws after `timeoutMs`. */
+/** The least a wait on state is given before it fails: what a loaded 2-core CI machine may need. */
+const LEAST_GUARD_MS = 60_000;
+
+/**
+ * Polls until `check` returns a truthy value, or throws after `timeoutMs`. The deadline guards against a
+ * hung test; it is no speed check, so it is never shorter than LEAST_GUARD_MS.
+ */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
   timeoutMs: number,
   what: string,
 ): Promise<T> {
+  timeoutMs = Math.max(timeoutMs, LEAST_GUARD_MS);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -149,4 +156,28 @@ export async function labUserKubeconfig(user: string, dir: string): Promise<stri
     ].join('\n'),
   );
   return file;
+}
+
+/**
+ * Gives the certificate user `user` exactly `rules` (each a YAML flow mapping: `{apiGroups: [""],
+ * resources: [nodes], verbs: [list]}`) through a ClusterRole and ClusterRoleBinding of its name, and
+ * returns a kubeconfig for it (in `dir`).
+ */
+export async function labUserWithRules(user: string, rules: readonly string[], dir: string): Promise<string> {
+  const rbac = [
+    'apiVersion: rbac.authorization.k8s.io/v1',
+    'kind: ClusterRole',
+    `metadata: {name: ${user}}`,
+    'rules:',
+    ...rules.map((rule) => `- ${rule}`),
+    '---',
+    'apiVersion: rbac.authorization.k8s.io/v1',
+    'kind: ClusterRoleBinding',
+    `metadata: {name: ${user}}`,
+    `roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: ${user}}`,
+    `subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ${user}}]`,
+    '',
+  ].join('\n');
+  await kubectl(['apply', '-f', '-'], { input: rbac });
+  return labUserKubeconfig(user, dir);
 }

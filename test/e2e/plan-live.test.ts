@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectl, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+import { kubectl, labEnv, labUserKubeconfig, labUserWithRules, seedScenario } from './lab.js';
 
 // `kubectl maint plan` against the lab's real API server: the live read path (pagination, RBAC) and the
 // plan it leads to. The command is the built binary, run the way kubectl runs a plugin.
@@ -115,24 +115,7 @@ describe('kubectl maint plan with least-privilege users (RBAC on the lab)', () =
   beforeAll(async () => {
     await seedScenario('hello');
     // maint-nodes-pods may read nodes and pods only; maint-nobody may read nothing.
-    const rbac = [
-      'apiVersion: rbac.authorization.k8s.io/v1',
-      'kind: ClusterRole',
-      'metadata: {name: maint-e2e-nodes-pods}',
-      'rules:',
-      '- {apiGroups: [""], resources: [nodes, pods], verbs: [list]}',
-      '---',
-      'apiVersion: rbac.authorization.k8s.io/v1',
-      'kind: ClusterRoleBinding',
-      'metadata: {name: maint-e2e-nodes-pods}',
-      'roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: maint-e2e-nodes-pods}',
-      'subjects:',
-      '- {apiGroup: rbac.authorization.k8s.io, kind: User, name: maint-nodes-pods}',
-      '',
-    ].join('\n');
-    const manifest = path.join(work, 'rbac.yaml');
-    writeFileSync(manifest, rbac);
-    await kubectl(['apply', '-f', manifest]);
+    await labUserWithRules('maint-nodes-pods', ['{apiGroups: [""], resources: [nodes, pods], verbs: [list]}'], work);
   });
 
   it('a user who may not list nodes gets one forbidden line and exit 1', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_COMMAND } from '../../src/snapshot/load-file.js';
 import { planRun, runMaint, startMaint } from './drain-run.js';
-import { eventually, kubectl, kubectlJson, type KubeObject, labUserKubeconfig, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, type KubeObject, labUserWithRules, seedScenario } from './lab.js';
 
 // Pods whose volumes tie them to the drained node, planned and then drained for real against the lab's
 // kube-scheduler (scenario volumes): db-0's claim is bound to a local PV of k8s-node-1; cache-0's to a
@@ -102,28 +102,16 @@ describe('volumes that tie a replacement to the drained node (lab scenario volum
   });
 
   it('a user who may not list the storage kinds: db-0 unknown (no node named), a caveat on the pods with claims', async () => {
-    const rbac = [
-      'apiVersion: rbac.authorization.k8s.io/v1',
-      'kind: ClusterRole',
-      'metadata: {name: maint-e2e-no-storage}',
-      'rules:',
-      '- {apiGroups: [""], resources: [nodes, pods, services, replicationcontrollers], verbs: [list]}',
-      '- {apiGroups: [apps], resources: [replicasets, deployments, statefulsets, daemonsets], verbs: [list]}',
-      '- {apiGroups: [batch], resources: [jobs], verbs: [list]}',
-      '- {apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [list]}',
-      '---',
-      'apiVersion: rbac.authorization.k8s.io/v1',
-      'kind: ClusterRoleBinding',
-      'metadata: {name: maint-e2e-no-storage}',
-      'roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: maint-e2e-no-storage}',
-      'subjects:',
-      '- {apiGroup: rbac.authorization.k8s.io, kind: User, name: maint-no-storage}',
-      '',
-    ].join('\n');
-    const manifest = path.join(work, 'rbac.yaml');
-    writeFileSync(manifest, rbac);
-    await kubectl(['apply', '-f', manifest]);
-    const kubeconfig = await labUserKubeconfig('maint-no-storage', work);
+    const kubeconfig = await labUserWithRules(
+      'maint-no-storage',
+      [
+        '{apiGroups: [""], resources: [nodes, pods, services, replicationcontrollers], verbs: [list]}',
+        '{apiGroups: [apps], resources: [replicasets, deployments, statefulsets, daemonsets], verbs: [list]}',
+        '{apiGroups: [batch], resources: [jobs], verbs: [list]}',
+        '{apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [list]}',
+      ],
+      work,
+    );
     const run = await (
       await startMaint(['plan', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json'], { kubeconfig })
     ).child;

@@ -2,8 +2,8 @@ import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, kubectl, seedScenario } from './lab.js';
-import { described, finish, finishedOf, poolNodes, scratch, start, type Started } from './run-helpers.js';
+import { eventually } from './lab.js';
+import { described, finish, finishedOf, poolNodes, scratch, seedPool, start, type Started } from './run-helpers.js';
 
 // The operator's command under `kubectl maint run`: interrupted while it runs (the first SIGINT or SIGTERM
 // lets it finish, the second kills its whole process group), and gone before it could start. The command
@@ -57,8 +57,7 @@ async function commandRunning(run: Started): Promise<string> {
 
 describe('kubectl maint run interrupted while its command runs', () => {
   beforeEach(async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await seedPool();
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)(

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import type { RunEvent } from '../../src/run/events.js';
 import { bin } from './drain-run.js';
-import { eventually, kubectlJson, labEnv } from './lab.js';
+import { eventually, kubectl, kubectlJson, labEnv, seedScenario } from './lab.js';
 
 // What the `kubectl maint run` e2e files share: the lab's `pool` scenario (six KWOK workers in three zones,
 // three budgeted workloads) and scripts/lab/reboot-node.sh as the operator's command (NotReady, then Ready
@@ -18,6 +18,15 @@ export const scratch = () => mkdtempSync(path.join(tmpdir(), 'maint-run-e2e-'));
 const stateHome = path.join(tmpdir(), 'maint-run-e2e-state');
 
 export const POOL = ['pool-1', 'pool-2', 'pool-3', 'pool-4', 'pool-5', 'pool-6'];
+
+/**
+ * Seeds `pool` and deletes every run's Lease (the seed keeps Leases, which live in kube-system): each
+ * test starts with no run in the cluster.
+ */
+export async function seedPool(): Promise<void> {
+  await seedScenario('pool');
+  await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+}
 export const RUN_FLAGS = ['--ignore-daemonsets', '--expect-reboot', '-o', 'json'];
 
 export interface Started {

@@ -1,8 +1,8 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, labEnv, labUserWithRules } from './lab.js';
 import {
   budgetsAllow,
   deploymentsReady,
@@ -13,6 +13,7 @@ import {
   reboot,
   RUN_FLAGS,
   scratch,
+  seedPool,
   start,
   watchCordons,
 } from './run-helpers.js';
@@ -52,8 +53,7 @@ const runLeases = async () =>
 
 describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => {
   beforeEach(async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', RUN, '--ignore-not-found']);
+    await seedPool();
   });
 
   it('takes the nodes of a run whose holder died only once its lease expired, and only with --take-over', async () => {
@@ -223,28 +223,16 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
   });
 
   it('a user who may patch nodes but not nodes/status gets one note; the phases are in the annotations', async () => {
-    const rbac = [
-      'apiVersion: rbac.authorization.k8s.io/v1',
-      'kind: ClusterRole',
-      'metadata: {name: maint-e2e-runner}',
-      'rules:',
-      '- {apiGroups: ["", apps, policy, batch], resources: ["*"], verbs: [get, list, watch]}',
-      '- {apiGroups: [""], resources: [nodes], verbs: [patch]}',
-      '- {apiGroups: [""], resources: [pods/eviction], verbs: [create]}',
-      '- {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, list, create, update, delete]}',
-      '---',
-      'apiVersion: rbac.authorization.k8s.io/v1',
-      'kind: ClusterRoleBinding',
-      'metadata: {name: maint-e2e-runner}',
-      'roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: maint-e2e-runner}',
-      'subjects:',
-      '- {apiGroup: rbac.authorization.k8s.io, kind: User, name: maint-runner}',
-      '',
-    ].join('\n');
-    const manifest = path.join(work, 'rbac-runner.yaml');
-    writeFileSync(manifest, rbac);
-    await kubectl(['apply', '-f', manifest]);
-    const kubeconfig = await labUserKubeconfig('maint-runner', work);
+    const kubeconfig = await labUserWithRules(
+      'maint-runner',
+      [
+        '{apiGroups: ["", apps, policy, batch], resources: ["*"], verbs: [get, list, watch]}',
+        '{apiGroups: [""], resources: [nodes], verbs: [patch]}',
+        '{apiGroups: [""], resources: [pods/eviction], verbs: [create]}',
+        '{apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, list, create, update, delete]}',
+      ],
+      work,
+    );
     // No command (it would run as this user, who may not simulate a reboot): drain, back, uncordon.
     const run = await start(
       ['run', 'pool-1', 'pool-2', '--max-unavailable', '2', '--ignore-daemonsets', '-o', 'json'],

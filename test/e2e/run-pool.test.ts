@@ -5,7 +5,7 @@ import { connect } from '../../src/cli/kube-connect.js';
 import { runApi } from '../../src/kube/run-api.js';
 import { claimRun, RunRefused } from '../../src/run/claim.js';
 import type { RunDefinition, RunOptions } from '../../src/run/state.js';
-import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, labEnv, labUserWithRules } from './lab.js';
 import {
   described,
   deploymentsReady,
@@ -17,6 +17,7 @@ import {
   root,
   RUN_FLAGS,
   scratch,
+  seedPool,
   start,
   watchBudgets,
 } from './run-helpers.js';
@@ -29,8 +30,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('kubectl maint run over a pool of six KWOK workers', () => {
   beforeEach(async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await seedPool();
   });
 
   it('takes every node through drain, reboot and back, two at a time, in the batches the plan showed, never below a budget', async () => {
@@ -360,27 +360,15 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
   });
 
   it('a user who cannot create Leases gets one line before anything is written', async () => {
-    const rbac = [
-      'apiVersion: rbac.authorization.k8s.io/v1',
-      'kind: ClusterRole',
-      'metadata: {name: maint-e2e-drainer}',
-      'rules:',
-      '- {apiGroups: ["", apps, policy, batch], resources: ["*"], verbs: [get, list, watch]}',
-      '- {apiGroups: [""], resources: [nodes], verbs: [patch]}',
-      '- {apiGroups: [""], resources: [pods/eviction], verbs: [create]}',
-      '---',
-      'apiVersion: rbac.authorization.k8s.io/v1',
-      'kind: ClusterRoleBinding',
-      'metadata: {name: maint-e2e-drainer}',
-      'roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: maint-e2e-drainer}',
-      'subjects:',
-      '- {apiGroup: rbac.authorization.k8s.io, kind: User, name: maint-drainer}',
-      '',
-    ].join('\n');
-    const manifest = path.join(work, 'rbac-run.yaml');
-    writeFileSync(manifest, rbac);
-    await kubectl(['apply', '-f', manifest]);
-    const kubeconfig = await labUserKubeconfig('maint-drainer', work);
+    const kubeconfig = await labUserWithRules(
+      'maint-drainer',
+      [
+        '{apiGroups: ["", apps, policy, batch], resources: ["*"], verbs: [get, list, watch]}',
+        '{apiGroups: [""], resources: [nodes], verbs: [patch]}',
+        '{apiGroups: [""], resources: [pods/eviction], verbs: [create]}',
+      ],
+      work,
+    );
     const r = await finish(
       await start(['run', '-l', 'pool=blue', ...RUN_FLAGS, '--', reboot, '{node}'], { KUBECONFIG: kubeconfig }),
     );

@@ -2,8 +2,8 @@ import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
-import { eventually, kubectl, seedScenario } from './lab.js';
-import { poolNodes, scratch } from './run-helpers.js';
+import { eventually, seedScenario } from './lab.js';
+import { poolNodes, scratch, seedPool } from './run-helpers.js';
 import { flat, Terminal } from './terminal.js';
 
 // `kubectl maint run` in a real terminal (tmux, on its own socket): the live pool view and --pause's wait
@@ -90,8 +90,7 @@ describe('kubectl maint run in a terminal', () => {
   });
 
   it('Ctrl-C during the command lets it finish, then shows every node and the resume command', async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await seedPool();
     const dir = scratch();
     const command = path.join(dir, 'flash.sh');
     writeFileSync(
@@ -118,8 +117,7 @@ describe('kubectl maint run in a terminal', () => {
   });
 
   it("keeps a failed command's last lines in the scrollback with the summary, and all of it in the run's log", async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await seedPool();
     const dir = scratch();
     const command = path.join(dir, 'upgrade.sh');
     writeFileSync(

@@ -7,8 +7,8 @@ import { claimRun } from '../../../src/run/claim.js';
 import { giveBack } from '../../../src/run/lease-keeper.js';
 import type { RunOptions } from '../../../src/run/state.js';
 import { auditMark, maintWritesSince } from '../audit.js';
-import { eventually, kubectl, kubectlJson, labEnv, seedScenario } from '../lab.js';
-import { described, finish, finishedOf, scratch, start, type Started } from '../run-helpers.js';
+import { eventually, kubectl, kubectlJson, labEnv } from '../lab.js';
+import { described, finish, finishedOf, scratch, seedPool, start, type Started } from '../run-helpers.js';
 
 // The run's Lease taken from it mid-run, by someone deleting it or by another holder: the run must stop
 // before its next write and say why, so that a second operator taking its nodes (--take-over) never
@@ -48,8 +48,7 @@ const callsOf = () =>
 
 describe('a run whose Lease is taken from it', () => {
   beforeEach(async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await seedPool();
     rmSync(gate, { force: true });
     writeFileSync(calls, '');
   });
@@ -141,8 +140,7 @@ const holderOf = async (id: string) =>
 
 describe('--resume of a run that cannot go on', () => {
   beforeEach(async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await seedPool();
   });
 
   it('a resume that fails names the run it took and gives its Lease back: the next try is not refused as held', async () => {
@@ -176,8 +174,7 @@ describe('--resume of a run that cannot go on', () => {
 
 describe('--resume trusts only what the run wrote', () => {
   beforeEach(async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await seedPool();
   });
 
   it('a phase edited by hand to done is not trusted: the resume says so and drains that node', async () => {
@@ -212,8 +209,7 @@ describe('--resume trusts only what the run wrote', () => {
 
 describe('kubectl maint runs and run --abandon', () => {
   beforeEach(async () => {
-    await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await seedPool();
   });
 
   it('lists a stopped run with its nodes by phase; --abandon releases the Lease and the claims and says what each node is left in', async () => {
