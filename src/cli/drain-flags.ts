@@ -1,13 +1,14 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { DrainFilterOptions } from '../plan/drain-filters/chain.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/taint-eviction.js';
 import type { PlanOptions } from '../plan/types.js';
 import { UsageError } from './exit-codes.js';
 import { parseDurationSeconds, parseSelectorArg } from './flag-values.js';
 
-/** What commander parses from kubectl drain's flags (shared by `plan` and `drain`). */
+/** What commander parses from kubectl drain's flags (shared by `plan`, `drain` and `run`). */
 export interface DrainFlagValues {
-  readonly ignoreDaemonsets?: boolean;
-  readonly deleteEmptydirData?: boolean;
+  readonly ignoreDaemonSets?: boolean;
+  readonly deleteEmptyDirData?: boolean;
   readonly force?: boolean;
   readonly podSelector?: string;
   readonly disableEviction?: boolean;
@@ -33,10 +34,13 @@ const DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS = 50;
 /** kubectl drain's pod-handling flags, with kubectl's names and help wording. */
 export function addDrainFlags(command: Command): Command {
   const options = [
-    new Option('--ignore-daemonsets', 'ignore DaemonSet-managed pods'),
-    new Option(
-      '--delete-emptydir-data',
-      'continue even if there are pods using emptyDir (local data that will be deleted when the node is drained)',
+    keyed(new Option('--ignore-daemonsets', 'ignore DaemonSet-managed pods'), 'ignoreDaemonSets'),
+    keyed(
+      new Option(
+        '--delete-emptydir-data',
+        'continue even if there are pods using emptyDir (local data that will be deleted when the node is drained)',
+      ),
+      'deleteEmptyDirData',
     ),
     new Option('--force', 'continue even if there are pods that do not declare a controller'),
     new Option('--pod-selector <selector>', 'label selector to filter pods on the node').argParser(parseSelectorArg),
@@ -70,6 +74,27 @@ export function addDrainFlags(command: Command): Command {
   return command;
 }
 
+/**
+ * Commander names a value after its flag (`--delete-emptydir-data` → `deleteEmptydirData`); these carry
+ * the name the plan and the run use, so one flag has one spelling from the command line to the filter.
+ */
+function keyed(option: Option, key: keyof DrainFilterOptions): Option {
+  option.attributeName = () => key;
+  return option;
+}
+
+/** kubectl drain's pod-handling flags as the plan, the drain and a run's batches read them: mapped here only. */
+export function drainFilterOptionsFrom(values: DrainFlagValues): DrainFilterOptions {
+  return {
+    ignoreDaemonSets: values.ignoreDaemonSets === true,
+    deleteEmptyDirData: values.deleteEmptyDirData === true,
+    force: values.force === true,
+    podSelector: values.podSelector || undefined,
+    disableEviction: values.disableEviction === true,
+    skipWaitForDeleteTimeoutSeconds: values.skipWaitForDeleteTimeout ?? 0,
+  };
+}
+
 /** PlanOptions from the parsed flags; `nodes` and `now` come from the caller. */
 export function planOptionsFrom(
   values: DrainFlagValues,
@@ -78,12 +103,7 @@ export function planOptionsFrom(
 ): PlanOptions {
   return {
     nodes,
-    ignoreDaemonSets: values.ignoreDaemonsets === true,
-    deleteEmptyDirData: values.deleteEmptydirData === true,
-    force: values.force === true,
-    podSelector: values.podSelector || undefined,
-    disableEviction: values.disableEviction === true,
-    skipWaitForDeleteTimeoutSeconds: values.skipWaitForDeleteTimeout ?? 0,
+    ...drainFilterOptionsFrom(values),
     taint: values.taint,
     nodeMonitorGracePeriodSeconds: values.nodeMonitorGracePeriod,
     nowEpochSeconds,

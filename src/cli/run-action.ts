@@ -29,6 +29,7 @@ import { RunLines } from '../ui/run-lines.js';
 import { safeLines } from '../safe-text.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
+import { drainFilterOptionsFrom } from './drain-flags.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { processHolder } from '../process-holder.js';
 import { connect } from './kube-connect.js';
@@ -396,11 +397,7 @@ async function eventSink(format: 'text' | 'json' | undefined): Promise<RunSink> 
 
 function runOptionsFrom(values: RunCommandValues): RunOptions {
   return {
-    ignoreDaemonsets: values.ignoreDaemonsets === true,
-    deleteEmptydirData: values.deleteEmptydirData === true,
-    force: values.force === true,
-    podSelector: values.podSelector || undefined,
-    disableEviction: values.disableEviction === true,
+    filters: drainFilterOptionsFrom(values),
     gracePeriodSeconds: values.gracePeriod,
     drainTimeoutMs: values.timeout,
     concurrency: values.concurrency,

@@ -3,6 +3,8 @@
  * never renamed or removed.
  */
 
+import type { DrainFilterOptions } from './drain-filters/chain.js';
+
 /** What `kubectl drain` would do with a pod (the filter chain's verdict). */
 export type DrainAction = 'evict' | 'skip' | 'delete' | 'refuse';
 /** For evicted pods: admitted at once, after waiting for its budget, or never. */
@@ -21,18 +23,10 @@ export type Verdict = 'clear' | 'slow' | 'blocked' | 'disruptive' | 'incomplete'
 /** The verdict from what was read alone. */
 export type ReadVerdict = Exclude<Verdict, 'incomplete'>;
 
-export interface PlanOptions {
+/** The drain's flags (kubectl's pod-handling ones in `DrainFilterOptions`) and the comparisons'. */
+export interface PlanOptions extends DrainFilterOptions {
   /** Node names drained together (already resolved from NODE… or -l). */
   readonly nodes: readonly string[];
-  readonly ignoreDaemonSets: boolean;
-  readonly deleteEmptyDirData: boolean;
-  readonly force: boolean;
-  /** kubectl drain --pod-selector: only pods matching this label selector are drained. */
-  readonly podSelector?: string | undefined;
-  /** kubectl drain --disable-eviction: pods are deleted, bypassing budgets. */
-  readonly disableEviction: boolean;
-  /** kubectl drain --skip-wait-for-delete-timeout, seconds (0 = off). */
-  readonly skipWaitForDeleteTimeoutSeconds: number;
   /** The NoExecute taint compared with the drain (--taint KEY[=VALUE]). */
   readonly taint: { readonly key: string; readonly value?: string | undefined };
   /** kube-controller-manager --node-monitor-grace-period, seconds (default 50). */

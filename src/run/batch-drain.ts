@@ -24,12 +24,7 @@ export interface BatchDrainResult {
 export function batchPlanOptions(options: RunOptions, nodes: readonly string[], nowEpochSeconds: number): PlanOptions {
   return {
     nodes,
-    ignoreDaemonSets: options.ignoreDaemonsets,
-    deleteEmptyDirData: options.deleteEmptydirData,
-    force: options.force,
-    podSelector: options.podSelector,
-    disableEviction: options.disableEviction,
-    skipWaitForDeleteTimeoutSeconds: 0,
+    ...options.filters,
     taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
     nodeMonitorGracePeriodSeconds: 50,
     nowEpochSeconds,
@@ -84,7 +79,7 @@ export async function drainBatch(
       timeoutMs: options.drainTimeoutMs,
       concurrency: options.concurrency,
       dryRun: 'none',
-      skipWaitForDeleteTimeoutSeconds: 0,
+      skipWaitForDeleteTimeoutSeconds: options.filters.skipWaitForDeleteTimeoutSeconds,
       alreadyCordoned: new Set(snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? '')),
       signal: deps.signal,
       // The run, not the operator, gives the nodes back: after the command, once they are Ready again.

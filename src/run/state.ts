@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
+import type { DrainFilterOptions } from '../plan/drain-filters/chain.js';
 import type { RunEstimates } from './run-eta.js';
 
 /**
@@ -89,11 +90,8 @@ export interface RunDefinition {
 
 /** The flags that shape the run, kept so that --resume drains and waits the same way. */
 export interface RunOptions {
-  readonly ignoreDaemonsets: boolean;
-  readonly deleteEmptydirData: boolean;
-  readonly force: boolean;
-  readonly podSelector?: string | undefined;
-  readonly disableEviction: boolean;
+  /** kubectl drain's pod-handling flags, each batch planned with them as `plan` and `drain` are. */
+  readonly filters: DrainFilterOptions;
   readonly gracePeriodSeconds: number;
   /** Milliseconds per drain; 0 = none. */
   readonly drainTimeoutMs: number;
@@ -155,13 +153,40 @@ export function definitionOf(lease: V1Lease): RunDefinition {
       batches: JSON.parse(a[ANNOTATION.batches] ?? '') as string[][],
       command: JSON.parse(a[ANNOTATION.command] ?? '') as string[],
       commandDir: a[ANNOTATION.commandDir] || undefined,
-      options: JSON.parse(a[ANNOTATION.options] ?? '') as RunOptions,
+      options: runOptionsOf(JSON.parse(a[ANNOTATION.options] ?? '') as RecordedRunOptions),
       estimates: estimatesOf(a[ANNOTATION.estimates]),
       sealKey: a[ANNOTATION.sealKey],
     };
   } catch {
     throw new Error(`lease ${lease.metadata?.namespace}/${lease.metadata?.name} does not record a kubectl maint run`);
   }
+}
+
+/** The flags as a run records them: kubectl's pod-handling ones grouped, or at the top level in commander's spelling. */
+type RecordedRunOptions = Omit<RunOptions, 'filters'> & {
+  readonly filters?: DrainFilterOptions;
+  readonly ignoreDaemonsets?: boolean;
+  readonly deleteEmptydirData?: boolean;
+  readonly force?: boolean;
+  readonly podSelector?: string;
+  readonly disableEviction?: boolean;
+};
+
+/** A run recorded with the pod-handling flags at the top level resumes with the same flags. */
+function runOptionsOf(recorded: RecordedRunOptions): RunOptions {
+  if (recorded.filters) return recorded as RunOptions;
+  const { ignoreDaemonsets, deleteEmptydirData, force, podSelector, disableEviction, ...rest } = recorded;
+  return {
+    ...rest,
+    filters: {
+      ignoreDaemonSets: ignoreDaemonsets === true,
+      deleteEmptyDirData: deleteEmptydirData === true,
+      force: force === true,
+      podSelector: podSelector || undefined,
+      disableEviction: disableEviction === true,
+      skipWaitForDeleteTimeoutSeconds: 0,
+    },
+  };
 }
 
 /** The recorded estimates, or none when absent or unreadable: an estimate is never worth refusing a resume. */

@@ -161,7 +161,7 @@ function watchSolo() {
  */
 async function drainInProcess(afterRead?: () => Promise<unknown>) {
   const values: DrainFlagValues = {
-    ignoreDaemonsets: true,
+    ignoreDaemonSets: true,
     podSelector: 'app=solo',
     surge: true,
     taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },

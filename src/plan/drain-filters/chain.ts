@@ -7,6 +7,27 @@ import { skipDeletedFilter } from './skip-deleted.js';
 import { okay, type FilterContext, type PodDeleteStatus } from './status.js';
 import { unreplicatedFilter } from './unreplicated.js';
 
+/**
+ * kubectl drain's pod-handling flags, as the chain and the plan read them: the one spelling from the flag
+ * (`src/cli/drain-flags.ts` maps them once) to the filter; a run records them as they are and plans each
+ * batch with them. A new one is optional, absent meaning kubectl's default, so runs recorded without it
+ * and option literals elsewhere read as before.
+ */
+export interface DrainFilterOptions {
+  /** --ignore-daemonsets */
+  readonly ignoreDaemonSets: boolean;
+  /** --delete-emptydir-data */
+  readonly deleteEmptyDirData: boolean;
+  /** --force */
+  readonly force: boolean;
+  /** --pod-selector: only pods matching this label selector are drained. */
+  readonly podSelector?: string | undefined;
+  /** --disable-eviction: pods are deleted, bypassing budgets. */
+  readonly disableEviction: boolean;
+  /** --skip-wait-for-delete-timeout, seconds (0 = off). */
+  readonly skipWaitForDeleteTimeoutSeconds: number;
+}
+
 type PodFilter = (pod: V1Pod, ctx: FilterContext) => PodDeleteStatus;
 
 /** kubectl's order (makeFilters). Order is behaviour: the last status wins, earlier warnings are lost. */

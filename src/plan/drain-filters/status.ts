@@ -1,5 +1,5 @@
-import type { PlanOptions } from '../types.js';
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
+import type { DrainFilterOptions } from './chain.js';
 
 /**
  * kubectl's PodDeleteStatus (pkg/drain/filters.go): whether the pod is deleted, and why. `okay` with an
@@ -23,9 +23,6 @@ export const error = (message: string): PodDeleteStatus => ({ delete: false, kin
 
 /** What the filters read besides the pod: the drain flags, "now", and the snapshot (for DaemonSet lookups). */
 export interface FilterContext {
-  readonly options: Pick<
-    PlanOptions,
-    'ignoreDaemonSets' | 'deleteEmptyDirData' | 'force' | 'skipWaitForDeleteTimeoutSeconds' | 'nowEpochSeconds'
-  >;
+  readonly options: DrainFilterOptions & { readonly nowEpochSeconds: number };
   readonly index: ClusterIndex;
 }

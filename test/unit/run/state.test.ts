@@ -9,6 +9,7 @@ import {
   secondsLeft,
   trustedPhase,
   type RunDefinition,
+  type RunOptions,
 } from '../../../src/run/state.js';
 
 const definition: RunDefinition = {
@@ -16,10 +17,14 @@ const definition: RunDefinition = {
   batches: [['w6', 'w1'], ['w2']],
   command: ['reboot-node.sh', '{node}'],
   options: {
-    ignoreDaemonsets: true,
-    deleteEmptydirData: false,
-    force: false,
-    disableEviction: false,
+    filters: {
+      ignoreDaemonSets: true,
+      deleteEmptyDirData: false,
+      force: false,
+      podSelector: undefined,
+      disableEviction: false,
+      skipWaitForDeleteTimeoutSeconds: 0,
+    },
     gracePeriodSeconds: -1,
     drainTimeoutMs: 0,
     concurrency: 16,
@@ -53,6 +58,16 @@ describe('the run Lease', () => {
 
   it('is free once released (no holder), whatever its renewal', () => {
     expect(activeHolder({ ...lease, spec: { ...lease.spec, holderIdentity: '' } }, T0)).toBeNull();
+  });
+
+  it("reads the pod-handling flags recorded at the top level, in commander's spelling, as the same flags", () => {
+    const { filters, ...rest } = definition.options;
+    const flat = { ...rest, ignoreDaemonsets: true, deleteEmptydirData: true, force: true, podSelector: 'app=a' };
+    const recorded = leaseFor({ ...definition, options: flat as unknown as RunOptions }, 'ops', T0, 'kube-system');
+    expect(definitionOf(recorded).options).toEqual({
+      ...rest,
+      filters: { ...filters, deleteEmptyDirData: true, force: true, podSelector: 'app=a' },
+    });
   });
 
   it('refuses a Lease that is not a run, in one line', () => {

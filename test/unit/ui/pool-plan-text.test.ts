@@ -14,7 +14,7 @@ async function poolPlan() {
   const index = new ClusterIndex(snapshot);
   const nodes = snapshot.nodes.map((n) => n.metadata?.name ?? '');
   return poolPlanOf(index, nodes, {
-    ignoreDaemonsets: true,
+    ignoreDaemonSets: true,
     maxUnavailable: { count: 2 },
     taint: { key: 'kubectl-maint/maintenance' },
     nodeMonitorGracePeriod: 50,

@@ -10,6 +10,7 @@ const flags = {
   ignoreDaemonSets: false,
   deleteEmptyDirData: false,
   force: false,
+  disableEviction: false,
   skipWaitForDeleteTimeoutSeconds: 0,
   nowEpochSeconds: NOW,
 };
