@@ -1,15 +1,13 @@
-import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
-import type { V1LabelSelector } from '@kubernetes/client-node';
-import { budgetBlockers, sameBlockers } from './budget-blockers.js';
-import { budgetsSelecting, coveringBudget, sameCovering } from './budget-coverage.js';
+import { BudgetExplainer } from './budget-explainer.js';
 import { BudgetStatusJudge } from './budget-staleness.js';
-import { BudgetWaiter, budgetKey, budgetNumbers } from './budget-wait.js';
+import { BudgetWaiter, budgetKey } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { groupBy } from '../plan/group-by.js';
 import { Slots } from './concurrency.js';
-import type { BudgetBlocker, CoveringBudget, DrainEvent, PodRef } from './events.js';
+import type { DrainEvent, PodRef } from './events.js';
 import { classifyEviction, refusedForSeveralBudgets } from './eviction-retry.js';
 import {
   answered,
@@ -72,9 +70,6 @@ export interface DrainDeps {
 /** How long to wait for the watches' first LIST before evicting anyway (the GET fallback covers the rest). */
 const WATCH_READY_MS = 5_000;
 
-/** While pods wait for a budget, how often its pods are listed to say what holds it (one LIST per budget). */
-const EXPLAIN_EVERY_MS = 3_000;
-
 /**
  * Drains: cordon every node, then evict every target through the Eviction API, each pod driven by its
  * state machine (pod-machine.ts), with bounded concurrency, budget waits woken by the budgets' watch and
@@ -104,12 +99,8 @@ class DrainRun {
   private readonly watches: RunningWatch[] = [];
   private readonly watchedNamespaces = new Set<string>();
   private readonly warnedWatches = new Set<string>();
-  /** Budget key → its selector (from the budget watch) and what holds it (from its pods). */
-  private readonly selectors = new Map<string, V1LabelSelector>();
-  private readonly blockers = new Map<string, readonly BudgetBlocker[]>();
-  /** Pod uid → the other budgets its last wait event named (to announce a change once). */
-  private readonly otherBudgetsShown = new Map<string, readonly CoveringBudget[]>();
-  private readonly explaining = new Set<string>();
+  /** What holds a budget a pod waits for, and the other budgets that select the pod. */
+  private readonly explainer: BudgetExplainer;
   /** Aborted when run() returns, so that no loop outlives the drain. */
   private readonly ended = new AbortController();
   private cordoned: string[] = [];
@@ -145,6 +136,16 @@ class DrainRun {
         ),
     );
     this.slots = new Slots(request.concurrency);
+    this.explainer = new BudgetExplainer({
+      api: deps.api,
+      clock: this.clock,
+      pods: () => [...this.pods.values()].map((entry) => ({ target: entry.target, state: entry.machine.state })),
+      numbers: (key) => this.budgets.numbers(key),
+      show: (pod, state) => this.emitPod(pod, state),
+      warnOnce: (what, message) => this.warnOnce(what, message),
+      signal: AbortSignal.any([this.stop.signal, this.ended.signal]),
+      listsPods: request.dryRun === 'none',
+    });
     this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, (event) => this.emit(event));
     for (const work of request.surge?.deployments ?? []) for (const uid of work.pods) this.surgeOf.set(uid, work);
     const serverDryRun = request.dryRun === 'server';
@@ -302,18 +303,16 @@ class DrainRun {
     this.watches.push(
       this.deps.api.watchPdbs(namespace, {
         onUpsert: (pdb) => {
-          const key = budgetKey(pdb.metadata?.namespace ?? namespace, pdb.metadata?.name ?? '');
-          if (pdb.spec?.selector) this.selectors.set(key, pdb.spec.selector);
-          else this.selectors.delete(key);
-          this.statuses.observe(key, pdb);
+          this.explainer.observe(pdb, namespace);
+          this.statuses.observe(budgetKey(pdb.metadata?.namespace ?? namespace, pdb.metadata?.name ?? ''), pdb);
           this.budgets.observe(pdb);
-          this.showOtherBudgets(namespace);
+          this.explainer.showOtherBudgets(namespace);
         },
         onDelete: (pdb) => {
-          this.selectors.delete(budgetKeyOf(pdb));
-          this.statuses.forget(budgetKeyOf(pdb));
+          this.explainer.forget(pdb);
+          this.statuses.forget(budgetKey(pdb.metadata?.namespace ?? 'default', pdb.metadata?.name ?? ''));
           this.budgets.forget(pdb);
-          this.showOtherBudgets(namespace);
+          this.explainer.showOtherBudgets(namespace);
         },
         onError: this.watchFailed(`PodDisruptionBudgets in namespace ${namespace}`),
       }),
@@ -499,7 +498,9 @@ class DrainRun {
       name: target.ref.name,
       verb: config.method === 'evict' ? 'create' : 'delete',
       resource: config.method === 'evict' ? 'pods/eviction' : 'pods',
-      budgets: refusedForSeveralBudgets(outcome) ? await this.budgetsNow(entry) : this.budgetsOf(entry),
+      budgets: refusedForSeveralBudgets(outcome)
+        ? await this.explainer.budgetsNow(target)
+        : this.explainer.budgetsOf(target),
     });
     if (step.kind !== 'budget')
       return this.apply(entry, answered(entry.machine, step, this.clock.now(), config, undefined));
@@ -523,108 +524,8 @@ class DrainRun {
     entry.machine = machine;
     if (!changed) return;
     if (machine.state.phase === 'waiting-for-budget')
-      this.explain(budgetKey(entry.target.ref.namespace, machine.state.pdb));
-    this.emitPod(entry.target.ref, this.explained(entry.target.ref, machine.state));
-  }
-
-  /**
-   * A budget wait with what holds the budget, when its pods have told, and the other budgets that select
-   * the pod, when the budget watch shows any.
-   */
-  private explained(ref: PodRef, state: PodMachine['state']): PodMachine['state'] {
-    if (state.phase !== 'waiting-for-budget') return state;
-    const key = budgetKey(ref.namespace, state.pdb);
-    const blockers = this.blockers.get(key);
-    const entry = this.pods.get(ref.uid);
-    const others = entry ? this.budgetsOf(entry).filter((b) => b.pdb !== key) : [];
-    this.otherBudgetsShown.set(ref.uid, others);
-    return {
-      ...state,
-      ...(blockers && blockers.length > 0 ? { blockers } : {}),
-      ...(others.length > 0 ? { otherBudgets: others } : {}),
-    };
-  }
-
-  /**
-   * The budgets that select the pod: the plan's, and those the budget watch shows selecting its labels
-   * (one created or widened during the drain), each with its numbers as last watched.
-   */
-  private budgetsOf(entry: PodEntry): CoveringBudget[] {
-    const { ref, pdbs, labels } = entry.target;
-    const keys = new Set([...pdbs, ...budgetsSelecting(ref.namespace, labels, this.selectors)]);
-    return [...keys].sort().map((key) => coveringBudget(key, this.budgets.numbers(key)));
-  }
-
-  /**
-   * The budgets that select the pod as the cluster says now (its labels and its namespace's budgets, read
-   * again), each with its status: the API refused the pod for having several, and they are named with the
-   * state each is in. What the drain already knew, when the reads fail.
-   */
-  private async budgetsNow(entry: PodEntry): Promise<CoveringBudget[]> {
-    const { ref } = entry.target;
-    try {
-      const [pod, pdbs] = await Promise.all([
-        this.deps.api.readPod(ref.namespace, ref.name),
-        this.deps.api.listPdbs(ref.namespace),
-      ]);
-      const selectors = new Map(pdbs.flatMap((p) => (p.spec?.selector ? [[budgetKeyOf(p), p.spec.selector]] : [])));
-      const numbers = new Map(pdbs.map((p) => [budgetKeyOf(p), budgetNumbers(p)]));
-      const labels = pod?.metadata?.labels ?? entry.target.labels;
-      return budgetsSelecting(ref.namespace, labels, selectors).map((key) => coveringBudget(key, numbers.get(key)));
-    } catch {
-      return this.budgetsOf(entry);
-    }
-  }
-
-  /** A budget of `namespace` came, changed or went: pods waiting there say which other budgets select them now. */
-  private showOtherBudgets(namespace: string): void {
-    for (const entry of this.pods.values()) {
-      const { ref } = entry.target;
-      if (ref.namespace !== namespace || entry.machine.state.phase !== 'waiting-for-budget') continue;
-      const key = budgetKey(namespace, entry.machine.state.pdb);
-      const others = this.budgetsOf(entry).filter((b) => b.pdb !== key);
-      if (!sameCovering(this.otherBudgetsShown.get(ref.uid), others))
-        this.emitPod(ref, this.explained(ref, entry.machine.state));
-    }
-  }
-
-  /**
-   * While some pod waits for the budget `key`, lists the budget's pods every few seconds and tells the
-   * waiting pods what holds it (a replacement the scheduler cannot place, a pod not Ready). One loop per
-   * budget; it ends when nobody waits for the budget any more or the drain stops.
-   */
-  private explain(key: string): void {
-    if (this.explaining.has(key) || this.request.dryRun !== 'none') return;
-    this.explaining.add(key);
-    const waiters = () =>
-      [...this.pods.values()].filter(
-        (e) =>
-          e.machine.state.phase === 'waiting-for-budget' &&
-          budgetKey(e.target.ref.namespace, e.machine.state.pdb) === key,
-      );
-    const loop = async () => {
-      while (!this.stop.signal.aborted && !this.ended.signal.aborted && waiters().length > 0) {
-        const selector = this.selectors.get(key);
-        if (selector) {
-          try {
-            const found = budgetBlockers(await this.deps.api.listPods(key.slice(0, key.indexOf('/')), selector));
-            if (!sameBlockers(this.blockers.get(key), found)) {
-              this.blockers.set(key, found);
-              for (const entry of waiters())
-                this.emitPod(entry.target.ref, this.explained(entry.target.ref, entry.machine.state));
-            }
-          } catch (err) {
-            this.warnOnce(
-              `list ${key}`,
-              `cannot list the pods of PodDisruptionBudget ${key} (${classifyKubeError(err, undefined, { verb: 'list', resource: 'pods' }).message}): the wait cannot say what holds it`,
-            );
-          }
-        }
-        await this.clock.sleep(EXPLAIN_EVERY_MS, AbortSignal.any([this.stop.signal, this.ended.signal]));
-      }
-      this.explaining.delete(key);
-    };
-    void loop();
+      this.explainer.explain(budgetKey(entry.target.ref.namespace, machine.state.pdb));
+    this.emitPod(entry.target.ref, this.explainer.explained(entry.target, machine.state));
   }
 
   private finish(abortedBeforeEvicting?: string): FinishedEvent {
@@ -663,9 +564,6 @@ class DrainRun {
     this.deps.emit(event);
   }
 }
-
-const budgetKeyOf = (pdb: V1PodDisruptionBudget) =>
-  budgetKey(pdb.metadata?.namespace ?? 'default', pdb.metadata?.name ?? '');
 
 /** A client dry run sends nothing: the API server checks no budget, as with kubectl drain --dry-run=client. */
 function clientDryRunReason(target: DrainTarget): string {
