@@ -19,7 +19,14 @@ import { RunTrail } from '../run/node-trail.js';
 import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
-import { isFailedPhase, RELEASED_NODE, trustedPhase, type RunDefinition, type RunOptions } from '../run/state.js';
+import {
+  isFailedPhase,
+  RELEASED_NODE,
+  trustedPhase,
+  UNFINISHED_COMMAND,
+  type RunDefinition,
+  type RunOptions,
+} from '../run/state.js';
 import type { LiveCluster } from '../snapshot/load-live.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { matchesLabelSelector } from '../snapshot/label-selector.js';
@@ -251,7 +258,7 @@ async function refuseUnfinishedCommands(api: RunApi, definition: RunDefinition, 
   if (rerun) return;
   for (const node of definition.batches.flat()) {
     const { phase } = trustedPhase(await api.readNode(node), definition);
-    if (phase === 'command-running' || phase === 'command-failed') {
+    if (UNFINISHED_COMMAND.has(phase)) {
       const what = phase === 'command-running' ? 'did not finish (interrupted)' : 'failed';
       throw new RunRefused(
         `node "${node}": its command ${what}; re-run it with kubectl maint run --resume ${definition.id} --rerun-command`,

@@ -3,7 +3,8 @@ import type { DrainApi } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
 import { budgetBlockers, sameBlockers } from './budget-blockers.js';
 import { budgetsSelecting, coveringBudget, sameCovering } from './budget-coverage.js';
-import { budgetKey, budgetNumbers } from './budget-wait.js';
+import { budgetKey, budgetOfKey, type BudgetKey } from '../plan/budgets.js';
+import { budgetNumbers } from './budget-wait.js';
 import type { Clock } from './clock.js';
 import type { BudgetBlocker, CoveringBudget, PodRef } from './events.js';
 import type { BudgetNumbers, PodMachine } from './pod-machine.js';
@@ -105,7 +106,7 @@ export class BudgetExplainer {
         this.deps.api.listPdbs(ref.namespace),
       ]);
       const selectors = new Map(pdbs.flatMap((p) => (p.spec?.selector ? [[budgetKeyOf(p), p.spec.selector]] : [])));
-      const numbers = new Map(pdbs.map((p) => [budgetKeyOf(p), budgetNumbers(p)]));
+      const numbers = new Map<string, BudgetNumbers>(pdbs.map((p) => [budgetKeyOf(p), budgetNumbers(p)]));
       const labels = pod?.metadata?.labels ?? target.labels;
       return budgetsSelecting(ref.namespace, labels, selectors).map((key) => coveringBudget(key, numbers.get(key)));
     } catch {
@@ -129,7 +130,7 @@ export class BudgetExplainer {
    * waiting pods what holds it (a replacement the scheduler cannot place, a pod not Ready). One loop per
    * budget; it ends when nobody waits for the budget any more or the drain stops.
    */
-  explain(key: string): void {
+  explain(key: BudgetKey): void {
     if (this.explaining.has(key) || !this.deps.listsPods) return;
     this.explaining.add(key);
     const { signal } = this.deps;
@@ -143,7 +144,7 @@ export class BudgetExplainer {
         const selector = this.selectors.get(key);
         if (selector) {
           try {
-            const found = budgetBlockers(await this.deps.api.listPods(key.slice(0, key.indexOf('/')), selector));
+            const found = budgetBlockers(await this.deps.api.listPods(budgetOfKey(key).namespace, selector));
             if (!sameBlockers(this.blockers.get(key), found)) {
               this.blockers.set(key, found);
               for (const { target, state } of waiters()) this.deps.show(target.ref, this.explained(target, state));

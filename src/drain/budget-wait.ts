@@ -1,13 +1,10 @@
 import type { V1PodDisruptionBudget } from '@kubernetes/client-node';
-import { syncFailedMessage } from '../plan/budgets.js';
+import { budgetKey, syncFailedMessage } from '../plan/budgets.js';
 import type { Clock } from './clock.js';
 import type { BudgetNumbers } from './pod-machine.js';
 
 /** How a wait for a budget ended. */
 export type BudgetWakeup = 'budget' | 'timer' | 'stopped';
-
-/** A budget's key: namespace/name. */
-export const budgetKey = (namespace: string, name: string) => `${namespace}/${name}`;
 
 /** When the cache already says the budget allows a disruption, look again this soon (the 429 we just got is newer). */
 const RECHECK_MS = 250;

@@ -3,7 +3,8 @@ import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
 import { BudgetExplainer } from './budget-explainer.js';
 import { BudgetStatusJudge } from './budget-staleness.js';
-import { BudgetWaiter, budgetKey } from './budget-wait.js';
+import { budgetKey, budgetOfKey } from '../plan/budgets.js';
+import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { groupBy } from '../plan/group-by.js';
 import { Slots } from './concurrency.js';
@@ -286,7 +287,7 @@ class DrainRun {
     }
     this.budgets.onChange((key, numbers) => this.forWaiters(key, (machine) => budgetChanged(machine, numbers)));
     for (const entry of this.pods.values()) {
-      for (const key of entry.target.pdbs) this.watchBudgets(key.slice(0, key.indexOf('/')));
+      for (const key of entry.target.pdbs) this.watchBudgets(budgetOfKey(key).namespace);
     }
     // The timer goes once the watches are ready: left running, it would hold the process open after the
     // drain ends (up to WATCH_READY_MS after the start).

@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { refusalLines } from '../plan/drain-filters/pod-delete-list.js';
 import type { DrainPlan, PodPlan } from '../plan/types.js';
-import { budgetKey } from './budget-wait.js';
+import { budgetKey, type BudgetKey } from '../plan/budgets.js';
 import type { PodRef } from './events.js';
 
 /** A pod the engine evicts (or deletes, with --disable-eviction). */
@@ -9,7 +9,7 @@ export interface DrainTarget {
   readonly ref: PodRef;
   readonly method: 'evict' | 'delete';
   /** The budgets the plan matched to the pod, as namespace/name: watched from the start. */
-  readonly pdbs: readonly string[];
+  readonly pdbs: readonly BudgetKey[];
   /** The pod's own terminationGracePeriodSeconds (the API's default, 30, when unset). */
   readonly ownGraceSeconds: number;
   /** 1-based eviction-order group (plan.order): groups leave one after another. Absent = 1. */

@@ -9,12 +9,22 @@ export const MULTIPLE_BUDGETS_MESSAGE =
 
 export type UnhealthyPodEvictionPolicy = 'IfHealthyBudget' | 'AlwaysAllow';
 
+/** A budget's key, `namespace/name`: what the drain's and the run's maps and the budget watch go by. */
+export type BudgetKey = `${string}/${string}`;
+
+export const budgetKey = (namespace: string, name: string): BudgetKey => `${namespace}/${name}`;
+
+/** The namespace and name of a key (a namespace holds no slash: the first one splits it). */
+export function budgetOfKey(key: BudgetKey): { readonly namespace: string; readonly name: string } {
+  const slash = key.indexOf('/');
+  return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
 /** What the eviction API reads from one PodDisruptionBudget, plus what the plan derives from it. */
 export interface BudgetFacts {
   readonly namespace: string;
   readonly name: string;
-  /** `namespace/name`. */
-  readonly key: string;
+  readonly key: BudgetKey;
   readonly disruptionsAllowed: number;
   readonly currentHealthy: number;
   readonly desiredHealthy: number;
@@ -48,7 +58,7 @@ export function budgetFacts(pdb: V1PodDisruptionBudget): BudgetFacts {
   return {
     namespace,
     name,
-    key: `${namespace}/${name}`,
+    key: budgetKey(namespace, name),
     disruptionsAllowed: status?.disruptionsAllowed ?? 0,
     currentHealthy: status?.currentHealthy ?? 0,
     desiredHealthy: status?.desiredHealthy ?? 0,

@@ -4,6 +4,7 @@ import type { DrainEvent } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
 import { drainTargets } from '../drain/targets.js';
 import type { DrainApi } from '../kube/drain-api.js';
+import { budgetKey, type BudgetKey } from '../plan/budgets.js';
 import { buildPlan } from '../plan/build-plan.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/taint-eviction.js';
 import type { DrainPlan, PlanOptions } from '../plan/types.js';
@@ -16,7 +17,7 @@ export interface BatchDrainResult {
   /** Nodes of the batch with pods left on them (or refused by kubectl's filters): they are not drained. */
   readonly notDrained: ReadonlyMap<string, string>;
   /** Every budget selecting a drained pod, with its disruptionsAllowed before the batch: what the run waits to get back. */
-  readonly budgetsBefore: ReadonlyMap<string, number>;
+  readonly budgetsBefore: ReadonlyMap<BudgetKey, number>;
   readonly plan: DrainPlan;
 }
 
@@ -98,7 +99,9 @@ export async function drainBatch(
       notDrained.set(pod.node, `drain ${finished.result}: ${pod.namespace}/${pod.name} is still on it`);
   }
   const budgetsBefore = new Map(
-    plan.budgets.filter((b) => b.drainedPods.length > 0).map((b) => [`${b.namespace}/${b.name}`, b.disruptionsAllowed]),
+    plan.budgets
+      .filter((b) => b.drainedPods.length > 0)
+      .map((b) => [budgetKey(b.namespace, b.name), b.disruptionsAllowed]),
   );
   return { finished, notDrained, budgetsBefore, plan };
 }

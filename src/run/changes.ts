@@ -1,4 +1,5 @@
 import type { ClusterChange } from '../kube/run-api.js';
+import { budgetKey, type BudgetKey } from '../plan/budgets.js';
 
 /**
  * Wakes the run's waits when what they wait for may have changed (kube/run-api.ts watchChanges): a node
@@ -49,8 +50,8 @@ export const nodeChange =
   (change: ClusterChange): boolean =>
     change.kind === 'node' && change.name === name;
 
-/** Whether a change is of one of the budgets `keys` (namespace/name). */
+/** Whether a change is of one of the budgets `keys`. */
 export const budgetChange =
-  (keys: ReadonlySet<string> | ReadonlyMap<string, unknown>) =>
+  (keys: ReadonlySet<BudgetKey> | ReadonlyMap<BudgetKey, unknown>) =>
   (change: ClusterChange): boolean =>
-    change.kind === 'pdb' && keys.has(`${change.namespace}/${change.name}`);
+    change.kind === 'pdb' && keys.has(budgetKey(change.namespace, change.name));

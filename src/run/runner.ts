@@ -3,6 +3,7 @@ import type { Clock } from '../drain/clock.js';
 import { DrainMarked, DrainMarks } from '../drain/drain-mark.js';
 import type { DrainApi } from '../kube/drain-api.js';
 import type { ClusterChange, RunApi } from '../kube/run-api.js';
+import { budgetKey, budgetOfKey, type BudgetKey } from '../plan/budgets.js';
 import { drainTimesOf, type BatchDrainTimes } from '../plan/pool-eta.js';
 import type { DrainPlan } from '../plan/types.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -21,7 +22,9 @@ import {
   lifecycleConditions,
   phaseSeal,
   reached,
+  RETURNING,
   trustedPhase,
+  UNFINISHED_COMMAND,
   type NodePhase,
   type RunDefinition,
 } from './state.js';
@@ -327,7 +330,7 @@ class PoolRun {
     // 1. Drain the nodes not yet drained (a resumed run drains again: it is idempotent). A node whose
     // command failed or that did not come back was drained: a resume goes on from its command or its return.
     const toDrain = nodes.filter((n) => needsDrain(this.phaseOf(n)));
-    let budgetsBefore: ReadonlyMap<string, number> = new Map();
+    let budgetsBefore: ReadonlyMap<BudgetKey, number> = new Map();
     let times: BatchDrainTimes = this.definition.estimates?.batches[batch - 1] ?? NO_DRAIN;
     if (toDrain.length > 0) {
       const fresh = await this.settledPlan(toDrain, nodes.length, hooks.passOver);
@@ -380,7 +383,7 @@ class PoolRun {
     snapshot: Snapshot,
     plan: DrainPlan,
     hooks: GroupHooks,
-  ): Promise<ReadonlyMap<string, number>> {
+  ): Promise<ReadonlyMap<BudgetKey, number>> {
     // Marked as `kubectl maint drain` marks its nodes, naming the run: a drain started meanwhile refuses.
     const marks = new DrainMarks(this.deps.api, this.control.holder, () => this.deps.clock.now(), this.definition.id);
     const refused = await marks.take(toDrain).then(
@@ -451,7 +454,7 @@ class PoolRun {
       // and `returned` above does not name it, so the settled check below would trust a plan made without
       // it. Read again.
       if (blocked && inFlightAtRead > slots && this.inFlight <= slots) continue;
-      const budgets = budgetChange(new Set(plan.budgets.map((b) => `${b.namespace}/${b.name}`)));
+      const budgets = budgetChange(new Set(plan.budgets.map((b) => budgetKey(b.namespace, b.name))));
       const relevant = (change: ClusterChange) =>
         budgets(change) || (change.kind === 'node' && this.runNodes.has(change.name));
       if (blocked && this.inFlight > slots) {
@@ -528,7 +531,7 @@ class PoolRun {
   /** Runs the command on the node when its phase calls for it; 'ran' when it did (whatever its outcome). */
   private async commandStep(batch: number, node: string): Promise<'ran' | 'not-run'> {
     const phase = this.phaseOf(node);
-    const rerun = this.control.rerunCommand && (phase === 'command-running' || phase === 'command-failed');
+    const rerun = this.control.rerunCommand && UNFINISHED_COMMAND.has(phase);
     if ((phase !== 'drained' && !rerun) || this.aborted) return 'not-run';
     if (this.definition.command.length === 0) {
       await this.setPhase(node, batch, 'command-done');
@@ -585,7 +588,7 @@ class PoolRun {
   private async returnStep(batch: number, node: string): Promise<void> {
     const phase = this.phaseOf(node);
     // not-returned: a resume waits for the node again (its command ran; it is not run again).
-    if (phase !== 'command-done' && phase !== 'returning' && phase !== 'returned' && phase !== 'not-returned') return;
+    if (!RETURNING.has(phase)) return;
     if (phase !== 'returned') {
       await this.setPhase(node, batch, 'returning');
       const back = await this.waitUntilBack(node);
@@ -620,7 +623,7 @@ class PoolRun {
   }
 
   /** Until every budget the batch drained is back to its disruptionsAllowed from before the batch. */
-  private async waitForBudgets(batch: number, before: ReadonlyMap<string, number>): Promise<boolean> {
+  private async waitForBudgets(batch: number, before: ReadonlyMap<BudgetKey, number>): Promise<boolean> {
     if (before.size === 0) return true;
     const { clock } = this.deps;
     const deadline = clock.now() + this.definition.options.budgetTimeoutMs;
@@ -628,7 +631,7 @@ class PoolRun {
     for (;;) {
       const short: Array<{ name: string; before: number; now: number }> = [];
       for (const [name, allowed] of before) {
-        const [namespace, pdbName] = name.split('/') as [string, string];
+        const { namespace, name: pdbName } = budgetOfKey(name);
         const pdb = await this.deps.api.readPdb(namespace, pdbName);
         const now = pdb?.status?.disruptionsAllowed ?? allowed;
         const current = (pdb?.status?.observedGeneration ?? 0) >= (pdb?.metadata?.generation ?? 0);
@@ -716,7 +719,7 @@ class PoolRun {
       phase: s.phase,
       problem: s.problem,
     }));
-    const needsRerun = nodes.some((n) => n.phase === 'command-running' || n.phase === 'command-failed');
+    const needsRerun = nodes.some((n) => UNFINISHED_COMMAND.has(n.phase));
     const event: RunEvent = {
       type: 'run-finished',
       atMs: this.deps.clock.now(),

@@ -60,11 +60,33 @@ export const NODE_PHASES = [
 ] as const;
 export type ForwardPhase = (typeof NODE_PHASES)[number];
 /** Where a node stops when something went wrong: it stays cordoned. */
-export type FailedPhase = 'drain-failed' | 'command-failed' | 'not-returned';
+export const FAILED_PHASES = ['drain-failed', 'command-failed', 'not-returned'] as const;
+export type FailedPhase = (typeof FAILED_PHASES)[number];
 export type NodePhase = ForwardPhase | FailedPhase;
 
+/** Phases a step or a condition goes by, named once. */
+export type PhaseSet = ReadonlySet<NodePhase>;
+const phaseSet = (...phases: readonly NodePhase[]): PhaseSet => new Set(phases);
+
+const FAILED = phaseSet(...FAILED_PHASES);
+const ALL_PHASES = phaseSet(...NODE_PHASES, ...FAILED_PHASES);
+
+/** Where a node's command did not finish (interrupted) or failed: a resume runs it again only with --rerun-command. */
+export const UNFINISHED_COMMAND = phaseSet('command-running', 'command-failed');
+/** Where a node waits to come back (its command ran): the return step goes on from here. */
+export const RETURNING = phaseSet('command-done', 'returning', 'returned', 'not-returned');
+/** Where the node lifecycle condition MaintenanceInProgress is True. */
+const MAINTENANCE_IN_PROGRESS = phaseSet(
+  'command-running',
+  'command-done',
+  'returning',
+  'returned',
+  'command-failed',
+  'not-returned',
+);
+
 export function isFailedPhase(phase: NodePhase): phase is FailedPhase {
-  return phase === 'drain-failed' || phase === 'command-failed' || phase === 'not-returned';
+  return FAILED.has(phase);
 }
 
 /** Whether `phase` is at or past `step` on the forward path. */
@@ -219,9 +241,7 @@ export function secondsLeft(lease: V1Lease, nowMs: number): number {
 
 export function nodePhase(node: V1Node): NodePhase | null {
   const phase = node.metadata?.annotations?.[ANNOTATION.phase];
-  return phase && ([...NODE_PHASES, 'drain-failed', 'command-failed', 'not-returned'] as string[]).includes(phase)
-    ? (phase as NodePhase)
-    : null;
+  return phase && ALL_PHASES.has(phase as NodePhase) ? (phase as NodePhase) : null;
 }
 
 /**
@@ -280,14 +300,7 @@ export function lifecycleConditions(
     DrainInProgress: phase === 'draining',
     Drained:
       (reached(phase, 'drained') && !reached(phase, 'done')) || phase === 'command-failed' || phase === 'not-returned',
-    MaintenanceInProgress: [
-      'command-running',
-      'command-done',
-      'returning',
-      'returned',
-      'command-failed',
-      'not-returned',
-    ].includes(phase),
+    MaintenanceInProgress: MAINTENANCE_IN_PROGRESS.has(phase),
   };
   const at = nowIso as unknown as Date;
   return Object.entries(active).map(([type, on]) => ({
