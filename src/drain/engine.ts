@@ -6,7 +6,6 @@ import { BudgetStatusJudge } from './budget-staleness.js';
 import { budgetKey, budgetOfKey } from '../plan/budgets.js';
 import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
-import { groupBy } from '../plan/group-by.js';
 import { Slots } from './concurrency.js';
 import type { DrainEvent, PodRef } from './events.js';
 import { classifyEviction, refusedForSeveralBudgets } from './eviction-retry.js';
@@ -355,7 +354,7 @@ class DrainRun {
    * order was asked for because they must not go before it.
    */
   private async driveInGroups(): Promise<void> {
-    const groups = [...groupBy(this.pods.values(), (e) => e.target.group ?? 1)].sort(([a], [b]) => a - b);
+    const groups = [...Map.groupBy(this.pods.values(), (e) => e.target.group ?? 1)].sort(([a], [b]) => a - b);
     if (groups.length <= 1) {
       await Promise.all([...this.pods.values()].map((entry) => this.drive(entry)));
       return;

@@ -17,7 +17,6 @@ import { escalations } from './escalation.js';
 import { autoscalerOfDeployment, planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
 import { evictionOrder, groupOfPod, scheduleInGroups } from './eviction-order.js';
 import { estimateDrain, graceSecondsOf, startToReady, type DrainEta, type EtaPod, type StartToReady } from './eta.js';
-import { groupBy } from './group-by.js';
 import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { nodeFailureDeletion } from './node-failure.js';
@@ -267,7 +266,7 @@ function surgePlans(
       (options.all || (deployment !== null && surgeSelects(options, deployment)))
     );
   });
-  const perDeployment = groupBy(selected, (p) => deploymentOf(p) ?? p.key);
+  const perDeployment = Map.groupBy(selected, (p) => deploymentOf(p) ?? p.key);
   for (const p of selected) {
     const deployment = deploymentOf(p);
     const owner = deployment ? index.owner('Deployment', namespaceOf(p.pod), p.controller!.name) : undefined;
@@ -395,7 +394,7 @@ const isRemoved = (p: PodFacts) => p.filter.action === 'evict' || p.filter.actio
 
 /** Per node, kubectl's "cannot delete …" lines: a node with any refusal is not drained at all. */
 function refusalsByNode(pods: readonly PodFacts[]): Map<string, string[]> {
-  const refused = groupBy(
+  const refused = Map.groupBy(
     pods.filter((p) => p.filter.action === 'refuse'),
     (p) => p.node,
   );
@@ -452,7 +451,7 @@ function budgetPlans(
   waves: EvictionSchedule['budgets'],
 ): BudgetPlan[] {
   const removed = pods.filter(isRemoved).flatMap((p) => p.budgets.map((b) => ({ budget: b.key, pod: p.key })));
-  const drained = groupBy(removed, (r) => r.budget);
+  const drained = Map.groupBy(removed, (r) => r.budget);
   return [...facts.values()].sort(byKey).map((b) => ({
     namespace: b.namespace,
     name: b.name,

@@ -9,7 +9,6 @@ import {
   type ScheduledEviction,
   type ScheduleOptions,
 } from './budget-waves.js';
-import { groupBy } from './group-by.js';
 import { podKey } from './pod-facts.js';
 
 /**
@@ -57,7 +56,7 @@ export function evictionOrder(pods: readonly V1Pod[], byPriority: boolean): Evic
     problems.push(`pod ${podKey(pod)}: ${DRAIN_ORDER_ANNOTATION} "${text}" is not a whole number; taken as 0`);
     return 0;
   };
-  const byKey = groupBy(pods, keyOf);
+  const byKey = Map.groupBy(pods, keyOf);
   const keys = [...byKey.keys()].sort((a, b) => a - b);
   const groups = keys.map((key, i) => ({ index: i + 1, key, pods: byKey.get(key)!.map(podKey) }));
   return { by, groups, problems };

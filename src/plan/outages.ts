@@ -1,6 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
-import { groupBy } from './group-by.js';
 import { controllerRef, isTerminal, isTerminating, podKey } from './pod-facts.js';
 import { clusterAfterBatch, isRemovedByDrain } from './pool-state.js';
 import { SchedulingSimulation } from './scheduling/simulation.js';
@@ -38,7 +37,7 @@ export function workloadOutages(
       return [p, original ? after.place(original).placedOn : null] as const;
     }),
   );
-  const groups = groupBy(down, (p) => `${p.workload}\u0000${backOn.get(p) === null ? 'for-good' : ''}`);
+  const groups = Map.groupBy(down, (p) => `${p.workload}\u0000${backOn.get(p) === null ? 'for-good' : ''}`);
   return [...groups.values()].map((pods) => {
     const first = pods[0]!;
     const returnsOn = [...new Set(pods.flatMap((p) => backOn.get(p) ?? []))];

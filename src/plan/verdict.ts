@@ -1,5 +1,4 @@
 import { refusalLines } from './drain-filters/pod-delete-list.js';
-import { groupBy } from './group-by.js';
 import { isRemovedByDrain } from './pool-state.js';
 import type { BudgetPlan, NoExecuteBudgetBreach, PodPlan, ReadVerdict } from './types.js';
 import { plural } from '../wording.js';
@@ -60,7 +59,7 @@ export function decideVerdict(
  */
 function blockedLines(blocked: readonly PodPlan[], pods: readonly PodPlan[]): string[] {
   const peersOf = new Map(blocked.map((p) => [p, racedPeers(p, pods)] as const));
-  const raced = groupBy(
+  const raced = Map.groupBy(
     blocked.filter((p) => peersOf.get(p) !== null),
     (p) => peersOf.get(p)!.key,
   );
@@ -147,6 +146,6 @@ function groupedLines(
   line: (names: string, text: string) => string,
   textOf: (pod: PodPlan) => string = (p) => p.outcomeReason,
 ): string[] {
-  const groups = groupBy(pods, textOf);
+  const groups = Map.groupBy(pods, textOf);
   return [...groups].map(([text, list]) => line(list.map((p) => `${p.namespace}/${p.name}`).join(', '), text));
 }
