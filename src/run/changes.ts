@@ -55,3 +55,23 @@ export const budgetChange =
   (keys: ReadonlySet<BudgetKey> | ReadonlyMap<BudgetKey, unknown>) =>
   (change: ClusterChange): boolean =>
     change.kind === 'pdb' && keys.has(budgetKey(change.namespace, change.name));
+
+/** Wakes whoever waits for the next change of the run's own (a slot of the window freed, a group finished). */
+export class Notifier {
+  private waiters: Array<(woken: boolean) => void> = [];
+
+  /** Resolves true at the next `notify`, false when `signal` aborts first. */
+  next(signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      signal?.addEventListener('abort', () => resolve(false), { once: true });
+    });
+  }
+
+  notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake(true);
+  }
+}

@@ -119,3 +119,9 @@ export type RunEvent =
       /** As in run-started. */
       readonly commandLog: string | null;
     };
+
+/** An event before it is stamped with its time: what the run's steps hand to its emitter. */
+export type RunEventBody = DistributiveOmit<RunEvent, 'atMs'>;
+
+/** Omit over each member of a union (a plain Omit would merge the members into one). */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -10,12 +10,12 @@ import type { Snapshot } from '../snapshot/types.js';
 import { blockedWithoutBound, drainBatch, planBatch, type BatchDrainResult } from './batch-drain.js';
 import { budgetChange, ChangeFeed, nodeChange } from './changes.js';
 import { runCommand, type CommandResult } from './command.js';
-import type { NodeState, RunEvent, RunResult } from './events.js';
+import type { NodeState, RunEvent, RunEventBody, RunResult } from './events.js';
 import { LeaseLost, writeOwnNode } from './lease-keeper.js';
 import { mapLimited } from './parallel.js';
 import { RunEta } from './run-eta.js';
 import { unsettled, workloadsMoved } from './settled.js';
-import { BatchProgress, heldReason, nextStep, type QueuedNode } from './window.js';
+import { RunWindow, type GroupHooks, type WindowEnd, type WindowSteps } from './window-loop.js';
 import {
   ANNOTATION,
   isFailedPhase,
@@ -103,13 +103,10 @@ class PoolRun {
   /** Nodes found drained when the run (a resume) started: their pause is over, --resume said go on. */
   private readonly drainedBefore = new Set<string>();
   private paused = false;
-  /** Nodes of the window started and not yet finished (window.ts). */
-  private inFlight = 0;
-  /** Nodes out of service and not in flight: failed and still cordoned, or found mid-way by a resume (window.ts). */
-  private readonly held = new Set<string>();
+  /** The sliding window over the plan's order: what is in flight and what is held (window-loop.ts). */
+  private readonly window: RunWindow;
   /** Nodes known to be cordoned: found so when the run started, cordoned by its drains, not yet uncordoned. */
   private readonly cordoned = new Set<string>();
-  private readonly slotFreed = new Notifier();
   /** Workloads whose pods this process's drains moved (namespace/Kind/name): the next plan waits for them. */
   private readonly moved = new Set<string>();
   private readonly changes = new ChangeFeed();
@@ -127,6 +124,7 @@ class PoolRun {
   ) {
     this.eta = new RunEta(definition.estimates);
     this.runNodes = new Set(definition.batches.flat());
+    this.window = new RunWindow(definition.batches, definition.options.keepGoing, this.windowSteps());
   }
 
   async run(): Promise<RunEvent> {
@@ -147,153 +145,53 @@ class PoolRun {
     const watch = this.deps.api.watchChanges((change) => this.changes.changed(change));
     const told = this.tellInterrupts();
     try {
-      return await this.runWindow(definition.options.pause === true);
+      return await this.afterWindow(this.window, await this.window.run(definition.options.pause === true));
     } finally {
       told.dispose();
       watch.stop();
     }
   }
 
-  /**
-   * A sliding window over the plan's order (window.ts decides what starts): at most as many nodes out of
-   * service at once as the plan's largest batch (--max-unavailable), and the next node starts as soon as one
-   * is back in service instead of when its whole batch is. Nodes that start together (free slots, same
-   * batch) are planned and drained together, as a batch is. Each group is planned and cordoned before the
-   * next is planned, so every fresh plan sees the nodes still out as cordoned; a group whose plan is blocked
-   * while others are out waits for one of them to come back and plans again. A failed node stops the window
-   * from starting anything more (--keep-going: it goes on, and the failed node, still cordoned, keeps its
-   * slot); nodes already under way finish. With --pause (lockstep) each group, its pause included, is
-   * waited for before the next starts.
-   */
-  private async runWindow(lockstep: boolean): Promise<RunEvent> {
-    const { batches, options } = this.definition;
-    const width = Math.max(1, ...batches.map((b) => b.length));
-    const queue: QueuedNode[] = batches.flatMap((nodes, i) =>
-      nodes.filter((n) => this.phaseOf(n) !== 'done').map((node) => ({ node, batch: i + 1 })),
-    );
-    const progress = new BatchProgress(queue);
-    const order = new Map(queue.map((q, i) => [q.node, i]));
-    // Nodes whose fresh plan was blocked while others were out: the next ones may go first (window.ts).
-    const passedOver = new Set<string>();
-    let turnStarted = this.deps.clock.now();
-    let failed = false;
-    const running = new Set<Promise<void>>();
-    // Batches are reported finished in their order, once they and every batch before them are.
-    const flush = () => {
-      for (const { batch, ok } of progress.finished()) {
-        this.emit({ type: 'batch-finished', batch, ok });
-        this.emitEta(batch, 'finished', null);
-      }
-    };
-    let error: { err: unknown } | undefined;
-    while (!this.aborted && !error && !this.paused && !this.cannotStart) {
-      const step = nextStep({
-        width,
-        queue,
-        inFlight: this.inFlight,
-        held: this.held,
-        failed,
-        keepGoing: options.keepGoing,
-        passedOver,
-      });
-      if (step.kind === 'wait') {
-        if (passedOver.size === 0) {
-          await this.slotFreed.next();
-          continue;
-        }
-        // The nodes passed over plan again, first, once a node is back, a budget or a node of the run
-        // changed, or a moment later; a new turn at most every REPLAN_MIN_MS.
-        await this.changeOrTimeout(
-          SETTLE_POLL_MS,
-          (change) => change.kind === 'pdb' || this.runNodes.has(change.name),
-          (signal) => this.slotFreed.next(signal),
-        );
-        await this.notSooner(turnStarted);
-        passedOver.clear();
-        turnStarted = this.deps.clock.now();
-        continue;
-      }
-      if (step.kind === 'stop') {
-        if (step.why === 'held') {
-          failed = true;
-          this.emit({ type: 'warning', message: heldReason(width, this.held) });
-        }
-        break;
-      }
-      const { batch, nodes: group } = step;
-      // A node out of service already (held) keeps its place: it is never passed over.
-      const mayPassOver = !lockstep && !group.some((n) => this.held.has(n));
-      for (const node of group) {
-        queue.splice(
-          queue.findIndex((q) => q.node === node),
-          1,
-        );
-        this.held.delete(node);
-      }
-      this.inFlight += group.length;
-      if (progress.start(batch)) {
-        this.emit({ type: 'batch-started', batch, nodes: batches[batch - 1]! });
-      }
-      let planned!: () => void;
-      const cordoned = new Promise<void>((resolve) => (planned = resolve));
-      const finishedNodes = new Set<string>();
-      const nodeDone = (node: string) => {
-        if (finishedNodes.has(node)) return;
-        finishedNodes.add(node);
-        this.inFlight -= 1;
-        // A failed node still cordoned is out of service until a resume: it keeps its slot.
-        if (isFailedPhase(this.phaseOf(node))) {
-          failed = true;
-          if (this.cordoned.has(node)) this.held.add(node);
-        }
-        this.slotFreed.notify();
-      };
-      const passOver = () => mayPassOver && queue.some((q) => !passedOver.has(q.node));
-      const work = this.runGroup(batch, group, { planned, nodeDone, passOver }).then(
-        (ok) => {
-          if (ok === 'passed-over') {
-            // Not started (nothing written): back in the queue at their places, passed over this turn.
-            for (const node of group) {
-              passedOver.add(node);
-              queue.push({ node, batch });
-            }
-            queue.sort((a, b) => order.get(a.node)! - order.get(b.node)!);
-            return;
-          }
-          if (!ok) failed = true;
-          progress.ended(batch, group.length, ok);
-          if (!this.aborted && !this.paused) flush();
-        },
-        (err: unknown) => {
-          // The API failed under a group: start nothing more, let the others end, then say why.
-          error ??= { err };
-          failed = true;
-        },
-      );
-      const settled = work.finally(() => {
-        planned();
-        // Nodes the group left without finishing them (an interruption, a pause, an error) leave the window.
-        for (const node of group) nodeDone(node);
-        running.delete(settled);
-        this.slotFreed.notify();
-      });
-      running.add(settled);
-      await (lockstep ? settled : cordoned);
-    }
-    while (running.size > 0) await Promise.race(running);
+  /** The window's end, said: every node where it is, how to go on, and the error or result. */
+  private async afterWindow(window: RunWindow, { failed, error }: WindowEnd): Promise<RunEvent> {
     // A run that lost its Lease was stopped by it (LeaseKeeper aborts): it ends as failed, with the reason.
     const lost = this.control.signal.reason instanceof LeaseLost ? this.control.signal.reason : undefined;
-    error ??= lost ? { err: lost } : undefined;
-    if (error) {
+    const ended = error ?? (lost ? { err: lost } : undefined);
+    if (ended) {
       // Where every node is (its last recorded phase) and how to go on, before the error itself.
-      await this.finish('failed', error.err instanceof LeaseLost);
-      throw error.err;
+      await this.finish('failed', ended.err instanceof LeaseLost);
+      throw ended.err;
     }
     if (this.aborted) return this.finish('interrupted');
     if (this.paused) return this.finish('paused');
     // Batches the run stopped in (not all their nodes started, or after one that did not finish) end too, in order.
-    for (const { batch, ok } of progress.stopped()) this.emit({ type: 'batch-finished', batch, ok });
+    for (const { batch, ok } of window.stoppedBatches()) this.emit({ type: 'batch-finished', batch, ok });
     return this.finish(failed ? 'failed' : 'done');
+  }
+
+  /** What the window asks of the node steps. */
+  private windowSteps(): WindowSteps {
+    return {
+      runGroup: (batch, nodes, hooks) => this.runGroup(batch, nodes, hooks),
+      phaseOf: (node) => this.phaseOf(node),
+      isCordoned: (node) => this.cordoned.has(node),
+      halted: () => this.aborted || this.paused || this.cannotStart !== undefined,
+      stopping: () => this.aborted || this.paused,
+      emit: (event) => this.emit(event),
+      batchFinished: (batch, ok) => {
+        this.emit({ type: 'batch-finished', batch, ok });
+        this.emitEta(batch, 'finished', null);
+      },
+      untilRetry: async (since, slotFreed) => {
+        await this.changeOrTimeout(
+          SETTLE_POLL_MS,
+          (change) => change.kind === 'pdb' || this.runNodes.has(change.name),
+          (signal) => slotFreed.next(signal),
+        );
+        await this.notSooner(since);
+      },
+      now: () => this.deps.clock.now(),
+    };
   }
 
   /** Says, at each Ctrl-C, which commands run on (the first) or are killed (the second). */
@@ -446,22 +344,24 @@ class PoolRun {
     for (;;) {
       const returned = new Set([...this.phases].filter(([, s]) => reached(s.phase, 'returned')).map(([n]) => n));
       const read = clock.now();
-      const inFlightAtRead = this.inFlight;
+      const inFlightAtRead = this.window.inFlight;
       const snapshot = await this.deps.loadSnapshot();
       const plan = planBatch(snapshot, nodes, this.definition.options, clock.now());
       const blocked = blockedWithoutBound(plan, this.definition.options);
       // A node of the window came back while the cluster was read: the snapshot may show it still cordoned,
       // and `returned` above does not name it, so the settled check below would trust a plan made without
       // it. Read again.
-      if (blocked && inFlightAtRead > slots && this.inFlight <= slots) continue;
+      if (blocked && inFlightAtRead > slots && this.window.inFlight <= slots) continue;
       const budgets = budgetChange(new Set(plan.budgets.map((b) => budgetKey(b.namespace, b.name))));
       const relevant = (change: ClusterChange) =>
         budgets(change) || (change.kind === 'node' && this.runNodes.has(change.name));
-      if (blocked && this.inFlight > slots) {
+      if (blocked && this.window.inFlight > slots) {
         if (passOver()) return 'passed-over';
         // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
         // them is back, or its budgets or nodes change (a replacement of theirs became Ready), or a moment later.
-        const woken = await this.changeOrTimeout(SETTLE_POLL_MS, relevant, (signal) => this.slotFreed.next(signal));
+        const woken = await this.changeOrTimeout(SETTLE_POLL_MS, relevant, (signal) =>
+          this.window.slotFreed.next(signal),
+        );
         if (!woken) return { snapshot, plan, blocked };
         await this.notSooner(read);
         deadline = clock.now() + this.definition.options.budgetTimeoutMs;
@@ -665,7 +565,7 @@ class PoolRun {
       if (phase === 'drained') this.drainedBefore.add(node);
       if (read[i]!.spec?.unschedulable) this.cordoned.add(node);
       // A node a resume finds out of service (mid-way, or failed and still cordoned) counts against the window.
-      if (this.cordoned.has(node) && phase !== 'pending' && phase !== 'done') this.held.add(node);
+      if (this.cordoned.has(node) && phase !== 'pending' && phase !== 'done') this.window.held.add(node);
     }
   }
 
@@ -733,42 +633,13 @@ class PoolRun {
     return event;
   }
 
-  private emit(event: DistributiveOmit<RunEvent, 'atMs'>): void {
+  private emit(event: RunEventBody): void {
     this.deps.emit({ ...event, atMs: this.deps.clock.now() } as RunEvent);
-  }
-}
-
-/**
- * What a group tells the window: planned (its nodes cordoned, or not to be), and each node finished; and
- * asks it: may this group, blocked while others are out, be passed over for a later node?
- */
-interface GroupHooks {
-  readonly planned: () => void;
-  readonly nodeDone: (node: string) => void;
-  readonly passOver: () => boolean;
-}
-
-/** Wakes whoever waits for the next change (a slot freed, a group finished). */
-class Notifier {
-  private waiters: Array<(woken: boolean) => void> = [];
-  next(signal?: AbortSignal): Promise<boolean> {
-    if (signal?.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      this.waiters.push(resolve);
-      signal?.addEventListener('abort', () => resolve(false), { once: true });
-    });
-  }
-  notify(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const wake of waiters) wake(true);
   }
 }
 
 /** The operator's command could not start: the run stops, every node in its recorded phase. */
 export class CommandCannotStart extends Error {}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Whether a resumed (or fresh) node is drained first: not yet drained, or its drain failed. */
 function needsDrain(phase: NodePhase): boolean {
