@@ -1,32 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { delimiter } from 'node:path';
-import type { V1Lease } from '@kubernetes/client-node';
 import { systemClock } from '../drain/clock.js';
 import type { KubeClient } from '../kube/client.js';
 import type { RunApi } from '../kube/run-api.js';
-import {
-  checkAccess,
-  checkNodesFree,
-  claimRun,
-  RunRefused,
-  takeRunForResume,
-  type ClaimContext,
-} from '../run/claim.js';
-import { giveBack, LeaseKeeper, LeaseLost, writeOwnNode } from '../run/lease-keeper.js';
+import { checkAccess, checkNodesFree, claimRun, RunRefused, type ClaimContext } from '../run/claim.js';
+import { LeaseKeeper, LeaseLost, writeOwnNode } from '../run/lease-keeper.js';
 import { resolveCommand } from '../run/command.js';
 import { commandLogDir, CommandLogs } from '../run/command-log.js';
 import { RunTrail } from '../run/node-trail.js';
 import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
-import {
-  isFailedPhase,
-  RELEASED_NODE,
-  trustedPhase,
-  UNFINISHED_COMMAND,
-  type RunDefinition,
-  type RunOptions,
-} from '../run/state.js';
+import { newRunDefinition, resumeRun, ResumeNotTaken, type TakenRun } from '../run/start.js';
+import { isFailedPhase, RELEASED_NODE, type RunOptions } from '../run/state.js';
 import type { LiveCluster } from '../snapshot/load-live.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { matchesLabelSelector } from '../snapshot/label-selector.js';
@@ -120,7 +105,13 @@ export async function runCommandAction(
   try {
     const taken =
       values.resume !== undefined
-        ? await resumeRun(ctx, values)
+        ? await resumeRun(
+            ctx,
+            { runId: values.resume === true ? undefined : values.resume, rerunCommand: values.rerunCommand === true },
+            (picked) => process.stderr.write(`note: resuming ${picked}, the only run to resume\n`),
+          ).catch((err: unknown) => {
+            throw err instanceof ResumeNotTaken ? namingRun(err.runId, asCliError(err.cause)) : err;
+          })
         : await startRun(
             ctx,
             values,
@@ -146,38 +137,10 @@ export async function runCommandAction(
   }
 }
 
-/** What a start or a resume took: the run, its Lease, and whether the lifecycle conditions may be written. */
-interface TakenRun {
-  readonly definition: RunDefinition;
-  readonly lease: V1Lease;
-  readonly conditions: boolean;
-  /** A new run (its claims are undone when it fails before its first write), or a resumed one. */
-  readonly fresh: boolean;
-}
-
 /** A failure once the run is known names it: the operator may have several. */
 function namingRun(runId: string | undefined, err: unknown): unknown {
   if (runId === undefined || !(err instanceof Error) || err.message.includes(runId)) return err;
   return new CliError(`run ${runId}: ${err.message}`, err instanceof CliError ? err.exitCode : ExitCode.Error);
-}
-
-/** Takes the run to resume; a resume that does not go ahead gives its Lease back and names the run. */
-async function resumeRun(ctx: ClaimContext, values: RunCommandValues): Promise<TakenRun> {
-  const { conditions } = await checkAccess(ctx);
-  // The recorded command must still run, from the directory it was started in, before the run is taken.
-  const found = await takeRunForResume(ctx, values.resume === true ? undefined : values.resume, (recorded) => {
-    const again = resolveCommand(recorded.command, recorded.commandDir ?? process.cwd());
-    return 'problem' in again ? `run ${recorded.id}: ${again.problem}` : null;
-  });
-  const { definition, lease } = found;
-  try {
-    if (found.picked) process.stderr.write(`note: resuming ${found.picked}, the only run to resume\n`);
-    await refuseUnfinishedCommands(ctx.api, definition, values.rerunCommand === true);
-  } catch (err) {
-    await giveBack(ctx, lease.metadata?.name ?? '').catch(() => undefined);
-    throw err instanceof RunRefused ? err : namingRun(definition.id, asCliError(err));
-  }
-  return { definition, lease, conditions, fresh: false };
 }
 
 /** Checks that write nothing (permissions, other runs, the pool plan), then claims the run's nodes. */
@@ -211,21 +174,7 @@ async function startRun(
       answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error,
     );
   }
-  const definition: RunDefinition = {
-    id: newRunId(new Date()),
-    batches: plan.batches.map((b) => b.nodes),
-    command: command.argv,
-    ...(command.argv.length > 0 ? { commandDir: command.dir } : {}),
-    options: runOptionsFrom(values),
-    sealKey: randomBytes(16).toString('hex'),
-    estimates: {
-      commandSeconds: plan.eta.commandSeconds,
-      batches: plan.batches.map(({ eta }) => ({
-        drainSeconds: eta.drainSeconds,
-        replacementsReadySeconds: eta.replacementsReadySeconds,
-      })),
-    },
-  };
+  const definition = newRunDefinition(plan, command, runOptionsFrom(values), new Date());
   const lease = await claimRun(ctx, definition, values.takeOver === true);
   return { definition, lease, conditions, fresh: true };
 }
@@ -251,20 +200,6 @@ async function confirmRun(
   // Reasons carry text from the cluster: shown without control sequences.
   process.stderr.write(`${safeLines(renderPoolPlanText(plan, { width, briefFor: planCommand }))}\n`);
   return ask(safeLines(runQuestion(plan, { command: argv, uncordon: values.uncordon !== false }, target, width)));
-}
-
-/** A resumed run re-runs a command that did not finish (or failed) only when asked: say which node, write nothing more. */
-async function refuseUnfinishedCommands(api: RunApi, definition: RunDefinition, rerun: boolean): Promise<void> {
-  if (rerun) return;
-  for (const node of definition.batches.flat()) {
-    const { phase } = trustedPhase(await api.readNode(node), definition);
-    if (UNFINISHED_COMMAND.has(phase)) {
-      const what = phase === 'command-running' ? 'did not finish (interrupted)' : 'failed';
-      throw new RunRefused(
-        `node "${node}": its command ${what}; re-run it with kubectl maint run --resume ${definition.id} --rerun-command`,
-      );
-    }
-  }
 }
 
 interface DriveContext {
@@ -416,10 +351,4 @@ function runOptionsFrom(values: RunCommandValues): RunOptions {
     keepGoing: values.keepGoing === true,
     pause: values.pause === true,
   };
-}
-
-/** A run's id: when it started, plus a little randomness so two runs started in the same second differ. */
-function newRunId(now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15).toLowerCase();
-  return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
