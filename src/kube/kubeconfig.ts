@@ -55,6 +55,26 @@ export interface Cluster {
   readonly proxyUrl?: string | undefined;
 }
 
+/**
+ * A user's `exec` as the kubeconfig holds it (client-go's clientcmd/api/v1 ExecConfig), not yet checked:
+ * client-node types it `any` and passes it on as read; `execConfig` below checks each field.
+ */
+export interface KubeconfigExec {
+  readonly command?: unknown;
+  readonly args?: unknown;
+  readonly env?: unknown;
+  readonly apiVersion?: unknown;
+  readonly installHint?: unknown;
+  readonly provideClusterInfo?: unknown;
+  readonly interactiveMode?: unknown;
+}
+
+/** A user's `auth-provider` (client-go's AuthProviderConfig): a plugin's name and its string settings. */
+export interface KubeconfigAuthProvider {
+  readonly name?: unknown;
+  readonly config?: Readonly<Record<string, unknown>> | null;
+}
+
 /** A kubeconfig user, in the shape client-node's KubeConfig takes (null where client-node puts null). */
 export interface User {
   readonly name: string;
@@ -62,8 +82,8 @@ export interface User {
   readonly certFile?: string | null | undefined;
   readonly keyData?: string | null | undefined;
   readonly keyFile?: string | null | undefined;
-  readonly exec?: unknown;
-  readonly authProvider?: unknown;
+  readonly exec?: KubeconfigExec | null | undefined;
+  readonly authProvider?: KubeconfigAuthProvider | null | undefined;
   readonly token?: string | undefined;
   readonly username?: string | null | undefined;
   readonly password?: string | null | undefined;
@@ -291,10 +311,10 @@ function userOf(name: string, raw: RawFields, dir: string): User {
   const keyFile = (raw['client-key'] as string | undefined) ?? null;
   return {
     name,
-    authProvider: raw['auth-provider'] ?? null,
+    authProvider: (raw['auth-provider'] as KubeconfigAuthProvider | undefined) ?? null,
     certData: (raw['client-certificate-data'] as string | undefined) ?? null,
     certFile: certFile ? absolute(dir, certFile) : certFile,
-    exec: raw.exec ?? null,
+    exec: (raw.exec as KubeconfigExec | undefined) ?? null,
     keyData: (raw['client-key-data'] as string | undefined) ?? null,
     keyFile: keyFile ? absolute(dir, keyFile) : keyFile,
     token: tokenOf(raw),
@@ -549,7 +569,7 @@ function impersonation(user: User, extras: UserExtras, flags: KubeConfigFlags): 
 }
 
 function execConfig(user: User): ExecConfig | undefined {
-  const exec = user.exec as Record<string, unknown> | undefined | null;
+  const { exec } = user;
   if (!exec || typeof exec.command !== 'string') return undefined;
   const mode = exec.interactiveMode;
   return {
