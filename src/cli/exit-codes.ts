@@ -1,3 +1,5 @@
+import type { ReadVerdict, Verdict } from '../plan/types.js';
+
 /** Exit codes, in one place, as documented in `--help`. */
 export const ExitCode = {
   /** plan: verdict clear or slow; drain: node drained. */
@@ -24,6 +26,26 @@ export const ExitCode = {
   Terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+const READ_VERDICT_EXIT: Record<ReadVerdict, ExitCode> = {
+  clear: ExitCode.Ok,
+  slow: ExitCode.Ok,
+  blocked: ExitCode.Blocked,
+  disruptive: ExitCode.Disruptive,
+};
+
+/**
+ * What a pipeline gates on: 0 clear or slow, 3 blocked, 4 incomplete, 5 disruptive. An incomplete plan fails closed;
+ * --allow-incomplete opts in to the exit code of the verdict from what was read (a pool plan that is
+ * incomplete has no blocked batch, so that is 0).
+ */
+export function planExitCode(
+  plan: { readonly verdict: Verdict; readonly assumedVerdict?: ReadVerdict },
+  allowIncomplete: boolean,
+): ExitCode {
+  if (plan.verdict !== 'incomplete') return READ_VERDICT_EXIT[plan.verdict];
+  return allowIncomplete ? READ_VERDICT_EXIT[plan.assumedVerdict ?? 'clear'] : ExitCode.Incomplete;
+}
 
 /** An error the CLI reports as one line (no stack trace) with its exit code. */
 export class CliError extends Error {

@@ -22,14 +22,15 @@ import { safeLines } from '../safe-text.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
 import { drainFilterOptionsFrom } from './drain-flags.js';
-import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { CliError, ExitCode, planExitCode, UsageError } from './exit-codes.js';
 import { processHolder } from '../process-holder.js';
 import { connect } from './kube-connect.js';
 import { asCliError } from './kube-flag-values.js';
 import { nodeSelection, type NodeSelection } from './node-selection.js';
 import { waitForKey } from './pause-key.js';
-import { indexAndNodes, poolPlanOf, showPoolPlan } from './pool-plan.js';
-import { planExitCode } from './commands/plan.js';
+import { openEventSink, showPlan, type EventSink } from './output.js';
+import { indexAndNodes } from './plan-input.js';
+import { poolPlanOf } from './pool-plan.js';
 import { terminalWidth } from './terminal.js';
 
 /**
@@ -92,7 +93,7 @@ export async function runCommandAction(
     // The run's plan, from the same read and the same planner as the run: nothing is claimed or written.
     const { index, nodes } = indexAndNodes(await loadLiveSnapshot(client, values), selection!);
     const plan = poolPlanOf(index, nodes, values);
-    await showPoolPlan(plan, values.output === 'json' ? 'json' : undefined);
+    await showPlan(plan, values.output === 'json' ? 'json' : undefined);
     return planExitCode(plan, false);
   }
   const api = runApi(client);
@@ -312,29 +313,19 @@ export function runExitCode(finished: RunEvent): ExitCode {
   return ExitCode.Error;
 }
 
-interface RunSink {
-  readonly emit: (event: RunEvent) => void;
-  readonly done: () => Promise<void>;
-}
-
-/** -o json: one event per line; a terminal: the live pool view; otherwise one line per event. */
-async function eventSink(format: 'text' | 'json' | undefined): Promise<RunSink> {
-  if (format === 'json') {
-    return { emit: (event) => void process.stdout.write(`${JSON.stringify(event)}\n`), done: async () => {} };
-  }
-  if (format === undefined && process.stdout.isTTY) {
-    const { startRunInk } = await import('../ui/run-view.js');
-    const ink = startRunInk();
-    return { emit: (event) => ink.onEvent(event), done: () => ink.done() };
-  }
-  const lines = new RunLines();
-  return {
-    emit: (event) => {
-      for (const line of lines.lines(event))
-        (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${safeLines(line.text)}\n`);
+/** -o json: one event per line; a terminal without -o: the live pool view; otherwise one line per event. */
+function eventSink(format: 'text' | 'json' | undefined): Promise<EventSink<RunEvent>> {
+  return openEventSink<RunEvent>(format, {
+    live: async () => {
+      const { startRunInk } = await import('../ui/run-view.js');
+      const ink = startRunInk();
+      return { emit: (event) => ink.onEvent(event), done: () => ink.done() };
     },
-    done: async () => {},
-  };
+    lines: () => {
+      const lines = new RunLines();
+      return (event) => lines.lines(event);
+    },
+  });
 }
 
 function runOptionsFrom(values: RunCommandValues): RunOptions {

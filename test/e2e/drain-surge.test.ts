@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { planSnapshot } from '../../src/cli/commands/plan.js';
+import { planSnapshot } from '../../src/cli/plan-input.js';
 import { surgeFrom, type DrainFlagValues } from '../../src/cli/drain-flags.js';
 import { connect } from '../../src/cli/kube-connect.js';
 import { systemClock, type Clock } from '../../src/drain/clock.js';

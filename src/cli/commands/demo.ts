@@ -2,7 +2,8 @@ import { Option, type Command } from 'commander';
 import type { EmbeddedSnapshotName } from '../../snapshot/embedded.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../plan/taint-eviction.js';
 import type { DrainFlagValues } from '../drain-flags.js';
-import { planSnapshot, showPlan, type PlanFormat } from './plan.js';
+import { showPlan, type OutputFormat } from '../output.js';
+import { planSnapshot } from '../plan-input.js';
 import { terminalWidth } from '../terminal.js';
 
 const DEMO_NODE = 'k8s-node-1';
@@ -36,7 +37,7 @@ export function register(program: Command): void {
       ),
     )
     .option('--no-tui', 'print text even on a terminal, instead of the full-screen view')
-    .action(async (values: { output?: PlanFormat; tui?: boolean }) => {
+    .action(async (values: { output?: OutputFormat; tui?: boolean }) => {
       // The bundled snapshots (270 kB of JSON) are loaded only by the demo, not at every start.
       const { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot } = await import('../../snapshot/embedded.js');
       const { UNLIMITED_WIDTH, wrapText } = await import('../../ui/text-wrap.js');

@@ -7,14 +7,13 @@ import { drainTargets, type DrainTargets } from '../../drain/targets.js';
 import { surgeSelects } from '../../plan/surge.js';
 import type { DrainPlan } from '../../plan/types.js';
 import type { Snapshot } from '../../snapshot/types.js';
-import { drainEventJsonLine } from '../../ui/drain-json.js';
 import { drainErrorLine, drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
 import { formatMs } from '../../ui/format.js';
 import type { ClusterTarget } from '../../ui/proceed-question.js';
 import { ask, canAsk, clusterTarget, type Answer } from '../confirm.js';
 import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '../drain-flags.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { CliError, ExitCode, planExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import { processHolder } from '../../process-holder.js';
 import { connect } from '../kube-connect.js';
@@ -22,7 +21,8 @@ import { asCliError, type KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
 import { invocation, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
-import { planExitCode, planSnapshot, readProgress } from './plan.js';
+import { openEventSink, type EventSink } from '../output.js';
+import { planSnapshot, readProgress } from '../plan-input.js';
 import { terminalWidth } from '../terminal.js';
 import { safeLines } from '../../safe-text.js';
 
@@ -162,11 +162,11 @@ async function drainCommand(
   // The drain's trail on its nodes (Kubernetes Events): best effort, never in a dry run.
   const events =
     values.dryRun === 'none'
-      ? recordNodeEvents(client, (message) => sink.onEvent({ type: 'warning', atMs: Date.now(), message }))
+      ? recordNodeEvents(client, (message) => sink.emit({ type: 'warning', atMs: Date.now(), message }))
       : null;
   const trail = new DrainTrail(`kubectl maint drain (${processHolder()})`);
   const emit = (event: DrainEvent) => {
-    sink.onEvent(event);
+    sink.emit(event);
     for (const step of events ? trail.eventsOf(event) : []) events?.record(step);
   };
   const onSignal = (signal: NodeJS.Signals) => {
@@ -307,46 +307,36 @@ export function proceedWarning(plan: DrainPlan, timeoutMs: number): string | nul
   return `${what}: ${plan.verdictReasons[0] ?? plan.verdict}; ${bound}`;
 }
 
-interface EventSink {
-  onEvent(event: DrainEvent): void;
-  done(): Promise<void>;
-}
-
-/** -o json: one event per line; a terminal: the live Ink view; otherwise kubectl-like lines. */
-async function openSink(
+/** -o json: one event per line; a terminal (with or without -o text): the live Ink view; otherwise kubectl-like lines. */
+function openSink(
   plan: DrainPlan,
   json: boolean,
   onInterrupt: () => void,
   escalation: ReturnType<typeof escalationForEngine>,
-): Promise<EventSink> {
+): Promise<EventSink<DrainEvent>> {
   const hints = waveHintsFromPlan(plan, escalation || undefined);
-  if (json) {
+  return openEventSink<DrainEvent>(json ? 'json' : undefined, {
     // stdout carries the events; a drain that did not finish also says why in one line on stderr.
-    let progress = initialDrainProgress();
-    return {
-      onEvent(event) {
-        process.stdout.write(drainEventJsonLine(event));
+    json: () => {
+      let progress = initialDrainProgress();
+      return (event) => {
         const error = event.type === 'finished' ? drainErrorLine(progress, event) : null;
-        if (error) process.stderr.write(`${error}\n`);
         progress = reduceDrainEvents(progress, event, { hints });
-      },
-      done: async () => {},
-    };
-  }
-  if (process.stdout.isTTY) {
-    const { startDrainInk } = await import('../../ui/drain-view.js');
-    const ink = startDrainInk({ hints, onInterrupt });
-    return { onEvent: (event) => ink.onEvent(event), done: () => ink.done() };
-  }
-  let progress = initialDrainProgress();
-  return {
-    onEvent(event) {
-      // Messages from the cluster (the scheduler's, the API's) reach the reader without control sequences.
-      for (const line of drainEventLines(progress, event)) {
-        (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${safeLines(line.text)}\n`);
-      }
-      progress = reduceDrainEvents(progress, event, { hints });
+        return error ? [{ stream: 'stderr', text: error }] : [];
+      };
     },
-    done: async () => {},
-  };
+    live: async () => {
+      const { startDrainInk } = await import('../../ui/drain-view.js');
+      const ink = startDrainInk({ hints, onInterrupt });
+      return { emit: (event) => ink.onEvent(event), done: () => ink.done() };
+    },
+    lines: () => {
+      let progress = initialDrainProgress();
+      return (event) => {
+        const lines = drainEventLines(progress, event);
+        progress = reduceDrainEvents(progress, event, { hints });
+        return lines;
+      };
+    },
+  });
 }

@@ -1,42 +1,29 @@
 import { Option, type Command } from 'commander';
 import { buildPlan } from '../../plan/build-plan.js';
-import type { DrainPlan, ReadVerdict, Verdict } from '../../plan/types.js';
-import { ClusterIndex } from '../../snapshot/cluster-index.js';
-import { isScopedKindWarning, type Snapshot } from '../../snapshot/types.js';
+import type { DrainPlan } from '../../plan/types.js';
+import type { Snapshot } from '../../snapshot/types.js';
 import type { ReadProgressReporter } from '../../ui/read-progress.js';
-import { addDrainFlags, planOptionsFrom, type DrainFlagValues } from '../drain-flags.js';
-import { ExitCode } from '../exit-codes.js';
+import { addDrainFlags, planOptionsFrom } from '../drain-flags.js';
+import { planExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
 import { connect } from '../kube-connect.js';
 import { asCliError, type KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
-import { nodeSelection, resolveNodes, type NodeSelection } from '../node-selection.js';
+import { nodeSelection } from '../node-selection.js';
 import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
-import { indexAndNodes, isPoolPlan, poolPlanOf, showPoolPlan, type PoolFlagValues } from '../pool-plan.js';
+import { showPlan, type OutputFormat } from '../output.js';
+import { indexAndNodes, readProgress } from '../plan-input.js';
+import { isPoolPlan, poolPlanOf, type PoolFlagValues } from '../pool-plan.js';
 import { invocation, shellQuote, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { advisedFlags } from '../../ui/plan-advice.js';
-import { safeLines } from '../../safe-text.js';
-import { canOpenFullScreen, terminalWidth } from '../terminal.js';
-
-export type PlanFormat = 'text' | 'json' | 'yaml';
 
 export interface PlanFlagValues extends PoolFlagValues, KubeFlagValues {
   readonly selector?: string;
   readonly snapshot?: string;
-  readonly output?: PlanFormat;
+  readonly output?: OutputFormat;
   readonly allowIncomplete?: boolean;
   /** false with --no-tui: text even on a terminal. */
   readonly tui?: boolean;
-}
-
-export interface ShowPlanOptions {
-  /** --no-tui: text even on a terminal. */
-  readonly noTui?: boolean;
-  /** What the full-screen view suggests running next. */
-  readonly nextCommand?: string | undefined;
-  /** The full-screen view's line above the headline, and what q does there (the demo's examples). */
-  readonly title?: string | undefined;
-  readonly quitHint?: string | undefined;
 }
 
 export function register(program: Command): void {
@@ -89,33 +76,13 @@ export function register(program: Command): void {
     } finally {
       progress?.stop();
     }
-    if (plan.kind === 'PoolPlan') await showPoolPlan(plan, values.output, { noTui: values.tui === false });
+    if (plan.kind === 'PoolPlan') await showPlan(plan, values.output, { noTui: values.tui === false });
     else {
       const next = nextCommand(plan, suggestedCommands(rootOf(self), invocation()));
       await showPlan(plan, values.output, { noTui: values.tui === false, nextCommand: next });
     }
     process.exitCode = planExitCode(plan, values.allowIncomplete === true);
   });
-}
-
-const READ_VERDICT_EXIT: Record<ReadVerdict, number> = {
-  clear: ExitCode.Ok,
-  slow: ExitCode.Ok,
-  blocked: ExitCode.Blocked,
-  disruptive: ExitCode.Disruptive,
-};
-
-/**
- * What a pipeline gates on: 0 clear or slow, 3 blocked, 4 incomplete, 5 disruptive. An incomplete plan fails closed;
- * --allow-incomplete opts in to the exit code of the verdict from what was read (a pool plan that is
- * incomplete has no blocked batch, so that is 0).
- */
-export function planExitCode(
-  plan: { readonly verdict: Verdict; readonly assumedVerdict?: ReadVerdict },
-  allowIncomplete: boolean,
-): number {
-  if (plan.verdict !== 'incomplete') return READ_VERDICT_EXIT[plan.verdict];
-  return allowIncomplete ? READ_VERDICT_EXIT[plan.assumedVerdict ?? 'clear'] : ExitCode.Incomplete;
 }
 
 /** Loads the snapshot the flags name: the file of --snapshot, else the live cluster. */
@@ -135,13 +102,6 @@ export async function snapshotFromFlags(
   }
 }
 
-/** The spinner on stderr while reading, loaded only when stderr is a terminal (it is ora, and only draws there). */
-export async function readProgress(): Promise<ReadProgressReporter | null> {
-  if (!process.stderr.isTTY) return null;
-  const { startReadProgress } = await import('../../ui/read-progress.js');
-  return startReadProgress();
-}
-
 /** The program a subcommand belongs to: the suggestions read every command's flags from it. */
 function rootOf(command: Command): Command {
   return command.parent ? rootOf(command.parent) : command;
@@ -155,41 +115,4 @@ function rootOf(command: Command): Command {
 export function nextCommand(plan: DrainPlan, commands: SuggestedCommands): string {
   if (plan.verdict === 'clear' || plan.verdict === 'slow') return commands.drain;
   return [commands.resume, ...advisedFlags(plan).map(shellQuote)].join(' ');
-}
-
-/** Plans a loaded snapshot; warnings from loading go to stderr first. */
-export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, values: DrainFlagValues): DrainPlan {
-  // A kind that judges only some replacements is said on the pods it concerns, as a caveat (plan/caveats.ts).
-  for (const warning of snapshot.warnings.filter((w) => !isScopedKindWarning(w))) {
-    process.stderr.write(`warning: ${warning}\n`);
-  }
-  const index = new ClusterIndex(snapshot);
-  const nodes = resolveNodes(index, selection);
-  return buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
-}
-
-/**
- * Results go to stdout. Without -o, on a terminal (stdin and stdout, outside CI): the full-screen view,
- * loaded only then so pipes never parse React. Otherwise text, wrapped to the terminal when stdout is one.
- */
-export async function showPlan(
-  plan: DrainPlan,
-  format: PlanFormat | undefined,
-  options: ShowPlanOptions = {},
-): Promise<void> {
-  if (format === 'json' || format === 'yaml') {
-    const { renderPlanJson, renderPlanYaml } = await import('../../ui/plan-output.js');
-    return void process.stdout.write(format === 'json' ? renderPlanJson(plan) : renderPlanYaml(plan));
-  }
-  if (format === undefined && !options.noTui && canOpenFullScreen()) {
-    const { renderPlanScreen } = await import('../../ui/plan-view.js');
-    return renderPlanScreen(plan, {
-      nextCommand: options.nextCommand,
-      title: options.title,
-      quitHint: options.quitHint,
-    });
-  }
-  const { renderPlanText } = await import('../../ui/plan-text.js');
-  // Reasons carry text from the cluster (annotations, the scheduler's messages): shown without control sequences.
-  process.stdout.write(safeLines(renderPlanText(plan, { width: terminalWidth(process.stdout) })));
 }

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import type * as Yaml from 'yaml';
 import { buildInfo, runtimeInfo, type BuildInfo, type RuntimeInfo } from '../../version.js';
+import { showDocument } from '../output.js';
 
 /** The `-o json|yaml` contract of `kubectl maint version`: fields may be added, never renamed or removed. */
 export interface VersionReport extends BuildInfo, RuntimeInfo {
@@ -8,15 +8,15 @@ export interface VersionReport extends BuildInfo, RuntimeInfo {
   readonly apiVersion: 'maint.kubectl.io/v1alpha1';
 }
 
-export type VersionFormat = 'text' | 'json' | 'yaml';
-
 export function register(program: Command): void {
   program
     .command('version')
     .description('Print the version of kubectl maint, the commit and date it was built from, and its runtime')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['json', 'yaml']))
     .action(async (opts: { output?: 'json' | 'yaml' }) => {
-      process.stdout.write(await formatVersion(versionReport(), opts.output ?? 'text'));
+      const report = versionReport();
+      // The renderers of -o json|yaml are loaded only then: `version` is what start-up is measured by.
+      await showDocument(report, opts.output, { text: async () => versionText(report) });
     });
 }
 
@@ -24,14 +24,8 @@ export function versionReport(): VersionReport {
   return { kind: 'Version', apiVersion: 'maint.kubectl.io/v1alpha1', ...buildInfo(), ...runtimeInfo() };
 }
 
-export async function formatVersion(report: VersionReport, format: VersionFormat): Promise<string> {
-  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
-  // The YAML library is loaded only for -o yaml: `version` is what start-up is measured by.
-  if (format === 'yaml') {
-    // yaml is CommonJS: Node's import gives its named exports, a bundle's split chunk only `default`.
-    const yaml = (await import('yaml')) as typeof Yaml & { default?: typeof Yaml };
-    return (typeof yaml.stringify === 'function' ? yaml : yaml.default!).stringify(report, { indent: 2 });
-  }
+/** The report as `version` prints it without -o: each field on its line. */
+export function versionText(report: VersionReport): string {
   const runtime = `Node.js ${report.node}${report.singleExecutable ? ', single executable' : ''}`;
   const rows: [string, string][] = [
     ['Version', report.version],

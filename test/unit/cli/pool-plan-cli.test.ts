@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planSnapshot } from '../../../src/cli/commands/plan.js';
+import { planSnapshot } from '../../../src/cli/plan-input.js';
 import { parseMaxUnavailable, resolveMaxUnavailable } from '../../../src/cli/pool-flags.js';
 import type { DrainPlan } from '../../../src/plan/types.js';
 import { snapshotFromText } from '../../../src/snapshot/load-file.js';

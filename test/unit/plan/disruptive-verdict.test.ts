@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { planExitCode } from '../../../src/cli/commands/plan.js';
+import { planExitCode } from '../../../src/cli/exit-codes.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { buildPoolPlan } from '../../../src/plan/pool-plan.js';
 import { verdictHeadline } from '../../../src/ui/plan-sections.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planExitCode } from '../../../src/cli/commands/plan.js';
+import { planExitCode } from '../../../src/cli/exit-codes.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
 import { isVolumeKindWarning, SNAPSHOT_KINDS, type Snapshot } from '../../../src/snapshot/types.js';

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { formatVersion, versionReport, type VersionReport } from '../../../src/cli/commands/version.js';
+import { versionReport, versionText, type VersionReport } from '../../../src/cli/commands/version.js';
+import { renderJson, renderYaml } from '../../../src/ui/document.js';
 import { buildInfo } from '../../../src/version.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -45,14 +46,14 @@ describe('kubectl maint version', () => {
     ],
   ])('prints %s', async (_case, report, middle) => {
     const lines = ['Version:  v1.2.3', ...middle, 'Platform: linux/amd64', ''];
-    expect(await formatVersion(report, 'text')).toBe(lines.join('\n'));
+    expect(versionText(report)).toBe(lines.join('\n'));
   });
 
   it.each([
     ['json', (text: string): unknown => JSON.parse(text)],
     ['yaml', (text: string): unknown => parse(text)],
   ] as const)('-o %s prints the whole report, nulls included, as one document', async (format, read) => {
-    const text = await formatVersion(dev, format);
+    const text = format === 'json' ? renderJson(dev) : renderYaml(dev);
     expect(text.endsWith('\n')).toBe(true);
     expect(read(text)).toEqual(dev);
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { planSnapshot } from '../../../src/cli/commands/plan.js';
+import { planSnapshot } from '../../../src/cli/plan-input.js';
 import type { DrainPlan } from '../../../src/plan/types.js';
 import { snapshotFromText } from '../../../src/snapshot/load-file.js';
 import { planDocument } from '../../../src/ui/plan-document.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drainEventJsonLine } from '../../../src/ui/drain-json.js';
+import { jsonLine as drainEventJsonLine } from '../../../src/ui/json-lines.js';
 import { helloDrain } from './drain-fixture.js';
 
 describe('drainEventJsonLine', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { renderPlanJson, renderPlanYaml } from '../../../src/ui/plan-output.js';
+import { renderJson as renderPlanJson, renderYaml as renderPlanYaml } from '../../../src/ui/document.js';
 import { blockedPlan, slowPlan } from './plan-fixture.js';
 
 /** The fields scripts rely on (the -o json contract). */

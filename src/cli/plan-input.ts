@@ -1,0 +1,32 @@
+import { buildPlan } from '../plan/build-plan.js';
+import type { DrainPlan } from '../plan/types.js';
+import { ClusterIndex } from '../snapshot/cluster-index.js';
+import { isScopedKindWarning, type Snapshot } from '../snapshot/types.js';
+import type { ReadProgressReporter } from '../ui/read-progress.js';
+import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
+import { resolveNodes, type NodeSelection } from './node-selection.js';
+
+/** What `plan`, `drain`, `run` and `demo` share to plan: the spinner while reading, a loaded snapshot's nodes, its plan. */
+
+/** The spinner on stderr while reading, loaded only when stderr is a terminal (it is ora, and only draws there). */
+export async function readProgress(): Promise<ReadProgressReporter | null> {
+  if (!process.stderr.isTTY) return null;
+  const { startReadProgress } = await import('../ui/read-progress.js');
+  return startReadProgress();
+}
+
+/** The snapshot's nodes for the selection, and the index the plans use; warnings from loading go to stderr first. */
+export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { index: ClusterIndex; nodes: string[] } {
+  // A kind that judges only some replacements is said on the pods it concerns, as a caveat (plan/caveats.ts).
+  for (const warning of snapshot.warnings.filter((w) => !isScopedKindWarning(w))) {
+    process.stderr.write(`warning: ${warning}\n`);
+  }
+  const index = new ClusterIndex(snapshot);
+  return { index, nodes: resolveNodes(index, selection) };
+}
+
+/** Plans a loaded snapshot (the nodes drained together); warnings from loading go to stderr first. */
+export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, values: DrainFlagValues): DrainPlan {
+  const { index, nodes } = indexAndNodes(snapshot, selection);
+  return buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
+}
