@@ -7,8 +7,8 @@ import { parseDurationSeconds, parseSelectorArg } from './flag-values.js';
 
 /** What commander parses from kubectl drain's flags (shared by `plan`, `drain` and `run`). */
 export interface DrainFlagValues {
-  readonly ignoreDaemonSets?: boolean;
-  readonly deleteEmptyDirData?: boolean;
+  readonly ignoreDaemonsets?: boolean;
+  readonly deleteEmptydirData?: boolean;
   readonly force?: boolean;
   readonly podSelector?: string;
   readonly disableEviction?: boolean;
@@ -34,13 +34,10 @@ const DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS = 50;
 /** kubectl drain's pod-handling flags, with kubectl's names and help wording. */
 export function addDrainFlags(command: Command): Command {
   const options = [
-    keyed(new Option('--ignore-daemonsets', 'ignore DaemonSet-managed pods'), 'ignoreDaemonSets'),
-    keyed(
-      new Option(
-        '--delete-emptydir-data',
-        'continue even if there are pods using emptyDir (local data that will be deleted when the node is drained)',
-      ),
-      'deleteEmptyDirData',
+    new Option('--ignore-daemonsets', 'ignore DaemonSet-managed pods'),
+    new Option(
+      '--delete-emptydir-data',
+      'continue even if there are pods using emptyDir (local data that will be deleted when the node is drained)',
     ),
     new Option('--force', 'continue even if there are pods that do not declare a controller'),
     new Option('--pod-selector <selector>', 'label selector to filter pods on the node').argParser(parseSelectorArg),
@@ -75,19 +72,13 @@ export function addDrainFlags(command: Command): Command {
 }
 
 /**
- * Commander names a value after its flag (`--delete-emptydir-data` → `deleteEmptydirData`); these carry
- * the name the plan and the run use, so one flag has one spelling from the command line to the filter.
+ * kubectl drain's pod-handling flags as the plan, the drain and a run's batches read them: mapped here
+ * only, from commander's names for them (`--delete-emptydir-data` is `deleteEmptydirData` to commander).
  */
-function keyed(option: Option, key: keyof DrainFilterOptions): Option {
-  option.attributeName = () => key;
-  return option;
-}
-
-/** kubectl drain's pod-handling flags as the plan, the drain and a run's batches read them: mapped here only. */
 export function drainFilterOptionsFrom(values: DrainFlagValues): DrainFilterOptions {
   return {
-    ignoreDaemonSets: values.ignoreDaemonSets === true,
-    deleteEmptyDirData: values.deleteEmptyDirData === true,
+    ignoreDaemonSets: values.ignoreDaemonsets === true,
+    deleteEmptyDirData: values.deleteEmptydirData === true,
     force: values.force === true,
     podSelector: values.podSelector || undefined,
     disableEviction: values.disableEviction === true,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { planSnapshot } from '../../src/cli/plan-input.js';
+import { planSnapshot } from '../../src/cli/commands/plan.js';
 import { surgeFrom, type DrainFlagValues } from '../../src/cli/drain-flags.js';
 import { connect } from '../../src/cli/kube-connect.js';
 import { systemClock, type Clock } from '../../src/drain/clock.js';
@@ -161,7 +161,7 @@ function watchSolo() {
  */
 async function drainInProcess(afterRead?: () => Promise<unknown>) {
   const values: DrainFlagValues = {
-    ignoreDaemonSets: true,
+    ignoreDaemonsets: true,
     podSelector: 'app=solo',
     surge: true,
     taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },

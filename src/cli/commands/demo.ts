@@ -10,7 +10,7 @@ const DEMO_NODE = 'k8s-node-1';
 
 /** The flags the demo plans with: `kubectl maint plan k8s-node-1 --ignore-daemonsets`, as one would drain a worker. */
 const DEMO_FLAGS: DrainFlagValues = {
-  ignoreDaemonSets: true,
+  ignoreDaemonsets: true,
   taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
   nodeMonitorGracePeriod: 50,
 };

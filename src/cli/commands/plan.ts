@@ -17,6 +17,9 @@ import { isPoolPlan, poolPlanOf, type PoolFlagValues } from '../pool-plan.js';
 import { invocation, shellQuote, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { advisedFlags } from '../../ui/plan-advice.js';
 
+/** Where the e2e tests that plan in-process find it; the commands import it from plan-input.ts. */
+export { planSnapshot } from '../plan-input.js';
+
 export interface PlanFlagValues extends PoolFlagValues, KubeFlagValues {
   readonly selector?: string;
   readonly snapshot?: string;

@@ -135,7 +135,7 @@ describe('kubectl maint plan NODE… previews kubectl maint drain NODE…', () =
     const text = readFileSync(hello, 'utf8');
     return snapshotFromText(text, { type: 'file', path: hello }, 'hello');
   };
-  const flags = { ignoreDaemonSets: true, taint: { key: 'kubectl-maint/maintenance' }, nodeMonitorGracePeriod: 50 };
+  const flags = { ignoreDaemonsets: true, taint: { key: 'kubectl-maint/maintenance' }, nodeMonitorGracePeriod: 50 };
 
   it('two nodes without --max-unavailable: one DrainPlan, both cordoned and drained together, as drain plans them', async () => {
     const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets', '-o', 'json']);

@@ -23,7 +23,7 @@ function labPlan(name: 'hello' | 'hello-ignore'): DrainPlan {
   return planSnapshot(
     snapshot,
     { names: ['k8s-node-1'] },
-    { ignoreDaemonSets: true, taint: { key: 'kubectl-maint/maintenance' }, nodeMonitorGracePeriod: 50 },
+    { ignoreDaemonsets: true, taint: { key: 'kubectl-maint/maintenance' }, nodeMonitorGracePeriod: 50 },
   );
 }
 

@@ -14,7 +14,7 @@ async function poolPlan() {
   const index = new ClusterIndex(snapshot);
   const nodes = snapshot.nodes.map((n) => n.metadata?.name ?? '');
   return poolPlanOf(index, nodes, {
-    ignoreDaemonSets: true,
+    ignoreDaemonsets: true,
     maxUnavailable: { count: 2 },
     taint: { key: 'kubectl-maint/maintenance' },
     nodeMonitorGracePeriod: 50,
