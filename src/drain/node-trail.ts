@@ -5,20 +5,21 @@ import type { DrainEvent, PodRef } from './events.js';
 /**
  * The Kubernetes Events a drain leaves on its nodes (kube/node-events.ts), from its own events: each node
  * cordoned, then drained, or why not (the drain failed, timed out or was interrupted, with what is left).
+ * A node the drain could not cordon was left as it was, and gets none.
  * `by` names who drains, as the notes say it: `kubectl maint drain (ops@bastion pid 4242)`.
  */
 export class DrainTrail {
-  private nodes: readonly string[] = [];
+  /** The nodes the drain holds cordoned (by itself or before it): one whose cordon failed was not touched. */
+  private readonly nodes: string[] = [];
 
   constructor(private readonly by: string) {}
 
   eventsOf(event: DrainEvent): NodeEvent[] {
     switch (event.type) {
-      case 'started':
-        if (event.dryRun === 'none') this.nodes = event.nodes;
-        return [];
       case 'cordoned':
-        if (event.already || event.dryRun) return [];
+        if (event.dryRun) return [];
+        this.nodes.push(event.node);
+        if (event.already) return [];
         return [
           { node: event.node, type: 'Normal', reason: 'Cordoned', action: 'Cordon', note: `cordoned by ${this.by}` },
         ];

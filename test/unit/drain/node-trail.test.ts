@@ -27,7 +27,7 @@ describe('DrainTrail', () => {
   it('a drain that fails, times out or is interrupted says so, with what is left', () => {
     const outcomes = (['failed', 'timeout', 'interrupted'] as const).map((result) => {
       const trail = new DrainTrail(BY);
-      return [started(), finished(9, result, [HELLO_B])].flatMap((e) => trail.eventsOf(e));
+      return [started(), cordoned(0, true), finished(9, result, [HELLO_B])].flatMap((e) => trail.eventsOf(e));
     });
     expect(outcomes.flat().map((e) => [e.type, e.reason, e.note])).toEqual([
       ['Warning', 'DrainFailed', `drain by ${BY} failed with 1 pod still on the node`],
@@ -38,6 +38,11 @@ describe('DrainTrail', () => {
         `drain by ${BY} interrupted with 1 pod still on the node; the node stays cordoned`,
       ],
     ]);
+  });
+
+  it('a node the drain could not cordon (refused) was left as it was: no trail', () => {
+    const trail = new DrainTrail(BY);
+    expect([started(), finished(1, 'failed', [HELLO_B])].flatMap((e) => trail.eventsOf(e))).toEqual([]);
   });
 
   it('a dry run leaves no trail', () => {
