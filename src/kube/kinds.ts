@@ -22,6 +22,10 @@ export const KIND_PATHS = {
   CSIStorageCapacity: '/apis/storage.k8s.io/v1/csistoragecapacities',
   Namespace: '/api/v1/namespaces',
   PriorityClass: '/apis/scheduling.k8s.io/v1/priorityclasses',
+  ResourceClaim: '/apis/resource.k8s.io/v1/resourceclaims',
+  ResourceClaimTemplate: '/apis/resource.k8s.io/v1/resourceclaimtemplates',
+  DeviceClass: '/apis/resource.k8s.io/v1/deviceclasses',
+  ResourceSlice: '/apis/resource.k8s.io/v1/resourceslices',
   HorizontalPodAutoscaler: '/apis/autoscaling/v2/horizontalpodautoscalers',
 } as const;
 

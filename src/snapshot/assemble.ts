@@ -23,6 +23,10 @@ const FIELD_OF_KIND = {
   CSIStorageCapacity: 'csiStorageCapacities',
   Namespace: 'namespaces',
   PriorityClass: 'priorityClasses',
+  ResourceClaim: 'resourceClaims',
+  ResourceClaimTemplate: 'resourceClaimTemplates',
+  DeviceClass: 'deviceClasses',
+  ResourceSlice: 'resourceSlices',
   HorizontalPodAutoscaler: 'autoscalers',
 } as const satisfies Record<SnapshotKind, keyof Snapshot>;
 

@@ -14,7 +14,7 @@ import { objectProblem } from './validate.js';
 
 /** The command whose output `--snapshot` reads; quoted in every error so the fix is one copy-paste away. */
 export const SNAPSHOT_COMMAND =
-  'kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services,persistentvolumeclaims,persistentvolumes,storageclasses,csinodes,csidrivers,csistoragecapacities,namespaces,priorityclasses -A -o json';
+  'kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services,persistentvolumeclaims,persistentvolumes,storageclasses,csinodes,csidrivers,csistoragecapacities,namespaces,priorityclasses,resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices -A -o json';
 
 /**
  * Without nodes there is nothing to plan. Pods are not required of a file: one with none may be a

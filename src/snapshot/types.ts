@@ -3,6 +3,7 @@ import type {
   V1CSINode,
   V1CSIStorageCapacity,
   V1DaemonSet,
+  V1DeviceClass,
   V1Deployment,
   V1Job,
   V1Namespace,
@@ -14,6 +15,9 @@ import type {
   V1ReplicaSet,
   V1PriorityClass,
   V1ReplicationController,
+  ResourceV1ResourceClaim,
+  V1ResourceClaimTemplate,
+  V1ResourceSlice,
   V1Service,
   V1StatefulSet,
   V1StorageClass,
@@ -46,12 +50,29 @@ export function isVolumeKindWarning(warning: string): boolean {
  * the pods it concerns instead of a warning on every plan.
  */
 export function isScopedKindWarning(warning: string): boolean {
-  return isVolumeKindWarning(warning) || isKindWarning(warning, 'Namespace') || isKindWarning(warning, 'PriorityClass');
+  return (
+    isVolumeKindWarning(warning) ||
+    isDraKindWarning(warning) ||
+    isKindWarning(warning, 'Namespace') ||
+    isKindWarning(warning, 'PriorityClass')
+  );
 }
 
 /** A live read's warning that `kind` could not be listed. */
 export function isKindWarning(warning: string, kind: SnapshotKind): boolean {
   return warning.endsWith(`(${kind} objects not loaded)`);
+}
+
+/** The kinds the DynamicResources filter reads (resource.k8s.io/v1). */
+export const DRA_KINDS = ['ResourceClaim', 'ResourceClaimTemplate', 'DeviceClass', 'ResourceSlice'] as const;
+export type DraKind = (typeof DRA_KINDS)[number];
+
+/**
+ * A live read's warning that a DRA kind could not be listed: like a volume kind's, it matters only to
+ * replacements with resource claims.
+ */
+export function isDraKindWarning(warning: string): boolean {
+  return DRA_KINDS.some((kind) => warning.endsWith(`(${kind} objects not loaded)`));
 }
 
 /** The kinds a snapshot can hold, in the order `kubectl get` lists them in the README's command. */
@@ -69,6 +90,7 @@ export const SNAPSHOT_KINDS = [
   ...VOLUME_KINDS,
   'Namespace',
   'PriorityClass',
+  ...DRA_KINDS,
   'HorizontalPodAutoscaler',
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
@@ -121,6 +143,10 @@ export interface Snapshot {
   readonly namespaces: readonly V1Namespace[];
   /** The priority of a pod whose spec.priority is not set, and preemptionPolicy. */
   readonly priorityClasses: readonly V1PriorityClass[];
+  readonly resourceClaims: readonly ResourceV1ResourceClaim[];
+  readonly resourceClaimTemplates: readonly V1ResourceClaimTemplate[];
+  readonly deviceClasses: readonly V1DeviceClass[];
+  readonly resourceSlices: readonly V1ResourceSlice[];
   /** autoscaling/v2; read live only for --surge. */
   readonly autoscalers: readonly V2HorizontalPodAutoscaler[];
   /** Problems met while loading that did not stop it (unknown kinds skipped, forbidden lists...). */

@@ -154,6 +154,9 @@ const POD_SPEC = obj(
     overhead: RESOURCES,
     resources: RESOURCE_REQUIREMENTS,
     terminationGracePeriodSeconds: 'integer',
+    resourceClaims: list(
+      obj({ name: 'string', resourceClaimName: 'string', resourceClaimTemplateName: 'string' }, ['name']),
+    ),
   },
   ['containers'],
 );
@@ -161,6 +164,43 @@ const POD_TEMPLATE = obj({ metadata: obj({ labels: 'labels' }), spec: 'any' });
 const WORKLOAD_SPEC = obj({ replicas: 'integer', selector: 'selector', template: POD_TEMPLATE });
 
 const ACCESS_MODES = list('string');
+const CEL_SELECTORS = list(obj({ cel: obj({ expression: 'string' }, ['expression']) }));
+const DEVICE_REQUEST_FIELDS = {
+  deviceClassName: 'string',
+  selectors: CEL_SELECTORS,
+  allocationMode: 'string',
+  count: 'integer',
+  adminAccess: 'boolean',
+  tolerations: list(TOLERATION),
+} as const;
+const DEVICE_CLAIM = obj({
+  requests: list(
+    obj(
+      {
+        name: 'string',
+        exactly: obj(DEVICE_REQUEST_FIELDS, ['deviceClassName']),
+        firstAvailable: list(obj({ name: 'string', ...DEVICE_REQUEST_FIELDS }, ['name', 'deviceClassName'])),
+      },
+      ['name'],
+    ),
+  ),
+  constraints: list(obj({ requests: list('string'), matchAttribute: 'string', distinctAttribute: 'string' })),
+});
+const DEVICE_RESULT = obj(
+  { request: 'string', driver: 'string', pool: 'string', device: 'string', adminAccess: 'boolean' },
+  ['request', 'driver', 'pool', 'device'],
+);
+const DEVICE = obj(
+  {
+    name: 'string',
+    attributes: map('any'),
+    capacity: map(obj({ value: 'quantity' }, ['value'])),
+    nodeName: 'string',
+    allNodes: 'boolean',
+    taints: list(TAINT),
+  },
+  ['name'],
+);
 const NODE_SELECTOR = obj({ nodeSelectorTerms: list(NODE_SELECTOR_TERM) });
 
 const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
@@ -183,6 +223,7 @@ const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
         conditions: list(CONDITION),
         containerStatuses: list(CONTAINER_STATUS),
         initContainerStatuses: list(CONTAINER_STATUS),
+        resourceClaimStatuses: list(obj({ name: 'string', resourceClaimName: 'string' }, ['name'])),
       }),
     },
     ['metadata', 'spec'],
@@ -283,6 +324,46 @@ const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
     'metadata',
     'value',
   ]),
+  ResourceClaim: obj(
+    {
+      metadata: METADATA,
+      spec: obj({ devices: DEVICE_CLAIM }),
+      status: obj({
+        allocation: obj({ devices: obj({ results: list(DEVICE_RESULT) }), nodeSelector: NODE_SELECTOR }),
+        reservedFor: list(obj({ resource: 'string', name: 'string', uid: 'string' })),
+      }),
+    },
+    ['metadata'],
+  ),
+  ResourceClaimTemplate: obj(
+    { metadata: METADATA, spec: obj({ metadata: 'any', spec: obj({ devices: DEVICE_CLAIM }) }) },
+    ['metadata'],
+  ),
+  DeviceClass: obj({ metadata: METADATA, spec: obj({ selectors: CEL_SELECTORS, extendedResourceName: 'string' }) }, [
+    'metadata',
+  ]),
+  ResourceSlice: obj(
+    {
+      metadata: METADATA,
+      spec: obj(
+        {
+          driver: 'string',
+          pool: obj({ name: 'string', generation: 'integer', resourceSliceCount: 'integer' }, [
+            'name',
+            'generation',
+            'resourceSliceCount',
+          ]),
+          nodeName: 'string',
+          nodeSelector: NODE_SELECTOR,
+          allNodes: 'boolean',
+          perDeviceNodeSelection: 'boolean',
+          devices: list(DEVICE),
+        },
+        ['driver', 'pool'],
+      ),
+    },
+    ['metadata'],
+  ),
   HorizontalPodAutoscaler: obj(
     {
       metadata: METADATA,

@@ -39,6 +39,10 @@ const PLAN_KINDS = [
   'csinodes',
   'csidrivers',
   'csistoragecapacities',
+  'resourceclaims',
+  'resourceclaimtemplates',
+  'deviceclasses',
+  'resourceslices',
 ];
 
 const isMaint = (e: AuditEvent) => e.userAgent?.startsWith('kubectl-maint/') === true;
