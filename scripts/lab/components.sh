@@ -13,7 +13,8 @@ is_component() {
 }
 
 # The audit policy of the lab's kube-apiserver: only the writes the drain and run tests judge (evictions,
-# pod deletes, node patches, the runs' Leases in kube-system) and the reads whose count they judge (lists
+# pod deletes, node patches, the runs' Leases in kube-system, and every write of the ServiceAccounts of
+# namespace maint-rbac, the least-privilege test's users) and the reads whose count they judge (lists
 # and watches: a run lists each kind once), at Metadata level (who, what, answer; no bodies), so the log
 # stays small.
 write_audit_policy() {
@@ -37,6 +38,9 @@ rules:
     resources: [{group: coordination.k8s.io, resources: [leases]}]
   - level: Metadata
     verbs: [list, watch]
+  - level: Metadata
+    userGroups: [system:serviceaccounts:maint-rbac]
+    verbs: [create, update, patch, delete, deletecollection]
   - level: None
 POLICY
 }

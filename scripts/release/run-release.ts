@@ -13,6 +13,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { clusterRolesYaml } from '../../src/kube/cluster-roles.js';
+import { RBAC_COMMANDS } from '../../src/kube/permissions.js';
 import { goPlatform } from '../../src/version.js';
 import { sha256File, writeArchive } from './archive.js';
 import { bundleCli, bundleFiles, bundleSeaMain } from './bundle.js';
@@ -21,12 +23,21 @@ import { nodeBinaryCacheDir, nodeBinaryFor } from './node-binary.js';
 import { thirdPartyNotices } from './notices.js';
 import { buildExecutable } from './sea.js';
 import { buildDate, checkReleaseVersion, gitCommit, releaseStamp } from './stamp.js';
-import { archiveName, binaryName, completionName, parseTarget, TARGETS, targetName, type Target } from './targets.js';
+import {
+  archiveName,
+  binaryName,
+  completionName,
+  parseTarget,
+  rbacFileName,
+  TARGETS,
+  targetName,
+  type Target,
+} from './targets.js';
 
 const USAGE = `usage: npm run release -- --version vX.Y.Z [options]
 
-Builds kubectl-maint as a Node.js single executable per platform, packs each with kubectl_complete-maint, LICENSE and
-THIRD_PARTY_LICENSES, and writes into --out: the archives, their sha256 (…_checksums.txt) and
+Builds kubectl-maint as a Node.js single executable per platform, packs each with kubectl_complete-maint, LICENSE,
+THIRD_PARTY_LICENSES and the ClusterRoles of plan, drain and run (rbac-*.yaml), and writes into --out: the archives, their sha256 (…_checksums.txt) and
 plugin.yaml, the krew manifest for this version.
 
   --version vX.Y.Z     the release; must equal package.json's version with a leading v
@@ -113,9 +124,18 @@ async function buildArchives(version: string, targets: readonly Target[], out: s
       copyFileSync(join(REPO_DIR, 'bin', completionName(target)), join(stage, completionName(target)));
       chmodSync(join(stage, completionName(target)), 0o755);
       writeFileSync(join(stage, 'THIRD_PARTY_LICENSES'), notices);
+      // The ClusterRoles each command needs, from the code that makes its requests (deploy/rbac/ holds the same).
+      const roles = RBAC_COMMANDS.map((command) => rbacFileName(command));
+      RBAC_COMMANDS.forEach((command, i) => writeFileSync(join(stage, roles[i]!), clusterRolesYaml(command)));
       const archive = join(out, archiveName(version, target));
       rmSync(archive, { force: true });
-      writeArchive(archive, stage, [binaryName(target), completionName(target), 'LICENSE', 'THIRD_PARTY_LICENSES']);
+      writeArchive(archive, stage, [
+        binaryName(target),
+        completionName(target),
+        'LICENSE',
+        'THIRD_PARTY_LICENSES',
+        ...roles,
+      ]);
       log(`${targetName(target)}: ${archiveName(version, target)} ${mb(archive)} (executable ${mb(binary)})`);
       rmSync(stage, { recursive: true, force: true });
     }

@@ -67,3 +67,8 @@ export function nodePackageName(target: Target): string {
 export function nodeBinaryInPackage(target: Target): string {
   return target.os === 'windows' ? 'package/bin/node.exe' : 'package/bin/node';
 }
+
+/** The ClusterRoles of one command in the archive, beside the executable: `rbac-drain.yaml`. */
+export function rbacFileName(command: string): string {
+  return `rbac-${command}.yaml`;
+}

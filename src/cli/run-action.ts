@@ -1,4 +1,5 @@
 import { delimiter } from 'node:path';
+import { rbacOptionsOf } from '../drain/access.js';
 import { systemClock } from '../drain/clock.js';
 import type { KubeClient } from '../kube/client.js';
 import type { RunApi } from '../kube/run-api.js';
@@ -154,7 +155,7 @@ async function startRun(
   confirm: (plan: PoolPlan) => Promise<Answer>,
 ): Promise<TakenRun> {
   // Access first: a refusal is the one line, before the read's warnings (kinds it may not list) it makes moot.
-  const { conditions } = await checkAccess(ctx);
+  const { conditions } = await checkAccess(ctx, rbacOptionsOf(values));
   const { index, nodes } = indexAndNodes(await loadSnapshot(), selection);
   await checkNodesFree(
     ctx,

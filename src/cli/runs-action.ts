@@ -1,13 +1,17 @@
 import { runApi } from '../kube/run-api.js';
 import { abandonRun } from '../run/abandon.js';
 import { RunRefused } from '../run/claim.js';
+import { readRunTimeline } from '../run/run-timeline.js';
 import { listRuns } from '../run/runs.js';
 import { leaseName } from '../run/state.js';
+import { runTimelineDocument, runTimelineText } from '../ui/run-timeline-text.js';
 import { abandonedLines, runsDocument, runsTable } from '../ui/runs-text.js';
 import type { RunsCommandValues } from './commands/runs.js';
+import { safeLines } from '../safe-text.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { connect } from './kube-connect.js';
 import { asCliError, type KubeFlagValues } from './kube-flag-values.js';
+import { terminalWidth } from './terminal.js';
 
 /** `kubectl maint runs`: the runs in the cluster as a table, or -o json|yaml (a list of RunListing). */
 export async function runsAction(values: RunsCommandValues): Promise<number> {
@@ -20,6 +24,26 @@ export async function runsAction(values: RunsCommandValues): Promise<number> {
   else if (runs.length === 0) process.stderr.write(`No runs found in ${values.stateNamespace} namespace.\n`);
   else process.stdout.write(`${runsTable(runs, now).join('\n')}\n`);
   return ExitCode.Ok;
+}
+
+/** Text without a terminal (a log, a pipe) is laid out for this many columns. */
+const DEFAULT_WIDTH = 80;
+
+/** `kubectl maint runs show ID`: the run's timeline, text to the terminal's width (80 otherwise), or -o json|yaml. */
+export async function showRunAction(runId: string, values: RunsCommandValues): Promise<number> {
+  const api = runApi(await connect(values));
+  try {
+    const timeline = await readRunTimeline(api, values.stateNamespace, runId, Date.now());
+    if (values.output) process.stdout.write(runTimelineDocument(timeline, values.output));
+    else {
+      const width = terminalWidth(process.stdout) ?? DEFAULT_WIDTH;
+      process.stdout.write(`${safeLines(runTimelineText(timeline, width).join('\n'))}\n`);
+    }
+    return ExitCode.Ok;
+  } catch (err) {
+    if (err instanceof RunRefused) throw new CliError(err.message);
+    throw asCliError(err);
+  }
 }
 
 /** `kubectl maint run --abandon ID`: the run's Lease and claims released, each node's state said. */

@@ -1,11 +1,14 @@
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
+import { firstRefusal } from '../drain/access.js';
 import { drainMarkRefusal, liveDrainMark } from '../drain/drain-mark.js';
+import type { RbacOption } from '../kube/permissions.js';
 import type { RunApi } from '../kube/run-api.js';
 import { mapLimited } from './parallel.js';
 import {
   activeHolder,
   ANNOTATION,
   definitionOf,
+  historyWith,
   leaseFor,
   leaseName,
   microTime,
@@ -31,34 +34,19 @@ export interface ClaimContext {
   readonly nowMs: number;
 }
 
-/** What the run needs to be allowed to do, checked before anything is written. */
-export async function checkAccess(ctx: ClaimContext): Promise<{ conditions: boolean }> {
-  const { api, namespace } = ctx;
-  const needs = [
-    {
-      verb: 'create',
-      group: 'coordination.k8s.io',
-      resource: 'leases',
-      namespace,
-      why: `create Leases in namespace "${namespace}" (the run's state)`,
-    },
-    {
-      verb: 'update',
-      group: 'coordination.k8s.io',
-      resource: 'leases',
-      namespace,
-      why: `update Leases in namespace "${namespace}" (the run's state)`,
-    },
-    { verb: 'patch', resource: 'nodes', why: 'patch nodes (cordon, uncordon and the phase annotations)' },
-    { verb: 'create', resource: 'pods', subresource: 'eviction', why: 'create pods/eviction (the drain)' },
-  ];
-  // Asked at once; the first refusal in the list's order is the one reported.
-  const [conditions, ...allowed] = await Promise.all([
-    api.canI({ verb: 'patch', resource: 'nodes', subresource: 'status' }),
-    ...needs.map(({ why: _why, ...check }) => api.canI(check)),
+/**
+ * What the run needs to be allowed to do (its role, kube/permissions.ts, with what its flags add), checked
+ * before anything is written; and whether it may write the node lifecycle conditions (best effort).
+ */
+export async function checkAccess(
+  ctx: ClaimContext,
+  options: readonly RbacOption[] = [],
+): Promise<{ conditions: boolean }> {
+  const [conditions, refusal] = await Promise.all([
+    ctx.api.canI({ verb: 'patch', resource: 'nodes', subresource: 'status' }),
+    firstRefusal(ctx.api, 'run', options, ctx.namespace),
   ]);
-  const refused = needs.find((_, i) => !allowed[i]);
-  if (refused) throw new RunRefused(`cannot ${refused.why}: nothing was changed`);
+  if (refusal) throw new RunRefused(`${refusal}: nothing was changed`);
   return { conditions };
 }
 
@@ -99,10 +87,12 @@ async function refusalFor(ctx: ClaimContext, node: string, other: string, takeOv
  */
 export async function claimRun(ctx: ClaimContext, definition: RunDefinition, takeOver: boolean): Promise<V1Lease> {
   const lease = await ctx.api.createLease(ctx.namespace, leaseFor(definition, ctx.holder, ctx.nowMs, ctx.namespace));
+  const since = new Date(ctx.nowMs).toISOString();
   const claim = {
     [ANNOTATION.run]: definition.id,
     [ANNOTATION.phase]: 'pending',
-    [ANNOTATION.since]: new Date(ctx.nowMs).toISOString(),
+    [ANNOTATION.since]: since,
+    [ANNOTATION.history]: historyWith(null, 'pending', since),
   };
   const claimed: string[] = [];
   let refusal: string | null = null;

@@ -1,4 +1,4 @@
-import type { V1Lease } from '@kubernetes/client-node';
+import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { releaseAnnotations } from '../kube/autoscaler-annotations.js';
 import type { RunApi } from '../kube/run-api.js';
 import { microTime, RENEW_SECONDS, RUN_LABEL, runOfNode } from './state.js';
@@ -132,13 +132,14 @@ export async function giveBack(
  * still claimed by that run: the write is guarded by the resourceVersion of the read that saw the claim,
  * so a node another run took meanwhile (--take-over) is never written. Throws LeaseLost when it was taken.
  * With `releaseAutoscalers`, the autoscaler annotations the run's cordon set are given back in the same
- * write (kube/autoscaler-annotations.ts): the node's maintenance is over.
+ * write (kube/autoscaler-annotations.ts): the node's maintenance is over. `annotations` may be made from
+ * that read (what the node records already).
  */
 export async function writeOwnNode(
   api: RunApi,
   runId: string,
   node: string,
-  annotations: Readonly<Record<string, string | null>>,
+  annotations: Readonly<Record<string, string | null>> | ((read: V1Node) => Readonly<Record<string, string | null>>),
   options: { readonly uncordon?: boolean; readonly releaseAutoscalers?: boolean } = {},
 ): Promise<void> {
   for (;;) {
@@ -150,8 +151,9 @@ export async function writeOwnNode(
         `node "${node}" ${now}: run ${runId} stopped before its next write, and each node keeps its last recorded phase`,
       );
     }
+    const own = typeof annotations === 'function' ? annotations(read) : annotations;
     const release = options.releaseAutoscalers ? releaseAnnotations(read.metadata?.annotations) : null;
-    const write = release ? { ...release, ...annotations } : annotations;
+    const write = release ? { ...release, ...own } : own;
     const rv = read.metadata?.resourceVersion;
     if (await api.annotateNodeIfUnchanged(node, write, rv, { uncordon: options.uncordon === true })) return;
   }

@@ -18,6 +18,7 @@ import { unsettled, workloadsMoved } from './settled.js';
 import { RunWindow, type GroupHooks, type WindowEnd, type WindowSteps } from './window-loop.js';
 import {
   ANNOTATION,
+  historyWith,
   isFailedPhase,
   lifecycleConditions,
   phaseSeal,
@@ -597,12 +598,13 @@ class PoolRun {
         this.deps.api,
         this.definition.id,
         node,
-        {
+        (read) => ({
           ...also.annotations,
           [ANNOTATION.phase]: phase,
           [ANNOTATION.since]: nowIso,
+          [ANNOTATION.history]: historyWith(read, phase, nowIso),
           ...(sealKey ? { [ANNOTATION.seal]: phaseSeal(sealKey, this.definition.id, node, phase, nowIso) } : {}),
-        },
+        }),
         { uncordon: also.uncordon === true, releaseAutoscalers: also.releaseAutoscalers === true },
       ),
       this.deps.writeConditions ? this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso)) : null,

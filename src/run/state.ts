@@ -11,8 +11,9 @@ import type { RunEstimates } from './run-eta.js';
  *   works and released (holder cleared) when it stops; its annotations hold the run's definition: the
  *   batches, the command, and the flags that shape the drain — everything `--resume` needs;
  * - on each node of the run, annotations: the run it belongs to (the claim), its phase, and since when;
- *   for `--expect-reboot`, the bootID it had before the command; and the phase's seal (phaseSeal), so
- *   that a resume trusts only phases the run itself wrote.
+ *   for `--expect-reboot`, the bootID it had before the command; the phase's seal (phaseSeal), so
+ *   that a resume trusts only phases the run itself wrote; and every phase it went through with when
+ *   (phaseHistory), for `runs show`'s timeline.
  *
  * A node claimed by a run whose Lease is held and not expired is refused to any other run; an expired or
  * released Lease can be taken over (`--resume`, or `--take-over` for another run).
@@ -28,6 +29,7 @@ export const ANNOTATION = {
   options: 'maint.kubectl.io/options',
   estimates: 'maint.kubectl.io/estimates',
   seal: 'maint.kubectl.io/phase-seal',
+  history: 'maint.kubectl.io/phase-history',
   sealKey: 'maint.kubectl.io/seal-key',
 } as const;
 
@@ -38,6 +40,7 @@ export const RELEASED_NODE: Readonly<Record<string, null>> = {
   [ANNOTATION.since]: null,
   [ANNOTATION.seal]: null,
   [ANNOTATION.bootId]: null,
+  [ANNOTATION.history]: null,
 };
 
 export const RUN_LABEL = 'maint.kubectl.io/run';
@@ -318,4 +321,42 @@ function phaseWord(phase: NodePhase): string {
     .split('-')
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
+}
+
+/** A phase a node entered, and when (ISO time). */
+export interface PhaseStep {
+  readonly phase: string;
+  readonly at: string;
+}
+
+/** The history keeps the latest steps only: a node resumed over and over must not grow without bound. */
+const HISTORY_STEPS = 40;
+
+/**
+ * The phases the node went through in its run, oldest first, as the run recorded them (the history
+ * annotation: `[[phase, time], …]`); a node without one (claimed by a run that did not keep it) has its
+ * current phase and since when.
+ */
+export function phaseHistory(node: V1Node): PhaseStep[] {
+  const a = node.metadata?.annotations ?? {};
+  try {
+    const steps = JSON.parse(a[ANNOTATION.history] ?? '') as unknown;
+    if (
+      Array.isArray(steps) &&
+      steps.every((s) => Array.isArray(s) && typeof s[0] === 'string' && typeof s[1] === 'string')
+    ) {
+      return (steps as [string, string][]).map(([phase, at]) => ({ phase, at }));
+    }
+  } catch {
+    // No history, or not ours: the current phase below.
+  }
+  const phase = a[ANNOTATION.phase];
+  const since = a[ANNOTATION.since];
+  return phase && since ? [{ phase, at: since }] : [];
+}
+
+/** The history annotation's value with `phase` entered at `at` appended (to what `node` records). */
+export function historyWith(node: V1Node | null, phase: NodePhase, at: string): string {
+  const steps = node ? phaseHistory(node) : [];
+  return JSON.stringify([...steps, { phase, at }].slice(-HISTORY_STEPS).map((s) => [s.phase, s.at]));
 }

@@ -94,3 +94,22 @@ export async function maintWritesSince(mark: number, user?: string): Promise<Mai
   const events = await auditSince(mark);
   return maintWrites(user === undefined ? events : events.filter((e) => e.user?.username === user));
 }
+
+/** Requests that persist nothing, though the API calls them create: what the user may do, who they are. */
+const REVIEWS = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'selfsubjectreviews', 'tokenreviews']);
+
+/**
+ * Every write `user` sent since `mark` ("verb resource[/subresource] namespace/name HTTP-code"), the access
+ * reviews left out. The lab's audit policy logs every write of the ServiceAccounts of namespace maint-rbac.
+ */
+export async function writesBy(mark: number, user: string): Promise<string[]> {
+  return (await auditSince(mark))
+    .filter((e) => e.stage === 'ResponseComplete' && e.user?.username === user)
+    .filter((e) => !REVIEWS.has(e.objectRef?.resource ?? ''))
+    .map((e) => {
+      const ref = e.objectRef ?? {};
+      const resource = `${ref.resource ?? ''}${ref.subresource ? `/${ref.subresource}` : ''}`;
+      const what = `${ref.namespace ? `${ref.namespace}/` : ''}${ref.name ?? ''}`;
+      return `${e.verb} ${resource} ${what} ${e.responseStatus?.code ?? 0}${isDryRun(e) ? ' dry-run' : ''}`;
+    });
+}

@@ -121,11 +121,25 @@ describe(`installing kubectl maint ${VERSION} (${TARGET.os}/${TARGET.arch}) with
     expect(run('kubectl', ['__complete', 'maint', 'pl']).stdout).toMatch(/^plan\t/);
   });
 
-  it('krew extracts a LICENSE from the archive, which krew-index requires of every plugin', () => {
+  it('krew extracts a LICENSE from the archive, which krew-index requires of every plugin, and the ClusterRoles', () => {
     const installed = join(krewRoot, 'store', 'maint', VERSION);
     expect(readdirSync(installed).sort()).toEqual(
-      ['LICENSE', 'THIRD_PARTY_LICENSES', 'kubectl-maint', 'kubectl_complete-maint'].sort(),
+      [
+        'LICENSE',
+        'THIRD_PARTY_LICENSES',
+        'kubectl-maint',
+        'kubectl_complete-maint',
+        'rbac-drain.yaml',
+        'rbac-plan.yaml',
+        'rbac-run.yaml',
+      ].sort(),
     );
+    // The ClusterRoles shipped are those `kubectl maint rbac` prints and deploy/rbac/ holds.
+    for (const command of ['plan', 'drain', 'run']) {
+      expect(readFileSync(join(installed, `rbac-${command}.yaml`), 'utf8')).toBe(
+        readFileSync(join(REPO, 'deploy/rbac', `${command}.yaml`), 'utf8'),
+      );
+    }
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toContain('Apache License');
   });
 

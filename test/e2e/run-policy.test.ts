@@ -229,7 +229,7 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
         '{apiGroups: ["", apps, policy, batch], resources: ["*"], verbs: [get, list, watch]}',
         '{apiGroups: [""], resources: [nodes], verbs: [patch]}',
         '{apiGroups: [""], resources: [pods/eviction], verbs: [create]}',
-        '{apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, list, create, update, delete]}',
+        '{apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, list, watch, create, update, delete]}',
       ],
       work,
     );

@@ -374,7 +374,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     );
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe(
-      'error: cannot create Leases in namespace "kube-system" (the run\'s state): nothing was changed',
+      'error: cannot create leases.coordination.k8s.io in namespace "kube-system" (the run\'s state, kept in a Lease): nothing was changed',
     );
     const nodes = await poolNodes();
     expect(nodes.filter((n) => n.spec.unschedulable || n.metadata.annotations?.['maint.kubectl.io/run'])).toEqual([]);

@@ -119,6 +119,15 @@ async function drainCommand(
     import('../../kube/node-events.js'),
     import('../../drain/node-trail.js'),
   ]);
+  if (values.dryRun === 'none') {
+    // Access first, before the read: a refusal is the one line, before the plan and warnings it makes moot,
+    // and nothing is written (a drain refused its evictions after the cordon would leave the node cordoned).
+    const { firstRefusal, rbacOptionsOf } = await import('../../drain/access.js');
+    const refusal = await firstRefusal(runApi(client), 'drain', rbacOptionsOf(values), '').catch((err: unknown) => {
+      throw asCliError(err);
+    });
+    if (refusal) throw new CliError(`${refusal}: nothing was changed`);
+  }
   let snapshot: Snapshot;
   const progress = await readProgress();
   try {

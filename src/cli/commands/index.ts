@@ -13,6 +13,7 @@ const COMMANDS: ReadonlyArray<{ readonly names: readonly string[]; readonly load
   { names: ['run'], load: () => import('./run.js') },
   { names: ['runs'], load: () => import('./runs.js') },
   { names: ['cordon', 'uncordon'], load: () => import('./cordon.js') },
+  { names: ['rbac'], load: () => import('./rbac.js') },
   { names: ['demo'], load: () => import('./demo.js') },
   { names: ['version'], load: () => import('./version.js') },
   { names: ['completion'], load: () => import('./completion.js') },
@@ -22,7 +23,7 @@ const COMMANDS: ReadonlyArray<{ readonly names: readonly string[]; readonly load
  * Commands that stand alone: nothing they print reads another command's flags (plan, drain, run and demo
  * suggest each other's command lines, built from the flags the program knows, so they get every command).
  */
-const STANDALONE: ReadonlySet<string> = new Set(['cordon', 'uncordon', 'version', 'completion', 'runs']);
+const STANDALONE: ReadonlySet<string> = new Set(['cordon', 'uncordon', 'version', 'completion', 'runs', 'rbac']);
 
 /**
  * Registers the commands on the program: only the one named when it stands alone, else all of them (for

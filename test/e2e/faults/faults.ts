@@ -234,21 +234,29 @@ export const userName = (user: LabUser) => `system:serviceaccount:default:maint-
 /** Creates the user (idempotent) and writes a kubeconfig for it; returns the kubeconfig's path. */
 export async function kubeconfigFor(user: LabUser): Promise<string> {
   await kubectl(['apply', '-f', '-'], { input: rbacFor(user) });
-  const token = String((await kubectl(['create', 'token', `maint-${user}`, '-n', 'default'])).stdout).trim();
+  return serviceAccountKubeconfig(`maint-${user}`, 'default');
+}
+
+/**
+ * A kubeconfig (under TMPDIR) that authenticates as a ServiceAccount with a token the API server issues
+ * for it (TokenRequest, `kubectl create token`); returns its path.
+ */
+export async function serviceAccountKubeconfig(name: string, namespace: string): Promise<string> {
+  const token = String((await kubectl(['create', 'token', name, '-n', namespace])).stdout).trim();
   const view = (jsonpath: string) =>
     kubectl(['config', 'view', '--raw', '--minify', '-o', `jsonpath=${jsonpath}`]).then((r) => String(r.stdout));
   const server = await view('{.clusters[0].cluster.server}');
   const ca = await view('{.clusters[0].cluster.certificate-authority-data}');
-  const file = path.join(process.env.TMPDIR ?? os.tmpdir(), `kubeconfig-maint-${user}-${process.pid}`);
+  const file = path.join(process.env.TMPDIR ?? os.tmpdir(), `kubeconfig-${namespace}-${name}-${process.pid}`);
   await writeFile(
     file,
     [
       'apiVersion: v1',
       'kind: Config',
       `clusters: [{name: lab, cluster: {server: '${server}', certificate-authority-data: '${ca}'}}]`,
-      `users: [{name: ${user}, user: {token: '${token}'}}]`,
-      `contexts: [{name: ${user}, context: {cluster: lab, user: ${user}}}]`,
-      `current-context: ${user}`,
+      `users: [{name: ${name}, user: {token: '${token}'}}]`,
+      `contexts: [{name: ${name}, context: {cluster: lab, user: ${name}}}]`,
+      `current-context: ${name}`,
       '',
     ].join('\n'),
     { mode: 0o600 },

@@ -11,6 +11,9 @@ import { kubeconfigFor, theOneErrorLine, userName } from './faults.js';
 const drainArgs = ['drain', 'k8s-node-1', '--ignore-daemonsets'];
 const cannotPatch = (user: string) =>
   `cannot cordon node "k8s-node-1": forbidden: user "${user}" cannot patch nodes at the cluster scope`;
+// Drain asks the API server what it may do before its first write (SelfSubjectAccessReview).
+const cannotPatchNodes =
+  'cannot patch nodes (cordon and uncordon, and mark the nodes a drain works on): nothing was changed';
 
 describe('a drain by a user RBAC does not allow to drain', () => {
   let reader: string;
@@ -30,35 +33,43 @@ describe('a drain by a user RBAC does not allow to drain', () => {
     expect((await podsIn('demo')).map((p) => p.uid).sort()).toEqual(podsBefore);
   }
 
-  it('read-only, text: the first line says the cordon was forbidden, and no undo is suggested', async () => {
+  it('read-only, text: one line names the right it lacks, before the plan; nothing is sent', async () => {
     const mark = await auditMark();
     const run = await runMaint(drainArgs, { kubeconfig: reader });
 
     expect(run.exitCode, run.stderr).toBe(1);
-    const lines = run.stderr.split('\n');
-    expect(lines[0]).toBe(`error: unable to drain node "k8s-node-1": ${cannotPatch(userName('reader'))}`);
-    expect(run.stderr).toContain('left: node k8s-node-1 not cordoned; no pod evicted');
-    expect(run.stderr).not.toMatch(/undo the cordon|uncordon/);
+    expect(run.stderr).toBe(`error: ${cannotPatchNodes}\n`);
+    expect(run.stdout).toBe('');
     await expectClusterUnchanged();
     const writes = await maintWritesSince(mark);
-    expect(writes).toEqual({
-      evicted: {},
-      otherEvictions: [],
-      deletes: [],
-      nodePatches: ['k8s-node-1 403'],
-      leases: [],
-    });
+    expect(writes).toEqual({ evicted: {}, otherEvictions: [], deletes: [], nodePatches: [], leases: [] });
   });
 
-  it('read-only, -o json: the error is one line on stderr, and the last event says it too', async () => {
+  it('read-only, -o json: the same one line on stderr, and no event', async () => {
     const run = await runMaint([...drainArgs, '-o', 'json'], { kubeconfig: reader });
 
     expect(run.exitCode, run.stderr).toBe(1);
-    expect(theOneErrorLine(run.stderr)).toBe(
-      `error: unable to drain node "k8s-node-1": ${cannotPatch(userName('reader'))}`,
-    );
-    expect(run.finished).toMatchObject({ result: 'failed', error: cannotPatch(userName('reader')) });
+    expect(theOneErrorLine(run.stderr)).toBe(`error: ${cannotPatchNodes}`);
+    expect(run.events).toEqual([]);
     await expectClusterUnchanged();
+  });
+
+  it('may cordon but not evict: refused before the cordon, so the node stays schedulable', async () => {
+    const mark = await auditMark();
+    const run = await runMaint(drainArgs, { kubeconfig: cordoner });
+
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(theOneErrorLine(run.stderr)).toBe(
+      'error: cannot create pods/eviction (evict through the Eviction API, which honours budgets): nothing was changed',
+    );
+    await expectClusterUnchanged();
+    expect(await maintWritesSince(mark)).toEqual({
+      evicted: {},
+      otherEvictions: [],
+      deletes: [],
+      nodePatches: [],
+      leases: [],
+    });
   });
 
   it('read-only, --dry-run=server: the refused cordon fails the dry run; no eviction is sent', async () => {
@@ -116,7 +127,7 @@ describe('a drain by a user RBAC does not allow to drain', () => {
 
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(
-      'error: cannot create Leases in namespace "kube-system" (the run\'s state): nothing was changed',
+      'error: cannot create leases.coordination.k8s.io in namespace "kube-system" (the run\'s state, kept in a Lease): nothing was changed',
     );
     await expectClusterUnchanged();
     const writes = await maintWritesSince(mark);

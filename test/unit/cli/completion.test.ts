@@ -23,6 +23,7 @@ describe('complete', () => {
       'runs',
       'cordon',
       'uncordon',
+      'rbac',
       'demo',
       'version',
       'completion',

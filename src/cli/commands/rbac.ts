@@ -1,0 +1,32 @@
+import { Argument, Option, type Command } from 'commander';
+import type { RbacCommand, RbacOption } from '../../kube/permissions.js';
+
+interface RbacValues {
+  readonly surge?: boolean;
+  readonly disableEviction?: boolean;
+}
+
+/** `kubectl maint rbac plan|drain|run`: the ClusterRoles a command needs, as the release ships them. */
+export function register(program: Command): void {
+  program
+    .command('rbac')
+    .summary('print the ClusterRoles plan, drain or run needs (least privilege), ready for kubectl apply -f -')
+    .description(
+      'Print the ClusterRole a user or ServiceAccount needs to run a command, and nothing more: `plan` reads ' +
+        'only; `drain` also cordons and evicts (cordon and uncordon too); `run` also keeps its state in Leases, ' +
+        'in a second ClusterRole to bind in the state namespace only. Each rule says what it is for. The release ' +
+        'ships the same YAML (deploy/rbac/). Drain and run check these rights before their first write, and stop ' +
+        'with one line naming the one they lack.\n\n' +
+        '  kubectl maint rbac drain | kubectl apply -f -\n' +
+        '  kubectl create clusterrolebinding kubectl-maint-drain --clusterrole=kubectl-maint-drain --user=alice',
+    )
+    .addArgument(new Argument('<command>', 'the command whose roles to print').choices(['plan', 'drain', 'run']))
+    .addOption(new Option('--surge', 'add what --surge needs (read and patch Deployments and their autoscalers)'))
+    .addOption(new Option('--disable-eviction', 'add what --disable-eviction and --escalate-after need (delete pods)'))
+    .action(async (command: RbacCommand, values: RbacValues) => {
+      const { clusterRolesYaml } = await import('../../kube/cluster-roles.js');
+      const options: RbacOption[] = [...(values.surge ? ['surge' as const] : [])];
+      if (values.disableEviction) options.push('delete');
+      process.stdout.write(clusterRolesYaml(command, options));
+    });
+}
