@@ -38,7 +38,7 @@ describe('a drain by a user RBAC does not allow to drain', () => {
     const run = await runMaint(drainArgs, { kubeconfig: reader });
 
     expect(run.exitCode, run.stderr).toBe(1);
-    expect(run.stderr).toBe(`error: ${cannotPatchNodes}\n`);
+    expect(run.stderr).toBe(`error: ${cannotPatchNodes}`);
     expect(run.stdout).toBe('');
     await expectClusterUnchanged();
     const writes = await maintWritesSince(mark);
