@@ -1,5 +1,11 @@
 import type { V1Pod, V1PodAffinityTerm, V1WeightedPodAffinityTerm } from '@kubernetes/client-node';
-import { isKindWarning, isVolumeKindWarning, type Snapshot, type SnapshotKind } from '../snapshot/types.js';
+import {
+  isDraKindWarning,
+  isKindWarning,
+  isVolumeKindWarning,
+  type Snapshot,
+  type SnapshotKind,
+} from '../snapshot/types.js';
 import { someNames } from './completeness.js';
 import { isTerminal, podKey } from './pod-facts.js';
 import { SCHEDULER_CAVEATS } from './scheduling/unmodelled.js';
@@ -93,6 +99,7 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     [PLAN_CAVEATS.taintTiming, pods.length > 0 ? 'all' : []],
     [SCHEDULER_CAVEATS.inTreeVolumes, replaced.filter(hasInTreeDisks)],
     [SCHEDULER_CAVEATS.dra, replaced.filter(hasResourceClaims)],
+    [SCHEDULER_CAVEATS.draExtendedResources, replaced.filter(hasExtendedResources)],
     [SCHEDULER_CAVEATS.declaredFeatures, snapshotHas(snapshot, 'declared features') ? replaced : []],
     [SCHEDULER_CAVEATS.preemption, removed.filter((p) => preemptsOrStays(p.plan.replacement)).map((p) => p.pod)],
     [SCHEDULER_CAVEATS.scoring, removed.filter((p) => (p.plan.replacement?.nodes.length ?? 0) > 1).map((p) => p.pod)],
@@ -139,11 +146,12 @@ function inBudgetsOfSeveralWaves(removed: readonly CaveatPod[], budgets: readonl
 
 /**
  * A live read's warning about a kind it could not list concerns only the replacements the kind judges:
- * a volume kind those with claims, Namespaces those a namespaceSelector judges, PriorityClasses those
- * whose priority is not in their spec.
+ * a volume kind those with claims, a DRA kind those with resource claims, Namespaces those a
+ * namespaceSelector judges, PriorityClasses those whose priority is not in their spec.
  */
 function warningConcerns(warning: string, snapshot: Snapshot, replaced: readonly V1Pod[]): Concerned {
   if (isVolumeKindWarning(warning)) return replaced.filter(hasClaims);
+  if (isDraKindWarning(warning)) return replaced.filter(hasResourceClaims);
   if (isKindWarning(warning, 'Namespace')) return namespaceSelectorPods(snapshot, replaced);
   if (isKindWarning(warning, 'PriorityClass')) return replaced.filter((pod) => pod.spec?.priority == null);
   return 'all';
@@ -185,9 +193,13 @@ function hasClaims(pod: V1Pod): boolean {
 
 const STANDARD_RESOURCE = /^(cpu|memory|ephemeral-storage|hugepages-.+)$/;
 
-/** DRA claims, or an extended resource (which a DeviceClass may back with DRA). */
+/** DRA resource claims (pod.spec.resourceClaims). */
 function hasResourceClaims(pod: V1Pod): boolean {
-  if ((pod.spec?.resourceClaims ?? []).length > 0) return true;
+  return (pod.spec?.resourceClaims ?? []).length > 0;
+}
+
+/** An extended resource, which a DeviceClass may back with DRA. */
+function hasExtendedResources(pod: V1Pod): boolean {
   const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
   return containers.some((c) =>
     Object.keys({ ...c.resources?.requests, ...c.resources?.limits }).some((r) => !STANDARD_RESOURCE.test(r)),

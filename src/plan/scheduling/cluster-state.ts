@@ -1,8 +1,10 @@
-import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1Pod, ResourceV1ResourceClaim } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
+import type { ClaimAllocation } from './dra/allocator.js';
+import { type DraCatalog, draCatalog } from './dra/catalog.js';
 import type { AssignedPod, ClusterState } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import { isTerminal, isTerminating, toEpochSeconds } from '../pod-facts.js';
@@ -59,6 +61,13 @@ export class SimulatedCluster implements ClusterState {
   private readonly caveatTexts = new Set<string>();
   private readonly memos = new Map<string, unknown>();
   readonly volumes: VolumeCatalog;
+  readonly dra: DraCatalog;
+  /** The claims evicted pods controlled (made from their templates): deleted, their devices freed, once they are gone. */
+  private readonly evictedClaims = new Set<string>();
+  /** Device id → claim, for the devices placed replacements were allocated. */
+  private readonly draDevices = new Map<string, string>();
+  /** The claims placed replacements allocated, by key. */
+  private readonly draAllocations = new Map<string, ClaimAllocation>();
   /** While true, evicted pods are treated as gone rather than terminating (see withEvictedGone). */
   private evictedGone = false;
   /** Pods deleted by preemption: gone from their node and from every count. */
@@ -70,6 +79,7 @@ export class SimulatedCluster implements ClusterState {
     this.index = index;
     this.cache = schedulerCache(index);
     this.volumes = volumeCatalog(index.snapshot);
+    this.dra = draCatalog(index.snapshot);
     // Views are made only where this simulation differs from the state: thousands of nodes, a few touched.
     this.nodes = [...this.cache.nodeInfos];
     const drained: NodeInfo[] = [];
@@ -156,6 +166,28 @@ export class SimulatedCluster implements ClusterState {
     return all;
   }
 
+  deviceHolders(): (deviceId: string) => string | undefined {
+    const gone = this.evictedGone;
+    return (deviceId) => {
+      const placed = this.draDevices.get(deviceId);
+      if (placed !== undefined) return placed;
+      const holder = this.dra.allocated.get(deviceId);
+      if (holder === undefined) return undefined;
+      // Freed: the claim of an evicted pod, deleted once it is gone; a claim allocated again elsewhere.
+      if (gone && this.evictedClaims.has(holder)) return undefined;
+      return this.draAllocations.has(holder) ? undefined : holder;
+    };
+  }
+
+  draAllocation(key: string): ClaimAllocation | undefined {
+    return this.draAllocations.get(key);
+  }
+
+  claimReleased(claim: ResourceV1ResourceClaim): boolean {
+    const consumers = claim.status?.reservedFor ?? [];
+    return consumers.every((c) => this.evictedGone && this.evicted.has(c.uid));
+  }
+
   /** The uids of the state's assigned pods that mount the claim: a scan of its namespace, done only for ReadWriteOncePod claims. */
   private statePodsUsingClaim(key: string): string[] {
     const namespace = key.slice(0, key.indexOf('/'));
@@ -232,6 +264,7 @@ export class SimulatedCluster implements ClusterState {
     const uid = pod.metadata?.uid ?? '';
     if (this.evicted.has(uid)) return;
     this.evicted.add(uid);
+    for (const key of this.dra.claimsOwnedBy(uid)) this.evictedClaims.add(key);
     const at = this.assignedPosition(pod);
     if (at !== undefined && !isTerminating(pod)) this.evictedSiblings.push({ pod, at });
   }
@@ -254,8 +287,15 @@ export class SimulatedCluster implements ClusterState {
     }
   }
 
-  /** A placed replacement holds its room from now on: requests, ports, pod slot, affinity and spread counts. */
-  commit(pod: PodInfo, placed: NodeInfo): void {
+  /**
+   * A placed replacement holds its room from now on: requests, ports, pod slot, affinity and spread
+   * counts, and the devices its claims were allocated there.
+   */
+  commit(pod: PodInfo, placed: NodeInfo, draAllocations: readonly ClaimAllocation[] = []): void {
+    for (const allocation of draAllocations) {
+      this.draAllocations.set(allocation.key, allocation);
+      for (const { entry } of allocation.devices) this.draDevices.set(entry.id, allocation.key);
+    }
     const at = this.cache.positions.get(placed.name)!;
     let node = this.nodes[at]!;
     if (node === this.cache.nodeInfos[at]) this.nodes[at] = node = NodeInfo.viewOf(node, false);

@@ -1,5 +1,7 @@
-import type { V1LabelSelector } from '@kubernetes/client-node';
+import type { V1LabelSelector, ResourceV1ResourceClaim } from '@kubernetes/client-node';
 import type { ExistingTerm } from './anti-affinity-index.js';
+import type { ClaimAllocation } from './dra/allocator.js';
+import type { DraCatalog } from './dra/catalog.js';
 import type { NodeInfo } from './node-info.js';
 import type { AttachableVolumes } from './plugins/node-volume-limits.js';
 import type { VolumeCatalog } from './volume-catalog.js';
@@ -65,4 +67,16 @@ export interface ClusterState {
   claimInUse(key: string): boolean;
   /** The CSI volumes the node's pods (placed replacements included) have attached. */
   attachedVolumes(node: NodeInfo): AttachableVolumes;
+  /** The snapshot's resource claims, templates, device classes and slices. */
+  readonly dra: DraCatalog;
+  /**
+   * Which claim (`<namespace>/<name>`) holds each device, as the cluster is now (kept by a placement's
+   * state after `withEvictedGone` returns): the snapshot's allocations and those of placed replacements;
+   * the claims an evicted pod controlled are freed once it is gone.
+   */
+  deviceHolders(): (deviceId: string) => string | undefined;
+  /** A claim's allocation made by a placed replacement (a shared claim it allocated). */
+  draAllocation(key: string): ClaimAllocation | undefined;
+  /** Whether no pod uses the claim any more: its reservedFor holds only evicted pods that are gone. */
+  claimReleased(claim: ResourceV1ResourceClaim): boolean;
 }

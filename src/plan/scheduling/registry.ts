@@ -8,6 +8,7 @@ import { nodeUnschedulable } from './plugins/node-unschedulable.js';
 import type { PodInfo } from './pod-info.js';
 import { taintToleration } from './plugins/taint-toleration.js';
 import { type SpreadState, topologySpread, topologySpreadPreFilter } from './plugins/topology-spread.js';
+import { type DraState, dynamicResources, dynamicResourcesPreFilter } from './plugins/dynamic-resources.js';
 import { volumeBinding } from './plugins/volume-binding.js';
 import { volumeRestrictions } from './plugins/volume-restrictions.js';
 import { volumeZone } from './plugins/volume-zone.js';
@@ -21,6 +22,8 @@ export interface CycleState {
   readonly podAffinity: AffinityState;
   /** The volume plugins' state; null for a pod without claims. */
   readonly volumes: VolumeState | null;
+  /** DynamicResources' state; null for a pod without resource claims. */
+  readonly dra: DraState | null;
 }
 
 export interface FilterPlugin {
@@ -30,9 +33,10 @@ export interface FilterPlugin {
 
 /**
  * The modelled filters in the default profile's order (pkg/scheduler/apis/config/v1/default_plugins.go,
- * v1.37). NodeName always passes for a replacement (it has no nodeName); the DRA and
- * NodeDeclaredFeatures filters are not modelled (see UNMODELLED_SCHEDULER_RULES). The order matters: a
- * node is reported under the first filter that rejects it, as in the FailedScheduling event.
+ * v1.37, DynamicResources inserted before DefaultPreemption as its applyFeatureGates does). NodeName
+ * always passes for a replacement (it has no nodeName); NodeDeclaredFeatures is not modelled (see
+ * UNMODELLED_SCHEDULER_RULES). The order matters: a node is reported under the first filter that rejects
+ * it, as in the FailedScheduling event.
  */
 export const FILTER_PLUGINS: readonly FilterPlugin[] = [
   { name: 'NodeUnschedulable', filter: (pod, node) => nodeUnschedulable(pod, node) },
@@ -53,6 +57,7 @@ export const FILTER_PLUGINS: readonly FilterPlugin[] = [
   { name: 'VolumeZone', filter: (_pod, node, state) => volumeZone(state.volumes?.zones ?? [], node) },
   { name: 'PodTopologySpread', filter: (_pod, node, state) => topologySpread(state.spread, node) },
   { name: 'InterPodAffinity', filter: (_pod, node, state) => interPodAffinity(state.podAffinity, node) },
+  { name: 'DynamicResources', filter: (_pod, node, state) => (state.dra ? dynamicResources(state.dra, node) : null) },
 ];
 
 export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
@@ -63,6 +68,7 @@ export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
     spread: topologySpreadPreFilter(pod, affinity, cluster),
     podAffinity: interPodAffinityPreFilter(pod, cluster),
     volumes: volumesPreFilter(pod, cluster),
+    dra: dynamicResourcesPreFilter(pod, cluster),
   };
 }
 
@@ -86,7 +92,8 @@ export function runPodFilters(pod: PodInfo, node: NodeInfo, state: CycleState): 
     nodeResourcesFit(state.fit, node) ??
     (state.volumes ? volumeFilters(state.volumes, node) : null) ??
     (state.spread.constraints.length > 0 ? topologySpread(state.spread, node) : null) ??
-    interPodAffinity(state.podAffinity, node)
+    interPodAffinity(state.podAffinity, node) ??
+    (state.dra ? dynamicResources(state.dra, node) : null)
   );
 }
 

@@ -22,6 +22,7 @@ import {
   runPodFilters,
 } from './registry.js';
 import { provisioningUnknown, volumesAllow } from './volume-state.js';
+import { draAllocationsOn, draUnknown, dynamicResources } from './plugins/dynamic-resources.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
 
@@ -117,13 +118,13 @@ export class SchedulingSimulation {
       const nominated = this.cluster.nodeInfo(pod.status?.nominatedNodeName ?? '');
       if (nominated && !this.drainedNodes.has(nominated.name)) {
         const state = preFilter(info, this.cluster);
-        if (!state.volumes?.rejection && runFilters(info, nominated, state) === null) {
-          this.cluster.commit(info, nominated);
+        if (!state.volumes?.rejection && !state.dra?.rejection && runFilters(info, nominated, state) === null) {
+          this.commit(info, nominated, state);
           continue;
         }
       }
       const attempt = this.attempt(info);
-      if (attempt.placedOn) this.cluster.commit(info, attempt.placedOn);
+      if (attempt.placedOn) this.commit(info, attempt.placedOn, attempt.state);
     }
   }
 
@@ -187,7 +188,7 @@ export class SchedulingSimulation {
   }
 
   /** Deletes the chosen victims, nominates the pod to their node, and describes it. */
-  private preempt(pod: PodInfo, run: ChosenPreemption): PreemptionPlan {
+  private preempt(pod: PodInfo, state: CycleState, run: ChosenPreemption): PreemptionPlan {
     const node = this.cluster.nodeInfo(run.chosen.node)!;
     const broken = new Set<string>();
     const budgets = this.preemptionBudgets();
@@ -211,7 +212,7 @@ export class SchedulingSimulation {
       return plan;
     });
     this.cluster.preempt(node, run.chosen.victims);
-    this.cluster.commit(pod, node);
+    this.commit(pod, node, state);
     return { node: node.name, victims, budgetsBroken: [...broken].sort(), tiedWith: run.tiedWith };
   }
 
@@ -222,7 +223,7 @@ export class SchedulingSimulation {
   private attempt(pod: PodInfo): Attempt {
     const state = preFilter(pod, this.cluster);
     const nodes = this.cluster.nodeInfos;
-    const preFilterRejection = state.volumes?.rejection;
+    const preFilterRejection = state.volumes?.rejection ?? state.dra?.rejection;
     if (preFilterRejection) {
       const rejected = nodes.map((node) => ({ node, rejection: preFilterRejection }));
       const preFilterMessage = preFilterRejection.reasons.join(', ');
@@ -276,7 +277,7 @@ export class SchedulingSimulation {
     const total = this.cluster.nodeInfos.length;
     const rejections = rejected.map((r) => ({ node: r.node.name, reasons: r.rejection.reasons }));
     if (run?.chosen) {
-      const preemption = this.preempt(pod, run);
+      const preemption = this.preempt(pod, attempt.state, run);
       const unknown = this.unknownPlacement(attempt.state, this.cluster.nodeInfo(preemption.node)!, gates);
       const fit = failedSchedulingMessage(total, rejected, '', attempt.preFilterMessage).trimEnd();
       return {
@@ -290,13 +291,15 @@ export class SchedulingSimulation {
       };
     }
     const placedOn = attempt.placedOn;
-    if (placedOn) this.cluster.commit(pod, placedOn);
+    if (placedOn) this.commit(pod, placedOn, attempt.state);
     const stopped = checked < total;
     const available = stopped
       ? `${feasible.length}/${checked} nodes checked are available (on ${total} nodes the scheduler stops looking after ${feasible.length})`
       : `${feasible.length}/${total} nodes are available`;
     const unknown = placedOn ? this.unknownPlacement(attempt.state, placedOn, gates) : null;
-    const pinned = placedOn ? [] : this.volumePinnedTo(attempt.state);
+    const pinned = placedOn
+      ? []
+      : [...new Set([...this.volumePinnedTo(attempt.state), ...this.draPinnedTo(attempt.state)])];
     return {
       schedulable: placedOn !== null,
       nodes: feasible.map((n) => n.name),
@@ -317,15 +320,33 @@ export class SchedulingSimulation {
   /**
    * Why the placement's node is not the final answer, null when it is: scheduling gates on the template
    * (the scheduler waits for whoever removes them), a namespaceSelector it could not resolve, the
-   * volumes (see VolumeState.unknown, provisioningUnknown).
+   * volumes (see VolumeState.unknown, provisioningUnknown), the resource claims (see draUnknown).
    */
   private unknownPlacement(state: CycleState, node: NodeInfo, gates: readonly string[]): string | null {
     if (gates.length > 0) {
       return `its pod template has scheduling gates (${gates.join(', ')}): kube-scheduler does not schedule it until they are removed`;
     }
     if (state.podAffinity.approximated) return NAMESPACE_SELECTOR_UNKNOWN;
-    if (!state.volumes) return null;
-    return state.volumes.unknown ?? provisioningUnknown(state.volumes, node);
+    const volumes = state.volumes ? (state.volumes.unknown ?? provisioningUnknown(state.volumes, node)) : null;
+    return volumes ?? (state.dra ? draUnknown(state.dra, node) : null);
+  }
+
+  /** Commits a placement, with the devices its resource claims were allocated on that node. */
+  private commit(pod: PodInfo, node: NodeInfo, state: CycleState): void {
+    this.cluster.commit(pod, node, state.dra ? draAllocationsOn(state.dra, node) : []);
+  }
+
+  /**
+   * The drained nodes a replacement that found no node is held to by its resource claims: the devices it
+   * needs (or its shared claim's allocation) are there and on no other node. Empty when its claims do not
+   * narrow its nodes.
+   */
+  private draPinnedTo(state: CycleState): string[] {
+    const dra = state.dra;
+    if (!dra || dra.unknown || dra.rejection) return [];
+    const allowed = this.cluster.nodeInfos.filter((node) => dynamicResources(dra, node) === null);
+    if (allowed.length === this.cluster.nodeInfos.length) return [];
+    return allowed.filter((node) => this.drainedNodes.has(node.name)).map((node) => node.name);
   }
 
   /**

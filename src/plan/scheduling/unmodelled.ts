@@ -5,7 +5,9 @@
 export const SCHEDULER_CAVEATS = {
   inTreeVolumes:
     'VolumeRestrictions and NodeVolumeLimits: in-tree volume plugins (inline GCE PD, AWS EBS, iSCSI, RBD, Azure and Cinder disks; PersistentVolumes migrated to CSI drivers) are neither compared nor counted against attach limits',
-  dra: 'DynamicResources: ResourceClaims (DRA) and DRA-backed extended resources are not checked',
+  dra: 'DynamicResources: DeviceTaintRules are not read (the devices they taint are taken as untainted)',
+  draExtendedResources:
+    'DynamicResources: extended resources a DeviceClass backs with DRA (extendedResourceName) are checked against node allocatable only, not allocated from devices',
   declaredFeatures: 'NodeDeclaredFeatures: node status.declaredFeatures (GA in 1.37) are not checked',
   preemption:
     'DefaultPreemption: the victims are taken as gone at once (their graceful termination is not timed), room nominated to other pods is not held for them, and on a cluster of more than 100 candidate nodes the dry run starts at the first node where the scheduler starts at a random one',

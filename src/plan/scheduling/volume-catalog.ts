@@ -7,6 +7,7 @@ import type {
   V1StorageClass,
 } from '@kubernetes/client-node';
 import type { Snapshot, VolumeKind } from '../../snapshot/types.js';
+import { nameOf, namespaceOf, perSnapshot } from './snapshot-objects.js';
 
 /** The annotation the PV controller sets once it has bound a claim (`pv.kubernetes.io/bind-completed`). */
 export const BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
@@ -81,18 +82,8 @@ export class VolumeCatalog {
   }
 }
 
-// A memo, not state: a snapshot never changes, and every simulation of a plan reads the same catalog.
-const catalogs = new WeakMap<Snapshot, VolumeCatalog>();
-
 /** The catalog of a snapshot's storage objects, built on first use. */
-export function volumeCatalog(snapshot: Snapshot): VolumeCatalog {
-  let catalog = catalogs.get(snapshot);
-  if (!catalog) {
-    catalog = new VolumeCatalog(snapshot);
-    catalogs.set(snapshot, catalog);
-  }
-  return catalog;
-}
+export const volumeCatalog = perSnapshot((snapshot) => new VolumeCatalog(snapshot));
 
 export const claimKey = (namespace: string, name: string) => `${namespace}/${name}`;
 
@@ -104,14 +95,6 @@ export function claimClass(claim: V1PersistentVolumeClaim): string {
 /** `isPVCFullyBound`: a volume name and the PV controller's bind-completed annotation. */
 export function isClaimBound(claim: V1PersistentVolumeClaim): boolean {
   return Boolean(claim.spec?.volumeName) && claim.metadata?.annotations?.[BIND_COMPLETED] !== undefined;
-}
-
-function nameOf(object: { metadata?: { name?: string } }): string {
-  return object.metadata?.name ?? '';
-}
-
-function namespaceOf(object: { metadata?: { namespace?: string } }): string {
-  return object.metadata?.namespace ?? 'default';
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {

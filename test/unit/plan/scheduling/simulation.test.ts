@@ -165,11 +165,7 @@ describe('what the simulation models of the default profile, and what its caveat
   const caveatsOf = (plugin: string) => UNMODELLED_SCHEDULER_RULES.filter((c) => namedBy(c).includes(plugin));
 
   it('runs the default profile filters it models in the profile order (a node is reported under the first that rejects it)', () => {
-    expect(simulated).toEqual(
-      DEFAULT_FILTERS.filter(
-        (name) => name !== 'NodeName' && !['DynamicResources', 'NodeDeclaredFeatures'].includes(name),
-      ),
-    );
+    expect(simulated).toEqual(DEFAULT_FILTERS.filter((name) => !['NodeName', 'NodeDeclaredFeatures'].includes(name)));
   });
 
   it('names every default filter it does not run, and preemption, in a caveat', () => {
@@ -178,10 +174,16 @@ describe('what the simulation models of the default profile, and what its caveat
     for (const plugin of [...skipped, 'DefaultPreemption']) expect(caveatsOf(plugin), plugin).toHaveLength(1);
   });
 
-  it('has a caveat about a filter it runs only for the part it leaves out (in-tree volume plugins)', () => {
+  it('has a caveat about a filter it runs only for the part it leaves out (in-tree volume plugins, DeviceTaintRules, DRA-backed extended resources)', () => {
     const aboutSimulated = UNMODELLED_SCHEDULER_RULES.filter((c) => namedBy(c).some((n) => simulated.includes(n)));
-    expect(aboutSimulated.map(namedBy)).toEqual([['VolumeRestrictions', 'NodeVolumeLimits']]);
+    expect(aboutSimulated.map(namedBy)).toEqual([
+      ['VolumeRestrictions', 'NodeVolumeLimits'],
+      ['DynamicResources'],
+      ['DynamicResources'],
+    ]);
     expect(aboutSimulated[0]).toMatch(/: in-tree volume plugins \(/);
+    expect(aboutSimulated[1]).toMatch(/: DeviceTaintRules are not read/);
+    expect(aboutSimulated[2]).toMatch(/: extended resources a DeviceClass backs with DRA/);
     expect(caveatsOf('VolumeBinding')).toEqual([]);
   });
 });

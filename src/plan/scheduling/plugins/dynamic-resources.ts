@@ -1,0 +1,180 @@
+import type { V1DeviceClaim, ResourceV1ResourceClaim } from '@kubernetes/client-node';
+import { kindPlural } from '../../../wording.js';
+import type { DraKind } from '../../../snapshot/types.js';
+import { type ClaimAllocation, type ClaimToAllocate, type AllocateOutcome, allocate } from '../dra/allocator.js';
+import { type DraCatalog, draKey } from '../dra/catalog.js';
+import { type ClusterState, type FilterResult, type Rejection, unresolvable } from '../framework.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodInfo } from '../pod-info.js';
+import { type NodeMatcher, nodeSelectorMatcher } from './node-affinity.js';
+
+/** DynamicResources' reasons (pkg/scheduler/framework/plugins/dynamicresources, v1.37). */
+export const CLAIM_NOT_AVAILABLE = 'resourceclaim not available on the node';
+export const CANNOT_ALLOCATE = 'cannot allocate all claims';
+export const CLAIM_IN_USE = 'resourceclaim in use';
+/** `ResourceClaimReservedForMaxSize`: the most consumers one claim may have. */
+export const RESERVED_FOR_MAX_SIZE = 256;
+
+/** An allocated claim of the pod: where its allocation is usable (null: every node). */
+interface AllocatedClaim {
+  readonly key: string;
+  readonly reaches: NodeMatcher | null;
+}
+
+/** What DynamicResources' PreFilter worked out for a pod with resource claims. */
+export interface DraState {
+  /** PreFilter's rejection of every node (a claim missing, being deleted, in use; a class missing). */
+  readonly rejection: Rejection | null;
+  /** Why the snapshot cannot tell where the claims can be allocated (a kind not read…); Filter then passes. */
+  readonly unknown: string | null;
+  readonly allocated: readonly AllocatedClaim[];
+  /** Claims the scheduler allocates: the replacement's fresh template claims, unallocated shared claims. */
+  readonly toAllocate: readonly ClaimToAllocate[];
+  readonly catalog: DraCatalog;
+  /** Whether a device is allocated to a claim other than those being allocated. */
+  readonly inUse: (deviceId: string) => boolean;
+  /** Allocation outcomes per node, kept for the node the pod is placed on (the plugin's nodeAllocations). */
+  readonly outcomes: Map<string, AllocateOutcome>;
+}
+
+/**
+ * DynamicResources' PreFilter (`foreachPodResourceClaim`, `PreFilter`): each claim must exist and not
+ * be being deleted; an allocated claim must be reservable (fewer than 256 consumers) and brings its
+ * allocation's node selector; every request of an unallocated claim must name an existing DeviceClass.
+ * A replacement's ResourceClaimTemplate claims are new: the resourceclaim controller makes them from the
+ * template for the new pod, unallocated (the evicted pod's are deleted with it). A shared claim whose
+ * every consumer has gone, and whose allocation no node outside the drain can use, is deallocated by
+ * PostFilter and allocated again. Null for a pod without claims (Skip).
+ */
+export function dynamicResourcesPreFilter(pod: PodInfo, cluster: ClusterState): DraState | null {
+  const podClaims = pod.pod.spec?.resourceClaims ?? [];
+  if (podClaims.length === 0) return null;
+  const catalog = cluster.dra;
+  const holderOf = cluster.deviceHolders();
+  const base = {
+    rejection: null,
+    unknown: null,
+    allocated: [],
+    toAllocate: [],
+    catalog,
+    inUse: (id: string) => holderOf(id) !== undefined,
+    outcomes: new Map<string, AllocateOutcome>(),
+  };
+  const needed = new Set<DraKind>(['DeviceClass', 'ResourceSlice']);
+  for (const c of podClaims) needed.add(c.resourceClaimName ? 'ResourceClaim' : 'ResourceClaimTemplate');
+  const missing = [...needed].find((kind) => !catalog.has(kind));
+  if (missing) return { ...base, unknown: notRead(missing) };
+
+  const allocated: AllocatedClaim[] = [];
+  const toAllocate: ClaimToAllocate[] = [];
+  const released = new Set<string>();
+  const reject = (text: string): DraState => ({ ...base, rejection: unresolvable(text) });
+  for (const podClaim of podClaims) {
+    if (podClaim.resourceClaimName) {
+      const name = podClaim.resourceClaimName;
+      const key = draKey(pod.namespace, name);
+      const claim = catalog.claim(pod.namespace, name);
+      if (!claim) return reject(`resourceclaim "${name}" not found`);
+      if (claim.metadata?.deletionTimestamp) return reject(`resourceclaim "${name}" is being deleted`);
+      const simulated = cluster.draAllocation(key);
+      if (simulated) {
+        allocated.push({ key, reaches: simulated.reaches });
+        continue;
+      }
+      const allocation = claim.status?.allocation;
+      if (allocation) {
+        if ((claim.status?.reservedFor ?? []).length >= RESERVED_FOR_MAX_SIZE) return reject(CLAIM_IN_USE);
+        const terms = allocation.nodeSelector?.nodeSelectorTerms;
+        const reaches = terms ? nodeSelectorMatcher(terms) : null;
+        if (!releasable(claim, reaches, cluster)) {
+          allocated.push({ key, reaches });
+          continue;
+        }
+        released.add(key);
+      }
+      const problem = missingClass(claim.spec?.devices, catalog);
+      if (problem) return reject(problem);
+      toAllocate.push({ key, devices: claim.spec?.devices });
+    } else if (podClaim.resourceClaimTemplateName) {
+      const template = catalog.template(pod.namespace, podClaim.resourceClaimTemplateName);
+      if (!template) return reject(`pod "${pod.namespace}/${pod.name}": ResourceClaim not created yet`);
+      const devices = template.spec.spec.devices;
+      const problem = missingClass(devices, catalog);
+      if (problem) return reject(problem);
+      // The controller's name is generated (`<pod>-<claim>-xxxxx`): any name of its own will do.
+      toAllocate.push({ key: draKey(pod.namespace, `${pod.name}-${podClaim.name}-${pod.uid}`), devices });
+    }
+  }
+  const inUse = (id: string) => {
+    const holder = holderOf(id);
+    return holder !== undefined && !released.has(holder);
+  };
+  return { ...base, allocated, toAllocate, inUse };
+}
+
+/**
+ * PostFilter deallocates an allocated claim that no pod uses any more (`reservedFor` empty once the
+ * evicted consumers are gone); it matters here only when no node outside the drain can use it.
+ */
+function releasable(claim: ResourceV1ResourceClaim, reaches: NodeMatcher | null, cluster: ClusterState): boolean {
+  if (!cluster.claimReleased(claim)) return false;
+  if (reaches === null) return false;
+  const drained = new Set(cluster.drainedNodeInfos.map((n) => n.name));
+  return !cluster.nodeInfos.some((node) => !drained.has(node.name) && reaches(node));
+}
+
+/** `validateDeviceClass` for each request and subrequest. */
+function missingClass(devices: V1DeviceClaim | undefined, catalog: DraCatalog): string | null {
+  for (const request of devices?.requests ?? []) {
+    const specs = request.exactly
+      ? [[request.name, request.exactly.deviceClassName] as const]
+      : (request.firstAvailable ?? []).map((sub) => [`${request.name}/${sub.name}`, sub.deviceClassName] as const);
+    for (const [name, className] of specs) {
+      if (!catalog.deviceClass(className)) return `request ${name}: device class ${className} does not exist`;
+    }
+  }
+  return null;
+}
+
+function notRead(kind: DraKind): string {
+  return `${kindPlural(kind)} were not read, so where the replacement's resource claims can be allocated is not known`;
+}
+
+/**
+ * DynamicResources' Filter: the allocator runs first for the claims to allocate (all or nothing: "cannot
+ * allocate all claims"); then an allocated claim whose node selector excludes the node makes it
+ * unavailable. Both UnschedulableAndUnresolvable. An outcome the plan cannot settle passes here and
+ * leaves the placement unknown (`draUnknown`).
+ */
+export function dynamicResources(state: DraState, node: NodeInfo): FilterResult {
+  // A PreFilter rejection holds for every node (the simulation stops before Filter; a caller asking per node gets it).
+  if (state.rejection) return state.rejection;
+  if (state.unknown) return null;
+  const outcome = outcomeOn(state, node);
+  if (outcome && 'failed' in outcome) return unresolvable(CANNOT_ALLOCATE);
+  if (state.allocated.some((c) => c.reaches !== null && !c.reaches(node))) return unresolvable(CLAIM_NOT_AVAILABLE);
+  return null;
+}
+
+function outcomeOn(state: DraState, node: NodeInfo): AllocateOutcome | null {
+  if (state.toAllocate.length === 0) return null;
+  let outcome = state.outcomes.get(node.name);
+  if (!outcome) {
+    outcome = allocate(state.catalog, node, state.toAllocate, state.inUse);
+    state.outcomes.set(node.name, outcome);
+  }
+  return outcome;
+}
+
+/** Why where the pod runs is not settled by the claims on this node; null when it is. */
+export function draUnknown(state: DraState, node: NodeInfo): string | null {
+  if (state.unknown) return `DynamicResources: ${state.unknown}`;
+  const outcome = outcomeOn(state, node);
+  return outcome && 'unknown' in outcome ? `DynamicResources: ${outcome.unknown}` : null;
+}
+
+/** The claims allocated for the pod on the node it is placed on, to hold their devices from then on. */
+export function draAllocationsOn(state: DraState, node: NodeInfo): readonly ClaimAllocation[] {
+  const outcome = outcomeOn(state, node);
+  return outcome && 'allocations' in outcome ? outcome.allocations : [];
+}
