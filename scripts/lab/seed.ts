@@ -43,13 +43,22 @@ const RESOURCES: Record<string, { readonly plural: string; readonly namespaced: 
   'v1/PersistentVolumeClaim': { plural: 'persistentvolumeclaims', namespaced: true },
   'storage.k8s.io/v1/StorageClass': { plural: 'storageclasses', namespaced: false },
   'storage.k8s.io/v1/CSINode': { plural: 'csinodes', namespaced: false },
+  'resource.k8s.io/v1/DeviceClass': { plural: 'deviceclasses', namespaced: false },
+  'resource.k8s.io/v1/ResourceSlice': { plural: 'resourceslices', namespaced: false },
+  'resource.k8s.io/v1/ResourceClaimTemplate': { plural: 'resourceclaimtemplates', namespaced: true },
+  'resource.k8s.io/v1/ResourceClaim': { plural: 'resourceclaims', namespaced: true },
 };
 
-/** The cluster-scoped storage objects a scenario makes (with its label); a reset deletes them after the claims. */
+/**
+ * The cluster-scoped storage and DRA objects a scenario makes (with its label); a reset deletes them after
+ * the claims.
+ */
 const CLUSTER_STORAGE = [
   '/api/v1/persistentvolumes',
   '/apis/storage.k8s.io/v1/storageclasses',
   '/apis/storage.k8s.io/v1/csinodes',
+  '/apis/resource.k8s.io/v1/deviceclasses',
+  '/apis/resource.k8s.io/v1/resourceslices',
 ];
 
 /** What a reset deletes in each scenario namespace first, so that no controller recreates a pod. */

@@ -4,26 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_COMMAND } from '../../src/snapshot/load-file.js';
 import { planRun, runMaint, startMaint } from './drain-run.js';
+import { type Plan, parsePlan } from './plan-json.js';
 import { eventually, kubectl, kubectlJson, type KubeObject, labUserWithRules, seedScenario } from './lab.js';
 
 // Pods whose volumes tie them to the drained node, planned and then drained for real against the lab's
 // kube-scheduler (scenario volumes): db-0's claim is bound to a local PV of k8s-node-1; cache-0's to a
 // zonal PV of zone-a, whose other node has no room for it. The plan must say neither replacement has a
 // node until k8s-node-1 returns, in the scheduler's words, and the scheduler must agree.
-
-interface Replacement {
-  schedulable: boolean;
-  placedOn: string | null;
-  message: string;
-  untilNodeReturns?: string[];
-  unknown?: string;
-}
-interface Plan {
-  verdict: string;
-  outages?: Array<{ kind: string; name: string; until: string; returnsOn: string[] }>;
-  pods: Array<{ namespace: string; name: string; action: string; replacement: Replacement | null }>;
-  caveats: string[];
-}
 
 const work = mkdtempSync(path.join(tmpdir(), 'maint-volumes-e2e-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -34,11 +21,6 @@ const replacementOf = (plan: Plan, name: string) =>
 async function planNode1(...flags: string[]): Promise<Plan> {
   const r = await planRun(['k8s-node-1', '--ignore-daemonsets', '-o', 'json', ...flags]);
   return parsePlan(r);
-}
-
-function parsePlan(r: { exitCode: number; stdout: string; stderr: string }): Plan {
-  if (r.stdout.trim() === '') throw new Error(`plan printed nothing (exit ${r.exitCode}): ${r.stderr}`);
-  return JSON.parse(r.stdout) as Plan;
 }
 
 /** The scheduler's own word on a pending pod: its PodScheduled condition. */
