@@ -1,6 +1,6 @@
 /**
  * A large, realistic, deterministic cluster snapshot for the planner's scale benchmark: what
- * `kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,services,persistentvolumeclaims,persistentvolumes,storageclasses -A -o json`
+ * `kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,services,persistentvolumeclaims,persistentvolumes,storageclasses,resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices -A -o json`
  * prints for a cluster of thousands of nodes (a `List`, 4-space indented, items grouped by kind).
  *
  * The cluster is first laid out as a small model (nodes, workloads, which pod runs where), placed the way
@@ -525,6 +525,157 @@ export function* syntheticClusterItems(options: SyntheticClusterOptions): Genera
   for (const { w, pod } of volumes) yield claimObject(w, pod);
   for (const { w, pod } of volumes) if (pod.node) yield volumeObject(w, pod, pod.node);
   yield storageClassObject();
+  const gpus = gpuLayout(nodes, workloads);
+  for (const { w, pod, device } of gpus.claims) yield resourceClaimObject(w, pod, device);
+  for (const [i, namespace] of gpus.namespaces.entries()) yield claimTemplateObject(namespace, i);
+  yield deviceClassObject();
+  for (const [node, count] of gpus.devicesPerNode) yield resourceSliceObject(node, count);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// DRA: GPUs on the high-memory pool
+
+const GPU_DRIVER = 'gpu.nvidia.com';
+/** Each high-memory node publishes at least this many GPUs (twice as many as its pods claim, when more). */
+const GPUS_PER_NODE = 16;
+
+/** A high-memory Deployment claims one GPU per pod (through a ResourceClaimTemplate) one time in three. */
+const claimsGpu = (w: WorkloadModel) =>
+  w.kind === 'Deployment' && w.pool === 'highmem' && w.uid.charCodeAt(0) % 3 === 0;
+
+interface GpuLayout {
+  /** Each placed GPU pod's claim and the device (`gpu-<n>` of its node) it was allocated. */
+  readonly claims: ReadonlyArray<{ w: WorkloadModel; pod: PodModel; device: number }>;
+  readonly namespaces: readonly string[];
+  readonly devicesPerNode: ReadonlyMap<NodeModel, number>;
+}
+
+function gpuLayout(nodes: readonly NodeModel[], workloads: readonly WorkloadModel[]): GpuLayout {
+  const used = new Map<NodeModel, number>();
+  const claims: Array<{ w: WorkloadModel; pod: PodModel; device: number }> = [];
+  const namespaces = new Set<string>();
+  for (const w of workloads.filter(claimsGpu)) {
+    namespaces.add(w.namespace);
+    for (const pod of w.pods) {
+      if (!pod.node) continue;
+      const device = used.get(pod.node) ?? 0;
+      used.set(pod.node, device + 1);
+      claims.push({ w, pod, device });
+    }
+  }
+  const devicesPerNode = new Map<NodeModel, number>();
+  for (const node of nodes) {
+    // Half the node's GPUs free, as a pool sized for a node's loss: a drained node's GPU pods fit elsewhere.
+    if (node.pool === 'highmem') devicesPerNode.set(node, Math.max(GPUS_PER_NODE, 2 * (used.get(node) ?? 0)));
+  }
+  return { claims, namespaces: [...namespaces].sort(), devicesPerNode };
+}
+
+/** The claim the resourceclaim controller made from the template for the pod, allocated by the scheduler. */
+function resourceClaimObject(w: WorkloadModel, pod: PodModel, device: number): ApiObject {
+  const node = pod.node!;
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: {
+      annotations: { 'resource.kubernetes.io/pod-claim-name': 'gpu' },
+      creationTimestamp: timestamp(pod.created),
+      finalizers: ['resource.kubernetes.io/delete-protection'],
+      name: gpuClaimName(pod),
+      namespace: w.namespace,
+      ownerReferences: [
+        { apiVersion: 'v1', blockOwnerDeletion: true, controller: true, kind: 'Pod', name: pod.name, uid: pod.uid },
+      ],
+      resourceVersion: String(6_000_000 + pod.created),
+      uid: `${pod.uid.slice(0, -4)}d7a1`,
+    },
+    spec: gpuClaimSpec(),
+    status: {
+      allocation: {
+        devices: { results: [{ device: `gpu-${device}`, driver: GPU_DRIVER, pool: node.name, request: 'gpu' }] },
+        nodeSelector: {
+          nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node.name] }] }],
+        },
+      },
+      reservedFor: [{ name: pod.name, resource: 'pods', uid: pod.uid }],
+    },
+  };
+}
+
+const gpuClaimName = (pod: PodModel) => `${pod.name}-gpu-${pod.uid.slice(0, 5)}`;
+
+function gpuClaimSpec(): Record<string, unknown> {
+  const selectors = [
+    { cel: { expression: `device.capacity["${GPU_DRIVER}"].memory.compareTo(quantity("40Gi")) >= 0` } },
+  ];
+  return {
+    devices: {
+      requests: [
+        { exactly: { allocationMode: 'ExactCount', count: 1, deviceClassName: GPU_DRIVER, selectors }, name: 'gpu' },
+      ],
+    },
+  };
+}
+
+function claimTemplateObject(namespace: string, n: number): ApiObject {
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaimTemplate',
+    metadata: {
+      creationTimestamp: timestamp(86_400),
+      name: 'gpu',
+      namespace,
+      resourceVersion: '7000',
+      uid: `7e000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    },
+    spec: { spec: gpuClaimSpec() },
+  };
+}
+
+function deviceClassObject(): ApiObject {
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'DeviceClass',
+    metadata: {
+      creationTimestamp: timestamp(0),
+      name: GPU_DRIVER,
+      resourceVersion: '1001',
+      uid: '5c000000-0000-4000-8000-000000000002',
+    },
+    spec: { selectors: [{ cel: { expression: `device.driver == "${GPU_DRIVER}"` } }] },
+  };
+}
+
+/** What the GPU driver's kubelet plugin publishes for its node: one pool, one slice. */
+function resourceSliceObject(node: NodeModel, count: number): ApiObject {
+  const devices = Array.from({ length: count }, (_, i) => ({
+    attributes: {
+      index: { int: i },
+      productName: { string: 'NVIDIA A100-SXM4-80GB' },
+      uuid: { string: `GPU-${node.uid.slice(0, 8)}-${i.toString().padStart(4, '0')}` },
+      driverVersion: { version: '580.65.6' },
+    },
+    capacity: { memory: { value: '80Gi' } },
+    name: `gpu-${i}`,
+  }));
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceSlice',
+    metadata: {
+      creationTimestamp: timestamp(node.created),
+      generateName: `${node.name}-${GPU_DRIVER}-`,
+      name: `${node.name}-${GPU_DRIVER}-${node.uid.slice(0, 5)}`,
+      ownerReferences: [{ apiVersion: 'v1', controller: true, kind: 'Node', name: node.name, uid: node.uid }],
+      resourceVersion: String(8_000_000 + node.index),
+      uid: `${node.uid.slice(0, -4)}5e1c`,
+    },
+    spec: {
+      devices,
+      driver: GPU_DRIVER,
+      nodeName: node.name,
+      pool: { generation: 1, name: node.name, resourceSliceCount: 1 },
+    },
+  };
 }
 
 export interface ApiList {
@@ -748,7 +899,11 @@ function templateSpec(w: WorkloadModel): Record<string, unknown> {
                 timeoutSeconds: 1,
               },
             }),
-        resources: { limits: { memory: w.memory }, requests: { cpu: w.cpu, memory: w.memory } },
+        resources: {
+          ...(claimsGpu(w) ? { claims: [{ name: 'gpu' }] } : {}),
+          limits: { memory: w.memory },
+          requests: { cpu: w.cpu, memory: w.memory },
+        },
         terminationMessagePath: '/dev/termination-log',
         terminationMessagePolicy: 'File',
         ...(w.emptyDir ? { volumeMounts: [{ mountPath: '/tmp/cache', name: 'cache' }] } : {}),
@@ -765,6 +920,7 @@ function templateSpec(w: WorkloadModel): Record<string, unknown> {
     ...(w.kind === 'DaemonSet' ? { tolerations: [{ operator: 'Exists' }] } : {}),
     ...(w.pool === 'highmem' ? { tolerations: [{ ...HIGHMEM_TAINT, operator: 'Equal' }] } : {}),
     ...spreadOf(w, selector),
+    ...(claimsGpu(w) ? { resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'gpu' }] } : {}),
     ...(w.emptyDir ? { volumes: [{ emptyDir: { sizeLimit: '1Gi' }, name: 'cache' }] } : {}),
   };
 }
@@ -913,6 +1069,11 @@ function podObject(w: WorkloadModel, pod: PodModel, nodeCount: number): ApiObjec
   };
 }
 
+/** A running GPU pod's status names the claim made for it (`resourceClaimStatuses`). */
+function claimStatuses(w: WorkloadModel, pod: PodModel): Record<string, unknown> {
+  return claimsGpu(w) ? { resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: gpuClaimName(pod) }] } : {};
+}
+
 function runningStatus(w: WorkloadModel, pod: PodModel): Record<string, unknown> {
   const started = timestamp(pod.created + 5);
   const ready = pod.ready ? 'True' : 'False';
@@ -955,6 +1116,7 @@ function runningStatus(w: WorkloadModel, pod: PodModel): Record<string, unknown>
     podIP: pod.ip,
     podIPs: [{ ip: pod.ip }],
     qosClass: 'Burstable',
+    ...claimStatuses(w, pod),
     startTime: timestamp(pod.created + 1),
   };
 }

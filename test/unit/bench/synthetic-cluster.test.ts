@@ -185,6 +185,39 @@ describe('synthetic cluster: objects that agree with each other', () => {
     expect(new Set(uids).size).toBe(uids.length);
   });
 
+  it("each GPU pod's claim holds a device of its own node's slice, and no device is held twice", () => {
+    const claims = snapshot.resourceClaims;
+    expect(claims.length).toBeGreaterThan(0);
+    const devicesOf = new Map(
+      snapshot.resourceSlices.map((s) => [s.spec.nodeName, new Set((s.spec.devices ?? []).map((d) => d.name))]),
+    );
+    const held = claims.flatMap((c) => c.status!.allocation!.devices!.results!.map((r) => `${r.pool}/${r.device}`));
+    expect(new Set(held).size).toBe(held.length);
+    for (const c of claims) {
+      const owner = snapshot.pods.find((p) => p.metadata?.uid === c.metadata?.ownerReferences?.[0]?.uid)!;
+      const [result] = c.status!.allocation!.devices!.results!;
+      expect(result!.pool).toBe(owner.spec!.nodeName);
+      expect(devicesOf.get(owner.spec!.nodeName)?.has(result!.device)).toBe(true);
+    }
+  });
+
+  it("a GPU node's plan allocates its GPU pods' replacements devices elsewhere in the pool", () => {
+    const gpuNode = snapshot.pods.find((p) => (p.spec?.resourceClaims ?? []).length > 0)!.spec!.nodeName!;
+    const plan = buildPlan(index, drainEveryPod([gpuNode]));
+    const gpuPods = plan.pods.filter(
+      (p) =>
+        p.replacement && index.snapshot.resourceClaims.some((c) => c.metadata?.ownerReferences?.[0]?.uid === p.uid),
+    );
+    const placed = gpuPods.filter((p) => p.replacement!.schedulable);
+    expect(placed.length).toBeGreaterThan(0);
+    for (const p of placed) {
+      expect(p.replacement!.unknown).toBeUndefined();
+      expect(index.node(p.replacement!.placedOn!)?.metadata?.labels?.[POOL_LABEL]).toBe('highmem');
+    }
+    // Some may not fit for their spread or anti-affinity; none for want of a device.
+    for (const p of gpuPods) expect(p.replacement!.message).not.toMatch(/cannot allocate all claims/);
+  });
+
   it("a node's plan evicts its pods and places their replacements elsewhere", () => {
     const node = snapshot.nodes.find((n) => n.metadata?.labels?.[POOL_LABEL] === 'general')!;
     const plan = buildPlan(index, drainEveryPod([nameOf(node)]));
