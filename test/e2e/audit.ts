@@ -63,6 +63,9 @@ export interface MaintWrites {
 
 const isDryRun = (event: AuditEvent) => /[?&]dryRun=All/.test(event.requestURI);
 
+/** The verbs that change what is stored (the audit policy also logs reads: list and watch). */
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
 export function maintWrites(events: readonly AuditEvent[]): MaintWrites {
   const evicted: Record<string, number> = {};
   const otherEvictions: string[] = [];
@@ -82,7 +85,7 @@ export function maintWrites(events: readonly AuditEvent[]): MaintWrites {
       deletes.push(answer);
     } else if (ref.resource === 'nodes' && (event.verb === 'patch' || event.verb === 'update')) {
       nodePatches.push(answer);
-    } else if (ref.resource === 'leases') {
+    } else if (ref.resource === 'leases' && WRITE_VERBS.has(event.verb)) {
       leases.push(`${event.verb} ${ref.name ?? ''} ${code}`);
     }
   }
