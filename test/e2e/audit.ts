@@ -107,7 +107,7 @@ const REVIEWS = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 
  */
 export async function writesBy(mark: number, user: string): Promise<string[]> {
   return (await auditSince(mark))
-    .filter((e) => e.stage === 'ResponseComplete' && e.user?.username === user)
+    .filter((e) => e.stage === 'ResponseComplete' && e.user?.username === user && WRITE_VERBS.has(e.verb))
     .filter((e) => !REVIEWS.has(e.objectRef?.resource ?? ''))
     .map((e) => {
       const ref = e.objectRef ?? {};

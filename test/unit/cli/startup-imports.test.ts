@@ -87,9 +87,9 @@ describe('what each command loads at start-up', () => {
     expect(packagesLoadedBy(['version'])).toEqual(['commander']);
   });
 
-  it('--help and drain --help load commander only', () => {
-    expect(packagesLoadedBy(['--help'])).toEqual(['commander']);
-    expect(packagesLoadedBy(['drain', '--help'])).toEqual(['commander']);
+  it('--help and drain --help load commander and the CEL engine only (the plan modules it compiles with)', () => {
+    expect(packagesLoadedBy(['--help'])).toEqual(['@marcbachmann/cel-js', 'commander']);
+    expect(packagesLoadedBy(['drain', '--help'])).toEqual(['@marcbachmann/cel-js', 'commander']);
   });
 
   it('a plan from a snapshot file, off a terminal, loads no Kubernetes client and no Ink/React', () => {
