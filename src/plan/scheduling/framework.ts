@@ -1,10 +1,18 @@
 import type { V1LabelSelector, ResourceV1ResourceClaim } from '@kubernetes/client-node';
+import type { SnapshotKind } from '../../snapshot/types.js';
 import type { ExistingTerm } from './anti-affinity-index.js';
 import type { ClaimAllocation } from './dra/allocator.js';
 import type { DraCatalog } from './dra/catalog.js';
 import type { NodeInfo } from './node-info.js';
+import type { PodInfo } from './pod-info.js';
+import type { AffinityState } from './plugins/inter-pod-affinity.js';
+import type { NodeMatcher } from './plugins/node-affinity.js';
+import type { ResourceRequest } from './plugins/node-resources-fit.js';
+import type { DraState } from './plugins/dynamic-resources.js';
 import type { AttachableVolumes } from './plugins/node-volume-limits.js';
+import type { SpreadState } from './plugins/topology-spread.js';
 import type { VolumeCatalog } from './volume-catalog.js';
+import type { VolumeState } from './volume-state.js';
 
 /**
  * The two rejection codes of the scheduler framework (k8s.io/kube-scheduler/framework): `Unschedulable`
@@ -23,6 +31,43 @@ export type FilterResult = Rejection | null;
 
 export const unschedulable = (...reasons: string[]): Rejection => ({ code: 'Unschedulable', reasons });
 export const unresolvable = (...reasons: string[]): Rejection => ({ code: 'UnschedulableAndUnresolvable', reasons });
+
+/** What PreFilter worked out once per placement; every Filter only reads it (the framework's CycleState). */
+export interface CycleState {
+  readonly nodeAffinity: NodeMatcher;
+  readonly fit: readonly ResourceRequest[];
+  readonly spread: SpreadState;
+  readonly podAffinity: AffinityState;
+  /** The volume plugins' state; null for a pod without claims. */
+  readonly volumes: VolumeState | null;
+  /** DynamicResources' state; null for a pod without resource claims. */
+  readonly dra: DraState | null;
+  /**
+   * The filters that judge a node by more than its Node object, in the profile's order, less those the
+   * PreFilter skipped for this pod (upstream's SkipFilterPlugins).
+   */
+  readonly podFilters: readonly FilterPlugin[];
+}
+
+/**
+ * A filter plugin as it declares itself to the profile (registry.ts orders them): the extension points
+ * it implements, Filter always, PreFilter's Skip where a pod can give it nothing to check.
+ */
+export interface FilterPlugin {
+  readonly name: string;
+  /**
+   * The snapshot kinds its PreFilter and Filter read. A plugin that reads the Node alone judges a node by
+   * the Node object and the pod's spec: its verdict holds whatever pods run there, so a simulation keeps it
+   * per node for every pod with the same spec (see nodeObjectFiltersKey).
+   */
+  readonly reads: readonly SnapshotKind[];
+  /**
+   * PreFilter's Skip: the pod gives the Filter nothing to check (it would pass every node), so a
+   * placement does not call it. Absent: the Filter always runs.
+   */
+  readonly skips?: (pod: PodInfo, state: CycleState) => boolean;
+  readonly filter: (pod: PodInfo, node: NodeInfo, state: CycleState) => FilterResult;
+}
 
 /** A pod the scheduler's cache holds on a node: bound, and not Succeeded or Failed. */
 export interface AssignedPod {

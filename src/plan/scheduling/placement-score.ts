@@ -1,7 +1,7 @@
 import type { V1Toleration } from '@kubernetes/client-node';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
-import type { CycleState } from './registry.js';
+import type { CycleState } from './framework.js';
 import { tolerationsTolerateTaint } from '../tolerations.js';
 import { spreadLoad } from './plugins/topology-spread.js';
 

@@ -1,6 +1,6 @@
 import type { SimulatedCluster, NodePod } from './cluster-state.js';
 import { type NodeRejected, preemptionFailure } from './failed-scheduling.js';
-import type { Rejection } from './framework.js';
+import type { CycleState, Rejection } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import {
   type Candidate,
@@ -11,7 +11,7 @@ import {
   splitByBudgetViolation,
 } from './plugins/default-preemption.js';
 import type { PodInfo } from './pod-info.js';
-import { type CycleState, preFilter, runFilters } from './registry.js';
+import { preFilter, runFilters } from './registry.js';
 
 /** The node and victims the dry run chose. */
 export interface ChosenPreemption {

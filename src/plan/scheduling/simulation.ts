@@ -6,21 +6,14 @@ import { type NodePod, SimulatedCluster } from './cluster-state.js';
 import { counts, type PreemptionBudget } from './plugins/default-preemption.js';
 import { type ChosenPreemption, type DryRun, dryRunPreemption } from './preemption.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
-import { type Rejection, unresolvable } from './framework.js';
+import { type CycleState, type Rejection, unresolvable } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
 import { NAMESPACE_SELECTOR_UNKNOWN } from './plugins/inter-pod-affinity.js';
 import { pendingPods, schedulingGatesOf } from './scheduling-queue.js';
 import { controllerRef } from '../pod-facts.js';
-import {
-  type CycleState,
-  NODE_OBJECT_FILTERS,
-  nodeObjectFiltersKey,
-  preFilter,
-  runFilters,
-  runPodFilters,
-} from './registry.js';
+import { NODE_OBJECT_FILTERS, nodeObjectFiltersKey, preFilter, runFilters, runPodFilters } from './registry.js';
 import { provisioningUnknown, volumesAllow } from './volume-state.js';
 import { draAllocationsOn, draUnknown, dynamicResources } from './plugins/dynamic-resources.js';
 

@@ -2,19 +2,14 @@ import type { ClusterState, Rejection } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import { hasClaimVolumes, replacementClaims } from './pod-claims.js';
 import type { PodInfo } from './pod-info.js';
-import {
-  type AttachableVolumes,
-  nodeVolumeLimits,
-  podAttachableVolumes,
-  volumeLimits,
-} from './plugins/node-volume-limits.js';
+import { type AttachableVolumes, podAttachableVolumes } from './plugins/node-volume-limits.js';
 import {
   findPodVolumes,
   volumeBinding,
   volumeBindingPreFilter,
   type VolumeBindingState,
 } from './plugins/volume-binding.js';
-import { volumeRestrictions, volumeRestrictionsPreFilter } from './plugins/volume-restrictions.js';
+import { volumeRestrictionsPreFilter } from './plugins/volume-restrictions.js';
 import { type VolumeTopology, volumeZone, volumeZonePreFilter } from './plugins/volume-zone.js';
 import { capacityUnpublished } from './plugins/volume-binding.js';
 import type { VolumeCatalog } from './volume-catalog.js';
@@ -72,23 +67,6 @@ export function volumesPreFilter(pod: PodInfo, cluster: ClusterState): VolumeSta
     binding: binding.state,
     zones: zones.topologies,
   };
-}
-
-/** The volume filters in the default profile's order, first rejection wins. */
-export function volumeFilters(state: VolumeState, node: NodeInfo): Rejection | null {
-  if (!state.binding) return null;
-  return (
-    volumeRestrictions(state.conflicts) ??
-    volumeLimitsFilter(state, node) ??
-    volumeBinding(state.binding, node) ??
-    volumeZone(state.zones, node)
-  );
-}
-
-export function volumeLimitsFilter(state: VolumeState, node: NodeInfo): Rejection | null {
-  if (state.attachable.size === 0) return null;
-  const limits = volumeLimits(node, state.catalog.csiNode(node.name));
-  return limits.size === 0 ? null : nodeVolumeLimits(state.attachable, limits, state.attachedOn(node));
 }
 
 /**

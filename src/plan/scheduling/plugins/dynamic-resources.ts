@@ -1,9 +1,9 @@
 import type { V1DeviceClaim, ResourceV1ResourceClaim } from '@kubernetes/client-node';
 import { kindPlural } from '../../../wording.js';
-import type { DraKind } from '../../../snapshot/types.js';
+import { DRA_KINDS, type DraKind } from '../../../snapshot/types.js';
 import { type ClaimAllocation, type ClaimToAllocate, type AllocateOutcome, allocate } from '../dra/allocator.js';
 import { type DraCatalog, draKey } from '../dra/catalog.js';
-import { type ClusterState, type FilterResult, type Rejection, unresolvable } from '../framework.js';
+import { type ClusterState, type FilterPlugin, type FilterResult, type Rejection, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { type NodeMatcher, nodeSelectorMatcher } from './node-affinity.js';
@@ -178,3 +178,11 @@ export function draAllocationsOn(state: DraState, node: NodeInfo): readonly Clai
   const outcome = outcomeOn(state, node);
   return outcome && 'allocations' in outcome ? outcome.allocations : [];
 }
+
+/** A pod without resource claims is skipped. */
+export const dynamicResourcesPlugin: FilterPlugin = {
+  name: 'DynamicResources',
+  reads: ['Node', 'Pod', ...DRA_KINDS],
+  skips: (_pod, state) => state.dra === null,
+  filter: (_pod, node, state) => (state.dra ? dynamicResources(state.dra, node) : null),
+};

@@ -1,5 +1,12 @@
 import { type AffinityTerm, termMatches } from '../affinity-term.js';
-import { type AssignedPod, type ClusterState, type FilterResult, unresolvable, unschedulable } from '../framework.js';
+import {
+  type AssignedPod,
+  type ClusterState,
+  type FilterPlugin,
+  type FilterResult,
+  unresolvable,
+  unschedulable,
+} from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 
@@ -142,3 +149,9 @@ function conflictsWithExistingAntiAffinity(state: AffinityState, node: NodeInfo)
   }
   return false;
 }
+
+export const interPodAffinityPlugin: FilterPlugin = {
+  name: 'InterPodAffinity',
+  reads: ['Node', 'Pod', 'Namespace'],
+  filter: (_pod, node, state) => interPodAffinity(state.podAffinity, node),
+};

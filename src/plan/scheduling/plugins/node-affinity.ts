@@ -1,5 +1,5 @@
 import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Pod } from '@kubernetes/client-node';
-import { type FilterResult, unresolvable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 
 /** NodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity, v1.37). */
@@ -91,3 +91,10 @@ function parseInteger(text: string): bigint | undefined {
 export function nodeAffinity(matches: NodeMatcher, node: NodeInfo): FilterResult {
   return matches(node) ? null : unresolvable(NODE_AFFINITY_REASON);
 }
+
+/** Its PreFilter is requiredNodeAffinity, kept in CycleState.nodeAffinity (PodTopologySpread reads it too). */
+export const nodeAffinityPlugin: FilterPlugin = {
+  name: 'NodeAffinity',
+  reads: ['Node'],
+  filter: (_pod, node, state) => nodeAffinity(state.nodeAffinity, node),
+};

@@ -1,5 +1,5 @@
 import type { V1Container, V1ContainerPort, V1Pod } from '@kubernetes/client-node';
-import { type FilterResult, unschedulable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, unschedulable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 
@@ -67,3 +67,11 @@ export class UsedPorts {
 export function nodePorts(pod: PodInfo, node: NodeInfo): FilterResult {
   return pod.hostPorts.some((p) => node.usedPorts.conflicts(p)) ? unschedulable(NODE_PORTS_REASON) : null;
 }
+
+/** Its PreFilter is PodInfo.hostPorts; a pod without host ports is skipped. */
+export const nodePortsPlugin: FilterPlugin = {
+  name: 'NodePorts',
+  reads: ['Node', 'Pod'],
+  skips: (pod) => pod.hostPorts.length === 0,
+  filter: (pod, node) => nodePorts(pod, node),
+};

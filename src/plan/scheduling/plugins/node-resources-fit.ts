@@ -1,4 +1,4 @@
-import { type FilterResult, type Rejection } from '../framework.js';
+import { type FilterPlugin, type FilterResult, type Rejection } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 
@@ -63,3 +63,9 @@ function misfit(requests: readonly ResourceRequest[], node: NodeInfo): FilterRes
   const rejection: Rejection = { code: unresolvable ? 'UnschedulableAndUnresolvable' : 'Unschedulable', reasons };
   return rejection;
 }
+
+export const nodeResourcesFitPlugin: FilterPlugin = {
+  name: 'NodeResourcesFit',
+  reads: ['Node', 'Pod'],
+  filter: (_pod, node, state) => nodeResourcesFit(state.fit, node),
+};

@@ -1,4 +1,4 @@
-import { type FilterResult, unresolvable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { tolerationsTolerateTaint, UNSCHEDULABLE_TAINT } from '../../tolerations.js';
@@ -12,3 +12,9 @@ export function nodeUnschedulable(pod: PodInfo, node: NodeInfo): FilterResult {
   if (tolerationsTolerateTaint(pod.pod.spec?.tolerations ?? [], UNSCHEDULABLE_TAINT)) return null;
   return unresolvable(NODE_UNSCHEDULABLE_REASON);
 }
+
+export const nodeUnschedulablePlugin: FilterPlugin = {
+  name: 'NodeUnschedulable',
+  reads: ['Node'],
+  filter: (pod, node) => nodeUnschedulable(pod, node),
+};

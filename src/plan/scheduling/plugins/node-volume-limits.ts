@@ -1,8 +1,9 @@
 import type { V1CSINode, V1PersistentVolumeClaim } from '@kubernetes/client-node';
-import { type FilterResult, unschedulable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, type Rejection, unschedulable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimClass, claimKey, type VolumeCatalog } from '../volume-catalog.js';
+import type { VolumeState } from '../volume-state.js';
 
 /** NodeVolumeLimits (pkg/scheduler/framework/plugins/nodevolumelimits/csi.go, v1.37). */
 export const MAX_VOLUME_COUNT_EXCEEDED = 'node(s) exceed max volume count';
@@ -100,3 +101,18 @@ export function nodeVolumeLimits(
   }
   return null;
 }
+
+/** The Filter on the PreFilter's state: the pod's CSI volumes against the node's limits and attached volumes. */
+export function volumeLimitsFilter(state: VolumeState, node: NodeInfo): Rejection | null {
+  if (state.attachable.size === 0) return null;
+  const limits = volumeLimits(node, state.catalog.csiNode(node.name));
+  return limits.size === 0 ? null : nodeVolumeLimits(state.attachable, limits, state.attachedOn(node));
+}
+
+/** Its PreFilter is part of volumesPreFilter; a pod without CSI volumes is skipped. */
+export const nodeVolumeLimitsPlugin: FilterPlugin = {
+  name: 'NodeVolumeLimits',
+  reads: ['Node', 'Pod', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSINode'],
+  skips: (_pod, state) => !state.volumes?.binding || state.volumes.attachable.size === 0,
+  filter: (_pod, node, state) => (state.volumes?.binding ? volumeLimitsFilter(state.volumes, node) : null),
+};

@@ -1,4 +1,4 @@
-import { type FilterResult, unresolvable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
@@ -14,3 +14,9 @@ export function taintToleration(pod: PodInfo, node: NodeInfo): FilterResult {
   const taint = untoleratedDoNotScheduleTaint(node.taints, pod.pod.spec?.tolerations ?? []);
   return taint ? unresolvable(TAINT_TOLERATION_REASON) : null;
 }
+
+export const taintTolerationPlugin: FilterPlugin = {
+  name: 'TaintToleration',
+  reads: ['Node'],
+  filter: (pod, node) => taintToleration(pod, node),
+};

@@ -1,7 +1,7 @@
 import type { V1LabelSelector, V1LabelSelectorRequirement, V1TopologySpreadConstraint } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
-import { type ClusterState, type FilterResult, unresolvable, unschedulable } from '../framework.js';
+import { type ClusterState, type FilterPlugin, type FilterResult, unresolvable, unschedulable } from '../framework.js';
 import type { NodeMatcher } from './node-affinity.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
@@ -213,3 +213,11 @@ export function spreadLoad(state: SpreadState, node: NodeInfo): number {
   }
   return load;
 }
+
+/** A pod without DoNotSchedule constraints is skipped. */
+export const podTopologySpreadPlugin: FilterPlugin = {
+  name: 'PodTopologySpread',
+  reads: ['Node', 'Pod'],
+  skips: (_pod, state) => state.spread.constraints.length === 0,
+  filter: (_pod, node, state) => topologySpread(state.spread, node),
+};

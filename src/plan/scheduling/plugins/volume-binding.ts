@@ -7,7 +7,7 @@ import type {
 } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { resourceAmount } from '../../../snapshot/quantity.js';
-import { type FilterResult, type Rejection, unresolvable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, type Rejection, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimClass, isClaimBound, SELECTED_NODE, type VolumeCatalog } from '../volume-catalog.js';
@@ -309,3 +309,11 @@ function storageOf(resources: Readonly<Record<string, string>> | undefined): num
   const text = resources?.storage;
   return text === undefined ? 0 : resourceAmount('storage', text);
 }
+
+/** Its PreFilter is part of volumesPreFilter; a pod without claims, or whose volumes are unknown, is skipped. */
+export const volumeBindingPlugin: FilterPlugin = {
+  name: 'VolumeBinding',
+  reads: ['Node', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver', 'CSIStorageCapacity'],
+  skips: (_pod, state) => !state.volumes?.binding,
+  filter: (_pod, node, state) => (state.volumes?.binding ? volumeBinding(state.volumes.binding, node) : null),
+};

@@ -1,4 +1,4 @@
-import { type FilterResult, type Rejection, unresolvable, unschedulable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, type Rejection, unresolvable, unschedulable } from '../framework.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimKey } from '../volume-catalog.js';
 
@@ -36,3 +36,11 @@ export function volumeRestrictionsPreFilter(
 export function volumeRestrictions(conflicts: number): FilterResult {
   return conflicts > 0 ? unschedulable(READ_WRITE_ONCE_POD_CONFLICT) : null;
 }
+
+/** Its PreFilter is part of volumesPreFilter; a pod none of whose ReadWriteOncePod claims is in use is skipped. */
+export const volumeRestrictionsPlugin: FilterPlugin = {
+  name: 'VolumeRestrictions',
+  reads: ['Pod', 'PersistentVolumeClaim'],
+  skips: (_pod, state) => (state.volumes?.conflicts ?? 0) === 0,
+  filter: (_pod, _node, state) => volumeRestrictions(state.volumes?.conflicts ?? 0),
+};

@@ -1,5 +1,5 @@
 import type { V1PersistentVolume } from '@kubernetes/client-node';
-import { type FilterResult, type Rejection, unresolvable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, type Rejection, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimClass, type VolumeCatalog } from '../volume-catalog.js';
@@ -88,3 +88,11 @@ export function volumeZone(topologies: readonly VolumeTopology[], node: NodeInfo
   }
   return null;
 }
+
+/** Its PreFilter is part of volumesPreFilter; a pod whose bound volumes have no zone or region is skipped. */
+export const volumeZonePlugin: FilterPlugin = {
+  name: 'VolumeZone',
+  reads: ['Node', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass'],
+  skips: (_pod, state) => !state.volumes?.binding || state.volumes.zones.length === 0,
+  filter: (_pod, node, state) => volumeZone(state.volumes?.zones ?? [], node),
+};

@@ -10,6 +10,7 @@ import { syntheticClusterList } from '../../../../scripts/bench/synthetic-cluste
 import { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-state.js';
 import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
 import {
+  FILTER_PLUGINS,
   NODE_OBJECT_FILTERS,
   POD_FILTERS,
   preFilter,
@@ -72,7 +73,14 @@ describe('simulations sharing one cluster state', () => {
 });
 
 describe('the filters a placement runs on a node it did not change', () => {
-  it('reject as the whole plugin list does: the node-object verdict, then the pod filters called directly', () => {
+  it('are split by what each plugin reads: those reading the Node alone come first in the profile', () => {
+    expect(NODE_OBJECT_FILTERS.map((p) => p.name)).toEqual(['NodeUnschedulable', 'TaintToleration', 'NodeAffinity']);
+    // The kept node-object verdict, then the pod filters, is the whole list's only if none of the
+    // latter comes before one of the former.
+    expect(FILTER_PLUGINS).toEqual([...NODE_OBJECT_FILTERS, ...POD_FILTERS]);
+  });
+
+  it('reject as the whole plugin list does: the node-object verdict, then the pod filters the PreFilter did not skip', () => {
     // A generated cluster: taints, node selectors, host ports (DaemonSets), spread, anti-affinity, full nodes.
     const list = syntheticClusterList({ nodes: 60, pods: 1_500, namespaces: 6, zones: 3, seed: 11 });
     const index = new ClusterIndex(snapshotFromDocuments([list], { type: 'file', path: 'generated' }, 'generated'));
