@@ -15,9 +15,11 @@ import { closeSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type * as PoolRun from '../lab/pool-run.js';
 import type * as Stats from './stats.js';
 
 const { median } = (await import(new URL('./stats.ts', import.meta.url).href)) as typeof Stats;
+const { poolRunArgs } = (await import(new URL('../lab/pool-run.ts', import.meta.url).href)) as typeof PoolRun;
 
 export interface RunPoolOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -76,24 +78,7 @@ export async function runRunPoolBench(options: RunPoolOptions): Promise<{ text: 
     kubectl('delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found');
   };
   const tools: Record<string, () => [string, string[]]> = {
-    'kubectl maint run': () => [
-      process.execPath,
-      [
-        options.maint,
-        'run',
-        '-l',
-        'pool=blue',
-        '--max-unavailable',
-        '2',
-        '--ignore-daemonsets',
-        '--expect-reboot',
-        '-o',
-        'json',
-        '--',
-        reboot,
-        '{node}',
-      ],
-    ],
+    'kubectl maint run': () => [process.execPath, [options.maint, ...poolRunArgs([reboot, '{node}'])]],
     'drain/command/uncordon loop': () => [
       'bash',
       [

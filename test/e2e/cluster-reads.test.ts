@@ -5,6 +5,7 @@ import { ClusterCache } from '../../src/kube/cluster-cache.js';
 import { auditMark, auditSince, type AuditEvent } from './audit.js';
 import { labComponent } from './faults/faults.js';
 import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
+import { poolRunArgs } from '../../scripts/lab/pool-run.js';
 import { described, finish, POOL, scratch, start } from './run-helpers.js';
 
 // How the plugin reads the cluster, as the lab's API server saw it (its audit log logs every list and
@@ -67,20 +68,7 @@ describe('the reads of kubectl maint, in the API server audit log', () => {
     await seedScenario('pool');
     await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
     const mark = await auditMark();
-    const r = await finish(
-      await start([
-        'run',
-        '-l',
-        'pool=blue',
-        '--max-unavailable',
-        '2',
-        '--ignore-daemonsets',
-        '-o',
-        'json',
-        '--',
-        'true',
-      ]),
-    );
+    const r = await finish(await start(poolRunArgs(['true'], { expectReboot: false })));
     const why = described(r);
     expect(r.exitCode, why).toBe(0);
     const started = r.events.find((e) => e.type === 'run-started');

@@ -27,7 +27,6 @@ export async function seedPool(): Promise<void> {
   await seedScenario('pool');
   await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
 }
-export const RUN_FLAGS = ['--ignore-daemonsets', '--expect-reboot', '-o', 'json'];
 
 export interface Started {
   readonly child: ResultPromise<{ reject: false }>;

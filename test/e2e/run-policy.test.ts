@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { RUN_FLAGS } from '../../scripts/lab/pool-run.js';
 import { eventually, kubectl, kubectlJson, labEnv, labUserWithRules } from './lab.js';
 import {
   budgetsAllow,
@@ -11,7 +12,6 @@ import {
   finishedOf,
   poolNodes,
   reboot,
-  RUN_FLAGS,
   scratch,
   seedPool,
   start,

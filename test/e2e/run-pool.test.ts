@@ -5,6 +5,7 @@ import { connect } from '../../src/cli/kube-connect.js';
 import { runApi } from '../../src/kube/run-api.js';
 import { claimRun, RunRefused } from '../../src/run/claim.js';
 import type { RunDefinition, RunOptions } from '../../src/run/state.js';
+import { POOL_WINDOW, poolRunArgs, RUN_FLAGS } from '../../scripts/lab/pool-run.js';
 import { eventually, kubectl, kubectlJson, labEnv, labUserWithRules } from './lab.js';
 import {
   described,
@@ -15,7 +16,6 @@ import {
   poolNodes,
   reboot,
   root,
-  RUN_FLAGS,
   scratch,
   seedPool,
   start,
@@ -36,27 +36,13 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
   it('takes every node through drain, reboot and back, two at a time, in the batches the plan showed, never below a budget', async () => {
     const log = path.join(work, 'calls.log');
     const planned = await finish(
-      await start([
-        'plan',
-        '-l',
-        'pool=blue',
-        '--max-unavailable',
-        '2',
-        '--ignore-daemonsets',
-        '--command-time',
-        '12s',
-        '-o',
-        'json',
-      ]),
+      await start(['plan', ...POOL_WINDOW, '--ignore-daemonsets', '--command-time', '12s', '-o', 'json']),
     );
     const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }>; eta: { totalSeconds: number } };
     const watcher = watchBudgets();
-    const run = await start(
-      ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', reboot, '{node}'],
-      {
-        REBOOT_LOG: log,
-      },
-    );
+    const run = await start(poolRunArgs([reboot, '{node}']), {
+      REBOOT_LOG: log,
+    });
     const r = await finish(run);
     const budgets = await watcher.stop();
     const why = described(r);
@@ -123,11 +109,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
 
   it('Ctrl-C twice during a command leaves each node in a recorded phase; --resume from another directory finishes', async () => {
     // The command as the docs give it: relative to the checkout, where the run starts.
-    const run = await start(
-      ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', path.relative(root, reboot), '{node}'],
-      { REBOOT_SECONDS: '30' },
-      root,
-    );
+    const run = await start(poolRunArgs([path.relative(root, reboot), '{node}']), { REBOOT_SECONDS: '30' }, root);
     await eventually(
       async () => run.events.some((e) => e.type === 'phase' && e.phase === 'command-running'),
       120_000,
@@ -278,24 +260,12 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
 
   it('a command that exits 1 leaves its node cordoned and stops the run before the next batch', async () => {
     // The node that fails is the first of the first batch, as the pool plan chooses it.
-    const planned = await start([
-      'plan',
-      '-l',
-      'pool=blue',
-      '--max-unavailable',
-      '2',
-      '--ignore-daemonsets',
-      '-o',
-      'json',
-    ]);
+    const planned = await start(['plan', ...POOL_WINDOW, '--ignore-daemonsets', '-o', 'json']);
     const plan = JSON.parse(String((await planned.child).stdout)) as { batches: Array<{ nodes: string[] }> };
     const first = plan.batches[0]!.nodes[0]!;
-    const run = await start(
-      ['run', '-l', 'pool=blue', '--max-unavailable', '2', ...RUN_FLAGS, '--', reboot, '{node}'],
-      {
-        REBOOT_FAIL_NODE: first,
-      },
-    );
+    const run = await start(poolRunArgs([reboot, '{node}']), {
+      REBOOT_FAIL_NODE: first,
+    });
     const r = await finish(run);
     expect(r.exitCode).toBe(1);
     const finished = finishedOf(r.events)!;
