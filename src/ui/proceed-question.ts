@@ -1,6 +1,6 @@
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { DrainPlan } from '../plan/types.js';
-import { formatSeconds } from './format.js';
+import { formatMs, formatSeconds } from './format.js';
 import { plural } from '../wording.js';
 import { verdictHeadline } from './plan-sections.js';
 import { poolHeadline } from './pool-plan-text.js';
@@ -30,14 +30,43 @@ export interface DrainAction {
 export function drainQuestion(plan: DrainPlan, action: DrainAction, target: ClusterTarget, width: number): string {
   const total = plan.eta?.totalSeconds;
   const estimate = plan.verdict !== 'blocked' && total != null ? ` · about ${formatSeconds(total)}` : '';
-  const blocked =
-    plan.verdict === 'blocked'
-      ? ` (the plan says this drain cannot finish: ${plan.verdictReasons[0] ?? 'blocked'})`
-      : plan.verdict === 'disruptive'
-        ? ` (the plan says this drain leaves a workload down: ${plan.verdictReasons[0] ?? 'disruptive'})`
-        : '';
+  const objection = planObjection(plan);
+  const blocked = objection ? ` (${objection})` : '';
   const ask = `Drain: cordon ${plan.nodes.join(', ')} and ${action.verb} ${plural(action.pods, 'pod')}${blocked}.`;
   return question([`${verdictHeadline(plan)}${estimate}`, contextLine(target), ask], width);
+}
+
+/** What the plan holds against the drain going ahead, as the question and the warning say it. */
+function planObjection(plan: DrainPlan): string | null {
+  const reason = plan.verdictReasons[0] ?? plan.verdict;
+  if (plan.verdict === 'blocked') return `the plan says this drain cannot finish: ${reason}`;
+  if (plan.verdict === 'disruptive') return `the plan says this drain leaves a workload down: ${reason}`;
+  return null;
+}
+
+/**
+ * Said instead of the question when the drain goes ahead without asking (--yes, -o json, no terminal)
+ * although the plan expects it not to finish (or could not read all it needs): the cause, and what bounds
+ * the wait. A drain that finishes but leaves a workload down is said too: no timeout bounds that.
+ */
+export function proceedWarning(plan: DrainPlan, timeoutMs: number): string | null {
+  if (plan.verdict === 'disruptive') return planObjection(plan);
+  if (plan.verdict !== 'blocked' && plan.verdict !== 'incomplete') return null;
+  const what =
+    plan.verdict === 'blocked'
+      ? planObjection(plan)
+      : `the plan could not read all it needs, so this drain may not finish: ${plan.verdictReasons[0] ?? plan.verdict}`;
+  const bound =
+    timeoutMs > 0
+      ? `--timeout ${formatMs(timeoutMs)} stops it`
+      : 'there is no --timeout, so it waits until interrupted (Ctrl-C)';
+  return `${what}; ${bound}`;
+}
+
+/** proceedWarning as its "warning: " line, wrapped to the width; null when there is nothing to say. */
+export function proceedWarningText(plan: DrainPlan, timeoutMs: number, width: number): string | null {
+  const warning = proceedWarning(plan, timeoutMs);
+  return warning ? `${wrapText(`warning: ${warning}`, width).join('\n')}\n` : null;
 }
 
 /**

@@ -9,8 +9,8 @@ import type { DrainPlan } from '../../plan/types.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { drainErrorLine, drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
-import { formatMs } from '../../ui/format.js';
 import type { ClusterTarget } from '../../ui/proceed-question.js';
+import { kubectlRefusal, NOT_CONFIRMED, refusedUnchanged } from '../../ui/drain-refusal.js';
 import { ask, canAsk, clusterTarget, type Answer } from '../confirm.js';
 import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode, planExitCode } from '../exit-codes.js';
@@ -126,7 +126,7 @@ async function drainCommand(
     const refusal = await firstRefusal(runApi(client), 'drain', rbacOptionsOf(values), '').catch((err: unknown) => {
       throw asCliError(err);
     });
-    if (refusal) throw new CliError(`${refusal}: nothing was changed`);
+    if (refusal) throw new CliError(refusedUnchanged(refusal));
   }
   let snapshot: Snapshot;
   const progress = await readProgress();
@@ -151,7 +151,7 @@ async function drainCommand(
   refuseLikeKubectl(plan, work);
   const answer = await confirm(plan, work, values, clusterTarget(client));
   if (answer !== 'yes') {
-    process.stderr.write('Nothing was changed.\n');
+    process.stderr.write(`${NOT_CONFIRMED}\n`);
     return answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
   }
 
@@ -262,9 +262,9 @@ function refuseMarked(snapshot: Snapshot, nodes: readonly string[]): void {
  */
 function refuseLikeKubectl(plan: DrainPlan, work: DrainTargets): void {
   if (work.refusals.length === 0) return;
-  for (const line of work.refusals) process.stderr.write(`error: ${line}\n`);
-  const nodes = plan.nodes.map((n) => `"${n}"`).join(', ');
-  throw new CliError(`unable to drain ${plan.nodes.length === 1 ? 'node' : 'nodes'} ${nodes}: nothing was changed`);
+  const refusal = kubectlRefusal(plan.nodes, work.refusals);
+  process.stderr.write(refusal.lines);
+  throw new CliError(refusal.message);
 }
 
 /**
@@ -278,10 +278,10 @@ async function confirm(
   target: ClusterTarget,
 ): Promise<Answer> {
   if (values.yes || values.dryRun !== 'none' || values.output === 'json' || !canAsk()) {
-    const warning = values.dryRun === 'none' ? proceedWarning(plan, values.timeout) : null;
-    if (warning) {
-      const { wrapText } = await import('../../ui/text-wrap.js');
-      process.stderr.write(`${wrapText(`warning: ${warning}`, widthOf(process.stderr)).join('\n')}\n`);
+    if (values.dryRun === 'none') {
+      const { proceedWarningText } = await import('../../ui/proceed-question.js');
+      const warning = proceedWarningText(plan, values.timeout, widthOf(process.stderr));
+      if (warning) process.stderr.write(warning);
     }
     return 'yes';
   }
@@ -293,27 +293,6 @@ async function confirm(
 /** A terminal's columns, or no limit. */
 function widthOf(stream: NodeJS.WriteStream): number {
   return terminalWidth(stream) ?? Number.POSITIVE_INFINITY;
-}
-
-/**
- * Said when the drain goes ahead without asking although the plan expects it not to finish (or could not
- * read all it needs): the cause, and what bounds the wait. A drain that finishes but leaves a workload
- * down is said too: no timeout bounds that.
- */
-export function proceedWarning(plan: DrainPlan, timeoutMs: number): string | null {
-  if (plan.verdict === 'disruptive') {
-    return `the plan says this drain leaves a workload down: ${plan.verdictReasons[0] ?? plan.verdict}`;
-  }
-  if (plan.verdict !== 'blocked' && plan.verdict !== 'incomplete') return null;
-  const what =
-    plan.verdict === 'blocked'
-      ? 'the plan says this drain cannot finish'
-      : 'the plan could not read all it needs, so this drain may not finish';
-  const bound =
-    timeoutMs > 0
-      ? `--timeout ${formatMs(timeoutMs)} stops it`
-      : 'there is no --timeout, so it waits until interrupted (Ctrl-C)';
-  return `${what}: ${plan.verdictReasons[0] ?? plan.verdict}; ${bound}`;
 }
 
 /** -o json: one event per line; a terminal (with or without -o text): the live Ink view; otherwise kubectl-like lines. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { proceedWarning } from '../../../src/cli/commands/drain.js';
-import { drainQuestion } from '../../../src/ui/proceed-question.js';
-import { blockedPlan, clearPlan, slowPlan } from '../ui/plan-fixture.js';
+import { drainQuestion, proceedWarning, proceedWarningText } from '../../../src/ui/proceed-question.js';
+import { blockedPlan, clearPlan, slowPlan } from './plan-fixture.js';
 
 // `drain --yes` (or a drain with no terminal to ask on) goes ahead on a plan that expects it not to
 // finish: it says why, and what bounds the wait.
@@ -48,6 +47,17 @@ describe('proceedWarning', () => {
   it('says nothing on a clear or slow plan', () => {
     expect(proceedWarning(clearPlan(), 0)).toBeNull();
     expect(proceedWarning(slowPlan(), 0)).toBeNull();
+    expect(proceedWarningText(clearPlan(), 0, 80)).toBeNull();
+  });
+
+  it('is written as a "warning: " line wrapped to the stream, ending with a newline', () => {
+    const text = proceedWarningText(blockedPlan(), 300_000, 40)!;
+    expect(text.startsWith('warning: the plan says')).toBe(true);
+    expect(text.endsWith('stops it\n')).toBe(true);
+    const lines = text.slice(0, -1).split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.every((line) => line.length <= 40)).toBe(true);
+    expect(lines.join(' ')).toBe(`warning: ${proceedWarning(blockedPlan(), 300_000)}`);
   });
 });
 
