@@ -1,11 +1,15 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { DrainFilterOptions } from '../plan/drain-filters/chain.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/taint-eviction.js';
-import type { PlanOptions } from '../plan/types.js';
+import type { DrainOptions, PlanOptions } from '../plan/types.js';
 import { UsageError } from './exit-codes.js';
 import { parseDurationSeconds, parseSelectorArg } from './flag-values.js';
 
-/** What commander parses from kubectl drain's flags (shared by `plan`, `drain` and `run`). */
+/**
+ * What commander parses from kubectl drain's flags (shared by `plan`, `drain` and `run`), in commander's
+ * names: read only by drainOptionsFrom and drainFilterOptionsFrom, which give the rest of the program
+ * DrainOptions.
+ */
 export interface DrainFlagValues {
   readonly ignoreDaemonsets?: boolean;
   readonly deleteEmptydirData?: boolean;
@@ -74,6 +78,7 @@ export function addDrainFlags(command: Command): Command {
 /**
  * kubectl drain's pod-handling flags as the plan, the drain and a run's batches read them: mapped here
  * only, from commander's names for them (`--delete-emptydir-data` is `deleteEmptydirData` to commander).
+ * A run records these on its Lease.
  */
 export function drainFilterOptionsFrom(values: DrainFlagValues): DrainFilterOptions {
   return {
@@ -86,18 +91,12 @@ export function drainFilterOptionsFrom(values: DrainFlagValues): DrainFilterOpti
   };
 }
 
-/** PlanOptions from the parsed flags; `nodes` and `now` come from the caller. */
-export function planOptionsFrom(
-  values: DrainFlagValues,
-  nodes: readonly string[],
-  nowEpochSeconds: number,
-): PlanOptions {
+/** Every drain flag as plan, drain and run read it: the one mapping from commander's values. */
+export function drainOptionsFrom(values: DrainFlagValues): DrainOptions {
   return {
-    nodes,
     ...drainFilterOptionsFrom(values),
     taint: values.taint,
     nodeMonitorGracePeriodSeconds: values.nodeMonitorGracePeriod,
-    nowEpochSeconds,
     // The annotation order is the default: said only when priority is asked for.
     ...(values.order === 'priority' ? { orderBy: 'priority' as const } : {}),
     escalation: escalationFrom(values),
@@ -106,7 +105,7 @@ export function planOptionsFrom(
 }
 
 /** --escalate-after and --escalate-namespace mean something only together: one without the other is a usage error. */
-export function escalationFrom(values: DrainFlagValues): PlanOptions['escalation'] {
+function escalationFrom(values: DrainFlagValues): DrainOptions['escalation'] {
   const namespaces = values.escalateNamespace ?? [];
   if (values.escalateAfter === undefined && namespaces.length === 0) return undefined;
   if (values.escalateAfter === undefined || namespaces.length === 0) {
@@ -118,7 +117,7 @@ export function escalationFrom(values: DrainFlagValues): PlanOptions['escalation
 }
 
 /** --surge alone surges every Deployment that needs it; --surge=NS/NAME,… only those. */
-export function surgeFrom(values: DrainFlagValues): PlanOptions['surge'] {
+function surgeFrom(values: DrainFlagValues): DrainOptions['surge'] {
   return values.surge === true ? { all: true, deployments: [] } : values.surge;
 }
 

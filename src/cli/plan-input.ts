@@ -1,9 +1,8 @@
 import { buildPlan } from '../plan/build-plan.js';
-import type { DrainPlan } from '../plan/types.js';
+import type { DrainOptions, DrainPlan, PlanOptions } from '../plan/types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
 import { isScopedKindWarning, type Snapshot } from '../snapshot/types.js';
 import type { ReadProgressReporter } from '../ui/read-progress.js';
-import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
 
 /** What `plan`, `drain`, `run` and `demo` share to plan: the spinner while reading, a loaded snapshot's nodes, its plan. */
@@ -25,8 +24,13 @@ export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { i
   return { index, nodes: resolveNodes(index, selection) };
 }
 
+/** A plan's input: the drain's options for these nodes, now. */
+export function planOptionsNow(options: DrainOptions, nodes: readonly string[]): PlanOptions {
+  return { ...options, nodes, nowEpochSeconds: Math.floor(Date.now() / 1000) };
+}
+
 /** Plans a loaded snapshot (the nodes drained together); warnings from loading go to stderr first. */
-export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, values: DrainFlagValues): DrainPlan {
+export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, options: DrainOptions): DrainPlan {
   const { index, nodes } = indexAndNodes(snapshot, selection);
-  return buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
+  return buildPlan(index, planOptionsNow(options, nodes));
 }

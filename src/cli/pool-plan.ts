@@ -1,8 +1,9 @@
 import { buildPoolPlan } from '../plan/pool-plan.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
-import { planOptionsFrom, type DrainFlagValues } from './drain-flags.js';
+import { drainOptionsFrom, type DrainFlagValues } from './drain-flags.js';
 import { UsageError } from './exit-codes.js';
+import { planOptionsNow } from './plan-input.js';
 import { resolveMaxUnavailable, type MaxUnavailable } from './pool-flags.js';
 
 export interface PoolFlagValues extends DrainFlagValues {
@@ -30,7 +31,7 @@ export function isPoolPlan(values: PoolFlagValues): boolean {
 export function poolPlanOf(index: ClusterIndex, nodes: readonly string[], values: PoolFlagValues): PoolPlan {
   const maxUnavailable = resolveMaxUnavailable(values.maxUnavailable ?? { count: 1 }, nodes.length);
   return buildPoolPlan(index, {
-    ...planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)),
+    ...planOptionsNow(drainOptionsFrom(values), nodes),
     maxUnavailable,
     commandSeconds: values.commandTime === undefined ? null : values.commandTime / 1000,
   });

@@ -22,7 +22,7 @@ import { RunLines } from '../ui/run-lines.js';
 import { safeLines } from '../safe-text.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
-import { drainFilterOptionsFrom } from './drain-flags.js';
+import { drainFilterOptionsFrom, drainOptionsFrom } from './drain-flags.js';
 import { CliError, ExitCode, planExitCode, UsageError } from './exit-codes.js';
 import { processHolder } from '../process-holder.js';
 import { connect } from './kube-connect.js';
@@ -155,7 +155,7 @@ async function startRun(
   confirm: (plan: PoolPlan) => Promise<Answer>,
 ): Promise<TakenRun> {
   // Access first: a refusal is the one line, before the read's warnings (kinds it may not list) it makes moot.
-  const { conditions } = await checkAccess(ctx, rbacOptionsOf(values));
+  const { conditions } = await checkAccess(ctx, rbacOptionsOf(drainOptionsFrom(values)));
   const { index, nodes } = indexAndNodes(await loadSnapshot(), selection);
   await checkNodesFree(
     ctx,

@@ -6,16 +6,13 @@ import {
   type RbacOption,
 } from '../kube/permissions.js';
 import type { RunApi } from '../kube/run-api.js';
+import type { DrainOptions } from '../plan/types.js';
 
-/** The rights a drain or a run needs beyond its role (kube/permissions.ts), from its flags. */
-export function rbacOptionsOf(flags: {
-  readonly surge?: unknown;
-  readonly disableEviction?: boolean | undefined;
-  readonly escalateAfter?: number | undefined;
-}): RbacOption[] {
+/** The rights a drain or a run needs beyond its role (kube/permissions.ts), from its options. */
+export function rbacOptionsOf(drain: Pick<DrainOptions, 'surge' | 'disableEviction' | 'escalation'>): RbacOption[] {
   const options: RbacOption[] = [];
-  if (flags.surge) options.push('surge');
-  if (flags.disableEviction || flags.escalateAfter !== undefined) options.push('delete');
+  if (drain.surge) options.push('surge');
+  if (drain.disableEviction || drain.escalation !== undefined) options.push('delete');
   return options;
 }
 

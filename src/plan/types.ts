@@ -23,19 +23,16 @@ export type Verdict = 'clear' | 'slow' | 'blocked' | 'disruptive' | 'incomplete'
 /** The verdict from what was read alone. */
 export type ReadVerdict = Exclude<Verdict, 'incomplete'>;
 
-/** The drain's flags (kubectl's pod-handling ones in `DrainFilterOptions`) and the comparisons'. */
-export interface PlanOptions extends DrainFilterOptions {
-  /** Node names drained together (already resolved from NODE… or -l). */
-  readonly nodes: readonly string[];
+/**
+ * What a drain is asked to do (kubectl's pod-handling options in `DrainFilterOptions`, the strategies) and
+ * the comparisons' settings, as plan, drain and run read them, whatever the command line calls them:
+ * mapped from the flags in cli/drain-flags.ts alone.
+ */
+export interface DrainOptions extends DrainFilterOptions {
   /** The NoExecute taint compared with the drain (--taint KEY[=VALUE]). */
   readonly taint: { readonly key: string; readonly value?: string | undefined };
   /** kube-controller-manager --node-monitor-grace-period, seconds (default 50). */
   readonly nodeMonitorGracePeriodSeconds: number;
-  /**
-   * "Now", in epoch seconds, for rules that compare with timestamps (skip-wait-for-delete-timeout).
-   * Passed in because plan/ reads no clock.
-   */
-  readonly nowEpochSeconds: number;
   /**
    * How pods are ordered into groups that leave one after another: by their maint.kubectl.io/drain-order
    * annotation (the default; no annotation anywhere = one group, kubectl's all at once) or, with
@@ -46,6 +43,17 @@ export interface PlanOptions extends DrainFilterOptions {
   readonly escalation?: { readonly afterSeconds: number; readonly namespaces: readonly string[] } | undefined;
   /** --surge (all Deployments) or --surge=NS/NAME,… (these): Deployments whose budget-locked pods are surged. */
   readonly surge?: { readonly all: boolean; readonly deployments: readonly string[] } | undefined;
+}
+
+/** A plan's input: the drain's options, the nodes drained together, and the time. */
+export interface PlanOptions extends DrainOptions {
+  /** Node names drained together (already resolved from NODE… or -l). */
+  readonly nodes: readonly string[];
+  /**
+   * "Now", in epoch seconds, for rules that compare with timestamps (skip-wait-for-delete-timeout).
+   * Passed in because plan/ reads no clock.
+   */
+  readonly nowEpochSeconds: number;
 }
 
 export interface PdbRef {

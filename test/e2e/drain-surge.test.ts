@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { planSnapshot } from '../../src/cli/commands/plan.js';
-import { surgeFrom, type DrainFlagValues } from '../../src/cli/drain-flags.js';
+import { drainOptionsFrom, type DrainFlagValues } from '../../src/cli/drain-flags.js';
+import { planSnapshot } from '../../src/cli/plan-input.js';
 import { connect } from '../../src/cli/kube-connect.js';
 import { systemClock, type Clock } from '../../src/drain/clock.js';
 import { runDrain } from '../../src/drain/engine.js';
@@ -167,9 +167,10 @@ async function drainInProcess(afterRead?: () => Promise<unknown>) {
     taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
     nodeMonitorGracePeriod: 50,
   };
+  const options = drainOptionsFrom(values);
   const client = await connect({ kubeconfig: (await labEnv()).KUBECONFIG });
   const snapshot = await loadLiveSnapshot(client, { surge: true });
-  const plan = planSnapshot(snapshot, { names: ['k8s-node-1'] }, values);
+  const plan = planSnapshot(snapshot, { names: ['k8s-node-1'] }, options);
   const work = drainTargets(plan, snapshot.pods);
   await afterRead?.();
   let pendingSleeps = 0;
@@ -202,7 +203,7 @@ async function drainInProcess(afterRead?: () => Promise<unknown>) {
       concurrency: 16,
       dryRun: 'none',
       skipWaitForDeleteTimeoutSeconds: 0,
-      surge: surgeRequest(plan, snapshot.deployments, (d) => surgeSelects(surgeFrom(values), d), snapshot.autoscalers),
+      surge: surgeRequest(plan, snapshot.deployments, (d) => surgeSelects(options.surge, d), snapshot.autoscalers),
     },
     { api: counted, emit: (e) => events.push(e), clock },
   );

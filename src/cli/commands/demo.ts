@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { EmbeddedSnapshotName } from '../../snapshot/embedded.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../plan/taint-eviction.js';
-import type { DrainFlagValues } from '../drain-flags.js';
+import type { DrainOptions } from '../../plan/types.js';
 import { showPlan, type OutputFormat } from '../output.js';
 import { planSnapshot } from '../plan-input.js';
 import { terminalWidth } from '../terminal.js';
@@ -9,10 +9,14 @@ import { terminalWidth } from '../terminal.js';
 const DEMO_NODE = 'k8s-node-1';
 
 /** The flags the demo plans with: `kubectl maint plan k8s-node-1 --ignore-daemonsets`, as one would drain a worker. */
-const DEMO_FLAGS: DrainFlagValues = {
-  ignoreDaemonsets: true,
+const DEMO_FLAGS: DrainOptions = {
+  ignoreDaemonSets: true,
+  deleteEmptyDirData: false,
+  force: false,
+  disableEviction: false,
+  skipWaitForDeleteTimeoutSeconds: 0,
   taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
-  nodeMonitorGracePeriod: 50,
+  nodeMonitorGracePeriodSeconds: 50,
 };
 
 /** What each bundled example shows, printed above its plan. */

@@ -5,14 +5,14 @@ import type { FinishedEvent } from '../../drain/summary.js';
 import { surgeRequest } from '../../drain/surge-targets.js';
 import { drainTargets, type DrainTargets } from '../../drain/targets.js';
 import { surgeSelects } from '../../plan/surge.js';
-import type { DrainPlan } from '../../plan/types.js';
+import type { DrainOptions, DrainPlan } from '../../plan/types.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { drainErrorLine, drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
 import type { ClusterTarget } from '../../ui/proceed-question.js';
 import { kubectlRefusal, NOT_CONFIRMED, refusedUnchanged } from '../../ui/drain-refusal.js';
 import { ask, canAsk, clusterTarget, type Answer } from '../confirm.js';
-import { addDrainFlags, escalationFrom, surgeFrom, type DrainFlagValues } from '../drain-flags.js';
+import { addDrainFlags, drainOptionsFrom, type DrainFlagValues } from '../drain-flags.js';
 import { CliError, ExitCode, planExitCode } from '../exit-codes.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import { processHolder } from '../../process-holder.js';
@@ -100,6 +100,7 @@ async function drainCommand(
   commands: SuggestedCommands,
 ): Promise<number> {
   const selection = nodeSelection(nodeArgs, values.selector);
+  const options = drainOptionsFrom(values);
   const client = await connect(values);
   // The API side and the engine, loaded only now that the command talks to the cluster.
   const [
@@ -123,7 +124,7 @@ async function drainCommand(
     // Access first, before the read: a refusal is the one line, before the plan and warnings it makes moot,
     // and nothing is written (a drain refused its evictions after the cordon would leave the node cordoned).
     const { firstRefusal, rbacOptionsOf } = await import('../../drain/access.js');
-    const refusal = await firstRefusal(runApi(client), 'drain', rbacOptionsOf(values), '').catch((err: unknown) => {
+    const refusal = await firstRefusal(runApi(client), 'drain', rbacOptionsOf(options), '').catch((err: unknown) => {
       throw asCliError(err);
     });
     if (refusal) throw new CliError(refusedUnchanged(refusal));
@@ -138,7 +139,7 @@ async function drainCommand(
   } finally {
     progress?.stop();
   }
-  const plan = planSnapshot(snapshot, selection, values);
+  const plan = planSnapshot(snapshot, selection, options);
   if (values.dryRun === 'none') refuseMarked(snapshot, plan.nodes);
   const work = drainTargets(plan, snapshot.pods);
   const json = values.output === 'json';
@@ -167,7 +168,7 @@ async function drainCommand(
   // SIGINT (Ctrl-C) and SIGTERM (kill, a CI job cancelled, a pod stopping) both stop the drain the same
   // way: no new eviction, the nodes stay cordoned, the summary says what remains. A second one leaves at once.
   const abort = new AbortController();
-  const sink = await openSink(plan, json, () => abort.abort('SIGINT'), escalationForEngine(values));
+  const sink = await openSink(plan, json, () => abort.abort('SIGINT'), escalationForEngine(options));
   // The drain's trail on its nodes (Kubernetes Events): best effort, never in a dry run.
   const events =
     values.dryRun === 'none'
@@ -195,15 +196,15 @@ async function drainCommand(
         timeoutMs: values.timeout,
         concurrency: values.concurrency,
         dryRun: values.dryRun,
-        skipWaitForDeleteTimeoutSeconds: values.skipWaitForDeleteTimeout ?? 0,
+        skipWaitForDeleteTimeoutSeconds: options.skipWaitForDeleteTimeoutSeconds,
         alreadyCordoned: new Set(
           snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? ''),
         ),
-        escalation: escalationForEngine(values),
+        escalation: escalationForEngine(options),
         surge: surgeRequest(
           plan,
           snapshot.deployments,
-          (deployment) => surgeSelects(surgeFrom(values), deployment),
+          (deployment) => surgeSelects(options.surge, deployment),
           snapshot.kinds.has('HorizontalPodAutoscaler') ? snapshot.autoscalers : undefined,
         ),
         signal: abort.signal,
@@ -224,8 +225,7 @@ async function drainCommand(
   return values.dryRun === 'client' && code === ExitCode.Ok ? planExitCode(plan, false) : code;
 }
 
-function escalationForEngine(values: DrainCommandValues) {
-  const escalation = escalationFrom(values);
+function escalationForEngine({ escalation }: DrainOptions) {
   return escalation && { afterMs: escalation.afterSeconds * 1000, namespaces: escalation.namespaces };
 }
 

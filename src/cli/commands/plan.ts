@@ -3,7 +3,7 @@ import { buildPlan } from '../../plan/build-plan.js';
 import type { DrainPlan } from '../../plan/types.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import type { ReadProgressReporter } from '../../ui/read-progress.js';
-import { addDrainFlags, planOptionsFrom } from '../drain-flags.js';
+import { addDrainFlags, drainOptionsFrom } from '../drain-flags.js';
 import { planExitCode } from '../exit-codes.js';
 import { parseSelectorArg } from '../flag-values.js';
 import { connect } from '../kube-connect.js';
@@ -12,13 +12,10 @@ import { addKubeFlags } from '../kube-flags.js';
 import { nodeSelection } from '../node-selection.js';
 import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import { showPlan, type OutputFormat } from '../output.js';
-import { indexAndNodes, readProgress } from '../plan-input.js';
+import { indexAndNodes, planOptionsNow, readProgress } from '../plan-input.js';
 import { isPoolPlan, poolPlanOf, type PoolFlagValues } from '../pool-plan.js';
 import { invocation, shellQuote, suggestedCommands, type SuggestedCommands } from '../suggested-commands.js';
 import { advisedFlags } from '../../ui/plan-advice.js';
-
-/** Where the e2e tests that plan in-process find it; the commands import it from plan-input.ts. */
-export { planSnapshot } from '../plan-input.js';
 
 export interface PlanFlagValues extends PoolFlagValues, KubeFlagValues {
   readonly selector?: string;
@@ -75,7 +72,7 @@ export function register(program: Command): void {
       const { index, nodes } = indexAndNodes(snapshot, selection);
       plan = pool
         ? poolPlanOf(index, nodes, values)
-        : buildPlan(index, planOptionsFrom(values, nodes, Math.floor(Date.now() / 1000)));
+        : buildPlan(index, planOptionsNow(drainOptionsFrom(values), nodes));
     } finally {
       progress?.stop();
     }

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addDrainFlags, parseTaint, planOptionsFrom, type DrainFlagValues } from '../../../src/cli/drain-flags.js';
+import { addDrainFlags, drainOptionsFrom, parseTaint, type DrainFlagValues } from '../../../src/cli/drain-flags.js';
 import { parseCount, parseDurationMs, parseDurationSeconds } from '../../../src/cli/flag-values.js';
 import { kubeConfigFlags, type KubeFlagValues } from '../../../src/cli/kube-flag-values.js';
 import { addKubeFlags } from '../../../src/cli/kube-flags.js';
@@ -67,8 +67,7 @@ function parse(argv: string[]): DrainFlagValues & KubeFlagValues {
 describe('the plan command flags', () => {
   it('defaults: no drain overrides, the default maintenance taint, a 50s grace period, pages of 500, no timeout', () => {
     const values = parse([]);
-    expect(planOptionsFrom(values, ['n1'], 1000)).toEqual({
-      nodes: ['n1'],
+    expect(drainOptionsFrom(values)).toEqual({
       ignoreDaemonSets: false,
       deleteEmptyDirData: false,
       force: false,
@@ -77,7 +76,6 @@ describe('the plan command flags', () => {
       skipWaitForDeleteTimeoutSeconds: 0,
       taint: { key: 'kubectl-maint/maintenance' },
       nodeMonitorGracePeriodSeconds: 50,
-      nowEpochSeconds: 1000,
     });
     expect(kubeConfigFlags(values)).toEqual({
       kubeconfig: undefined,
@@ -105,8 +103,7 @@ describe('the plan command flags', () => {
       '--node-monitor-grace-period',
       '2m',
     ]);
-    expect(planOptionsFrom(values, ['n1', 'n2'], 0)).toMatchObject({
-      nodes: ['n1', 'n2'],
+    expect(drainOptionsFrom(values)).toMatchObject({
       ignoreDaemonSets: true,
       deleteEmptyDirData: true,
       force: true,

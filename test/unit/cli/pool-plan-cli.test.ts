@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { drainOptionsFrom } from '../../../src/cli/drain-flags.js';
 import { planSnapshot } from '../../../src/cli/plan-input.js';
 import { parseMaxUnavailable, resolveMaxUnavailable } from '../../../src/cli/pool-flags.js';
 import type { DrainPlan } from '../../../src/plan/types.js';
@@ -135,7 +136,11 @@ describe('kubectl maint plan NODE… previews kubectl maint drain NODE…', () =
     const text = readFileSync(hello, 'utf8');
     return snapshotFromText(text, { type: 'file', path: hello }, 'hello');
   };
-  const flags = { ignoreDaemonsets: true, taint: { key: 'kubectl-maint/maintenance' }, nodeMonitorGracePeriod: 50 };
+  const flags = drainOptionsFrom({
+    ignoreDaemonsets: true,
+    taint: { key: 'kubectl-maint/maintenance' },
+    nodeMonitorGracePeriod: 50,
+  });
 
   it('two nodes without --max-unavailable: one DrainPlan, both cordoned and drained together, as drain plans them', async () => {
     const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets', '-o', 'json']);

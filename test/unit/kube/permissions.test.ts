@@ -144,9 +144,11 @@ describe('the access checks before the first write', () => {
 
   it('--disable-eviction and --escalate-after need delete pods; --surge the Deployments and autoscalers', async () => {
     expect(rbacOptionsOf({ disableEviction: true })).toEqual(['delete']);
-    expect(rbacOptionsOf({ escalateAfter: 30 })).toEqual(['delete']);
-    expect(rbacOptionsOf({ surge: true })).toEqual(['surge']);
-    expect(rbacOptionsOf({})).toEqual([]);
+    expect(rbacOptionsOf({ disableEviction: false, escalation: { afterSeconds: 30, namespaces: ['batch'] } })).toEqual([
+      'delete',
+    ]);
+    expect(rbacOptionsOf({ disableEviction: false, surge: { all: true, deployments: [] } })).toEqual(['surge']);
+    expect(rbacOptionsOf({ disableEviction: false })).toEqual([]);
     const noDelete = refusing((c) => c.verb === 'delete' && c.resource === 'pods');
     expect(await firstRefusal(noDelete, 'drain', [], '')).toBeNull();
     expect(await firstRefusal(noDelete, 'drain', ['delete'], '')).toMatch(/^cannot delete pods /);

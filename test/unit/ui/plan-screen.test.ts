@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { drainOptionsFrom } from '../../../src/cli/drain-flags.js';
 import { planSnapshot } from '../../../src/cli/plan-input.js';
 import type { DrainPlan } from '../../../src/plan/types.js';
 import { snapshotFromText } from '../../../src/snapshot/load-file.js';
@@ -23,7 +24,11 @@ function labPlan(name: 'hello' | 'hello-ignore'): DrainPlan {
   return planSnapshot(
     snapshot,
     { names: ['k8s-node-1'] },
-    { ignoreDaemonsets: true, taint: { key: 'kubectl-maint/maintenance' }, nodeMonitorGracePeriod: 50 },
+    drainOptionsFrom({
+      ignoreDaemonsets: true,
+      taint: { key: 'kubectl-maint/maintenance' },
+      nodeMonitorGracePeriod: 50,
+    }),
   );
 }
 
