@@ -73,7 +73,7 @@ export function drainEveryPod(nodes: readonly string[]): PlanOptions {
 // Seeded randomness
 
 /** mulberry32: small, fast and good enough to pick shapes and names; never Math.random. */
-class Random {
+export class Random {
   private state: number;
 
   constructor(seed: number) {

@@ -76,7 +76,8 @@ interface Condition {
   readonly status: string;
   readonly reason?: string;
 }
-interface KubeObject {
+/** An API object as a scenario holds it (what seedObjects applies). */
+export interface KubeObject {
   apiVersion: string;
   kind: string;
   metadata: {
@@ -101,10 +102,15 @@ export interface SeedOptions {
   readonly kubectl: string;
   /** Progress and nudges, one line each; the error of a failed seed carries them too. */
   readonly log?: (line: string) => void;
+  /**
+   * How long a step may take to settle (rollouts, pods Ready), in seconds; 120 unless set. A generated
+   * cluster (scripts/fidelity) gives up sooner on one whose pods cannot all be placed.
+   */
+  readonly settleSeconds?: number;
 }
 
 /** A minimal client of the lab's API server: JSON in and out, the kubeconfig's client certificate. */
-class LabApi {
+export class LabApi {
   readonly server: string;
   readonly dispatcher: Agent;
 
@@ -515,7 +521,7 @@ class Nudger {
   }
 }
 
-async function settle(api: LabApi, nudger: Nudger): Promise<void> {
+async function settle(api: LabApi, nudger: Nudger, seconds = 120): Promise<void> {
   await waitFor(60, 'nodes to be Ready', async () => {
     const nodes = await api.list('/api/v1/nodes');
     return nodes.length > 0 && nodes.every((n) => isTrue(n, 'Ready'));
@@ -529,7 +535,7 @@ async function settle(api: LabApi, nudger: Nudger): Promise<void> {
       for (const name of names(await api.list(`/apis/apps/v1/namespaces/${ns}/${kind}`))) {
         const url = `/apis/apps/v1/namespaces/${ns}/${kind}/${name}`;
         await waitFor(
-          120,
+          seconds,
           `${ns}/${kind}/${name} to roll out`,
           nudger.orNudge(async () => rolledOut((await api.must('GET', url)) as KubeObject)),
         );
@@ -537,7 +543,7 @@ async function settle(api: LabApi, nudger: Nudger): Promise<void> {
     }
   }
   await waitFor(
-    120,
+    seconds,
     'every pod to be Running and Ready',
     nudger.orNudge(async () => podsSettled(await api.list('/api/v1/pods'))),
   );
@@ -584,9 +590,9 @@ function labelSelector(selector: LabelSelector | undefined): string {
  * Applies one step: its namespaces first (a scenario's objects may live in a namespace it creates), then
  * each directory in turn, as `kubectl apply -k` of each did (the objects of one directory together).
  */
-async function applyStep(api: LabApi, render: (dir: string) => KubeObject[], dirs: readonly string[]): Promise<void> {
-  const perDir = dirs.map((dir) => render(dir).filter((o) => o.kind !== 'Namespace'));
-  const namespaces = dirs.flatMap((dir) => render(dir).filter((o) => o.kind === 'Namespace'));
+async function applyStep(api: LabApi, groups: readonly KubeObject[][]): Promise<void> {
+  const perDir = groups.map((objects) => objects.filter((o) => o.kind !== 'Namespace'));
+  const namespaces = groups.flatMap((objects) => objects.filter((o) => o.kind === 'Namespace'));
   await Promise.all(namespaces.map((ns) => apply(api, ns)));
   // ServiceAccount admission rejects pods until the namespace's default ServiceAccount exists.
   for (const ns of names(namespaces)) {
@@ -639,10 +645,28 @@ function describeState(kubectl: string, kubeconfig: string): string {
 
 /** Resets the lab and applies `scenario`, waiting after each step until it has settled. */
 export async function seedScenario(scenario: string, options: SeedOptions): Promise<void> {
+  const steps = scenarioSteps(scenario);
+  const rendered = (dir: string) => render(options.kubectl, path.dirname(options.kubeconfig), dir);
+  await seedObjects(
+    scenario,
+    steps.map((dirs) => dirs.map(rendered)),
+    options,
+  );
+}
+
+/**
+ * Resets the lab and applies `steps` (each a list of groups of objects, a group applied as one kustomize
+ * directory is), waiting after each step until it has settled: a scenario rendered, or a cluster
+ * generated in memory (scripts/fidelity). Objects that must go at the next reset carry the scenario label.
+ */
+export async function seedObjects(
+  name: string,
+  steps: readonly (readonly KubeObject[][])[],
+  options: SeedOptions,
+): Promise<void> {
   // Without a log of its own, the caller gets the progress lines in the error of a failed seed.
   const lines: string[] = [];
   const log = (line: string) => (options.log ? options.log(`lab: ${line}`) : lines.push(`lab: ${line}`));
-  const steps = scenarioSteps(scenario);
   const api = new LabApi(options.kubeconfig);
   const started = Date.now();
   try {
@@ -651,23 +675,23 @@ export async function seedScenario(scenario: string, options: SeedOptions): Prom
       .catch((error: Error) => ({ status: 0, body: { message: error.message } }));
     if (ready.status !== 200)
       throw new Error(`lab: the lab is not up (npm run lab -- up): ${ready.body.message ?? ready.status}`);
-    log(`seeding ${scenario}`);
-    const rendered = (dir: string) => render(options.kubectl, path.dirname(options.kubeconfig), dir);
+    log(`seeding ${name}`);
     const creates = new Set<string>();
-    for (const dir of steps.flat()) {
-      for (const o of rendered(dir)) if (o.kind === 'Namespace') creates.add(o.metadata.name);
-    }
+    for (const o of steps.flat(2)) if (o.kind === 'Namespace') creates.add(o.metadata.name);
     await reset(api, creates);
     const nudger = new Nudger(api, log);
-    for (const dirs of steps) {
-      await applyStep(api, rendered, dirs);
+    for (const groups of steps) {
+      await applyStep(
+        api,
+        groups.map((objects) => objects.map((o) => structuredClone(o))),
+      );
       try {
-        await settle(api, nudger);
+        await settle(api, nudger, options.settleSeconds);
       } catch (error) {
         if (!(error instanceof TimedOut)) throw error;
         throw new Error(
           [
-            `lab: scenario ${scenario} did not settle: ${error.message}`,
+            `lab: scenario ${name} did not settle: ${error.message}`,
             ...lines,
             describeState(options.kubectl, options.kubeconfig),
           ].join('\n'),
@@ -675,10 +699,10 @@ export async function seedScenario(scenario: string, options: SeedOptions): Prom
         );
       }
     }
-    log(`seeded ${scenario} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    log(`seeded ${name} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   } catch (error) {
     if (error instanceof TimedOut) {
-      throw new Error([`lab: seeding ${scenario}: ${error.message}`, ...lines].join('\n'), { cause: error });
+      throw new Error([`lab: seeding ${name}: ${error.message}`, ...lines].join('\n'), { cause: error });
     }
     throw error;
   } finally {

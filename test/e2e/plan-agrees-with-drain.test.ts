@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { tally, type Tally } from '../../scripts/fidelity/compare.js';
 import { eventually, kubectl, kubectlJson, labEnv, seedScenario } from './lab.js';
 
 // The planner's promise, checked against the real thing: plan a scenario live, then let the lab's
@@ -43,18 +44,14 @@ async function planLive(args: string[]): Promise<Plan> {
 }
 
 /** What kubectl drain printed, per pod: evicted at the first try, refused by the budget first, or never evicted. */
-function admissions(output: string, pods: readonly string[]) {
+function admissions(output: string, pods: readonly string[]): Tally {
   const refused = (name: string) => output.includes(`error when evicting pods/"${name}"`);
   const evicted = (name: string) => output.includes(`pod/${name} evicted`);
-  return {
-    atOnce: pods.filter((p) => evicted(p) && !refused(p)).length,
-    afterWaiting: pods.filter((p) => evicted(p) && refused(p)).length,
-    never: pods.filter((p) => !evicted(p)).length,
-  };
+  return tally(pods.map((p) => (evicted(p) ? (refused(p) ? 'waits' : 'immediate') : 'blocked')));
 }
 
-const count = (plan: Plan, outcome: PodPlan['outcome']) =>
-  plan.pods.filter((p) => p.namespace === 'demo' && p.outcome === outcome).length;
+/** The plan's outcomes of the demo pods, counted as admissions are (the fidelity harness's comparison). */
+const planned = (plan: Plan) => tally(plan.pods.filter((p) => p.namespace === 'demo').map((p) => p.outcome));
 
 const isReady = (pod: PodList['items'][number]) =>
   pod.status.phase === 'Running' && pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
@@ -71,11 +68,7 @@ describe('the plan agrees with what the lab then does', () => {
     });
     // Which of the two pods wins the budget is a race between kubectl's concurrent evictions, so the
     // counts are compared, not the names.
-    expect(admissions(String(drain.all), hello)).toEqual({
-      atOnce: count(plan, 'immediate'),
-      afterWaiting: count(plan, 'waits'),
-      never: count(plan, 'blocked'),
-    });
+    expect(admissions(String(drain.all), hello)).toEqual(planned(plan));
     expect(drain.all).toContain("Cannot evict pod as it would violate the pod's disruption budget");
     expect(String(drain.all).trim().split('\n').at(-1)).toBe('node/k8s-node-1 drained');
     const placed = new Set(plan.pods.filter((p) => p.namespace === 'demo').map((p) => p.replacement?.placedOn));
@@ -118,11 +111,7 @@ describe('the plan agrees with what the lab then does', () => {
     );
     expect(drain.exitCode).not.toBe(0);
     expect(drain.all).toContain('global timeout reached: 30s');
-    expect(admissions(String(drain.all), hello)).toEqual({
-      atOnce: count(plan, 'immediate'),
-      afterWaiting: count(plan, 'waits'),
-      never: count(plan, 'blocked'),
-    });
+    expect(admissions(String(drain.all), hello)).toEqual(planned(plan));
     const pending = (await kubectlJson<PodList>(['get', 'pods', '-n', 'demo'])).items.filter(
       (p) => p.status.phase === 'Pending',
     );

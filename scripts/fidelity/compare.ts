@@ -1,0 +1,236 @@
+/**
+ * The plan against what the cluster did, fact by fact (pure): the plan of one node (`plan NODE -o json`),
+ * the drain's events (`drain NODE -o json`), and the pods before the drain and once the scheduler has
+ * settled after it.
+ *
+ * What kube-scheduler and the eviction API leave to chance is compared as counts, never by name: which of
+ * a budget's pods wins the budget's room is a race between concurrent evictions, so a budget's pods are
+ * compared as how many went at once, how many after waiting, how many never; a Deployment's replacements
+ * (new names) as how many found a node. A replacement's node is compared only where the scheduler has no
+ * choice: the plan found a single feasible node for it and no other replacement could have taken that
+ * node (preemption: a nomination not tied with another node).
+ */
+import type { DrainEvent } from '../../src/drain/events.js';
+import type { DrainPlan, PodPlan, ReplacementPlan } from '../../src/plan/types.js';
+
+/** A pod of the generated cluster as read from the API server. */
+export interface PodState {
+  readonly name: string;
+  readonly uid: string;
+  /** The workload it belongs to (its `app` label): a Deployment's or StatefulSet's name. */
+  readonly app: string;
+  readonly daemonSet: boolean;
+  readonly node: string | null;
+  /** Pending with PodScheduled False, reason Unschedulable, and not nominated to a node. */
+  readonly unschedulable: boolean;
+}
+
+export interface Observation {
+  readonly node: string;
+  readonly plan: DrainPlan;
+  readonly events: readonly DrainEvent[];
+  readonly before: readonly PodState[];
+  readonly after: readonly PodState[];
+}
+
+export interface Fact {
+  /** What the fact is about: a pod, a budget, a workload, the drain. */
+  readonly subject: string;
+  readonly fact: 'blocked' | 'action' | 'waves' | 'outcome' | 'replacements' | 'node' | 'preemption victims';
+  readonly plan: string;
+  readonly cluster: string;
+  readonly agree: boolean;
+}
+
+export interface Comparison {
+  readonly facts: readonly Fact[];
+  /** What could not be compared, and why (a replacement the plan calls unknown, a tied preemption). */
+  readonly notJudged: readonly string[];
+}
+
+type Outcome = 'immediate' | 'waits' | 'blocked';
+/** How many of a group of pods went at once, after waiting, never: the admissions in the order of a drain. */
+export type Tally = Readonly<Record<Outcome, number>>;
+
+export function tally(outcomes: Iterable<Outcome | null>): Tally {
+  const counts = { immediate: 0, waits: 0, blocked: 0 };
+  for (const o of outcomes) if (o) counts[o]++;
+  return counts;
+}
+
+export const tallyText = (t: Tally) => `${t.immediate} at once, ${t.waits} after waiting, ${t.blocked} never`;
+
+/** How each pod the drain named fared: admitted at once, after waiting for its budget, or never. */
+export function drainOutcomes(events: readonly DrainEvent[]): Map<string, Outcome | 'skipped'> {
+  const seen = new Map<string, { waited: boolean; admitted: boolean; skipped: boolean }>();
+  for (const e of events) {
+    if (e.type !== 'pod') continue;
+    const s = seen.get(e.pod.name) ?? { waited: false, admitted: false, skipped: false };
+    if (e.state.phase === 'waiting-for-budget') s.waited = true;
+    if (e.state.phase === 'terminating' || (e.state.phase === 'gone' && e.state.how === 'evicted')) s.admitted = true;
+    if (e.state.phase === 'skipped') s.skipped = true;
+    seen.set(e.pod.name, s);
+  }
+  return new Map(
+    [...seen].map(([name, s]) => [
+      name,
+      s.skipped ? 'skipped' : s.admitted ? (s.waited ? 'waits' : 'immediate') : 'blocked',
+    ]),
+  );
+}
+
+/** Every replacement the drain causes: the admitted pods', then their preemption victims' (and theirs). */
+function replacementsOf(plan: DrainPlan): Array<{ pod: string; controller: string; replacement: ReplacementPlan }> {
+  const out: Array<{ pod: string; controller: string; replacement: ReplacementPlan }> = [];
+  const visit = (pod: string, controller: string | undefined, replacement: ReplacementPlan | null) => {
+    if (!replacement || !controller) return;
+    out.push({ pod, controller, replacement });
+    for (const v of replacement.preemption?.victims ?? []) visit(v.name, v.controller?.name, v.replacement);
+  };
+  for (const p of admittedPods(plan)) visit(p.name, p.controller?.name, p.replacement);
+  return out;
+}
+
+const admittedPods = (plan: DrainPlan): PodPlan[] =>
+  plan.pods.filter((p) => p.action === 'evict' && (p.outcome === 'immediate' || p.outcome === 'waits'));
+
+const count = <T>(items: Iterable<T>): Map<T, number> => {
+  const m = new Map<T, number>();
+  for (const i of items) m.set(i, (m.get(i) ?? 0) + 1);
+  return m;
+};
+
+export function compare(o: Observation): Comparison {
+  const facts: Fact[] = [];
+  const notJudged: string[] = [];
+  const drained = o.plan.pods.filter((p) => p.node === o.node);
+  const outcomes = drainOutcomes(o.events);
+  const finished = o.events.find((e) => e.type === 'finished');
+
+  facts.push(
+    fact(`drain of ${o.node}`, 'blocked', o.plan.verdict === 'blocked', finished?.result !== 'drained', (b) =>
+      b ? 'blocked' : 'finishes',
+    ),
+  );
+
+  for (const p of drained) {
+    const seen = outcomes.get(p.name);
+    const action = seen === undefined || seen === 'skipped' ? 'skip' : 'evict';
+    facts.push(fact(p.name, 'action', p.action, action, String));
+  }
+
+  // Outcomes per budget (a race decides which pod goes first), per pod where no budget covers it.
+  const groups = Map.groupBy(
+    drained.filter((p) => p.action === 'evict'),
+    (p) => (p.pdbs.length === 0 ? p.name : p.pdbs.map((b) => `${b.namespace}/${b.name}`).join(' + ')),
+  );
+  for (const [group, pods] of groups) {
+    const planned = tally(pods.map((p) => p.outcome));
+    const observed = tally(pods.map((p) => (outcomes.get(p.name) as Outcome | undefined) ?? 'blocked'));
+    const budget = pods[0]!.pdbs.length > 0;
+    const waves = o.plan.budgets.find((b) => `${b.namespace}/${b.name}` === group)?.waves;
+    facts.push({
+      subject: budget ? `budget ${group}` : group,
+      fact: budget ? 'waves' : 'outcome',
+      plan: tallyText(planned) + (waves === undefined ? '' : ` (${waves} wave${waves === 1 ? '' : 's'})`),
+      cluster: tallyText(observed),
+      agree: sameTally(planned, observed),
+    });
+  }
+
+  // Replacements per workload: how many found a node.
+  const before = new Set(o.before.map((p) => p.uid));
+  const fresh = o.after.filter((p) => !before.has(p.uid) && !p.daemonSet);
+  const replacements = replacementsOf(o.plan);
+  for (const [controller, list] of Map.groupBy(replacements, (r) => r.controller)) {
+    const unknown = list.filter((r) => r.replacement.unknown !== undefined);
+    if (unknown.length > 0) {
+      notJudged.push(
+        `${controller}: the plan cannot tell where ${unknown.length} replacement(s) run (${unknown[0]!.replacement.unknown})`,
+      );
+      continue;
+    }
+    const planned = list.filter((r) => r.replacement.schedulable).length;
+    const mine = fresh.filter((p) => p.app === controller);
+    const placed = mine.filter((p) => p.node !== null).length;
+    facts.push({
+      subject: controller,
+      fact: 'replacements',
+      plan: `${planned} placed, ${list.length - planned} without a node`,
+      cluster: `${placed} placed, ${mine.length - placed} without a node`,
+      agree: planned === placed && list.length === mine.length,
+    });
+  }
+  for (const app of new Set(fresh.map((p) => p.app))) {
+    if (!replacements.some((r) => r.controller === app)) {
+      facts.push({
+        subject: app,
+        fact: 'replacements',
+        plan: 'none',
+        cluster: `${fresh.filter((p) => p.app === app).length} new pod(s)`,
+        agree: false,
+      });
+    }
+  }
+
+  // Nodes, where the scheduler has no choice.
+  const contested = new Set(
+    replacements.filter((r) => r.replacement.nodes.length > 1).flatMap((r) => r.replacement.nodes),
+  );
+  const freshNodes = new Map(
+    [...Map.groupBy(fresh, (p) => p.app)].map(([app, pods]) => [app, count(pods.map((p) => p.node))]),
+  );
+  for (const r of replacements) {
+    const node = r.replacement.placedOn;
+    if (!node || r.replacement.unknown !== undefined) continue;
+    const single = r.replacement.preemption
+      ? r.replacement.preemption.tiedWith.length === 0
+      : r.replacement.nodes.length === 1;
+    if (!single || contested.has(node)) continue;
+    const sameName = fresh.find((p) => p.name === r.pod);
+    let cluster: string;
+    let agree: boolean;
+    if (sameName) {
+      cluster = sameName.node ?? 'no node';
+      agree = sameName.node === node;
+    } else {
+      const nodes = freshNodes.get(r.controller) ?? new Map<string | null, number>();
+      const left = nodes.get(node) ?? 0;
+      agree = left > 0;
+      if (agree) nodes.set(node, left - 1);
+      cluster = agree
+        ? node
+        : `not ${node} (${[...nodes].map(([n, c]) => `${n ?? 'no node'}×${c}`).join(', ') || 'none'})`;
+    }
+    facts.push({ subject: `replacement of ${r.pod}`, fact: 'node', plan: node, cluster, agree });
+  }
+
+  // Preemption: the pods deleted to make room, off the drained node.
+  const tied = replacements.find((r) => (r.replacement.preemption?.tiedWith.length ?? 0) > 0);
+  if (tied) {
+    notJudged.push(
+      `preemption victims: ${tied.pod}'s nomination is tied with ${tied.replacement.preemption!.tiedWith.join(', ')}`,
+    );
+  } else {
+    const planned = replacements.flatMap((r) => r.replacement.preemption?.victims.map((v) => v.name) ?? []).sort();
+    const after = new Set(o.after.map((p) => p.uid));
+    const preempted = o.before
+      .filter((p) => p.node !== o.node && !after.has(p.uid))
+      .map((p) => p.name)
+      .sort();
+    facts.push({
+      subject: `drain of ${o.node}`,
+      fact: 'preemption victims',
+      plan: planned.join(', ') || 'none',
+      cluster: preempted.join(', ') || 'none',
+      agree: planned.join() === preempted.join(),
+    });
+  }
+  return { facts, notJudged };
+}
+
+const sameTally = (a: Tally, b: Tally) => a.immediate === b.immediate && a.waits === b.waits && a.blocked === b.blocked;
+
+function fact<T>(subject: string, name: Fact['fact'], plan: T, cluster: T, text: (v: T) => string): Fact {
+  return { subject, fact: name, plan: text(plan), cluster: text(cluster), agree: plan === cluster };
+}

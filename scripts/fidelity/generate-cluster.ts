@@ -1,0 +1,464 @@
+/**
+ * A small, realistic cluster for the fidelity harness, from a seed: 4–6 KWOK nodes in two or three zones,
+ * node pools (one tainted, with GPUs published as ResourceSlices), and a handful of Deployments and
+ * StatefulSets with topology spread, (anti-)affinity, budgets, priorities, local and zonal
+ * PersistentVolumes and DRA claims — 10 to 30 pods, so that one lab seeds, plans and drains it in well
+ * under a minute. Pure: the same seed gives the same objects.
+ *
+ * Where the pods land is the lab's scheduler's business; the generator only keeps the cluster placeable
+ * (requests within a share of each pool's room, one replica per node where anti-affinity or a local
+ * volume asks for it, claims within the GPUs published), so that every pod runs before the drain.
+ */
+import type { KubeObject } from '../lab/seed.js';
+import type * as Synthetic from '../bench/synthetic-cluster.js';
+
+// Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
+const { Random } = (await import(new URL('../bench/synthetic-cluster.ts', import.meta.url).href)) as typeof Synthetic;
+type Random = InstanceType<typeof Random>;
+
+export const NAMESPACE = 'fidelity';
+const SCENARIO = { 'lab.kubectl-maint.io/scenario': 'true' };
+const ZONE = 'topology.kubernetes.io/zone';
+const HOSTNAME = 'kubernetes.io/hostname';
+const POOL = 'node.example.com/pool';
+const GPU_DRIVER = 'gpu.fidelity.example.com';
+const GPU_TAINT = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' };
+/** Fixed names and values: PriorityClasses outlive a reset, and a value cannot change. */
+const PRIORITIES = { 'fidelity-low': 100, 'fidelity-high': 1000 } as const;
+
+export interface GeneratedNode {
+  readonly name: string;
+  readonly zone: string;
+  readonly pool: 'general' | 'gpu';
+  readonly milliCpu: number;
+  readonly gpus: number;
+}
+
+export interface GeneratedCluster {
+  readonly seed: number;
+  readonly nodes: readonly GeneratedNode[];
+  /** For seedObjects: the nodes first (schedulable before any pod exists), then everything else. */
+  readonly steps: KubeObject[][][];
+  /** One line per workload: what it is made of, for a report. */
+  readonly workloads: readonly string[];
+}
+
+interface Workload {
+  readonly name: string;
+  readonly kind: 'Deployment' | 'StatefulSet';
+  readonly pool: 'general' | 'gpu';
+  readonly replicas: number;
+  readonly milliCpu: number;
+  readonly traits: string[];
+  readonly objects: KubeObject[];
+}
+
+const obj = (apiVersion: string, kind: string, metadata: KubeObject['metadata'], rest: object = {}): KubeObject =>
+  ({ apiVersion, kind, metadata, ...rest }) as KubeObject;
+
+/** The cluster of `seed`. */
+export function generateCluster(seed: number): GeneratedCluster {
+  const random = new Random(seed);
+  const zones = ['zone-a', 'zone-b', 'zone-c'].slice(0, random.between(2, 3));
+  const nodeCount = random.between(4, 6);
+  const gpuNodes = random.chance(0.6) ? random.between(1, 2) : 0;
+  const nodes: GeneratedNode[] = Array.from({ length: nodeCount }, (_, i) => {
+    const pool = i >= nodeCount - gpuNodes ? 'gpu' : 'general';
+    return {
+      name: `fid-node-${i + 1}`,
+      zone: zones[i % zones.length]!,
+      pool,
+      milliCpu: random.pick([2000, 3000, 4000]),
+      gpus: pool === 'gpu' ? random.between(1, 2) : 0,
+    };
+  });
+  const gpuTainted = gpuNodes > 0 && random.chance(0.7);
+
+  const base: KubeObject[] = [
+    obj('v1', 'Namespace', { name: NAMESPACE, labels: { ...SCENARIO, team: 'fidelity' } }),
+    ...Object.entries(PRIORITIES).map(([name, value]) =>
+      obj(
+        'scheduling.k8s.io/v1',
+        'PriorityClass',
+        { name, labels: SCENARIO },
+        { value, preemptionPolicy: 'PreemptLowerPriority' },
+      ),
+    ),
+    obj(
+      'storage.k8s.io/v1',
+      'StorageClass',
+      { name: 'fidelity-local', labels: SCENARIO },
+      { provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' },
+    ),
+    obj(
+      'storage.k8s.io/v1',
+      'StorageClass',
+      { name: 'fidelity-zonal', labels: SCENARIO },
+      { provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'Immediate' },
+    ),
+    agentDaemonSet(),
+  ];
+  if (gpuNodes > 0) {
+    base.push(
+      obj(
+        'resource.k8s.io/v1',
+        'DeviceClass',
+        { name: GPU_DRIVER, labels: SCENARIO },
+        { spec: { selectors: [{ cel: { expression: `device.driver == "${GPU_DRIVER}"` } }] } },
+      ),
+      ...nodes.filter((n) => n.gpus > 0).map(resourceSlice),
+    );
+  }
+
+  // Each pool's room, of which the workloads take at most a share (the drain must find the rest).
+  const share = random.pick([0.45, 0.55, 0.65]);
+  const room = new Map<string, number>();
+  for (const n of nodes) room.set(n.pool, (room.get(n.pool) ?? 0) + n.milliCpu * share);
+  let gpusLeft = nodes.reduce((sum, n) => sum + n.gpus, 0);
+  const workloads: Workload[] = [];
+  const count = random.between(3, 7);
+  for (let i = 1; i <= count; i++) {
+    const pool = gpuNodes > 0 && random.chance(0.3) ? 'gpu' : 'general';
+    const eligible = nodes.filter((n) => n.pool === pool);
+    const w = workload(random, i, pool, eligible, {
+      gpuTainted,
+      gpusLeft,
+      room: room.get(pool) ?? 0,
+      earlier: workloads,
+    });
+    if (!w) continue;
+    room.set(pool, (room.get(pool) ?? 0) - w.replicas * w.milliCpu);
+    if (w.traits.includes('gpu claim')) gpusLeft -= w.replicas;
+    workloads.push(w);
+  }
+
+  return {
+    seed,
+    nodes,
+    steps: [[nodes.map((n) => node(n, gpuTainted))], [base, ...workloads.map((w) => w.objects)]],
+    workloads: workloads.map(
+      (w) => `${w.kind} ${w.name} ×${w.replicas} ${w.milliCpu}m on ${w.pool}: ${w.traits.join(', ') || 'plain'}`,
+    ),
+  };
+}
+
+function node(n: GeneratedNode, gpuTainted: boolean): KubeObject {
+  const cpu = `${n.milliCpu}m`;
+  return obj(
+    'v1',
+    'Node',
+    {
+      name: n.name,
+      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+      labels: {
+        [HOSTNAME]: n.name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        [ZONE]: n.zone,
+        [POOL]: n.pool,
+        type: 'kwok',
+      },
+    },
+    {
+      spec: n.pool === 'gpu' && gpuTainted ? { taints: [GPU_TAINT] } : {},
+      status: {
+        allocatable: { cpu, memory: '16Gi', pods: '110' },
+        capacity: { cpu, memory: '16Gi', pods: '110' },
+      },
+    },
+  );
+}
+
+/** The node's GPUs, published by hand: no DRA driver runs on a KWOK node. */
+function resourceSlice(n: GeneratedNode): KubeObject {
+  return obj(
+    'resource.k8s.io/v1',
+    'ResourceSlice',
+    { name: `${n.name}-${GPU_DRIVER}`, labels: SCENARIO },
+    {
+      spec: {
+        driver: GPU_DRIVER,
+        nodeName: n.name,
+        pool: { name: n.name, generation: 1, resourceSliceCount: 1 },
+        devices: Array.from({ length: n.gpus }, (_, i) => ({
+          name: `gpu-${i}`,
+          attributes: { model: { string: 'a100' } },
+          capacity: { memory: { value: '80Gi' } },
+        })),
+      },
+    },
+  );
+}
+
+/** A node agent on every node: what the drain skips under --ignore-daemonsets. */
+function agentDaemonSet(): KubeObject {
+  return obj(
+    'apps/v1',
+    'DaemonSet',
+    { name: 'agent', namespace: NAMESPACE },
+    {
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: {
+          metadata: { labels: { app: 'agent' } },
+          spec: {
+            terminationGracePeriodSeconds: 0,
+            tolerations: [{ operator: 'Exists' }],
+            containers: [
+              { name: 'agent', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '10m' } } },
+            ],
+          },
+        },
+      },
+    },
+  );
+}
+
+interface Context {
+  readonly gpuTainted: boolean;
+  readonly gpusLeft: number;
+  readonly room: number;
+  readonly earlier: readonly Workload[];
+}
+
+function workload(
+  random: Random,
+  index: number,
+  pool: 'general' | 'gpu',
+  eligible: readonly GeneratedNode[],
+  context: Context,
+): Workload | undefined {
+  const kind = random.chance(0.4) ? 'StatefulSet' : 'Deployment';
+  const name = `${kind === 'StatefulSet' ? 'db' : 'web'}-${index}`;
+  const milliCpu = random.pick([100, 200, 250, 400, 500]);
+  const zones = [...new Set(eligible.map((n) => n.zone))];
+  const traits: string[] = [];
+  const gpu = pool === 'gpu' && context.gpusLeft > 0 && random.chance(0.7);
+  // Volumes pin each replica: a local PV to one node, a zonal PV to one zone.
+  const volume =
+    kind === 'StatefulSet'
+      ? random.weighted<'local' | 'zonal' | 'none'>([
+          [3, 'local'],
+          [2, 'zonal'],
+          [1, 'none'],
+        ])
+      : 'none';
+  const antiAffinity = random.chance(0.3);
+  let most = Math.floor(context.room / milliCpu);
+  if (antiAffinity || volume === 'local') most = Math.min(most, eligible.length);
+  // One replica per zone: a zone may have a single node of the pool.
+  if (volume === 'zonal') most = Math.min(most, zones.length);
+  if (gpu) most = Math.min(most, context.gpusLeft);
+  const replicas = Math.min(random.between(1, 5), most);
+  if (replicas < 1) return undefined;
+
+  const labels = { app: name };
+  const spec: Record<string, unknown> = {
+    terminationGracePeriodSeconds: 0,
+    containers: [
+      {
+        name: 'app',
+        image: 'registry.k8s.io/pause:3.10',
+        resources: { requests: { cpu: `${milliCpu}m`, memory: '64Mi' }, ...(gpu ? { claims: [{ name: 'gpu' }] } : {}) },
+        ...(volume === 'none' ? {} : { volumeMounts: [{ name: 'data', mountPath: '/data' }] }),
+      },
+    ],
+  };
+  const objects: KubeObject[] = [];
+
+  if (pool === 'gpu') {
+    spec.nodeSelector = { [POOL]: 'gpu' };
+    if (context.gpuTainted) spec.tolerations = [{ ...GPU_TAINT, operator: 'Equal' }];
+    traits.push('gpu pool');
+  } else if (random.chance(0.2)) {
+    // Kept off the GPU pool by affinity rather than by the taint alone.
+    spec.affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: POOL, operator: 'NotIn', values: ['gpu'] }] }],
+        },
+      },
+    };
+    traits.push('node affinity');
+  }
+  const priority = random.weighted<keyof typeof PRIORITIES | undefined>([
+    [2, undefined],
+    [1, 'fidelity-low'],
+    [1, 'fidelity-high'],
+  ]);
+  if (priority) {
+    spec.priorityClassName = priority;
+    traits.push(priority.replace('fidelity-', 'priority '));
+  }
+
+  const podAffinity: Record<string, unknown> = {};
+  if (antiAffinity) {
+    podAffinity.podAntiAffinity = {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        { labelSelector: { matchLabels: labels }, topologyKey: HOSTNAME },
+      ],
+    };
+    traits.push('anti-affinity');
+  } else if (random.chance(0.25)) {
+    podAffinity.podAntiAffinity = {
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        { weight: 100, podAffinityTerm: { labelSelector: { matchLabels: labels }, topologyKey: HOSTNAME } },
+      ],
+    };
+    traits.push('preferred anti-affinity');
+  }
+  const partner = context.earlier.find((w) => w.pool === pool && w.kind === 'Deployment');
+  const affine = partner !== undefined && volume === 'none' && random.chance(0.15);
+  if (partner && affine) {
+    // Required affinity to another workload's zone, the other way round namespaceSelector-wide.
+    podAffinity.podAffinity = {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        {
+          labelSelector: { matchLabels: { app: partner.name } },
+          topologyKey: ZONE,
+          namespaceSelector: { matchLabels: { team: 'fidelity' } },
+        },
+      ],
+    };
+    traits.push(`zone affinity to ${partner.name}`);
+  }
+  if (Object.keys(podAffinity).length > 0) spec.affinity = { ...(spec.affinity as object | undefined), ...podAffinity };
+
+  const spread: unknown[] = [];
+  if (random.chance(0.4)) {
+    // Replicas pinned to nodes by local volumes, or drawn to a partner's zones, may not spread evenly.
+    const strict = volume !== 'local' && !affine;
+    const whenUnsatisfiable = strict ? random.pick(['DoNotSchedule', 'ScheduleAnyway']) : 'ScheduleAnyway';
+    spread.push({ maxSkew: 1, topologyKey: ZONE, whenUnsatisfiable, labelSelector: { matchLabels: labels } });
+    traits.push(`zone spread (${whenUnsatisfiable})`);
+  }
+  if (random.chance(0.2) && replicas <= eligible.length) {
+    spread.push({
+      maxSkew: 1,
+      topologyKey: HOSTNAME,
+      whenUnsatisfiable: 'DoNotSchedule',
+      labelSelector: { matchLabels: labels },
+    });
+    traits.push('host spread');
+  }
+  if (spread.length > 0) spec.topologySpreadConstraints = spread;
+
+  if (gpu) {
+    spec.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: `${name}-gpu` }];
+    objects.push(
+      obj(
+        'resource.k8s.io/v1',
+        'ResourceClaimTemplate',
+        { name: `${name}-gpu`, namespace: NAMESPACE },
+        { spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: GPU_DRIVER } }] } } } },
+      ),
+    );
+    traits.push('gpu claim');
+  }
+
+  const template = { metadata: { labels }, spec };
+  if (kind === 'Deployment') {
+    objects.push(
+      obj(
+        'apps/v1',
+        'Deployment',
+        { name, namespace: NAMESPACE },
+        { spec: { replicas, selector: { matchLabels: labels }, template } },
+      ),
+    );
+  } else {
+    const claimClass = volume === 'local' ? 'fidelity-local' : 'fidelity-zonal';
+    objects.push(
+      obj(
+        'apps/v1',
+        'StatefulSet',
+        { name, namespace: NAMESPACE },
+        {
+          spec: {
+            replicas,
+            serviceName: name,
+            podManagementPolicy: 'Parallel',
+            selector: { matchLabels: labels },
+            template,
+            ...(volume === 'none'
+              ? {}
+              : {
+                  volumeClaimTemplates: [
+                    {
+                      metadata: { name: 'data' },
+                      spec: {
+                        accessModes: ['ReadWriteOnce'],
+                        storageClassName: claimClass,
+                        resources: { requests: { storage: '1Gi' } },
+                      },
+                    },
+                  ],
+                }),
+          },
+        },
+      ),
+    );
+    // Each replica's volume, pre-bound to the claim its StatefulSet makes (claimRef), so the PV controller
+    // binds it as soon as the claim exists: a local disk of one node, or a disk of one zone.
+    const offset = random.int(eligible.length);
+    for (let r = 0; r < replicas && volume !== 'none'; r++) {
+      const at = eligible[(offset + r) % eligible.length]!;
+      const zone = zones[(offset + r) % zones.length]!;
+      objects.push(persistentVolume(`${name}-${r}`, `data-${name}-${r}`, volume, volume === 'local' ? at.name : zone));
+    }
+    if (volume !== 'none') traits.push(volume === 'local' ? 'local PVs' : 'zonal PVs');
+  }
+
+  if (random.chance(0.65)) {
+    // A budget that never allows (maxUnavailable 0) blocks the drain: rarer, since each blocked drain is
+    // waited out.
+    const budget = random.weighted<Record<string, number | string>>([
+      [4, { maxUnavailable: 1 }],
+      [2, replicas > 1 ? { minAvailable: replicas - 1 } : { maxUnavailable: 1 }],
+      [2, { maxUnavailable: '50%' }],
+      [0.5, { maxUnavailable: 0 }],
+    ]);
+    objects.push(
+      obj(
+        'policy/v1',
+        'PodDisruptionBudget',
+        { name, namespace: NAMESPACE },
+        { spec: { ...budget, selector: { matchLabels: labels } } },
+      ),
+    );
+    traits.push(
+      `budget ${Object.entries(budget)
+        .map(([k, v]) => `${k} ${v}`)
+        .join('')}`,
+    );
+  }
+  return { name, kind, pool, replicas, milliCpu, traits, objects };
+}
+
+function persistentVolume(name: string, claim: string, volume: 'local' | 'zonal', where: string): KubeObject {
+  const local = volume === 'local';
+  return obj(
+    'v1',
+    'PersistentVolume',
+    { name: `fidelity-${name}`, labels: { ...SCENARIO, ...(local ? {} : { [ZONE]: where }) } },
+    {
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: local ? 'fidelity-local' : 'fidelity-zonal',
+        persistentVolumeReclaimPolicy: 'Retain',
+        claimRef: { namespace: NAMESPACE, name: claim },
+        ...(local
+          ? {
+              local: { path: `/mnt/disks/${name}` },
+              nodeAffinity: {
+                required: {
+                  nodeSelectorTerms: [{ matchExpressions: [{ key: HOSTNAME, operator: 'In', values: [where] }] }],
+                },
+              },
+            }
+          : { hostPath: { path: `/mnt/disks/${name}` } }),
+      },
+    },
+  );
+}

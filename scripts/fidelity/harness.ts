@@ -1,0 +1,189 @@
+/**
+ * One generated cluster, checked against the lab: seed it, plan the drain of its busiest node
+ * (`kubectl maint plan NODE --ignore-daemonsets -o json`), drain that node for real (`kubectl maint drain`),
+ * wait until the scheduler has settled every replacement, and compare (compare.ts). Used by
+ * `npm run fidelity` (run.ts) and by the e2e test test/e2e/fidelity.test.ts.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import type { DrainEvent } from '../../src/drain/events.js';
+import type { DrainPlan } from '../../src/plan/types.js';
+import type * as Seed from '../lab/seed.js';
+import type * as Compare from './compare.js';
+import type * as Generate from './generate-cluster.js';
+
+// Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
+const load = async <T>(file: string) => (await import(new URL(file, import.meta.url).href)) as T;
+const { LabApi, seedObjects } = await load<typeof Seed>('../lab/seed.ts');
+const { compare } = await load<typeof Compare>('./compare.ts');
+const { generateCluster, NAMESPACE } = await load<typeof Generate>('./generate-cluster.ts');
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/kubectl-maint.js');
+/** How long a generated cluster may take to settle before it is given up as unplaceable. */
+const SETTLE_SECONDS = 45;
+/** How long a drain the plan calls blocked is given before it is stopped: its waves take seconds each. */
+const BLOCKED_DRAIN_TIMEOUT = '20s';
+const DRAIN_TIMEOUT = '90s';
+const POLL_MS = 250;
+
+export interface Lab {
+  readonly kubeconfig: string;
+  /** The lab's kubectl (seedObjects renders nothing with it; a failed seed describes the lab with it). */
+  readonly kubectl: string;
+}
+
+export interface ClusterResult {
+  readonly seed: number;
+  /** False when the generated cluster's pods could not all be placed before the drain: nothing compared. */
+  readonly settled: boolean;
+  readonly node?: string;
+  readonly pods?: number;
+  readonly verdict?: string;
+  readonly facts: readonly Compare.Fact[];
+  readonly notJudged: readonly string[];
+  readonly error?: string;
+  readonly seconds: number;
+}
+
+interface ApiPod {
+  metadata: {
+    name: string;
+    uid: string;
+    labels?: Record<string, string>;
+    deletionTimestamp?: string;
+    ownerReferences?: Array<{ kind: string }>;
+  };
+  spec?: { nodeName?: string };
+  status?: { nominatedNodeName?: string; conditions?: Array<{ type: string; status: string; reason?: string }> };
+}
+
+function run(args: readonly string[], lab: Lab): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, KUBECONFIG: lab.kubeconfig, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const toState = (p: ApiPod): Compare.PodState => {
+  const scheduled = p.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  return {
+    name: p.metadata.name,
+    uid: p.metadata.uid,
+    app: p.metadata.labels?.app ?? '',
+    daemonSet: p.metadata.ownerReferences?.some((r) => r.kind === 'DaemonSet') ?? false,
+    node: p.spec?.nodeName ?? null,
+    unschedulable:
+      !p.spec?.nodeName &&
+      scheduled?.status === 'False' &&
+      scheduled.reason === 'Unschedulable' &&
+      !p.status?.nominatedNodeName,
+  };
+};
+
+async function pods(api: InstanceType<typeof LabApi>): Promise<ApiPod[]> {
+  return (await api.list(`/api/v1/namespaces/${NAMESPACE}/pods`)) as unknown as ApiPod[];
+}
+
+/**
+ * Every workload back to its replicas (the drained pods and the preempted ones replaced, the old ones gone),
+ * and each replacement either bound or reported unschedulable by the scheduler; read twice, a second apart,
+ * so that a pod the scheduler is about to retry (an evicted pod just gone) is not taken as stuck.
+ */
+async function settledAfterDrain(api: InstanceType<typeof LabApi>, replicas: number): Promise<ApiPod[]> {
+  const deadline = Date.now() + 90_000;
+  let previous = '';
+  let previousAt = 0;
+  for (;;) {
+    const live = (await pods(api)).filter((p) => !p.metadata.deletionTimestamp);
+    const workload = live.filter((p) => !p.metadata.ownerReferences?.some((r) => r.kind === 'DaemonSet'));
+    const states = workload.map(toState);
+    const done = workload.length === replicas && states.every((s) => s.node !== null || s.unschedulable);
+    const key = states
+      .map((s) => `${s.uid}:${s.node}`)
+      .sort()
+      .join();
+    if (done && key === previous && Date.now() - previousAt >= 1000) return live;
+    if (!done || key !== previous) [previous, previousAt] = [done ? key : '', Date.now()];
+    if (Date.now() > deadline)
+      throw new Error(
+        `the replacements did not settle: ${
+          states
+            .filter((s) => !s.node && !s.unschedulable)
+            .map((s) => s.name)
+            .join(', ') || `${workload.length} of ${replicas} pods`
+        }`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Seeds the cluster of `seed`, plans and drains its busiest node, and compares. */
+export async function checkCluster(
+  seed: number,
+  lab: Lab,
+  log: (line: string) => void = () => {},
+): Promise<ClusterResult> {
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 100) / 10;
+  const cluster = generateCluster(seed);
+  try {
+    await seedObjects(`fidelity seed ${seed}`, cluster.steps, { ...lab, settleSeconds: SETTLE_SECONDS });
+  } catch (error) {
+    return {
+      seed,
+      settled: false,
+      facts: [],
+      notJudged: [],
+      error: (error as Error).message.split('\n')[0]!,
+      seconds: seconds(),
+    };
+  }
+  const api = new LabApi(lab.kubeconfig);
+  try {
+    const before = await pods(api);
+    const workloadPods = before.filter((p) => !p.metadata.ownerReferences?.some((r) => r.kind === 'DaemonSet'));
+    // The busiest node: the most workload pods, the first by name among equals.
+    const perNode = Map.groupBy(workloadPods, (p) => p.spec?.nodeName ?? '');
+    const node = [...perNode].sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b))[0]![0];
+    log(`seed ${seed}: ${cluster.nodes.length} nodes, ${workloadPods.length} pods; draining ${node}`);
+
+    const planned = await run(['plan', node, '--ignore-daemonsets', '-o', 'json'], lab);
+    if (planned.stdout.trim() === '')
+      throw new Error(`plan printed nothing (exit ${planned.code}): ${planned.stderr.trim()}`);
+    const plan = JSON.parse(planned.stdout) as DrainPlan;
+    const timeout = plan.verdict === 'blocked' ? BLOCKED_DRAIN_TIMEOUT : DRAIN_TIMEOUT;
+    const drained = await run(['drain', node, '--ignore-daemonsets', '--timeout', timeout, '-o', 'json'], lab);
+    const events = drained.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as DrainEvent);
+    if (!events.some((e) => e.type === 'finished'))
+      throw new Error(`drain did not finish (exit ${drained.code}): ${drained.stderr.trim()}`);
+    const after = await settledAfterDrain(api, workloadPods.length);
+    const { facts, notJudged } = compare({
+      node,
+      plan,
+      events,
+      before: before.map(toState),
+      after: after.map(toState),
+    });
+    return {
+      seed,
+      settled: true,
+      node,
+      pods: workloadPods.length,
+      verdict: plan.verdict,
+      facts,
+      notJudged,
+      seconds: seconds(),
+    };
+  } catch (error) {
+    return { seed, settled: true, facts: [], notJudged: [], error: (error as Error).message, seconds: seconds() };
+  } finally {
+    await api.dispatcher.close();
+  }
+}

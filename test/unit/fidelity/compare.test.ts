@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { DrainEvent, PodDrainState } from '../../../src/drain/events.js';
+import type { DrainPlan, PodPlan, ReplacementPlan } from '../../../src/plan/types.js';
+import { compare, type PodState } from '../../../scripts/fidelity/compare.js';
+
+// The harness's comparison: what is left to chance (which pod of a budget goes first, where a replacement
+// with a choice of nodes lands) is compared as counts; the rest fact by fact.
+
+const NODE = 'fid-node-1';
+
+function replacement(nodes: string[], extra: Partial<ReplacementPlan> = {}): ReplacementPlan {
+  return { schedulable: nodes.length > 0, nodes, placedOn: nodes[0] ?? null, rejected: [], message: '', ...extra };
+}
+
+function podPlan(name: string, app: string, extra: Partial<PodPlan>): PodPlan {
+  return {
+    namespace: 'fidelity',
+    name,
+    uid: `uid-${name}`,
+    node: NODE,
+    action: 'evict',
+    reason: '',
+    filter: '',
+    outcome: 'immediate',
+    outcomeReason: '',
+    wave: 1,
+    controller: { kind: 'Deployment', name: app },
+    pdbs: [],
+    replacement: replacement(['fid-node-2']),
+    noExecute: { afterSeconds: 0, reason: '' },
+    nodeFailure: { afterSeconds: null, reason: '' },
+    ...extra,
+  };
+}
+
+const plan = (pods: PodPlan[], extra: Partial<DrainPlan> = {}) =>
+  ({ verdict: 'slow', pods, budgets: [], ...extra }) as unknown as DrainPlan;
+
+const pod = (name: string, app: string, node: string | null, extra: Partial<PodState> = {}): PodState => ({
+  name,
+  uid: `uid-${name}`,
+  app,
+  daemonSet: false,
+  node,
+  unschedulable: node === null,
+  ...extra,
+});
+
+function drain(result: 'drained' | 'timeout', ...pods: Array<[string, ...PodDrainState['phase'][]]>): DrainEvent[] {
+  const events: DrainEvent[] = [];
+  for (const [name, ...phases] of pods) {
+    for (const phase of phases) {
+      const state = { phase, how: 'evicted', reason: 'DaemonSet' } as unknown as PodDrainState;
+      events.push({
+        type: 'pod',
+        atMs: 0,
+        pod: { namespace: 'fidelity', name, uid: `uid-${name}`, node: NODE },
+        state,
+      });
+    }
+  }
+  events.push({ type: 'finished', atMs: 0, result } as unknown as DrainEvent);
+  return events;
+}
+
+const budget = { namespace: 'fidelity', name: 'web', disruptionsAllowed: 1 };
+
+describe('compare', () => {
+  it('a budget whose pods race: the other pod waiting than the plan said still agrees (counts, not names)', () => {
+    const p = plan([
+      podPlan('web-a', 'web', { pdbs: [budget], outcome: 'immediate' }),
+      podPlan('web-b', 'web', { pdbs: [budget], outcome: 'waits', wave: 2 }),
+    ]);
+    const events = drain(
+      'drained',
+      ['web-a', 'evicting', 'waiting-for-budget', 'terminating', 'gone'],
+      ['web-b', 'evicting', 'terminating', 'gone'],
+    );
+    const { facts } = compare({
+      node: NODE,
+      plan: p,
+      events,
+      before: [pod('web-a', 'web', NODE), pod('web-b', 'web', NODE)],
+      after: [pod('web-c', 'web', 'fid-node-2'), pod('web-d', 'web', 'fid-node-2')],
+    });
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
+    expect(facts.find((f) => f.fact === 'waves')).toMatchObject({
+      subject: 'budget fidelity/web',
+      cluster: '1 at once, 1 after waiting, 0 never',
+    });
+  });
+
+  it('a pod the plan lets go that the cluster never evicts: the outcome, blocked and replacements disagree', () => {
+    const p = plan([podPlan('web-a', 'web', {})]);
+    const { facts } = compare({
+      node: NODE,
+      plan: p,
+      events: drain('timeout', ['web-a', 'evicting', 'waiting-for-budget']),
+      before: [pod('web-a', 'web', NODE)],
+      after: [pod('web-a', 'web', NODE)],
+    });
+    expect(facts.filter((f) => !f.agree).map((f) => f.fact)).toEqual(['blocked', 'outcome', 'replacements', 'node']);
+  });
+
+  it('compares the node only where the scheduler has no choice', () => {
+    const p = plan([
+      podPlan('only-a', 'only', { replacement: replacement(['fid-node-3']) }),
+      podPlan('any-a', 'any', { replacement: replacement(['fid-node-2', 'fid-node-4']) }),
+      // fid-node-4 is a node another replacement could also take: not compared either.
+      podPlan('late-a', 'late', { replacement: replacement(['fid-node-4']) }),
+    ]);
+    const events = drain('drained', ['only-a', 'terminating'], ['any-a', 'terminating'], ['late-a', 'terminating']);
+    const { facts } = compare({
+      node: NODE,
+      plan: p,
+      events,
+      before: [pod('only-a', 'only', NODE), pod('any-a', 'any', NODE), pod('late-a', 'late', NODE)],
+      after: [
+        pod('only-b', 'only', 'fid-node-2'),
+        pod('any-b', 'any', 'fid-node-4'),
+        pod('late-b', 'late', 'fid-node-2'),
+      ],
+    });
+    expect(facts.filter((f) => f.fact === 'node')).toEqual([
+      {
+        subject: 'replacement of only-a',
+        fact: 'node',
+        plan: 'fid-node-3',
+        cluster: 'not fid-node-3 (fid-node-2×1)',
+        agree: false,
+      },
+    ]);
+  });
+
+  it('compares preemption victims by name, and leaves a tied nomination unjudged', () => {
+    const victim = (name: string) => ({
+      namespace: 'fidelity',
+      name,
+      node: 'fid-node-2',
+      priority: 100,
+      budgetsBroken: [],
+      controller: { kind: 'Deployment', name: 'low' },
+      replacement: replacement([]),
+    });
+    const preempting = (tiedWith: string[]) =>
+      plan([
+        podPlan('high-a', 'high', {
+          replacement: replacement(['fid-node-2'], {
+            preemption: { node: 'fid-node-2', victims: [victim('low-a')], budgetsBroken: [], tiedWith },
+          }),
+        }),
+      ]);
+    const observation = {
+      node: NODE,
+      events: drain('drained', ['high-a', 'terminating']),
+      before: [pod('high-a', 'high', NODE), pod('low-a', 'low', 'fid-node-2'), pod('low-b', 'low', 'fid-node-3')],
+      after: [pod('high-b', 'high', 'fid-node-2'), pod('low-b', 'low', 'fid-node-3'), pod('low-c', 'low', null)],
+    };
+    const certain = compare({ ...observation, plan: preempting([]) });
+    expect(certain.facts.filter((f) => !f.agree)).toEqual([]);
+    expect(certain.facts.find((f) => f.fact === 'preemption victims')).toMatchObject({
+      plan: 'low-a',
+      cluster: 'low-a',
+    });
+    const tied = compare({ ...observation, plan: preempting(['fid-node-3']) });
+    expect(tied.facts.find((f) => f.fact === 'preemption victims')).toBeUndefined();
+    expect(tied.notJudged).toEqual(["preemption victims: high-a's nomination is tied with fid-node-3"]);
+  });
+
+  it('a replacement the plan calls unknown is not judged', () => {
+    const p = plan([
+      podPlan('db-0', 'db', { replacement: replacement([], { unknown: 'PersistentVolumes were not read' }) }),
+    ]);
+    const { facts, notJudged } = compare({
+      node: NODE,
+      plan: p,
+      events: drain('drained', ['db-0', 'terminating']),
+      before: [pod('db-0', 'db', NODE)],
+      after: [pod('db-0', 'db', 'fid-node-2', { uid: 'new' })],
+    });
+    expect(facts.filter((f) => f.fact === 'replacements')).toEqual([]);
+    expect(notJudged[0]).toMatch(/^db: the plan cannot tell where 1 replacement/);
+  });
+});
