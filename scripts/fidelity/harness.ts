@@ -21,8 +21,11 @@ const { generateCluster, NAMESPACE } = await load<typeof Generate>('./generate-c
 const BIN = path.resolve(import.meta.dirname, '../../bin/kubectl-maint.js');
 /** How long a generated cluster may take to settle before it is given up as unplaceable. */
 const SETTLE_SECONDS = 45;
-/** How long a drain the plan calls blocked is given before it is stopped: its waves take seconds each. */
-const BLOCKED_DRAIN_TIMEOUT = '20s';
+/**
+ * How long a drain the plan calls blocked is given before it is stopped: enough for the waves it admits
+ * before the block (a wave takes a replacement's start to Ready, about a second in the lab) several times over.
+ */
+const blockedDrainTimeout = (plan: DrainPlan) => `${10 + 3 * Math.max(0, ...plan.budgets.map((b) => b.waves))}s`;
 const DRAIN_TIMEOUT = '90s';
 const POLL_MS = 250;
 
@@ -155,7 +158,7 @@ export async function checkCluster(
     if (planned.stdout.trim() === '')
       throw new Error(`plan printed nothing (exit ${planned.code}): ${planned.stderr.trim()}`);
     const plan = JSON.parse(planned.stdout) as DrainPlan;
-    const timeout = plan.verdict === 'blocked' ? BLOCKED_DRAIN_TIMEOUT : DRAIN_TIMEOUT;
+    const timeout = plan.verdict === 'blocked' ? blockedDrainTimeout(plan) : DRAIN_TIMEOUT;
     const drained = await run(['drain', node, '--ignore-daemonsets', '--timeout', timeout, '-o', 'json'], lab);
     const events = drained.stdout
       .split('\n')
