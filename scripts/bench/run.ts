@@ -39,12 +39,16 @@
  *              growing the lab takes a few minutes.
  *
  * Options: --runs N (drains per tool and scenario, default 1; the medians are compared), --scenario NAME
- * (repeatable). Needs the lab (`npm run lab -- up`; LAB_DIR selects which). Exits 1 when a target is missed.
+ * (repeatable), --write-docs (each benchmark's figures written into docs/benchmarks.md between its
+ * markers, with the machine and the load; scripts/bench/docs-writer.ts). Needs the lab (`npm run lab --
+ * up`; LAB_DIR selects which). Exits 1 when a target is missed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type * as DocsWriter from './docs-writer.js';
 import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
 import type * as PoolPlanScale from './pool-plan-scale.js';
@@ -55,6 +59,7 @@ import type * as Stats from './stats.js';
 
 // Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
 const { median } = (await import(new URL('./stats.ts', import.meta.url).href)) as typeof Stats;
+const docs = (await import(new URL('./docs-writer.ts', import.meta.url).href)) as typeof DocsWriter;
 
 const root = path.resolve(import.meta.dirname, '../..');
 const labScript = path.join(root, 'scripts/lab/lab.sh');
@@ -65,9 +70,20 @@ const TARGET_RATIO = 0.5;
 const NOT_SLOWER = 1;
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '1' }, scenario: { type: 'string', multiple: true } },
+  options: {
+    runs: { type: 'string', default: '1' },
+    scenario: { type: 'string', multiple: true },
+    'write-docs': { type: 'boolean', default: false },
+  },
 });
 const runs = Math.max(1, Number(values.runs));
+const loadAtStart = loadavg()[0] ?? 0;
+const docPath = path.join(root, 'docs/benchmarks.md');
+/** The figures each benchmark that ran gives the doc (--write-docs). */
+const written: DocsWriter.DocFigures[] = [];
+/** `npm run bench` of one benchmark, as the doc gives it to reproduce its figures. */
+const benchCommand = (names: readonly string[], withRuns = true) =>
+  `npm run bench -- ${names.map((name) => `--scenario ${name}`).join(' ')}${withRuns && runs > 1 ? ` --runs ${runs}` : ''}`;
 
 /** KUBECONFIG and the lab's bin directory, as `lab env` prints them. */
 function labEnv(): { kubeconfig: string; labBin: string } {
@@ -148,7 +164,25 @@ const tools = {
 
 let missed = false;
 const rows: string[] = [];
+const tableRows: string[] = [];
 const wanted = (name: string) => !values.scenario || values.scenario.includes(name);
+/** The doc's block of each benchmark this run measures: its markers are checked before anything runs. */
+const DRAIN_BLOCK = 'drain';
+const blocks = [
+  // One table for the drain scenarios: written only when all of them ran, so none is dropped from it.
+  ...(scenarios.every((s) => wanted(s.name)) ? [DRAIN_BLOCK] : []),
+  ...['plan-scale', 'pool-plan-scale', 'startup', 'surge', 'eta'].filter(wanted),
+  ...['run', 'live-read'].filter((name) => values.scenario?.includes(name)),
+];
+if (values['write-docs']) {
+  const missing = docs.missingMarkers(readFileSync(docPath, 'utf8'), blocks);
+  if (missing.length > 0) {
+    console.error(
+      `bench: docs/benchmarks.md lacks the markers of ${missing.join(', ')} (<!-- bench:NAME --> … <!-- /bench:NAME -->)`,
+    );
+    process.exit(2);
+  }
+}
 for (const scenario of scenarios.filter((s) => wanted(s.name))) {
   const times: Record<keyof typeof tools, number[]> = { 'kubectl maint drain': [], 'kubectl drain': [] };
   for (let i = 0; i < runs; i += 1) {
@@ -172,13 +206,36 @@ for (const scenario of scenarios.filter((s) => wanted(s.name))) {
   rows.push(
     `${scenario.name.padEnd(10)} ${ours.toFixed(1).padStart(8)}s ${theirs.toFixed(1).padStart(8)}s ${ratio.toFixed(2).padStart(7)}  ${verdict}`,
   );
+  tableRows.push(
+    `| \`${scenario.name}\` | ${ours.toFixed(1)} s | ${theirs.toFixed(1)} s | ${ratio.toFixed(2)} | ${scenario.target === undefined ? '—' : `≤ ${scenario.target}${ratio <= scenario.target ? ' met' : ' MISSED'}`} |`,
+  );
 }
+if (tableRows.length > 0 && tableRows.length < scenarios.length && values['write-docs']) {
+  console.error(`bench: docs/benchmarks.md: the drain table is written when all its scenarios run`);
+}
+if (tableRows.length === scenarios.length) {
+  written.push({
+    name: DRAIN_BLOCK,
+    command: benchCommand(scenarios.filter((s) => wanted(s.name)).map((s) => s.name)),
+    body: [
+      `Medians of ${runs} run${runs === 1 ? '' : 's'} each, start to exit:`,
+      '',
+      '| scenario | kubectl maint | kubectl drain | ratio | target |',
+      '|---|---|---|---|---|',
+      ...tableRows,
+    ].join('\n'),
+  });
+}
+/** A benchmark module's printed report, kept for the doc as it was printed. */
+const keep = (name: string, text: string, withRuns = true) =>
+  written.push({ name, command: benchCommand([name], withRuns), body: docs.fenced(text) });
 
 if (wanted('plan-scale')) {
   // Imported by URL: Node resolves a .ts file only by its own name, and this one is not compiled.
   const module = (await import(new URL('./plan-scale.ts', import.meta.url).href)) as typeof PlanScale;
   const report = await module.runPlanScaleBench();
   console.log(report.text);
+  keep('plan-scale', report.text, false);
   if (!report.passed) missed = true;
 }
 
@@ -186,6 +243,7 @@ if (wanted('pool-plan-scale')) {
   const module = (await import(new URL('./pool-plan-scale.ts', import.meta.url).href)) as typeof PoolPlanScale;
   const report = await module.runPoolPlanScaleBench();
   console.log(report.text);
+  keep('pool-plan-scale', report.text, false);
   if (!report.passed) missed = true;
 }
 
@@ -200,17 +258,23 @@ if (wanted('startup')) {
     releaseBinary: process.env.RELEASE_BINARY,
   });
   console.log(report.text);
+  keep('startup', report.text, false);
   if (!report.passed) missed = true;
 }
 
 if (wanted('surge') || wanted('eta')) {
   const module = (await import(new URL('./strategies.ts', import.meta.url).href)) as typeof Strategies;
   const options = { env, kubectlBin, maint, labScript, runs };
-  for (const report of [
-    ...(wanted('surge') ? [await module.runSurgeBench(options)] : []),
-    ...(wanted('eta') ? [module.runEtaBench(options)] : []),
-  ]) {
+  if (wanted('surge')) {
+    const report = await module.runSurgeBench(options);
     console.log(report.text);
+    keep('surge', report.text);
+    if (!report.passed) missed = true;
+  }
+  if (wanted('eta')) {
+    const report = module.runEtaBench(options);
+    console.log(report.text);
+    keep('eta', report.text);
     if (!report.passed) missed = true;
   }
 }
@@ -219,12 +283,15 @@ if (values.scenario?.includes('run')) {
   const module = (await import(new URL('./run-pool.ts', import.meta.url).href)) as typeof RunPool;
   const report = await module.runRunPoolBench({ env, kubectlBin, maint, labScript, runs });
   console.log(report.text);
+  keep('run', report.text);
   if (!report.passed) missed = true;
 }
 
 if (values.scenario?.includes('live-read')) {
   const module = (await import(new URL('./live-read.ts', import.meta.url).href)) as typeof LiveRead;
-  console.log(module.runLiveReadBench({ env, kubectlBin, maint, labScript, runs }).text);
+  const report = module.runLiveReadBench({ env, kubectlBin, maint, labScript, runs });
+  console.log(report.text);
+  keep('live-read', report.text);
 }
 
 if (rows.length > 0) {
@@ -233,4 +300,16 @@ if (rows.length > 0) {
   );
   for (const row of rows) console.log(row);
 }
+if (values['write-docs'] && written.length > 0) {
+  const machine = docs.thisMachine(labKubernetesVersion(), loadAtStart);
+  writeFileSync(docPath, docs.writeFigures(readFileSync(docPath, 'utf8'), written, machine));
+  console.error(`bench: docs/benchmarks.md: ${written.map((w) => w.name).join(', ')} written`);
+}
 process.exitCode = missed ? 1 : 0;
+
+/** The lab's API server version (`kubectl version`), or null when it does not answer. */
+function labKubernetesVersion(): string | null {
+  const result = spawnSync(kubectlBin, ['version', '-o', 'json'], { env, encoding: 'utf8' });
+  if (result.status !== 0) return null;
+  return (JSON.parse(result.stdout) as { serverVersion?: { gitVersion?: string } }).serverVersion?.gitVersion ?? null;
+}
