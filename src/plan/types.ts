@@ -3,6 +3,7 @@
  * never renamed or removed.
  */
 
+import type { BudgetKey } from './budgets.js';
 import type { DrainFilterOptions } from './drain-filters/chain.js';
 
 /** What `kubectl drain` would do with a pod (the filter chain's verdict). */
@@ -124,8 +125,8 @@ export interface PreemptionPlan {
   readonly node: string;
   /** The pods deleted (not evicted: no budget is asked), most important first. */
   readonly victims: readonly PreemptionVictim[];
-  /** Budgets (namespace/name) the deletions take below zero disruptions allowed. */
-  readonly budgetsBroken: readonly string[];
+  /** Budgets the deletions take below zero disruptions allowed. */
+  readonly budgetsBroken: readonly BudgetKey[];
   /**
    * Other nodes that upstream's criteria rank exactly as `node`: kube-scheduler picks one of them at
    * random, so the node and the victims may be theirs instead. Empty when the choice is certain.
@@ -138,8 +139,8 @@ export interface PreemptionVictim {
   readonly name: string;
   readonly node: string;
   readonly priority: number;
-  /** Budgets (namespace/name) selecting it that its deletion breaks. */
-  readonly budgetsBroken: readonly string[];
+  /** Budgets selecting it that its deletion breaks. */
+  readonly budgetsBroken: readonly BudgetKey[];
   /** The controller that recreates it; null when nothing does (it is deleted for good). */
   readonly controller: { readonly kind: string; readonly name: string } | null;
   /**

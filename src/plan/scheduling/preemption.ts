@@ -1,3 +1,4 @@
+import type { BudgetKey } from '../budgets.js';
 import type { SimulatedCluster, NodePod } from './cluster-state.js';
 import { type NodeRejected, preemptionFailure } from './failed-scheduling.js';
 import type { CycleState, Rejection } from './framework.js';
@@ -17,7 +18,7 @@ import { preFilter, runFilters } from './registry.js';
 export interface ChosenPreemption {
   readonly chosen: Candidate<NodePod>;
   /** Per victim, the budgets its deletion breaks. */
-  readonly broken: ReadonlyMap<NodePod, readonly string[]>;
+  readonly broken: ReadonlyMap<NodePod, readonly BudgetKey[]>;
   /** Nodes ranked exactly as the chosen one. */
   readonly tiedWith: readonly string[];
 }

@@ -1,5 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
+import { budgetKey, type BudgetKey } from '../budgets.js';
 import { controllerOf } from '../controller.js';
 import type { PreemptionPlan, PreemptionVictim, ReplacementPlan } from '../types.js';
 import { type NodePod, SimulatedCluster } from './cluster-state.js';
@@ -90,8 +91,8 @@ export class SchedulingSimulation {
   private nextStart = 0;
   /** Victims whose controllers recreate them, waiting for `placePreempted`. */
   private readonly preempted: Array<{ readonly victim: NodePod; readonly plan: MutableVictim }> = [];
-  /** Per budget (namespace/name), how many of its pods preemption deleted so far. */
-  private readonly budgetsSpent = new Map<string, number>();
+  /** Per budget, how many of its pods preemption deleted so far. */
+  private readonly budgetsSpent = new Map<BudgetKey, number>();
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
@@ -175,7 +176,7 @@ export class SchedulingSimulation {
   /** The budgets as preemption counts them: disruptionsAllowed, less what earlier preemptions deleted. */
   private preemptionBudgets(): PreemptionBudget[] {
     return this.index.snapshot.pdbs.map((pdb) => {
-      const key = `${pdb.metadata?.namespace ?? 'default'}/${pdb.metadata?.name ?? ''}`;
+      const key = budgetKey(pdb.metadata?.namespace ?? 'default', pdb.metadata?.name ?? '');
       return { key, pdb, allowed: (pdb.status?.disruptionsAllowed ?? 0) - (this.budgetsSpent.get(key) ?? 0) };
     });
   }
@@ -183,7 +184,7 @@ export class SchedulingSimulation {
   /** Deletes the chosen victims, nominates the pod to their node, and describes it. */
   private preempt(pod: PodInfo, state: CycleState, run: ChosenPreemption): PreemptionPlan {
     const node = this.cluster.nodeInfo(run.chosen.node)!;
-    const broken = new Set<string>();
+    const broken = new Set<BudgetKey>();
     const budgets = this.preemptionBudgets();
     const victims = run.chosen.victims.map((v): MutableVictim => {
       for (const b of budgets.filter((b) => counts(b, v))) {

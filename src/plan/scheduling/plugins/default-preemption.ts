@@ -1,6 +1,7 @@
 import type { V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
+import type { BudgetKey } from '../../budgets.js';
 import type { Rejection } from '../framework.js';
 import { unresolvable } from '../framework.js';
 
@@ -48,7 +49,7 @@ export function numCandidates(potentialNodes: number): number {
 
 /** A budget as preemption reads it: its namespace, selector, disruptionsAllowed and disruptedPods. */
 export interface PreemptionBudget {
-  readonly key: string;
+  readonly key: BudgetKey;
   readonly pdb: V1PodDisruptionBudget;
   /** status.disruptionsAllowed, less what earlier preemptions of the simulation deleted. */
   readonly allowed: number;
@@ -63,13 +64,13 @@ export interface PreemptionBudget {
 export function splitByBudgetViolation<T extends VictimPod>(
   pods: readonly T[],
   budgets: readonly PreemptionBudget[],
-): { violating: T[]; nonViolating: T[]; broken: Map<T, string[]> } {
+): { violating: T[]; nonViolating: T[]; broken: Map<T, BudgetKey[]> } {
   const allowed = budgets.map((b) => b.allowed);
   const violating: T[] = [];
   const nonViolating: T[] = [];
-  const broken = new Map<T, string[]>();
+  const broken = new Map<T, BudgetKey[]>();
   for (const pod of pods) {
-    const breaks: string[] = [];
+    const breaks: BudgetKey[] = [];
     budgets.forEach((b, i) => {
       if (!counts(b, pod)) return;
       allowed[i]!--;
