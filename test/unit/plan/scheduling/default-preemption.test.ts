@@ -1,4 +1,4 @@
-import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../../src/plan/build-plan.js';
 import { numCandidates } from '../../../../src/plan/scheduling/plugins/default-preemption.js';
@@ -24,9 +24,28 @@ function running(name: string, node: string, priority: number, res: Res, started
 }
 
 /**
+ * The scene of every case: the preemptor runs on a drained node of its own beside `nodes`; it is evicted
+ * and its replacement placed. The drained node is rejected as unresolvable, so it adds one "Preemption is
+ * not helpful" to the messages.
+ */
+function placeFromDrained(
+  nodes: readonly V1Node[],
+  preemptor: V1Pod,
+  pods: readonly V1Pod[],
+  pdbs: readonly V1PodDisruptionBudget[] = [],
+): ReplacementPlan {
+  const all = [...nodes, makeNode().name('drained').allocatable('4', '4Gi').obj()];
+  const sim = new SchedulingSimulation(
+    makeIndex({ nodes: all, pods: [preemptor, ...pods], pdbs: [...pdbs] }),
+    new Set(['drained']),
+  );
+  sim.evict(preemptor);
+  return sim.place(preemptor);
+}
+
+/**
  * Upstream's dry run seen through the drain: each node has the capacity of `veryLargeRes` (and 32 pods),
- * the preemptor runs on a drained node of its own, and its replacement fits nowhere else without
- * preempting. The drained node is rejected as unresolvable, so it adds one "Preemption is not helpful".
+ * and the preemptor's replacement fits nowhere else without preempting.
  */
 function preempt(
   nodeNames: readonly string[],
@@ -34,21 +53,26 @@ function preempt(
   pods: readonly V1Pod[],
   pdbs: readonly V1PodDisruptionBudget[] = [],
 ): ReplacementPlan {
-  const nodes = [
-    ...nodeNames.map((n) => makeNode().name(n).allocatable(veryLarge[0], veryLarge[1], '32').obj()),
-    makeNode().name('drained').allocatable('4', '4Gi').obj(),
-  ];
+  const nodes = nodeNames.map((n) => makeNode().name(n).allocatable(veryLarge[0], veryLarge[1], '32').obj());
   const pod = running('p', 'drained', preemptor.priority, preemptor.res);
   pod.metadata!.ownerReferences = [
     { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'p', uid: 'rs-p', controller: true },
   ];
   if (preemptor.never) pod.spec!.preemptionPolicy = 'Never';
-  const sim = new SchedulingSimulation(
-    makeIndex({ nodes, pods: [pod, ...pods], pdbs: [...pdbs] }),
-    new Set(['drained']),
+  return placeFromDrained(nodes, pod, pods, pdbs);
+}
+
+/** One pod of a node's table row: priority, requests, start time (seconds after the epoch). */
+type PodRow = readonly [priority: number, res: Res, started: number];
+const at = (priority: number, res: Res, started = 0): PodRow => [priority, res, started];
+
+/** Upstream's pods per node, named as its fixtures name them: p1.1, p1.2… on node1, p2.1… on node2. */
+function podsOn(rows: Readonly<Record<string, readonly PodRow[]>>): V1Pod[] {
+  return Object.entries(rows).flatMap(([node, pods]) =>
+    pods.map(([priority, res, started], i) =>
+      running(`p${node.replace('node', '')}.${i + 1}`, node, priority, res, started),
+    ),
   );
-  sim.evict(pod);
-  return sim.place(pod);
 }
 
 /** A budget's status as the disruption controller wrote it: what it allows, and the pods it already counts. */
@@ -81,123 +105,89 @@ const bestCandidateCases: BestCandidateCase[] = [
     name: 'node with min highest priority pod is picked',
     nodes: n123,
     preemptor: { priority: high, res: veryLarge },
-    pods: [
-      running('p1.1', 'node1', mid, medium, 0),
-      running('p1.2', 'node1', mid, large, 0),
-      running('p2.1', 'node2', mid, medium, 0),
-      running('p2.2', 'node2', low, medium, 0),
-      running('p3.1', 'node3', low, medium, 0),
-      running('p3.2', 'node3', low, medium, 0),
-    ],
+    pods: podsOn({
+      node1: [at(mid, medium), at(mid, large)],
+      node2: [at(mid, medium), at(low, medium)],
+      node3: [at(low, medium), at(low, medium)],
+    }),
     expected: ['node3'],
   },
   {
     name: 'when highest priorities are the same, minimum sum of priorities is picked',
     nodes: n123,
     preemptor: { priority: high, res: veryLarge },
-    pods: [
-      running('p1.1', 'node1', mid, medium, 0),
-      running('p1.2', 'node1', mid, large, 0),
-      running('p2.1', 'node2', mid, large, 0),
-      running('p2.2', 'node2', low, medium, 0),
-      running('p3.1', 'node3', mid, medium, 0),
-      running('p3.2', 'node3', mid, medium, 0),
-    ],
+    pods: podsOn({
+      node1: [at(mid, medium), at(mid, large)],
+      node2: [at(mid, large), at(low, medium)],
+      node3: [at(mid, medium), at(mid, medium)],
+    }),
     expected: ['node2'],
   },
   {
     name: 'when highest priority and sum are the same, minimum number of pods is picked',
     nodes: n123,
     preemptor: { priority: high, res: veryLarge },
-    pods: [
-      running('p1.1', 'node1', mid, small, 0),
-      running('p1.2', 'node1', neg, small, 0),
-      running('p1.3', 'node1', mid, small, 0),
-      running('p1.4', 'node1', neg, small, 0),
-      running('p2.1', 'node2', mid, large, 0),
-      running('p2.2', 'node2', neg, medium, 0),
-      running('p3.1', 'node3', mid, medium, 0),
-      running('p3.2', 'node3', neg, small, 0),
-      running('p3.3', 'node3', low, small, 0),
-    ],
+    pods: podsOn({
+      node1: [at(mid, small), at(neg, small), at(mid, small), at(neg, small)],
+      node2: [at(mid, large), at(neg, medium)],
+      node3: [at(mid, medium), at(neg, small), at(low, small)],
+    }),
     expected: ['node2'],
   },
   {
     name: 'sum of adjusted priorities is considered',
     nodes: n123,
     preemptor: { priority: high, res: veryLarge },
-    pods: [
-      running('p1.1', 'node1', mid, small, 0),
-      running('p1.2', 'node1', neg, small, 0),
-      running('p1.3', 'node1', neg, small, 0),
-      running('p2.1', 'node2', mid, large, 0),
-      running('p2.2', 'node2', neg, medium, 0),
-      running('p3.1', 'node3', mid, medium, 0),
-      running('p3.2', 'node3', neg, small, 0),
-      running('p3.3', 'node3', low, small, 0),
-    ],
+    pods: podsOn({
+      node1: [at(mid, small), at(neg, small), at(neg, small)],
+      node2: [at(mid, large), at(neg, medium)],
+      node3: [at(mid, medium), at(neg, small), at(low, small)],
+    }),
     expected: ['node2'],
   },
   {
     name: 'non-overlapping lowest high priority, sum priorities, and number of pods',
     nodes: ['node1', 'node2', 'node3', 'node4'],
     preemptor: { priority: veryHigh, res: veryLarge },
-    pods: [
-      running('p1.1', 'node1', mid, small, 0),
-      running('p1.2', 'node1', low, small, 0),
-      running('p1.3', 'node1', low, small, 0),
-      running('p2.1', 'node2', high, large, 0),
-      running('p3.1', 'node3', mid, medium, 0),
-      running('p3.2', 'node3', low, small, 0),
-      running('p3.3', 'node3', low, small, 0),
-      running('p3.4', 'node3', low, medium, 0),
-      running('p4.1', 'node4', mid, medium, 0),
-      running('p4.2', 'node4', mid, small, 0),
-      running('p4.3', 'node4', mid, small, 0),
-      running('p4.4', 'node4', neg, small, 0),
-    ],
+    pods: podsOn({
+      node1: [at(mid, small), at(low, small), at(low, small)],
+      node2: [at(high, large)],
+      node3: [at(mid, medium), at(low, small), at(low, small), at(low, medium)],
+      node4: [at(mid, medium), at(mid, small), at(mid, small), at(neg, small)],
+    }),
     expected: ['node1'],
   },
   {
     name: "same priority, same number of victims, different start time for each node's pod",
     nodes: n123,
     preemptor: { priority: high, res: veryLarge },
-    pods: [
-      running('p1.1', 'node1', mid, medium, 2),
-      running('p1.2', 'node1', mid, medium, 2),
-      running('p2.1', 'node2', mid, medium, 3),
-      running('p2.2', 'node2', mid, medium, 3),
-      running('p3.1', 'node3', mid, medium, 1),
-      running('p3.2', 'node3', mid, medium, 1),
-    ],
+    pods: podsOn({
+      node1: [at(mid, medium, 2), at(mid, medium, 2)],
+      node2: [at(mid, medium, 3), at(mid, medium, 3)],
+      node3: [at(mid, medium, 1), at(mid, medium, 1)],
+    }),
     expected: ['node2'],
   },
   {
     name: 'same priority, same number of victims, different start time for all pods',
     nodes: n123,
     preemptor: { priority: high, res: veryLarge },
-    pods: [
-      running('p1.1', 'node1', mid, medium, 4),
-      running('p1.2', 'node1', mid, medium, 2),
-      running('p2.1', 'node2', mid, medium, 5),
-      running('p2.2', 'node2', mid, medium, 1),
-      running('p3.1', 'node3', mid, medium, 3),
-      running('p3.2', 'node3', mid, medium, 6),
-    ],
+    pods: podsOn({
+      node1: [at(mid, medium, 4), at(mid, medium, 2)],
+      node2: [at(mid, medium, 5), at(mid, medium, 1)],
+      node3: [at(mid, medium, 3), at(mid, medium, 6)],
+    }),
     expected: ['node3'],
   },
   {
     name: 'different priority, same number of victims, different start time for all pods',
     nodes: n123,
     preemptor: { priority: high, res: veryLarge },
-    pods: [
-      running('p1.1', 'node1', low, medium, 4),
-      running('p1.2', 'node1', mid, medium, 2),
-      running('p2.1', 'node2', mid, medium, 6),
-      running('p2.2', 'node2', low, medium, 1),
-      running('p3.1', 'node3', low, medium, 3),
-      running('p3.2', 'node3', mid, medium, 5),
-    ],
+    pods: podsOn({
+      node1: [at(low, medium, 4), at(mid, medium, 2)],
+      node2: [at(mid, medium, 6), at(low, medium, 1)],
+      node3: [at(low, medium, 3), at(mid, medium, 5)],
+    }),
     expected: ['node2'],
   },
 ];
@@ -219,12 +209,8 @@ const onePod = (name: string) => makeNode().name(name).allocatable('1', '1Gi', '
 
 describe('DefaultPreemption PostFilter (TestPostFilter)', () => {
   /** Nodes that take one pod each; the preemptor runs on a drained node of its own. */
-  const onePodNodes = (preemptor: V1Pod, pods: V1Pod[], names: readonly string[]) => {
-    const nodes = [...names.map((n) => onePod(n)), makeNode().name('drained').allocatable('4', '4Gi').obj()];
-    const sim = new SchedulingSimulation(makeIndex({ nodes, pods: [preemptor, ...pods] }), new Set(['drained']));
-    sim.evict(preemptor);
-    return sim.place(preemptor);
-  };
+  const onePodNodes = (preemptor: V1Pod, pods: V1Pod[], names: readonly string[], pdbs?: V1PodDisruptionBudget[]) =>
+    placeFromDrained(names.map(onePod), preemptor, pods, pdbs);
   const preemptor = (priority: number) => makePod().name('p').node('drained').priority(priority).obj();
   const p = (name: string, node: string, priority = 0) => makePod().name(name).node(node).priority(priority).obj();
 
@@ -273,11 +259,7 @@ describe('DefaultPreemption PostFilter (TestPostFilter)', () => {
         2147483647,
       ),
     ];
-    const nodes = [onePod('node1'), onePod('node2'), makeNode().name('drained').allocatable('4', '4Gi').obj()];
-    const pod = preemptor(veryHigh);
-    const sim = new SchedulingSimulation(makeIndex({ nodes, pods: [pod, ...pods], pdbs }), new Set(['drained']));
-    sim.evict(pod);
-    const plan = sim.place(pod);
+    const plan = onePodNodes(preemptor(veryHigh), pods, ['node1', 'node2'], pdbs);
     expect([plan.placedOn, victimsOf(plan)]).toEqual(['node2', ['p3']]);
     expect(plan.preemption?.budgetsBroken).toEqual(['default/violating-pdb']);
     expect(plan.preemption?.victims[0]?.budgetsBroken).toEqual(['default/violating-pdb']);
@@ -327,38 +309,50 @@ describe('DefaultPreemption SelectVictimsOnNode with budgets (TestDryRunPreempti
   const p12 = running('p1.2', 'node1', mid, medium, undefined, foo);
   const p13 = running('p1.3', 'node1', mid, medium, undefined, foo);
 
-  it('preemption with violation of same pdb', () => {
-    const plan = preempt(['node1'], { priority: high, res: veryLarge }, [p11, p12], [budget(1)]);
-    expect(victimsOf(plan).sort()).toEqual(['p1.1', 'p1.2']);
-    expect(plan.preemption?.budgetsBroken).toEqual(['default/foo']);
-  });
+  interface BudgetCase {
+    readonly name: string;
+    readonly pods: readonly V1Pod[];
+    /** The pods the budget's status already lists in disruptedPods; it allows one disruption. */
+    readonly disrupted: readonly string[];
+    readonly victims: readonly string[];
+    readonly broken: readonly string[];
+  }
+  const budgetCases: BudgetCase[] = [
+    {
+      name: 'preemption with violation of same pdb',
+      pods: [p11, p12],
+      disrupted: [],
+      victims: ['p1.1', 'p1.2'],
+      broken: ['default/foo'],
+    },
+    {
+      name: "preemption with violation of the pdb with pod whose eviction was processed, the victim doesn't belong to DisruptedPods",
+      pods: [p11, p12],
+      disrupted: ['p2'],
+      victims: ['p1.1', 'p1.2'],
+      broken: ['default/foo'],
+    },
+    {
+      name: 'preemption with violation of the pdb with pod whose eviction was processed, the victim belongs to DisruptedPods',
+      pods: [p11, p12],
+      disrupted: ['p1.2'],
+      victims: ['p1.1', 'p1.2'],
+      broken: [],
+    },
+    {
+      name: "preemption with violation of the pdb with pod whose eviction was processed, the victim which belongs to DisruptedPods is treated as 'nonViolating'",
+      pods: [p11, p12, p13],
+      disrupted: ['p1.3'],
+      victims: ['p1.1', 'p1.2', 'p1.3'],
+      broken: ['default/foo'],
+    },
+  ];
 
-  it("preemption with violation of the pdb with pod whose eviction was processed, the victim doesn't belong to DisruptedPods", () => {
-    const plan = preempt(['node1'], { priority: high, res: veryLarge }, [p11, p12], [budget(1, { p2: new Date(0) })]);
-    expect(victimsOf(plan).sort()).toEqual(['p1.1', 'p1.2']);
-    expect(plan.preemption?.budgetsBroken).toEqual(['default/foo']);
-  });
-
-  it('preemption with violation of the pdb with pod whose eviction was processed, the victim belongs to DisruptedPods', () => {
-    const plan = preempt(
-      ['node1'],
-      { priority: high, res: veryLarge },
-      [p11, p12],
-      [budget(1, { 'p1.2': new Date(0) })],
-    );
-    expect(victimsOf(plan).sort()).toEqual(['p1.1', 'p1.2']);
-    expect(plan.preemption?.budgetsBroken).toEqual([]);
-  });
-
-  it("preemption with violation of the pdb with pod whose eviction was processed, the victim which belongs to DisruptedPods is treated as 'nonViolating'", () => {
-    const plan = preempt(
-      ['node1'],
-      { priority: high, res: veryLarge },
-      [p11, p12, p13],
-      [budget(1, { 'p1.3': new Date(0) })],
-    );
-    expect(victimsOf(plan).sort()).toEqual(['p1.1', 'p1.2', 'p1.3']);
-    expect(plan.preemption?.budgetsBroken).toEqual(['default/foo']);
+  it.each(budgetCases)('$name', ({ pods, disrupted, victims, broken }) => {
+    const disruptedPods = Object.fromEntries(disrupted.map((name) => [name, new Date(0)]));
+    const plan = preempt(['node1'], { priority: high, res: veryLarge }, pods, [budget(1, disruptedPods)]);
+    expect(victimsOf(plan).sort()).toEqual(victims);
+    expect(plan.preemption?.budgetsBroken).toEqual(broken);
   });
 
   it('reprieves the pods whose deletion would break a budget first, keeping only as many victims as it needs', () => {
