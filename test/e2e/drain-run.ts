@@ -2,7 +2,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { expect } from 'vitest';
 import type { DrainEvent, PodRef } from '../../src/drain/events.js';
-import { eventually, kubectl, kubectlJson, labEnv } from './lab.js';
+import { eventually, kubectl, kubectlJson, labEnv, labUserWithRules } from './lab.js';
 
 /** Runs the built `kubectl maint` against the lab, as kubectl runs a plugin. Shared by the drain e2e tests. */
 
@@ -46,9 +46,29 @@ export async function runMaint(args: readonly string[], options: MaintOptions = 
 }
 
 /** `kubectl maint plan ARGS…` to the end: a plan's pretty JSON is not event lines, so nothing is parsed. */
-export async function planRun(args: readonly string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const result = await (await startMaint(['plan', ...args])).child;
+export async function planRun(
+  args: readonly string[],
+  options: MaintOptions = {},
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const result = await (await startMaint(['plan', ...args], options)).child;
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** List rights on the kinds every plan reads: Nodes, Pods, Services, the controllers, Jobs and budgets. */
+const PLAN_LIST_RULES = [
+  '{apiGroups: [""], resources: [nodes, pods, services, replicationcontrollers], verbs: [list]}',
+  '{apiGroups: [apps], resources: [replicasets, deployments, statefulsets, daemonsets], verbs: [list]}',
+  '{apiGroups: [batch], resources: [jobs], verbs: [list]}',
+  '{apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [list]}',
+];
+
+/**
+ * `kubectl maint plan k8s-node-1 --ignore-daemonsets -o json` as a lab user (its kubeconfig in `dir`) who
+ * may list the kinds every plan reads and what `rules` add: what a plan says of the kinds it may not list.
+ */
+export async function planNode1AsLimitedUser(user: string, rules: readonly string[], dir: string) {
+  const kubeconfig = await labUserWithRules(user, [...PLAN_LIST_RULES, ...rules], dir);
+  return planRun(['k8s-node-1', '--ignore-daemonsets', '-o', 'json'], { kubeconfig });
 }
 
 /** `kubectl maint drain k8s-node-1 --ignore-daemonsets FLAGS… -o json`, the drain most tests run. */

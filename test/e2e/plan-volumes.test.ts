@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNAPSHOT_COMMAND } from '../../src/snapshot/load-file.js';
-import { planRun, runMaint, startMaint } from './drain-run.js';
+import { planNode1AsLimitedUser, planRun, runMaint } from './drain-run.js';
 import { type Plan, parsePlan } from './plan-json.js';
-import { eventually, kubectl, kubectlJson, type KubeObject, labUserWithRules, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, type KubeObject, seedScenario } from './lab.js';
 
 // Pods whose volumes tie them to the drained node, planned and then drained for real against the lab's
 // kube-scheduler (scenario volumes): db-0's claim is bound to a local PV of k8s-node-1; cache-0's to a
@@ -84,20 +84,7 @@ describe('volumes that tie a replacement to the drained node (lab scenario volum
   });
 
   it('a user who may not list the storage kinds: db-0 unknown (no node named), a caveat on the pods with claims', async () => {
-    const kubeconfig = await labUserWithRules(
-      'maint-no-storage',
-      [
-        '{apiGroups: [""], resources: [nodes, pods, services, replicationcontrollers], verbs: [list]}',
-        '{apiGroups: [apps], resources: [replicasets, deployments, statefulsets, daemonsets], verbs: [list]}',
-        '{apiGroups: [batch], resources: [jobs], verbs: [list]}',
-        '{apiGroups: [policy], resources: [poddisruptionbudgets], verbs: [list]}',
-      ],
-      work,
-    );
-    const run = await (
-      await startMaint(['plan', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json'], { kubeconfig })
-    ).child;
-    const r = { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr) };
+    const r = await planNode1AsLimitedUser('maint-no-storage', [], work);
     expect(r.stderr).not.toMatch(/PersistentVolumeClaim objects not loaded/);
     const p = parsePlan(r);
     expect(replacementOf(p, 'db-0')).toMatchObject({ schedulable: true, placedOn: null });
