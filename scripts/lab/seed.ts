@@ -547,7 +547,9 @@ async function settle(api: LabApi, nudger: Nudger, seconds = 120): Promise<void>
     'every pod to be Running and Ready',
     nudger.orNudge(async () => podsSettled(await api.list('/api/v1/pods'))),
   );
-  await waitFor(60, "the disruption controller to count every budget's pods", async () => {
+  // After an API server restart the controller-manager's informers re-list with a backoff: on a loaded
+  // machine its disruption controller takes more than a minute to count again.
+  await waitFor(seconds, "the disruption controller to count every budget's pods", async () => {
     const budgets = await api.list('/apis/policy/v1/poddisruptionbudgets');
     const counted = await Promise.all(budgets.map((b) => budgetCounted(api, b)));
     return counted.every(Boolean);
