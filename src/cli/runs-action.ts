@@ -22,7 +22,7 @@ export async function runsAction(values: RunsCommandValues): Promise<number> {
   });
   if (values.output) process.stdout.write(runsDocument(runs, values.output));
   else if (runs.length === 0) process.stderr.write(`No runs found in ${values.stateNamespace} namespace.\n`);
-  else process.stdout.write(`${runsTable(runs, now).join('\n')}\n`);
+  else process.stdout.write(`${runsTable(runs, now, terminalWidth(process.stdout)).join('\n')}\n`);
   return ExitCode.Ok;
 }
 

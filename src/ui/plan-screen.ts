@@ -1,6 +1,6 @@
 import type { PlanDocument, SectionId } from './plan-document.js';
 import { layoutBlocks, layoutSection, line, type StyledLine } from './plan-layout.js';
-import { wrapText } from './text-wrap.js';
+import { truncateToWidth, wrapText } from './text-wrap.js';
 
 /**
  * The full-screen plan view without Ink: which lines are on screen for a (document, width, height,
@@ -77,13 +77,8 @@ function pinnedLines(document: PlanDocument, width: number): StyledLine[] {
   const shown = wrapped.slice(0, MAX_PINNED_LINES);
   if (wrapped.length > MAX_PINNED_LINES)
     shown[MAX_PINNED_LINES - 1] = `${shown[MAX_PINNED_LINES - 1]!.slice(0, width - 1)}…`;
-  const title = document.title ? [line(cut(document.title, width), 'muted')] : [];
+  const title = document.title ? [line(truncateToWidth(document.title, width), 'muted')] : [];
   return [...title, ...shown.map((t) => line(t, document.tone, true))];
-}
-
-/** One line no wider than `width`, an ellipsis where it was cut. */
-function cut(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 /** Number keys fold the first nine sections. */

@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import type { RunTimeline } from '../run/run-timeline.js';
 import type { PhaseStep } from '../run/state.js';
 import { formatSeconds } from './format.js';
+import { truncateToWidth } from './text-wrap.js';
 
 /**
  * `kubectl maint runs show ID` as text: one row per node, its phases along a shared time axis, one letter
@@ -41,9 +42,10 @@ export function runTimelineText(timeline: RunTimeline, width: number): string[] 
   const end = timeline.state === 'alive' ? Date.parse(timeline.readAt) : Math.max(start, ...times);
   const lines = [`run ${timeline.id}: ${timeline.state}, ${formatSeconds((end - start) / 1000)} recorded`];
   if (timeline.holder) {
-    lines.push(fit(`${timeline.state === 'alive' ? 'held by' : 'last held by'} ${timeline.holder}`, width));
+    lines.push(truncateToWidth(`${timeline.state === 'alive' ? 'held by' : 'last held by'} ${timeline.holder}`, width));
   }
-  if (timeline.command && timeline.command.length > 0) lines.push(fit(`command: ${timeline.command.join(' ')}`, width));
+  if (timeline.command && timeline.command.length > 0)
+    lines.push(truncateToWidth(`command: ${timeline.command.join(' ')}`, width));
 
   const nodeWidth = Math.max(4, ...timeline.nodes.map((n) => n.node.length));
   const batchWidth = Math.max(1, ...timeline.nodes.map((n) => String(n.batch ?? '-').length));
@@ -88,10 +90,6 @@ export function drawSteps(steps: readonly PhaseStep[], start: number, end: numbe
 /** HH:MM:SS in UTC. */
 function clock(ms: number): string {
   return new Date(ms).toISOString().slice(11, 19);
-}
-
-function fit(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`;
 }
 
 /** The legend, broken between its entries to the width. */

@@ -4,24 +4,29 @@ import type { RunListing } from '../run/runs.js';
 import { NODE_PHASES } from '../run/state.js';
 import { formatSeconds } from './format.js';
 import { plural } from '../wording.js';
-import { formatColumns } from './text-columns.js';
+import { fitColumns, formatColumns } from './text-columns.js';
+import { UNLIMITED_WIDTH } from './text-wrap.js';
+import { safeText } from '../safe-text.js';
 
 /**
- * `kubectl maint runs` as text: one row per run, kubectl-style columns.
+ * `kubectl maint runs` as text: one row per run, kubectl-style columns, within `width` (a terminal's):
+ * COMMAND, then HOLDER, then NODES cut to fit, with an ellipsis, as k9s cuts its columns; a pipe or a file
+ * gets every row whole, as from kubectl get.
  *
  *   RUN                  STATE     HOLDER               STARTED   NODES                          COMMAND
  *   20261202-0801-ab12   expired   ops@bastion pid 42   12m ago   1 command-running, 5 pending   reboot.sh {node}
  */
-export function runsTable(runs: readonly RunListing[], nowMs: number): string[] {
+export function runsTable(runs: readonly RunListing[], nowMs: number, width = UNLIMITED_WIDTH): string[] {
   const rows = runs.map((r) => [
     r.id,
     r.state,
-    r.holder ?? '-',
+    r.holder ? safeText(r.holder) : '-',
     r.started ? `${formatSeconds((nowMs - Date.parse(r.started)) / 1000)} ago` : '-',
-    phaseCounts(r.nodes),
-    r.command ? r.command.join(' ') || '(none)' : '-',
+    safeText(phaseCounts(r.nodes)),
+    r.command ? safeText(r.command.join(' ')) || '(none)' : '-',
   ]);
-  return formatColumns([['RUN', 'STATE', 'HOLDER', 'STARTED', 'NODES', 'COMMAND'], ...rows]);
+  const header = ['RUN', 'STATE', 'HOLDER', 'STARTED', 'NODES', 'COMMAND'];
+  return formatColumns(fitColumns([header, ...rows], width, [5, 2, 4]));
 }
 
 /** "1 command-running, 5 pending": the run's nodes counted by phase, in the run's order of phases. */

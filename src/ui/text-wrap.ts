@@ -55,3 +55,10 @@ export function wrapText(text: string, width: number, firstIndent = '', restInde
 function cutToWidth(word: string, width: number): string[] {
   return wrapAnsi(word, width, { hard: true, trim: false, wordWrap: false }).split('\n');
 }
+
+/** `text` (one line) within `width` columns: cut, with an ellipsis in its last column, when wider. */
+export function truncateToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 1) return '…'.slice(0, Math.max(0, width));
+  return `${cutToWidth(text, width - 1)[0] ?? ''}…`;
+}

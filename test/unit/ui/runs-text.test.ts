@@ -24,6 +24,32 @@ describe('kubectl maint runs as text', () => {
     ]);
   });
 
+  it('at an 80-column terminal: COMMAND, then HOLDER, then NODES cut with an ellipsis, the run id never', () => {
+    const table = runsTable(runs, now, 80);
+    expect(table).toEqual([
+      'RUN                    STATE      HOLDER   STARTED   NODES               COMMAND',
+      '20261202-084800-ab12   expired    ops@b…   12m ago   1 done, 1 comman…   reboot…',
+      'stale-b                no-lease   -        -         1 gone              -',
+    ]);
+    expect(table.every((row) => row.length <= 80)).toBe(true);
+  });
+
+  it('a terminal just wide enough cuts only the command; one as wide as the table cuts nothing', () => {
+    expect(runsTable(runs, now, 111)[1]).toBe(
+      '20261202-084800-ab12   expired    ops@bastion pid 42   12m ago   1 done, 1 command-running, 2 pending   reboot…',
+    );
+    expect(runsTable(runs, now, 120)).toEqual(runsTable(runs, now));
+  });
+
+  it('a terminal narrower than the columns never cut keeps them whole, the others at their header width', () => {
+    expect(runsTable(runs, now, 40)[1]).toBe('20261202-084800-ab12   expired    ops@b…   12m ago   1 do…   reboot…');
+  });
+
+  it("the cluster's text loses its control sequences before it is measured", () => {
+    const hostile: RunListing = { ...runs[0]!, command: ['printf', '\u001b]0;owned\u0007\u001b[2Jx'] };
+    expect(runsTable([hostile], now, 120)[1]).toMatch(/ {3}printf x$/);
+  });
+
   it('-o json and -o yaml: a RunList of the listings', () => {
     expect(JSON.parse(runsDocument(runs, 'json'))).toEqual({
       kind: 'RunList',

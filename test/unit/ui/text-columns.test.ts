@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnWidths, formatColumns } from '../../../src/ui/text-columns.js';
+import { columnWidths, fitColumns, formatColumns } from '../../../src/ui/text-columns.js';
 
 describe('formatColumns', () => {
   it('aligns columns three spaces apart, like kubectl, with no trailing spaces', () => {
@@ -21,5 +21,39 @@ describe('formatColumns', () => {
         ['abcd', 'x'],
       ]),
     ).toEqual([4]);
+  });
+});
+
+describe('fitColumns', () => {
+  const rows = [
+    ['NAME', 'NOTE', 'CMD'],
+    ['a-long-name', 'a long note', 'a long command'],
+  ];
+  it('cuts the shrinkable columns in the order given, down to their header, until the rows fit', () => {
+    // 11 + 11 + 14 + 2 gaps of 3 = 42 columns.
+    expect(fitColumns(rows, 42, [2, 1])).toEqual(rows);
+    expect(fitColumns(rows, 35, [2, 1])).toEqual([rows[0], ['a-long-name', 'a long note', 'a long…']]);
+    expect(formatColumns(fitColumns(rows, 30, [2, 1]))).toEqual([
+      'NAME          NOTE         CMD',
+      'a-long-name   a long no…   a …',
+    ]);
+  });
+  it('never cuts the other columns, nor a column below its header', () => {
+    expect(fitColumns(rows, 10, [2, 1])).toEqual([rows[0], ['a-long-name', 'a l…', 'a …']]);
+  });
+  it('counts the columns a wide character takes', () => {
+    expect(
+      fitColumns(
+        [
+          ['N', 'CMD'],
+          ['x', '再起動する'],
+        ],
+        9,
+        [1],
+      ),
+    ).toEqual([
+      ['N', 'CMD'],
+      ['x', '再起…'],
+    ]);
   });
 });
