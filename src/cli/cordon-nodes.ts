@@ -1,6 +1,8 @@
-import { restNodeCalls, setUnschedulableOf, type NodeCalls } from '../kube/cordon.js';
+import { processHolder } from '../process-holder.js';
+import { restNodeCalls, setUnschedulableOf, type NodeCalls, type NodeRead } from '../kube/cordon.js';
 import type { KubeTargetInfo } from '../kube/errors.js';
-import { connectRest } from '../kube/rest.js';
+import type { NodeEventRecorder } from '../kube/node-event-recorder.js';
+import { connectRest, type KubeRest } from '../kube/rest.js';
 import type { DryRunMode } from './dry-run.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { kubeConfigFlags, type KubeFlagValues } from './kube-flag-values.js';
@@ -49,19 +51,36 @@ export async function cordonNodes(
     process.stderr.write(`${[...lines].join('\n')}\n`);
     return ExitCode.Error;
   }
+  const current = (i: number) => (read[i] as PromiseFulfilledResult<NodeRead>).value;
   let failed = 0;
+  let trail: NodeEventRecorder | undefined;
   // One node at a time, each reported, the others still done when one fails: kubectl's behaviour.
   for (const [i, node] of names.entries()) {
     try {
-      const current = (read[i] as PromiseFulfilledResult<Awaited<ReturnType<NodeCalls['readNode']>>>).value;
-      const result = await setUnschedulableOf(client, node, current, unschedulable, values.dryRun);
+      const result = await setUnschedulableOf(client, node, current(i), unschedulable, values.dryRun);
       process.stdout.write(`node/${node} ${result.already ? 'already ' : ''}${verb}ed${suffix}\n`);
+      if (verb === 'uncordon' && !result.already && values.dryRun === 'none') {
+        trail ??= await uncordonTrail(rest, new Map(names.map((name, j) => [name, current(j).metadata?.uid ?? ''])));
+        const note = `uncordoned by kubectl maint uncordon (${processHolder()})`;
+        trail.record({ node, type: 'Normal', reason: 'Uncordoned', action: 'Uncordon', note });
+      }
     } catch (err) {
       failed += 1;
       process.stderr.write(`error: ${await describe(err, rest.target, node)}\n`);
     }
   }
+  await trail?.flush();
   return failed > 0 ? ExitCode.Error : ExitCode.Ok;
+}
+
+/**
+ * The trail `uncordon` leaves on the nodes it uncordons (kube/node-event-recorder.ts), as drain and run
+ * leave theirs: loaded only once a node is uncordoned, and over plain requests. Best effort: a user who may
+ * not create events gets one warning.
+ */
+async function uncordonTrail(rest: KubeRest, uids: ReadonlyMap<string, string>): Promise<NodeEventRecorder> {
+  const { recordNodeEventsOverRest } = await import('../kube/rest-node-events.js');
+  return recordNodeEventsOverRest(rest, uids, (message) => process.stderr.write(`warning: ${message}\n`));
 }
 
 async function matching(client: NodeCalls, target: KubeTargetInfo, selector: string): Promise<readonly string[]> {

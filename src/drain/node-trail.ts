@@ -1,4 +1,4 @@
-import type { NodeEvent } from '../kube/node-events.js';
+import type { NodeEvent } from '../kube/node-event-recorder.js';
 import { plural } from '../wording.js';
 import type { DrainEvent, PodRef } from './events.js';
 

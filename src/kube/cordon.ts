@@ -20,12 +20,13 @@ export interface NodeCalls {
   listNodeNames(labelSelector: string): Promise<string[]>;
 }
 
-/** What a cordon reads of a node: its cordon, and its annotations (autoscaler-annotations.ts). */
+/** What a cordon reads of a node: its cordon, its annotations (autoscaler-annotations.ts), its uid (for its events). */
 export interface NodeRead {
   readonly metadata?:
     | {
         readonly annotations?: Readonly<Record<string, string>> | undefined;
         readonly resourceVersion?: string | undefined;
+        readonly uid?: string | undefined;
       }
     | undefined;
   readonly spec?: { readonly unschedulable?: boolean | undefined } | undefined;

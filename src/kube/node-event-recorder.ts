@@ -1,23 +1,15 @@
 import { hostname } from 'node:os';
-import {
-  EventsV1Api,
-  PatchStrategy,
-  V1MicroTime,
-  setHeaderOptions,
-  type EventsV1Event,
-  type V1ObjectReference,
-} from '@kubernetes/client-node';
-import { makeApi, type KubeClient } from './client.js';
 import { classifyKubeError } from './errors.js';
 
 /**
- * Kubernetes Events on the nodes a drain or a run works on, so that `kubectl describe node`, k9s and
+ * Kubernetes Events on the nodes a drain, a run or an uncordon works on, so that `kubectl describe node`, k9s and
  * anything that watches events see the maintenance: events.k8s.io/v1 Events, reported by controller
  * `kubectl-maint`, in namespace "default" (where client-go's recorder puts the events of cluster-scoped
  * objects). One Event per step and node; the same step on the same node again is one series, its count
  * raised, as client-go's recorder does (an isomorphic event: same type, reason, action, reporter and
  * node). Recording is best effort: a user who may not create events, or an API that fails, costs one
- * warning at most and never the drain.
+ * warning at most and never the drain. This module loads no Kubernetes client: `uncordon` records its
+ * event over plain requests (rest-node-events.ts), drain and run over client-node (node-events.ts).
  */
 export const REPORTING_CONTROLLER = 'kubectl-maint';
 /** The namespace of the events of cluster-scoped objects (client-go: metav1.NamespaceDefault). */
@@ -36,24 +28,32 @@ export interface NodeEvent {
   readonly note: string;
 }
 
+/** An events.k8s.io/v1 Event as sent: plain JSON, its time in MicroTime's form (microTime). */
+export interface NodeEventObject {
+  readonly apiVersion: 'events.k8s.io/v1';
+  readonly kind: 'Event';
+  readonly metadata: { readonly name: string; readonly namespace: string };
+  readonly eventTime: string;
+  readonly reportingController: string;
+  readonly reportingInstance: string;
+  readonly action: string;
+  readonly reason: string;
+  readonly regarding: { readonly apiVersion: 'v1'; readonly kind: 'Node'; readonly name: string; readonly uid: string };
+  readonly note: string;
+  readonly type: NodeEvent['type'];
+}
+
 /** The writes a recorder sends: an Event created, an Event's series patched, a node's uid read. */
 export interface EventCalls {
-  create(event: EventsV1Event): Promise<EventsV1Event>;
+  create(event: NodeEventObject): Promise<void>;
   /** Strategic-merge-patches `series`; throws on failure (a 404 when the event is gone: expired, deleted). */
-  patchSeries(name: string, series: { count: number; lastObservedTime: Date }): Promise<void>;
+  patchSeries(name: string, series: { count: number; lastObservedTime: string }): Promise<void>;
   nodeUid(node: string): Promise<string>;
 }
 
-export function eventCalls(client: KubeClient): EventCalls {
-  const events = makeApi(client.target, EventsV1Api);
-  const strategic = setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
-  return {
-    create: (body) => events.createNamespacedEvent({ namespace: EVENT_NAMESPACE, body }),
-    patchSeries: async (name, series) => {
-      await events.patchNamespacedEvent({ namespace: EVENT_NAMESPACE, name, body: { series } }, strategic);
-    },
-    nodeUid: async (node) => (await client.core.readNode({ name: node })).metadata?.uid ?? '',
-  };
+/** A time as metav1.MicroTime writes it (RFC 3339, six digits of fraction): what the API server parses. */
+export function microTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, -1)}000Z`;
 }
 
 export interface NodeEventRecorder {
@@ -64,11 +64,6 @@ export interface NodeEventRecorder {
    * does not answer must not keep it from exiting (the events still unwritten are given up).
    */
   flush(boundMs?: number): Promise<void>;
-}
-
-/** A recorder of node events over `client` (eventCalls). */
-export function recordNodeEvents(client: KubeClient, warn: (message: string) => void): NodeEventRecorder {
-  return nodeEventRecorder(eventCalls(client), warn);
 }
 
 /** How long the end of a drain or run waits for its last events. */
@@ -110,26 +105,21 @@ export function nodeEventRecorder(
     if (known) {
       known.count += 1;
       try {
-        await calls.patchSeries(known.name, { count: known.count, lastObservedTime: new V1MicroTime(atMs) });
+        await calls.patchSeries(known.name, { count: known.count, lastObservedTime: microTime(atMs) });
         return;
       } catch (err) {
         // Gone (the API server expires events after an hour): a new event, as client-go creates one.
         if (classifyKubeError(err, undefined).kind !== 'not-found') throw err;
       }
     }
-    const regarding: V1ObjectReference = {
-      apiVersion: 'v1',
-      kind: 'Node',
-      name: event.node,
-      uid: await uidOf(event.node),
-    };
+    const regarding = { apiVersion: 'v1', kind: 'Node', name: event.node, uid: await uidOf(event.node) } as const;
     // client-go's name: the object's, then the time in nanoseconds, in hex (a counter keeps two apart).
     const name = `${event.node}.${(BigInt(atMs) * 1_000_000n + BigInt(sequence++ % 1_000_000)).toString(16)}`;
     await calls.create({
       apiVersion: 'events.k8s.io/v1',
       kind: 'Event',
       metadata: { name, namespace: EVENT_NAMESPACE },
-      eventTime: new V1MicroTime(atMs),
+      eventTime: microTime(atMs),
       reportingController: REPORTING_CONTROLLER,
       reportingInstance: `${REPORTING_CONTROLLER}-${hostname()}`.slice(0, 128),
       action: event.action,

@@ -27,7 +27,7 @@ const http = process.getBuiltinModule('node:http');
 const https = process.getBuiltinModule('node:https');
 
 export interface RestRequest {
-  readonly method: 'GET' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PATCH';
   /** The API path: `/api/v1/nodes/k8s-node-1`. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string>> | undefined;

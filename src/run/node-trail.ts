@@ -1,4 +1,4 @@
-import type { NodeEvent } from '../kube/node-events.js';
+import type { NodeEvent } from '../kube/node-event-recorder.js';
 import { commandFor } from './command.js';
 import type { RunEvent } from './events.js';
 

@@ -16,7 +16,7 @@ import {
 
 // A drain lives with the cluster's autoscalers and leaves a trail: its cordon sets cluster-autoscaler's
 // and Karpenter's annotations (recording which it set), `kubectl maint uncordon` gives back exactly those,
-// and `kubectl describe node` shows what the drain did. Pods that asked autoscalers not to disrupt them are
+// and `kubectl describe node` shows what the drain and the uncordon did. Pods that asked autoscalers not to disrupt them are
 // named by the plan, and evicted anyway, as kubectl drain does.
 
 const DRAIN = ['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json'];
@@ -64,7 +64,13 @@ describe('drain and the autoscalers', () => {
 
     const uncordoned = await runMaint(['uncordon', 'k8s-node-1']);
     expect(uncordoned.stdout).toBe('node/k8s-node-1 uncordoned');
+    expect(uncordoned.stderr).toBe('');
     expect(await autoscalerAnnotations('k8s-node-1')).toEqual({ [KARPENTER]: 'true' });
+    // The uncordon ends the trail; one of a node uncordoned already adds nothing.
+    expect((await runMaint(['uncordon', 'k8s-node-1'])).stdout).toBe('node/k8s-node-1 already uncordoned');
+    expect((await maintNodeTrail('k8s-node-1')).slice(2)).toEqual([
+      expect.stringMatching(/^Normal Uncordoned: uncordoned by kubectl maint uncordon \(\S+@\S+ pid \d+\)$/),
+    ]);
   });
 
   it('a drain interrupted and run again keeps the first record; uncordon leaves none; a user who may not write events gets one warning', async () => {

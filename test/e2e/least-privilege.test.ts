@@ -229,7 +229,19 @@ describe('drain and run, as ServiceAccounts bound to their roles', () => {
     // Both hello pods evicted (and refused for their budget before, 429, until their replacements were Ready).
     expect(writes.filter((w) => /^create pods\/eviction demo\/\S+ 20\d$/.test(w))).toHaveLength(2);
     expect(writes).toContain('patch nodes k8s-node-1 200');
-    await kubectl(['uncordon', 'k8s-node-1']);
+
+    // The role covers `kubectl maint uncordon` too, its Event on the node included.
+    const uncordonMark = await auditMark();
+    const uncordoned = await maint(['uncordon', 'k8s-node-1'], kubeconfigs.drain);
+    expect([uncordoned.exitCode, uncordoned.stdout, uncordoned.stderr]).toEqual([
+      0,
+      'node/k8s-node-1 uncordoned\n',
+      '',
+    ]);
+    expect(await writesBy(uncordonMark, user('drain'))).toEqual([
+      'patch nodes k8s-node-1 200',
+      expect.stringMatching(/^create events default\/k8s-node-1\.[0-9a-f]+ 201$/),
+    ]);
   });
 
   it('run: its roles are enough for a run over k8s-node-1, and to list the runs; no write refused', async () => {
