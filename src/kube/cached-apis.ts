@@ -4,11 +4,18 @@ import type { DrainApi } from './drain-api.js';
 import type { RunApi } from './run-api.js';
 
 /**
- * The drain's and the run's ports fed by the cluster cache (kube/cluster-cache.ts) of a command that plans
- * more than once: their watches of pods, budgets and nodes are the cache's own, so a run lists each kind
- * once however many nodes it drains. Their writes go to the API server as before; a cordon or an uncordon
- * returns once the cache has seen it, so that the next plan, made from the cache, sees it too.
+ * The drain's and the run's ports fed by the cluster cache (kube/cluster-cache.ts) their plans were made
+ * from: their watches of pods, budgets and nodes are the cache's own, so a drain or a run lists each kind
+ * once however many nodes it drains. A kind the cache does not follow is asked of the API server directly.
+ * Their writes go to the API server; a cordon or an uncordon returns once the cache has seen it (when it
+ * follows nodes: a run), so that the next plan, made from the cache, sees it too.
  */
+
+/**
+ * What a drain follows after its one plan: the pods it waits for and the budgets that hold them (its role
+ * may watch these, kube/permissions.ts). The other kinds are read once.
+ */
+export const DRAIN_FOLLOWS = ['Pod', 'PodDisruptionBudget'] as const;
 
 /** How long a write waits for the cache to show it; past it the plan goes on (the watch is late or down). */
 const SEEN_WITHIN_MS = 10_000;
@@ -26,7 +33,7 @@ export function cachedDrainApi(api: DrainApi, cache: ClusterCache, matches: Sele
     ...api,
     // What holds a budget, asked every few seconds while a pod waits for it: the cached pods, not a LIST each time.
     listPods: async (namespace, selector) =>
-      cache.has('Pod')
+      cache.follows('Pod')
         ? (cache.objectsOf('Pod') as readonly V1Pod[]).filter(
             (pod) => pod.metadata?.namespace === namespace && matches(pod.metadata.labels, selector),
           )
@@ -37,11 +44,11 @@ export function cachedDrainApi(api: DrainApi, cache: ClusterCache, matches: Sele
       return result;
     },
     watchPodsOnNode: (node, handlers) =>
-      cache.has('Pod')
+      cache.follows('Pod')
         ? cache.watch<V1Pod>('Pod', (pod) => pod.spec?.nodeName === node, handlers)
         : api.watchPodsOnNode(node, handlers),
     watchPdbs: (namespace, handlers) =>
-      cache.has('PodDisruptionBudget')
+      cache.follows('PodDisruptionBudget')
         ? cache.watch<V1PodDisruptionBudget>(
             'PodDisruptionBudget',
             (pdb) => pdb.metadata?.namespace === namespace,
@@ -67,7 +74,7 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache): RunApi {
       return done;
     },
     watchChanges(onChange) {
-      if (!cache.has('Node') || !cache.has('PodDisruptionBudget')) return api.watchChanges(onChange);
+      if (!cache.follows('Node') || !cache.follows('PodDisruptionBudget')) return api.watchChanges(onChange);
       const node = (n: V1Node) => onChange({ kind: 'node', name: n.metadata?.name ?? '' });
       const pdb = (b: V1PodDisruptionBudget) =>
         onChange({ kind: 'pdb', namespace: b.metadata?.namespace ?? '', name: b.metadata?.name ?? '' });

@@ -6,6 +6,8 @@ import { KIND_PATHS, resourceOf, type ListableKind } from './kinds.js';
 import type { RunningWatch, WatchHandlers } from './list-watch.js';
 import { stripUnusedFields } from './strip-fields.js';
 
+type WatchErrorListener = NonNullable<WatchHandlers<unknown>['onError']>;
+
 /** How far the read of one kind has got. */
 export interface ListProgress {
   readonly kind: ListableKind;
@@ -27,8 +29,12 @@ export interface CacheOptions {
   readonly chunkSize?: number | undefined;
   /** Called as each kind is read, so a caller can show how far the read has got. */
   readonly onProgress?: ((progress: ListProgress) => void) | undefined;
-  /** Keep the objects current from watches (a run); false: read once (a plan). */
-  readonly watch: boolean;
+  /**
+   * The kinds kept current from watches after the first read: true, all (a run, which plans again and
+   * again); false, none (a plan); a list, those only (a drain follows its pods and budgets, and reads the
+   * rest once for its one plan).
+   */
+  readonly watch: boolean | readonly ListableKind[];
   readonly freshness: Freshness;
   /** Try the streaming list first (default); false: LIST then WATCH only. */
   readonly streaming?: boolean | undefined;
@@ -43,12 +49,14 @@ export interface CacheOptions {
 export class ClusterCache {
   private constructor(
     private readonly informers: ReadonlyMap<ListableKind, KindInformer>,
+    private readonly watchErrors: ReadonlyMap<ListableKind, Set<WatchErrorListener>>,
     readonly warnings: readonly string[],
   ) {}
 
   static async open(client: KubeClient, options: CacheOptions): Promise<ClusterCache> {
     await resolveCredentials(client.target);
     const informers = new Map<ListableKind, KindInformer>();
+    const watchErrors = new Map(options.kinds.map((kind) => [kind, new Set<WatchErrorListener>()] as const));
     const warnings: string[] = [];
     const readOne = async (kind: ListableKind) => {
       const resource = resourceOf(kind);
@@ -63,7 +71,7 @@ export class ClusterCache {
         chunkSize: options.chunkSize ?? DEFAULT_CHUNK_SIZE,
         freshness: options.freshness,
         streaming: options.streaming !== false,
-        watch: options.watch,
+        watch: options.watch === true || (options.watch !== false && options.watch.includes(kind)),
         transform: stripUnusedFields,
         onProgress: (count, all, done) => {
           read = count;
@@ -71,6 +79,9 @@ export class ClusterCache {
           report(done);
         },
         onThrottled: (seconds) => report(false, seconds),
+        onWatchError: (err, retryInMs) => {
+          for (const listener of watchErrors.get(kind) ?? []) listener(err, retryInMs);
+        },
       });
       report(false);
       try {
@@ -92,12 +103,17 @@ export class ClusterCache {
       throw err instanceof KubeError ? err : classifyKubeError(err, client.target);
     }
     const ordered = new Map(options.kinds.filter((k) => informers.has(k)).map((k) => [k, informers.get(k)!] as const));
-    return new ClusterCache(ordered, warnings);
+    return new ClusterCache(ordered, watchErrors, warnings);
   }
 
   /** Whether `kind` was read (it is absent when it could not be, see warnings). */
   has(kind: ListableKind): boolean {
     return this.informers.has(kind);
+  }
+
+  /** Whether a watch keeps `kind` current: what `watch` hands over then follows the cluster. */
+  follows(kind: ListableKind): boolean {
+    return this.informers.get(kind)?.following === true;
   }
 
   /** The objects of one kind now (none when it could not be read). */
@@ -129,7 +145,8 @@ export class ClusterCache {
 
   /**
    * The objects of `kind` that `filter` accepts, as a watch hands them over: each one there now, then every
-   * change. It reads nothing from the API server: the cache's own watch feeds it.
+   * change (see `follows`), and the failures of the cache's watch of the kind, which it resumes. It reads
+   * nothing from the API server: the cache's own watch feeds it.
    */
   watch<T>(kind: ListableKind, filter: (object: T) => boolean, handlers: WatchHandlers<T>): RunningWatch {
     const informer = this.informers.get(kind);
@@ -140,18 +157,30 @@ export class ClusterCache {
       if (event === 'delete') handlers.onDelete(object as T);
       else handlers.onUpsert(object as T);
     });
-    return { ready: Promise.resolve(), stop: unsubscribe };
+    const errors = this.watchErrors.get(kind);
+    const onError = handlers.onError;
+    if (onError) errors?.add(onError);
+    return {
+      ready: Promise.resolve(),
+      stop: () => {
+        unsubscribe();
+        if (onError) errors?.delete(onError);
+      },
+    };
   }
 
   /**
    * Until the cached object `namespace/name` (or `name`) satisfies `test` (given undefined while absent), or
-   * `timeoutMs` pass: true when it does. A write of the plugin's own is seen by its next plan this way.
+   * `timeoutMs` pass: true when it does (a kind no watch follows answers at once). A write of the plugin's
+   * own is seen by its next plan this way.
    */
   async waitFor(kind: ListableKind, key: string, test: (object: KubeObject | undefined) => boolean, timeoutMs: number) {
     const informer = this.informers.get(kind);
     if (!informer) return true;
     await informer.refresh();
-    if (test(informer.get(key))) return true;
+    // A kind read once (or polled) has nothing more to show: what it holds now is the answer.
+    const now = test(informer.get(key));
+    if (now || !informer.following) return now;
     return new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => finish(false), timeoutMs);
       const unsubscribe = informer.subscribe((_event, object) => {

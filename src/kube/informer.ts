@@ -115,6 +115,11 @@ export class KindInformer {
     return this.stopping.signal.aborted;
   }
 
+  /** Whether a watch keeps the objects current (not read once, not polled for want of watch rights, not stopped). */
+  get following(): boolean {
+    return this.options.watch && !this.polling && !this.stopped;
+  }
+
   /** The objects now, as one frozen array shared until the next change. */
   objects(): readonly KubeObject[] {
     this.cachedList ??= Object.freeze([...this.store.values()]);

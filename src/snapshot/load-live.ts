@@ -2,7 +2,7 @@ import type { KubeClient } from '../kube/client.js';
 import { ClusterCache } from '../kube/cluster-cache.js';
 import { readCluster, type ListProgress } from '../kube/reads.js';
 import { assembleSnapshot } from './assemble.js';
-import { ON_DEMAND_KINDS, REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot } from './types.js';
+import { ON_DEMAND_KINDS, REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot, type SnapshotKind } from './types.js';
 
 /** How far the live read has got, per kind (re-exported so ui/ never imports kube/). */
 export type { ListProgress } from '../kube/reads.js';
@@ -16,6 +16,8 @@ export interface LiveSnapshotOptions {
   readonly surge?: unknown;
   /** 'consistent' for a command that writes on the strength of the read (docs/reads.md); 'cache' by default. */
   readonly freshness?: 'cache' | 'consistent' | undefined;
+  /** openLiveCluster: the kinds kept current after the first read (all by default: a run plans again and again). */
+  readonly follow?: readonly SnapshotKind[] | undefined;
 }
 
 function kindsFor(options: LiveSnapshotOptions) {
@@ -49,8 +51,9 @@ export interface LiveCluster {
 }
 
 /**
- * Reads every kind the plan needs once, at the state of etcd now (a run writes on the strength of its
- * plans), then keeps it current from watches: a fresh plan costs no request.
+ * Reads every kind the plan needs once, at the state of etcd now (a run and a drain write on the strength
+ * of their plans), then keeps it current from watches (`follow`'s kinds, or all): a fresh plan costs no
+ * request, and the drain's and the run's watches are the cache's (kube/cached-apis.ts).
  */
 export async function openLiveCluster(client: KubeClient, options: LiveSnapshotOptions = {}): Promise<LiveCluster> {
   const cache = await ClusterCache.open(client, {
@@ -58,7 +61,7 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
     required: REQUIRED_KINDS,
     chunkSize: options.chunkSize,
     onProgress: options.onProgress,
-    watch: true,
+    watch: options.follow ?? true,
     freshness: 'consistent',
   });
   const { context, server } = client.target;

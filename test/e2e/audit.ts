@@ -3,9 +3,10 @@ import path from 'node:path';
 import { labDirFor } from './lab.js';
 
 /**
- * The lab's kube-apiserver audit log (scripts/lab/components.sh: evictions, pod deletes, node patches and
- * the writes of Leases in kube-system at Metadata level, one JSON event per line): what the API server itself saw the plugin do. A test marks
- * the log before the drain and reads what was logged after, so that earlier tests do not count.
+ * The lab's kube-apiserver audit log (scripts/lab/components.sh: evictions, pod deletes, node patches, the
+ * writes of Leases in kube-system, and every list and watch, at Metadata level, one JSON event per line):
+ * what the API server itself saw the plugin do. A test marks the log before the drain and reads what was
+ * logged after, so that earlier tests do not count.
  */
 
 /** The fields of an audit.k8s.io/v1 Event the tests read. */
@@ -115,4 +116,47 @@ export async function writesBy(mark: number, user: string): Promise<string[]> {
       const what = `${ref.namespace ? `${ref.namespace}/` : ''}${ref.name ?? ''}`;
       return `${e.verb} ${resource} ${what} ${e.responseStatus?.code ?? 0}${isDryRun(e) ? ' dry-run' : ''}`;
     });
+}
+
+/** What `kubectl maint` read, as the API server logged it: its lists and watches, each request once. */
+export interface MaintReads {
+  /**
+   * resource → its whole reads across the cluster ("verb requestURI"): a LIST, or a streaming list (a watch
+   * with sendInitialEvents). A cache reads each kind so.
+   */
+  readonly whole: ReadonlyMap<string, readonly string[]>;
+  /** resource → its watches across the cluster resumed from a resourceVersion: a cache following a kind it read. */
+  readonly resumed: ReadonlyMap<string, readonly string[]>;
+  /** Lists and watches of Leases (a run's state, in its namespace). */
+  readonly leases: readonly string[];
+  /** Every other list or watch: of one namespace, or with a field or label selector. */
+  readonly other: readonly string[];
+}
+
+const isSelected = (uri: string) => /[?&](fieldSelector|labelSelector)=/.test(uri);
+
+/**
+ * The plugin's reads in `events`. GETs are not among them (the lab's audit policy does not log them): they
+ * read one object, right before a write that depends on it (docs/reads.md).
+ */
+export function maintReads(events: readonly AuditEvent[]): MaintReads {
+  const whole = new Map<string, string[]>();
+  const resumed = new Map<string, string[]>();
+  const leases: string[] = [];
+  const other: string[] = [];
+  for (const e of events) {
+    if (!e.userAgent?.startsWith('kubectl-maint/')) continue;
+    // One event per request: a LIST once answered, a watch once started (it may run for minutes).
+    const once =
+      (e.verb === 'list' && e.stage === 'ResponseComplete') || (e.verb === 'watch' && e.stage === 'ResponseStarted');
+    if (!once) continue;
+    const resource = e.objectRef?.resource ?? '';
+    const read = `${e.verb} ${e.requestURI}`;
+    if (resource === 'leases') leases.push(read);
+    else if (e.objectRef?.namespace || isSelected(e.requestURI)) other.push(read);
+    else if (e.verb === 'list' || /[?&]sendInitialEvents=true/.test(e.requestURI)) {
+      whole.set(resource, [...(whole.get(resource) ?? []), read]);
+    } else resumed.set(resource, [...(resumed.get(resource) ?? []), read]);
+  }
+  return { whole, resumed, leases, other };
 }

@@ -2,15 +2,17 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/cli/kube-connect.js';
 import { ClusterCache } from '../../src/kube/cluster-cache.js';
-import { auditMark, auditSince, type AuditEvent } from './audit.js';
+import { auditMark, auditSince, maintReads, type MaintReads } from './audit.js';
+import { runMaint } from './drain-run.js';
 import { labComponent } from './faults/faults.js';
 import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
 import { poolRunArgs } from '../../scripts/lab/pool-run.js';
 import { described, finish, POOL, scratch, start } from './run-helpers.js';
 
 // How the plugin reads the cluster, as the lab's API server saw it (its audit log logs every list and
-// watch): a run lists each kind once and plans from watches after; the streaming list where the server
-// serves it, a LIST where it refuses it; a read throttled by API priority and fairness waits and goes on.
+// watch): a drain and a run list each kind once and follow it from watches after; the streaming list where
+// the server serves it, a LIST where it refuses it; a read throttled by API priority and fairness waits
+// and goes on.
 
 const work = scratch();
 afterAll(async () => {
@@ -40,27 +42,20 @@ const PLAN_KINDS = [
   'csinodes',
   'csidrivers',
   'csistoragecapacities',
+  'namespaces',
+  'priorityclasses',
   'resourceclaims',
   'resourceclaimtemplates',
   'deviceclasses',
   'resourceslices',
 ];
 
-const isMaint = (e: AuditEvent) => e.userAgent?.startsWith('kubectl-maint/') === true;
-/** A whole read of a kind: a LIST (once complete), or a streaming list (a watch with sendInitialEvents, once started). */
-const isWholeRead = (e: AuditEvent) =>
-  (e.verb === 'list' && e.stage === 'ResponseComplete') ||
-  (e.verb === 'watch' && e.stage === 'ResponseStarted' && /[?&]sendInitialEvents=true/.test(e.requestURI));
-
-/** resource → the whole reads of it (cluster-wide ones only: a field or label selector reads a few objects). */
-function wholeReads(events: readonly AuditEvent[]): Map<string, string[]> {
-  const reads = new Map<string, string[]>();
-  for (const e of events) {
-    if (!isMaint(e) || !isWholeRead(e) || e.objectRef?.namespace) continue;
-    const resource = e.objectRef?.resource ?? '';
-    reads.set(resource, [...(reads.get(resource) ?? []), `${e.verb} ${e.requestURI}`]);
+/** Each kind the plan reads was read whole exactly once, as the 1.37 server serves it: the streaming list. */
+function expectOneStreamingReadPerKind(reads: MaintReads): void {
+  for (const kind of PLAN_KINDS) {
+    expect(reads.whole.get(kind), `${kind}: ${JSON.stringify(reads.whole.get(kind))}`).toHaveLength(1);
   }
-  return reads;
+  expect([...reads.whole.values()].flat().filter((read) => read.startsWith('list '))).toEqual([]);
 }
 
 describe('the reads of kubectl maint, in the API server audit log', () => {
@@ -75,11 +70,29 @@ describe('the reads of kubectl maint, in the API server audit log', () => {
     const batches = started?.type === 'run-started' ? started.batches : [];
     expect(batches.flat().sort(), why).toEqual(POOL);
     expect(batches.length, why).toBeGreaterThanOrEqual(3);
-    const reads = wholeReads(await auditSince(mark));
-    for (const kind of PLAN_KINDS)
-      expect(reads.get(kind), `${kind}: ${JSON.stringify(reads.get(kind))}`).toHaveLength(1);
-    // The 1.37 server serves the streaming list: no LIST of a kind the plan reads.
-    expect([...reads.values()].flat().filter((read) => read.startsWith('list ') && !/leases/.test(read))).toEqual([]);
+    const reads = maintReads(await auditSince(mark));
+    expectOneStreamingReadPerKind(reads);
+    // The drains of the run follow their pods and budgets from the cache, the run its nodes and budgets:
+    // no list or watch of one node's pods, one namespace's budgets, one node.
+    expect(reads.other).toEqual([]);
+    // The run's own state: LEASE_READS
+    expect(reads.leases).toEqual([]);
+  });
+
+  it('a drain reads each kind once and follows its pods and budgets from that read', async () => {
+    await seedScenario('hello');
+    const mark = await auditMark();
+    const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.finished).toMatchObject({ result: 'drained', remaining: [], failed: [] });
+    // A pod waited for budget hello: the drain followed the budget, and asked what holds it, from the cache.
+    expect(run.events.some((e) => e.type === 'pod' && e.state.phase === 'waiting-for-budget')).toBe(true);
+    const reads = maintReads(await auditSince(mark));
+    expectOneStreamingReadPerKind(reads);
+    expect(reads.other).toEqual([]);
+    expect(reads.leases).toEqual([]);
+    // Only the pods and the budgets are followed after their read (a drain plans once).
+    expect([...reads.resumed.keys()].filter((r) => r !== 'pods' && r !== 'poddisruptionbudgets')).toEqual([]);
   });
 
   it('a user who may list but not watch is read with LISTs, and its plan is the same', async () => {

@@ -6,6 +6,8 @@ import { surgeRequest } from '../../drain/surge-targets.js';
 import { drainTargets, type DrainTargets } from '../../drain/targets.js';
 import { surgeSelects } from '../../plan/surge.js';
 import type { DrainOptions, DrainPlan } from '../../plan/types.js';
+import type { LiveCluster } from '../../snapshot/load-live.js';
+import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { drainErrorLine, drainEventLines } from '../../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../ui/drain-progress.js';
@@ -104,10 +106,11 @@ async function drainCommand(
   const client = await connect(values);
   // The API side and the engine, loaded only now that the command talks to the cluster.
   const [
-    { loadLiveSnapshot },
+    { openLiveCluster },
     { runDrain },
     { drainApi },
     { drainClientFor },
+    { cachedDrainApi, DRAIN_FOLLOWS },
     { runApi },
     { recordNodeEvents },
     { DrainTrail },
@@ -116,6 +119,7 @@ async function drainCommand(
     import('../../drain/engine.js'),
     import('../../kube/drain-api.js'),
     import('../../kube/drain-client.js'),
+    import('../../kube/cached-apis.js'),
     import('../../kube/run-api.js'),
     import('../../kube/node-events.js'),
     import('../../drain/node-trail.js'),
@@ -129,100 +133,108 @@ async function drainCommand(
     });
     if (refusal) throw new CliError(refusedUnchanged(refusal));
   }
+  let live: LiveCluster;
   let snapshot: Snapshot;
   const progress = await readProgress();
   try {
-    // Consistent: the drain evicts what this read finds on the node (docs/reads.md).
-    snapshot = await loadLiveSnapshot(client, { ...values, onProgress: progress?.onList, freshness: 'consistent' });
+    // Each kind read once, at the state of etcd now (the drain evicts what this read finds on the node,
+    // docs/reads.md); then the pods and budgets the drain waits for are followed from that read's watches.
+    live = await openLiveCluster(client, { ...values, onProgress: progress?.onList, follow: DRAIN_FOLLOWS });
+    snapshot = await live.snapshot();
   } catch (err) {
     throw asCliError(err);
   } finally {
     progress?.stop();
   }
-  const plan = planSnapshot(snapshot, selection, options);
-  if (values.dryRun === 'none') refuseMarked(snapshot, plan.nodes);
-  const work = drainTargets(plan, snapshot.pods);
-  const json = values.output === 'json';
-  if (!json) {
-    const { renderPlanText } = await import('../../ui/plan-text.js');
-    process.stdout.write(
-      renderPlanText(plan, { brief: true, width: terminalWidth(process.stdout), planCommand: commands.plan }),
-    );
-  }
-  refuseLikeKubectl(plan, work);
-  const answer = await confirm(plan, work, values, clusterTarget(client));
-  if (answer !== 'yes') {
-    process.stderr.write(`${NOT_CONFIRMED}\n`);
-    return answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
-  }
-
-  // One drain per node: marked before the cordon (a drain that started meanwhile refuses this one),
-  // renewed while it drains, removed at the end.
-  const marks = new DrainMarks(runApi(client), processHolder(), Date.now);
-  if (values.dryRun === 'none') {
-    await marks.take(plan.nodes).catch((err: unknown) => {
-      throw err instanceof DrainMarked ? new CliError(err.message) : asCliError(err);
-    });
-  }
-
-  // SIGINT (Ctrl-C) and SIGTERM (kill, a CI job cancelled, a pod stopping) both stop the drain the same
-  // way: no new eviction, the nodes stay cordoned, the summary says what remains. A second one leaves at once.
-  const abort = new AbortController();
-  const sink = await openSink(plan, json, () => abort.abort('SIGINT'), escalationForEngine(options));
-  // The drain's trail on its nodes (Kubernetes Events): best effort, never in a dry run.
-  const events =
-    values.dryRun === 'none'
-      ? recordNodeEvents(client, (message) => sink.emit({ type: 'warning', atMs: Date.now(), message }))
-      : null;
-  const trail = new DrainTrail(`kubectl maint drain (${processHolder()})`);
-  const emit = (event: DrainEvent) => {
-    sink.emit(event);
-    for (const step of events ? trail.eventsOf(event) : []) events?.record(step);
-  };
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (abort.signal.aborted) process.exit(interruptedExitCode(signal));
-    abort.abort(signal);
-  };
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  for (const signal of signals) process.on(signal, onSignal);
-  let finished: FinishedEvent;
   try {
-    finished = await runDrain(
-      {
-        nodes: plan.nodes,
-        targets: work.targets,
-        skipped: work.skipped,
-        gracePeriodSeconds: values.gracePeriod,
-        timeoutMs: values.timeout,
-        concurrency: values.concurrency,
-        dryRun: values.dryRun,
-        skipWaitForDeleteTimeoutSeconds: options.skipWaitForDeleteTimeoutSeconds,
-        alreadyCordoned: new Set(
-          snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? ''),
-        ),
-        escalation: escalationForEngine(options),
-        surge: surgeRequest(
-          plan,
-          snapshot.deployments,
-          (deployment) => surgeSelects(options.surge, deployment),
-          snapshot.kinds.has('HorizontalPodAutoscaler') ? snapshot.autoscalers : undefined,
-        ),
-        signal: abort.signal,
-        commands,
-      },
-      { api: drainApi(drainClientFor(client)), emit },
-    );
+    const plan = planSnapshot(snapshot, selection, options);
+    if (values.dryRun === 'none') refuseMarked(snapshot, plan.nodes);
+    const work = drainTargets(plan, snapshot.pods);
+    const json = values.output === 'json';
+    if (!json) {
+      const { renderPlanText } = await import('../../ui/plan-text.js');
+      process.stdout.write(
+        renderPlanText(plan, { brief: true, width: terminalWidth(process.stdout), planCommand: commands.plan }),
+      );
+    }
+    refuseLikeKubectl(plan, work);
+    const answer = await confirm(plan, work, values, clusterTarget(client));
+    if (answer !== 'yes') {
+      process.stderr.write(`${NOT_CONFIRMED}\n`);
+      return answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
+    }
+
+    // One drain per node: marked before the cordon (a drain that started meanwhile refuses this one),
+    // renewed while it drains, removed at the end.
+    const marks = new DrainMarks(runApi(client), processHolder(), Date.now);
+    if (values.dryRun === 'none') {
+      await marks.take(plan.nodes).catch((err: unknown) => {
+        throw err instanceof DrainMarked ? new CliError(err.message) : asCliError(err);
+      });
+    }
+
+    // SIGINT (Ctrl-C) and SIGTERM (kill, a CI job cancelled, a pod stopping) both stop the drain the same
+    // way: no new eviction, the nodes stay cordoned, the summary says what remains. A second one leaves at once.
+    const abort = new AbortController();
+    const sink = await openSink(plan, json, () => abort.abort('SIGINT'), escalationForEngine(options));
+    // The drain's trail on its nodes (Kubernetes Events): best effort, never in a dry run.
+    const events =
+      values.dryRun === 'none'
+        ? recordNodeEvents(client, (message) => sink.emit({ type: 'warning', atMs: Date.now(), message }))
+        : null;
+    const trail = new DrainTrail(`kubectl maint drain (${processHolder()})`);
+    const emit = (event: DrainEvent) => {
+      sink.emit(event);
+      for (const step of events ? trail.eventsOf(event) : []) events?.record(step);
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (abort.signal.aborted) process.exit(interruptedExitCode(signal));
+      abort.abort(signal);
+    };
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    for (const signal of signals) process.on(signal, onSignal);
+    let finished: FinishedEvent;
+    try {
+      finished = await runDrain(
+        {
+          nodes: plan.nodes,
+          targets: work.targets,
+          skipped: work.skipped,
+          gracePeriodSeconds: values.gracePeriod,
+          timeoutMs: values.timeout,
+          concurrency: values.concurrency,
+          dryRun: values.dryRun,
+          skipWaitForDeleteTimeoutSeconds: options.skipWaitForDeleteTimeoutSeconds,
+          alreadyCordoned: new Set(
+            snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? ''),
+          ),
+          escalation: escalationForEngine(options),
+          surge: surgeRequest(
+            plan,
+            snapshot.deployments,
+            (deployment) => surgeSelects(options.surge, deployment),
+            snapshot.kinds.has('HorizontalPodAutoscaler') ? snapshot.autoscalers : undefined,
+          ),
+          signal: abort.signal,
+          commands,
+        },
+        { api: cachedDrainApi(drainApi(drainClientFor(client)), live.cache, matchesLabelSelector), emit },
+      );
+    } finally {
+      for (const signal of signals) process.off(signal, onSignal);
+      await marks.release().catch(() => undefined);
+      await events?.flush();
+      await sink.done();
+    }
+    const interruptedBy = typeof abort.signal.reason === 'string' ? abort.signal.reason : 'SIGINT';
+    const code = exitCodeOf(finished.result, interruptedBy);
+    // A client dry run sends nothing: its answer is the plan's (the same plan `plan NODE…` shows), and so is
+    // its exit code — a dry run of a drain the plan calls blocked does not exit 0.
+    return values.dryRun === 'client' && code === ExitCode.Ok ? planExitCode(plan, false) : code;
   } finally {
-    for (const signal of signals) process.off(signal, onSignal);
-    await marks.release().catch(() => undefined);
-    await events?.flush();
-    await sink.done();
+    // The watches the drain followed its pods and budgets with.
+    live.stop();
   }
-  const interruptedBy = typeof abort.signal.reason === 'string' ? abort.signal.reason : 'SIGINT';
-  const code = exitCodeOf(finished.result, interruptedBy);
-  // A client dry run sends nothing: its answer is the plan's (the same plan `plan NODE…` shows), and so is
-  // its exit code — a dry run of a drain the plan calls blocked does not exit 0.
-  return values.dryRun === 'client' && code === ExitCode.Ok ? planExitCode(plan, false) : code;
 }
 
 function escalationForEngine({ escalation }: DrainOptions) {
