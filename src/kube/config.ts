@@ -5,7 +5,7 @@ import {
   type KubeConfigFlags,
   type KubeConnectionTarget,
 } from './kubeconfig.js';
-import { prepareConnection, renewing, type ConnectionSettings, type Prepared } from './transport.js';
+import { USER_AGENT, prepareConnection, renewing, type ConnectionSettings, type Prepared } from './transport.js';
 
 export type { KubeConfigEnv, KubeConfigFlags, KubeConnectionTarget } from './kubeconfig.js';
 
@@ -53,6 +53,9 @@ export class TargetKubeConfig extends KubeConfig {
   override async applySecurityAuthentication(context: RequestContext): Promise<void> {
     const prepared = await this.prepare();
     for (const [name, value] of Object.entries(prepared.headers)) context.setHeaderParam(name, value);
+    // client-node's Watch sends no User-Agent of its own (undici's would go out): the API server's audit
+    // log and its priority and fairness see the plugin's, as on every other request.
+    context.setHeaderParam('User-Agent', USER_AGENT);
     context.setDispatcher(prepared.dispatcher);
   }
 
