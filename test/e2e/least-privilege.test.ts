@@ -233,11 +233,7 @@ describe('drain and run, as ServiceAccounts bound to their roles', () => {
     // The role covers `kubectl maint uncordon` too, its Event on the node included.
     const uncordonMark = await auditMark();
     const uncordoned = await maint(['uncordon', 'k8s-node-1'], kubeconfigs.drain);
-    expect([uncordoned.exitCode, uncordoned.stdout, uncordoned.stderr]).toEqual([
-      0,
-      'node/k8s-node-1 uncordoned\n',
-      '',
-    ]);
+    expect([uncordoned.exitCode, uncordoned.stdout, uncordoned.stderr]).toEqual([0, 'node/k8s-node-1 uncordoned', '']);
     expect(await writesBy(uncordonMark, user('drain'))).toEqual([
       'patch nodes k8s-node-1 200',
       expect.stringMatching(/^create events default\/k8s-node-1\.[0-9a-f]+ 201$/),
