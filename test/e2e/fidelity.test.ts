@@ -8,7 +8,8 @@ import { labEnv } from './lab.js';
 // with what the cluster did, fact by fact (scripts/fidelity/compare.ts). The seeds are fixed; the
 // figure of a large run is in docs/fidelity.md.
 
-const SEEDS = [1, 2, 3];
+/** Clusters whose drains finish (a blocked one waits out its timeout): about 15 s each in the lab. */
+const SEEDS = [2, 3, 4];
 
 describe('the plan agrees with a real drain of generated clusters (scripts/fidelity)', () => {
   it.each(SEEDS)('seed %i: every fact the plan states, the cluster does', async (seed) => {
