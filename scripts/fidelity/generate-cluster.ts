@@ -110,8 +110,9 @@ export function generateCluster(seed: number): GeneratedCluster {
     );
   }
 
-  // Each pool's room, of which the workloads take at most a share (the drain must find the rest).
-  const share = random.pick([0.45, 0.55, 0.65]);
+  // Each pool's room, of which the workloads take at most a share: at the most the drain finds too little
+  // room for some pods, and preempts.
+  const share = random.pick([0.5, 0.65, 0.8]);
   const room = new Map<string, number>();
   for (const n of nodes) room.set(n.pool, (room.get(n.pool) ?? 0) + n.milliCpu * share);
   let gpusLeft = nodes.reduce((sum, n) => sum + n.gpus, 0);
@@ -131,6 +132,11 @@ export function generateCluster(seed: number): GeneratedCluster {
     if (w.traits.includes('gpu claim')) gpusLeft -= w.replicas;
     workloads.push(w);
   }
+  // Often a low-priority filler takes the general pool up to its share: the drained node's replacements
+  // then find too little room, and a higher-priority one preempts.
+  const pods = workloads.reduce((sum, w) => sum + w.replicas, 0);
+  const fill = Math.min(Math.floor((room.get('general') ?? 0) / FILLER_MILLI_CPU), 8, MAX_PODS - pods);
+  if (fill > 0 && random.chance(0.5)) workloads.push(filler(fill));
 
   return {
     seed,
@@ -234,9 +240,10 @@ function workload(
   const zones = [...new Set(eligible.map((n) => n.zone))];
   const traits: string[] = [];
   const gpu = pool === 'gpu' && context.gpusLeft > 0 && random.chance(0.7);
-  // Volumes pin each replica: a local PV to one node, a zonal PV to one zone.
+  // Volumes pin each replica: a local PV to one node, a zonal PV to one zone. Not with a GPU claim: another
+  // workload may take the pinned node's only GPU first, and the replica would never start.
   const volume =
-    kind === 'StatefulSet'
+    kind === 'StatefulSet' && !gpu
       ? random.weighted<'local' | 'zonal' | 'none'>([
           [3, 'local'],
           [2, 'zonal'],
@@ -433,6 +440,52 @@ function workload(
     );
   }
   return { name, kind, pool, replicas, milliCpu, traits, objects };
+}
+
+const FILLER_MILLI_CPU = 500;
+/** Small enough for one lab to seed, plan and drain in well under a minute. */
+const MAX_PODS = 30;
+
+/** Batch work of no importance (priority 100), spread loosely: what preemption deletes first. */
+function filler(replicas: number): Workload {
+  const labels = { app: 'filler' };
+  const template = {
+    metadata: { labels },
+    spec: {
+      terminationGracePeriodSeconds: 0,
+      priorityClassName: 'fidelity-low',
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: POOL, operator: 'In', values: ['general'] }] }],
+          },
+        },
+      },
+      containers: [
+        {
+          name: 'app',
+          image: 'registry.k8s.io/pause:3.10',
+          resources: { requests: { cpu: `${FILLER_MILLI_CPU}m`, memory: '64Mi' } },
+        },
+      ],
+    },
+  };
+  return {
+    name: 'filler',
+    kind: 'Deployment',
+    pool: 'general',
+    replicas,
+    milliCpu: FILLER_MILLI_CPU,
+    traits: ['priority low', 'filler'],
+    objects: [
+      obj(
+        'apps/v1',
+        'Deployment',
+        { name: 'filler', namespace: NAMESPACE },
+        { spec: { replicas, selector: { matchLabels: labels }, template } },
+      ),
+    ],
+  };
 }
 
 function persistentVolume(name: string, claim: string, volume: 'local' | 'zonal', where: string): KubeObject {
