@@ -140,7 +140,9 @@ export function compare(o: Observation): Comparison {
 
   // Replacements per workload: how many found a node.
   const before = new Set(o.before.map((p) => p.uid));
-  const fresh = o.after.filter((p) => !before.has(p.uid) && !p.daemonSet);
+  // A DaemonSet's pod is new only when preemption deleted the old one (the drain skips them): the
+  // DaemonSet controller recreates it for the same node.
+  const fresh = o.after.filter((p) => !before.has(p.uid));
   const replacements = replacementsOf(o.plan);
   for (const [controller, list] of Map.groupBy(replacements, (r) => r.controller)) {
     const unknown = list.filter((r) => r.replacement.unknown !== undefined);

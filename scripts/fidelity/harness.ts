@@ -102,9 +102,8 @@ async function settledAfterDrain(api: InstanceType<typeof LabApi>, replicas: num
   let previousAt = 0;
   for (;;) {
     const live = (await pods(api)).filter((p) => !p.metadata.deletionTimestamp);
-    const workload = live.filter((p) => !p.metadata.ownerReferences?.some((r) => r.kind === 'DaemonSet'));
-    const states = workload.map(toState);
-    const done = workload.length === replicas && states.every((s) => s.node !== null || s.unschedulable);
+    const states = live.map(toState);
+    const done = live.length === replicas && states.every((s) => s.node !== null || s.unschedulable);
     const key = states
       .map((s) => `${s.uid}:${s.node}`)
       .sort()
@@ -117,7 +116,7 @@ async function settledAfterDrain(api: InstanceType<typeof LabApi>, replicas: num
           states
             .filter((s) => !s.node && !s.unschedulable)
             .map((s) => s.name)
-            .join(', ') || `${workload.length} of ${replicas} pods`
+            .join(', ') || `${live.length} of ${replicas} pods`
         }`,
       );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -166,7 +165,7 @@ export async function checkCluster(
       .map((line) => JSON.parse(line) as DrainEvent);
     if (!events.some((e) => e.type === 'finished'))
       throw new Error(`drain did not finish (exit ${drained.code}): ${drained.stderr.trim()}`);
-    const after = await settledAfterDrain(api, workloadPods.length);
+    const after = await settledAfterDrain(api, before.length);
     const { facts, notJudged } = compare({
       node,
       plan,

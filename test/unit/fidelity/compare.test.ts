@@ -167,6 +167,44 @@ describe('compare', () => {
     expect(tied.notJudged).toEqual(["preemption victims: high-a's nomination is tied with fid-node-3"]);
   });
 
+  it("counts a preempted DaemonSet pod's replacement: its controller recreates it for the same node", () => {
+    const p = plan([
+      podPlan('high-a', 'high', {
+        replacement: replacement(['fid-node-2'], {
+          preemption: {
+            node: 'fid-node-2',
+            victims: [
+              {
+                namespace: 'fidelity',
+                name: 'agent-x',
+                node: 'fid-node-2',
+                priority: 0,
+                budgetsBroken: [],
+                controller: { kind: 'DaemonSet', name: 'agent' },
+                replacement: replacement([]),
+              },
+            ],
+            budgetsBroken: [],
+            tiedWith: [],
+          },
+        }),
+      }),
+    ]);
+    const { facts } = compare({
+      node: NODE,
+      plan: p,
+      events: drain('drained', ['high-a', 'terminating']),
+      before: [pod('high-a', 'high', NODE), pod('agent-x', 'agent', 'fid-node-2', { daemonSet: true })],
+      after: [pod('high-b', 'high', 'fid-node-2'), pod('agent-y', 'agent', null, { daemonSet: true })],
+    });
+    expect(facts.find((f) => f.subject === 'agent')).toMatchObject({
+      fact: 'replacements',
+      cluster: '0 placed, 1 without a node',
+      agree: true,
+    });
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
+  });
+
   it('a replacement the plan calls unknown is not judged', () => {
     const p = plan([
       podPlan('db-0', 'db', { replacement: replacement([], { unknown: 'PersistentVolumes were not read' }) }),
