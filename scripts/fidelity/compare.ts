@@ -80,7 +80,10 @@ export function drainOutcomes(events: readonly DrainEvent[]): Map<string, Outcom
 }
 
 /** Every replacement the drain causes: the admitted pods', then their preemption victims' (and theirs). */
-function replacementsOf(plan: DrainPlan): Array<{ pod: string; controller: string; replacement: ReplacementPlan }> {
+function replacementsOf(
+  plan: DrainPlan,
+  superseded = false,
+): Array<{ pod: string; controller: string; replacement: ReplacementPlan }> {
   const out: Array<{ pod: string; controller: string; replacement: ReplacementPlan }> = [];
   const visit = (pod: string, controller: string | undefined, replacement: ReplacementPlan | null) => {
     if (!replacement || !controller) return;
@@ -88,7 +91,9 @@ function replacementsOf(plan: DrainPlan): Array<{ pod: string; controller: strin
     for (const v of replacement.preemption?.victims ?? []) visit(v.name, v.controller?.name, v.replacement);
   };
   for (const p of admittedPods(plan)) visit(p.name, p.controller?.name, p.replacement);
-  return out;
+  // A replacement a later one preempts is replaced in turn (the plan names it after the pod it replaced):
+  // only the last of the chain is left in the cluster.
+  return superseded ? out : out.filter((r, i) => !out.slice(i + 1).some((later) => later.pod === r.pod));
 }
 
 const admittedPods = (plan: DrainPlan): PodPlan[] =>
@@ -208,13 +213,20 @@ export function compare(o: Observation): Comparison {
   }
 
   // Preemption: the pods deleted to make room, off the drained node.
-  const tied = replacements.find((r) => (r.replacement.preemption?.tiedWith.length ?? 0) > 0);
+  const everyLink = replacementsOf(o.plan, true);
+  const tied = everyLink.find((r) => (r.replacement.preemption?.tiedWith.length ?? 0) > 0);
   if (tied) {
     notJudged.push(
       `preemption victims: ${tied.pod}'s nomination is tied with ${tied.replacement.preemption!.tiedWith.join(', ')}`,
     );
   } else {
-    const planned = replacements.flatMap((r) => r.replacement.preemption?.victims.map((v) => v.name) ?? []).sort();
+    // A victim named after a drained pod is its replacement, preempted by a later one: a pod the cluster
+    // made during the drain, not compared by name.
+    const drainedNames = new Set(drained.map((p) => p.name));
+    const victims = everyLink.flatMap((r) => r.replacement.preemption?.victims.map((v) => v.name) ?? []);
+    for (const v of victims.filter((v) => drainedNames.has(v)))
+      notJudged.push(`preemption victims: the replacement of ${v}`);
+    const planned = victims.filter((v) => !drainedNames.has(v)).sort();
     const after = new Set(o.after.map((p) => p.uid));
     const preempted = o.before
       .filter((p) => p.node !== o.node && !after.has(p.uid))

@@ -46,6 +46,8 @@ export interface ClusterResult {
   readonly notJudged: readonly string[];
   readonly error?: string;
   readonly seconds: number;
+  /** What was compared: the plan, the drain's events, the pods before and after (for a disagreement's record). */
+  readonly evidence?: Compare.Observation;
 }
 
 interface ApiPod {
@@ -166,14 +168,10 @@ export async function checkCluster(
     if (!events.some((e) => e.type === 'finished'))
       throw new Error(`drain did not finish (exit ${drained.code}): ${drained.stderr.trim()}`);
     const after = await settledAfterDrain(api, before.length);
-    const { facts, notJudged } = compare({
-      node,
-      plan,
-      events,
-      before: before.map(toState),
-      after: after.map(toState),
-    });
+    const evidence = { node, plan, events, before: before.map(toState), after: after.map(toState) };
+    const { facts, notJudged } = compare(evidence);
     return {
+      evidence,
       seed,
       settled: true,
       node,

@@ -10,6 +10,7 @@
  * cluster resets that lab (every node and scenario namespace): never point it at a lab you are using.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,6 +62,8 @@ if (!kubeconfig || !labBin) {
 const { checkCluster } = (await import(new URL('./harness.ts', import.meta.url).href)) as typeof Harness;
 const lab = { kubeconfig, kubectl: path.join(labBin, 'kubectl') };
 
+// Each disagreeing cluster's plan, drain events and pods, to look into.
+const evidenceDir = path.join(process.env.TMPDIR ?? os.tmpdir(), 'kubectl-maint-fidelity');
 const results: Harness.ClusterResult[] = [];
 for (let seed = first; seed < first + count; seed++) {
   const r = await checkCluster(seed, lab, values.verbose ? (line) => console.log(`  ${line}`) : undefined);
@@ -76,6 +79,12 @@ for (let seed = first; seed < first + count; seed++) {
     for (const f of r.facts)
       console.log(`  ${f.agree ? 'ok  ' : 'DIFF'} ${f.subject}: ${f.fact}: plan ${f.plan}; cluster ${f.cluster}`);
   if (values.verbose) for (const n of r.notJudged) console.log(`  not judged: ${n}`);
+  if (r.evidence && r.facts.some((f) => !f.agree)) {
+    mkdirSync(evidenceDir, { recursive: true });
+    const file = path.join(evidenceDir, `seed-${seed}.json`);
+    writeFileSync(file, JSON.stringify(r.evidence, null, 2));
+    console.log(`  evidence: ${file}`);
+  }
 }
 
 const compared = results.filter((r) => r.settled);

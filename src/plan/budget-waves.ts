@@ -10,6 +10,8 @@ export interface ReplacementPlacer {
   place(pod: V1Pod): ReplacementPlan;
   /** Places the replacements of the pods preemption deleted so far (after the wave's own replacements). */
   placePreempted?(): void;
+  /** The order in which one round's replacements meet the scheduler; the plan's order without it. */
+  queueOrder?(pods: readonly V1Pod[]): readonly V1Pod[];
 }
 
 /** A pod the filters let through (evict or delete), with what the waves need to know about it. */
@@ -83,8 +85,14 @@ export function scheduleEvictions(
     }
     waiting = stillWaiting;
     for (const { c } of admitted) placer.evict(c.pod);
+    // Placed in the order the scheduler meets them, reported in the plan's.
+    const byPod = new Map(admitted.map(({ c }) => [c.pod, c]));
+    const queued = placer.queueOrder?.(admitted.map(({ c }) => c.pod)).map((pod) => byPod.get(pod)!);
+    const placed = new Map<EvictionCandidate, ReplacementPlan | null>();
+    for (const c of queued ?? admitted.map(({ c }) => c))
+      placed.set(c, needsReplacement(c) ? placer.place(c.pod) : null);
     for (const { c, reason } of admitted) {
-      const replacement = needsReplacement(c) ? placer.place(c.pod) : null;
+      const replacement = placed.get(c) ?? null;
       pods.set(c.key, { outcome: round === 1 ? 'immediate' : 'waits', wave: round, reason, replacement });
       for (const b of c.budgets) budgets.get(b.key)!.recordEviction(c, round, replacement);
     }

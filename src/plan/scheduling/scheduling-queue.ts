@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
-import { isTerminal, isTerminating, toEpochSeconds } from '../pod-facts.js';
+import { controllerRef, isTerminal, isTerminating, toEpochSeconds } from '../pod-facts.js';
 import { podPriority } from './pod-priority.js';
 
 /** The scheduler the default profile answers for; a pod naming another one is not its to place. */
@@ -43,4 +43,22 @@ function isWaiting(pod: V1Pod): boolean {
   if (pod.spec?.nodeName || isTerminal(pod) || isTerminating(pod)) return false;
   if (schedulingGatesOf(pod.spec).length > 0) return false;
   return (pod.spec?.schedulerName ?? DEFAULT_SCHEDULER) === DEFAULT_SCHEDULER;
+}
+
+/**
+ * The order kube-scheduler meets the replacements of one round of evictions. A ReplicaSet's or a Job's
+ * replacement is created as soon as the pod it replaces is terminating; a StatefulSet's only once that pod
+ * is gone (the replacement takes its name), so it comes later and finds the room the others left. Among
+ * the ones created together, the queue's PrioritySort: higher priority first. Equals keep the plan's order.
+ */
+export function replacementQueue(pods: readonly V1Pod[], snapshot: Snapshot): V1Pod[] {
+  return pods
+    .map((pod, i) => ({
+      pod,
+      i,
+      late: controllerRef(pod)?.kind === 'StatefulSet' ? 1 : 0,
+      priority: podPriority(pod, snapshot).priority,
+    }))
+    .sort((a, b) => a.late - b.late || b.priority - a.priority || a.i - b.i)
+    .map((entry) => entry.pod);
 }

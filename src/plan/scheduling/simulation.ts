@@ -12,7 +12,7 @@ import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
 import { NAMESPACE_SELECTOR_UNKNOWN } from './plugins/inter-pod-affinity.js';
-import { pendingPods, schedulingGatesOf } from './scheduling-queue.js';
+import { pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
 import { controllerRef } from '../pod-facts.js';
 import { NODE_OBJECT_FILTERS, nodeObjectFiltersKey, preFilter, runFilters, runPodFilters } from './registry.js';
 import { provisioningUnknown, volumesAllow } from './volume-state.js';
@@ -125,6 +125,11 @@ export class SchedulingSimulation {
   /** Approximations met so far (namespaceSelector…), for the plan's caveats. */
   get caveats(): readonly string[] {
     return this.cluster.caveats;
+  }
+
+  /** One round's evicted pods in the order kube-scheduler meets their replacements (replacementQueue). */
+  queueOrder(pods: readonly V1Pod[]): V1Pod[] {
+    return replacementQueue(pods, this.index.snapshot);
   }
 
   /** The pod is being evicted: from now on it is terminating (not counted by topology spread; still holds its room on its node). */

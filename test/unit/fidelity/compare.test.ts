@@ -205,6 +205,40 @@ describe('compare', () => {
     expect(facts.filter((f) => !f.agree)).toEqual([]);
   });
 
+  it('a replacement a later one preempts: only the last of the chain is compared, the victim not by name', () => {
+    const web = podPlan('web-a', 'web', { replacement: replacement(['fid-node-2']) });
+    const high = podPlan('high-a', 'high', {
+      replacement: replacement(['fid-node-2'], {
+        preemption: {
+          node: 'fid-node-2',
+          victims: [
+            {
+              namespace: 'fidelity',
+              name: 'web-a',
+              node: 'fid-node-2',
+              priority: 0,
+              budgetsBroken: [],
+              controller: { kind: 'Deployment', name: 'web' },
+              replacement: replacement([]),
+            },
+          ],
+          budgetsBroken: [],
+          tiedWith: [],
+        },
+      }),
+    });
+    const { facts, notJudged } = compare({
+      node: NODE,
+      plan: plan([web, high]),
+      events: drain('drained', ['web-a', 'terminating'], ['high-a', 'terminating']),
+      before: [pod('web-a', 'web', NODE), pod('high-a', 'high', NODE)],
+      after: [pod('web-c', 'web', null), pod('high-b', 'high', 'fid-node-2')],
+    });
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
+    expect(facts.find((f) => f.subject === 'web')).toMatchObject({ plan: '0 placed, 1 without a node' });
+    expect(notJudged).toEqual(['preemption victims: the replacement of web-a']);
+  });
+
   it('a replacement the plan calls unknown is not judged', () => {
     const p = plan([
       podPlan('db-0', 'db', { replacement: replacement([], { unknown: 'PersistentVolumes were not read' }) }),

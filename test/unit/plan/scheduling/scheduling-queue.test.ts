@@ -1,6 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { pendingPods } from '../../../../src/plan/scheduling/scheduling-queue.js';
+import { scheduleEvictions } from '../../../../src/plan/budget-waves.js';
+import { pendingPods, replacementQueue } from '../../../../src/plan/scheduling/scheduling-queue.js';
 import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation.js';
 import { makeIndex, makeNode, makePod, makeReplicaSet, makeSnapshot } from '../../builders.js';
 
@@ -111,5 +112,41 @@ describe('SchedulingSimulation: a replacement whose pod template has scheduling 
       'its pod template has scheduling gates (example.com/capacity): kube-scheduler does not schedule it until they are removed',
     );
     expect(plan.message).toContain('where the replacement runs is unknown');
+  });
+});
+
+describe("replacementQueue: the order kube-scheduler meets one round's replacements", () => {
+  const sts = (name: string, priority: number) =>
+    makePod().name(name).node('n1').owner('StatefulSet', 'db').requests('1', '64Mi').priority(priority).obj();
+  const rs = (name: string, priority: number) =>
+    makePod().name(name).node('n1').owner('ReplicaSet', 'web').requests('1', '64Mi').priority(priority).obj();
+
+  it("a ReplicaSet's replacements first (made as the pods start terminating), a StatefulSet's once its pod is gone; higher priority first among each", () => {
+    const pods = [sts('db-0', 1000), rs('web-low', 0), sts('db-1', 0), rs('web-high', 100), rs('web-low-2', 0)];
+    expect(names(replacementQueue(pods, makeSnapshot({ pods })))).toEqual([
+      'web-high',
+      'web-low',
+      'web-low-2',
+      'db-0',
+      'db-1',
+    ]);
+  });
+
+  // Found by the fidelity harness (scripts/fidelity): drained together, a high-priority StatefulSet pod and a
+  // Deployment's pod; the Deployment's replacement took the room on the other node first, and the StatefulSet's,
+  // created once its pod was gone, preempted it. Placed in the plan's order (db-0 first), the plan had db-0 fit
+  // and no preemption.
+  it('placed in that order, the late StatefulSet replacement preempts the room the earlier one took', () => {
+    const pods = [sts('db-0', 1000), rs('web-a', 0)];
+    const sim = new SchedulingSimulation(
+      makeIndex({ nodes: [worker('n1'), worker('n2', '1')], pods }),
+      new Set(['n1']),
+    );
+    const candidates = pods.map((pod) => ({ pod, key: `default/${pod.metadata!.name}`, budgets: [], recreates: true }));
+    const schedule = scheduleEvictions(candidates, sim, { deleteInsteadOfEvict: false, budgetsKnown: true });
+    const db = schedule.pods.get('default/db-0')!.replacement!;
+    expect(db).toMatchObject({ schedulable: true, placedOn: 'n2' });
+    expect(db.preemption?.victims.map((v) => v.name)).toEqual(['web-a']);
+    expect(schedule.pods.get('default/web-a')!.replacement).toMatchObject({ placedOn: 'n2' });
   });
 });
