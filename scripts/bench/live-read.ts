@@ -12,18 +12,25 @@
  *   - `kubectl drain NODE --dry-run=client`: for scale only; it lists the node's own pods and answers far
  *     less (no budgets, no scheduling);
  *   - the floor: a bare HTTP client (curl, one request per kind, all at once) receiving the lists the plan
- *     reads as JSON from the watch cache, into /dev/null: what the API server needs to hand the data over.
+ *     reads as JSON from the watch cache, into /dev/null: what the API server needs to hand the data over;
+ *   - the same as streaming lists (a watch with sendInitialEvents, up to its closing bookmark): how the
+ *     plugin asks for them where the server serves it.
  * Reported: median seconds and peak RSS (GNU time, when /usr/bin/time exists), their ratios against kubectl
  * get, and the plans' against the floor with their targets.
+ *
+ * Growing the lab is most of the time at 1,500 nodes: LIVE_KEEP=1 leaves it grown at the end (to profile a
+ * plan in it; `npm run lab -- seed hello` resets it), LIVE_REUSE=1 measures a lab left so without growing it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type * as Kinds from '../../src/kube/kinds.js';
 import type * as Stats from './stats.js';
 
 // Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
 const { median, ratio } = (await import(new URL('./stats.ts', import.meta.url).href)) as typeof Stats;
+const { KIND_PATHS } = (await import(new URL('../../src/kube/kinds.ts', import.meta.url).href)) as typeof Kinds;
 
 export interface LiveReadOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -40,38 +47,32 @@ interface Measure {
 
 const NAMESPACE = 'bench-read';
 const POOL_LABEL = 'bench.kubectl-maint.io/pool';
-/** The paths of the lists a plan reads (src/kube/kinds.ts, without the autoscalers only --surge reads). */
-const PLAN_LISTS = [
-  '/api/v1/nodes',
-  '/api/v1/pods',
-  '/apis/policy/v1/poddisruptionbudgets',
-  '/apis/apps/v1/replicasets',
-  '/apis/apps/v1/deployments',
-  '/apis/apps/v1/statefulsets',
-  '/apis/apps/v1/daemonsets',
-  '/api/v1/replicationcontrollers',
-  '/apis/batch/v1/jobs',
-  '/api/v1/services',
-  '/api/v1/persistentvolumeclaims',
-  '/api/v1/persistentvolumes',
-  '/apis/storage.k8s.io/v1/storageclasses',
-  '/apis/storage.k8s.io/v1/csinodes',
-  '/apis/storage.k8s.io/v1/csidrivers',
-  '/apis/storage.k8s.io/v1/csistoragecapacities',
-  '/api/v1/namespaces',
-  '/apis/scheduling.k8s.io/v1/priorityclasses',
-];
+/** The paths of the lists a plan reads (the autoscalers only with --surge). */
+const PLAN_LISTS = Object.entries(KIND_PATHS)
+  .filter(([kind]) => kind !== 'HorizontalPodAutoscaler')
+  .map(([, list]) => list);
 
-/** curl, once per list, all at once, as the lab's admin (its PKI beside the kubeconfig), into /dev/null. */
-function floorScript(env: NodeJS.ProcessEnv): string {
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+/**
+ * curl, once per list, all at once, as the lab's admin (its PKI beside the kubeconfig), into /dev/null.
+ * `streaming`: a watch with sendInitialEvents, read up to the bookmark that closes the initial events
+ * (grep stops there; the watch would go on, so curl is stopped then).
+ */
+function floorScript(env: NodeJS.ProcessEnv, streaming: boolean): string {
   const kubeconfig = env.KUBECONFIG ?? '';
   const server = /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))?.[1] ?? '';
   const pki = path.join(path.dirname(kubeconfig), 'pki');
-  const tls = `--cacert "${pki}/ca.crt" --cert "${pki}/admin.crt" --key "${pki}/admin.key"`;
-  const gets = PLAN_LISTS.map(
-    (list) => `curl -sf ${tls} -H 'Accept: application/json' -o /dev/null '${server}${list}?resourceVersion=0' &`,
+  const curl = `curl -sfN --cacert "${pki}/ca.crt" --cert "${pki}/admin.crt" --key "${pki}/admin.key" -H 'Accept: application/json'`;
+  const query = streaming
+    ? 'watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=0&allowWatchBookmarks=true'
+    : 'resourceVersion=0';
+  const gets = PLAN_LISTS.map((list) =>
+    streaming
+      ? `(exec 3< <(${curl} '${server}${list}?${query}'); reader=$!; grep -qF '${INITIAL_EVENTS_END}' <&3 || exit 1; kill $reader) &`
+      : `${curl} -o /dev/null '${server}${list}?${query}' &`,
   );
-  return ['set -e', ...gets, 'for job in $(jobs -p); do wait "$job"; done'].join('\n');
+  return [...gets, 'for job in $(jobs -p); do wait "$job" || exit 1; done'].join('\n');
 }
 const GNU_TIME = '/usr/bin/time';
 
@@ -79,12 +80,14 @@ export function runLiveReadBench(options: LiveReadOptions): { text: string } {
   const nodes = Number(process.env.LIVE_NODES ?? 500);
   const podsPerNode = Number(process.env.LIVE_PODS_PER_NODE ?? 30);
   const work = mkdtempSync(path.join(tmpdir(), 'kubectl-maint-live-read-'));
+  const keep = process.env.LIVE_KEEP === '1';
   try {
-    populate(options, work, nodes, podsPerNode);
+    if (process.env.LIVE_REUSE !== '1') populate(options, work, nodes, podsPerNode);
     const node = 'bench-node-1';
     const commands = {
       'kubectl get -o json': [options.kubectlBin, ...snapshotRead()],
-      'floor: bare HTTP GET of the lists': ['bash', '-c', floorScript(options.env)],
+      'floor: bare HTTP GET of the lists': ['bash', '-c', floorScript(options.env, false)],
+      'floor: bare HTTP streaming lists': ['bash', '-c', floorScript(options.env, true)],
       'kubectl maint plan': [
         process.execPath,
         options.maint,
@@ -124,7 +127,7 @@ export function runLiveReadBench(options: LiveReadOptions): { text: string } {
   } finally {
     rmSync(work, { recursive: true, force: true });
     // Leave the lab as the other benchmarks and the tests expect it: hello, not 15,000 extra pods.
-    spawnSync('bash', [options.labScript, 'seed', 'hello'], { env: options.env, stdio: 'ignore' });
+    if (!keep) spawnSync('bash', [options.labScript, 'seed', 'hello'], { env: options.env, stdio: 'ignore' });
   }
 }
 
