@@ -120,8 +120,21 @@ const DRAIN: readonly Permission[] = [
   ),
 ];
 
+/**
+ * A run plans each batch from what it read once, kept current by watches (kube/cluster-cache.ts): a kind it
+ * may list but not watch is listed again before each plan, the load a big pool must not put on the API
+ * server. The plan's own role needs no watch (its streaming list falls back to a LIST).
+ */
+const FOLLOWED_BY_RUN: readonly Permission[] = PLAN.filter((p) => p.option === undefined).map((p) => ({
+  ...p,
+  verbs: ['watch'],
+  why: 'follow what the plan read, so that each batch plans without listing again; without it, a LIST per plan',
+  need: 'best-effort',
+}));
+
 /** What a run adds to a drain's (kube/run-api.ts): its state in Leases, the nodes and budgets it waits for. */
 const RUN: readonly Permission[] = [
+  ...FOLLOWED_BY_RUN,
   {
     group: 'coordination.k8s.io',
     resource: 'leases',
