@@ -1,5 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { MULTIPLE_BUDGETS_MESSAGE, unhealthyPodBypassesBudget, type BudgetFacts } from './budgets.js';
+import { MULTIPLE_BUDGETS_MESSAGE, unhealthyPodBypassesBudget, type BudgetFacts, type BudgetKey } from './budgets.js';
 import { isPodReady, isTerminal, isTerminating } from './pod-facts.js';
 import type { EvictOutcome, ReplacementPlan } from './types.js';
 import { plural } from '../wording.js';
@@ -12,6 +12,11 @@ export interface ReplacementPlacer {
   placePreempted?(): void;
   /** The order in which one round's replacements meet the scheduler; the plan's order without it. */
   queueOrder?(pods: readonly V1Pod[]): readonly V1Pod[];
+  /**
+   * What each of the drain's budgets still allows while a round's replacements are placed: the round's
+   * evictions spent it (the Eviction API lowers status.disruptionsAllowed at once), and preemption reads it.
+   */
+  budgetsAllow?(allowed: ReadonlyMap<BudgetKey, number>): void;
 }
 
 /** A pod the filters let through (evict or delete), with what the waves need to know about it. */
@@ -68,7 +73,7 @@ export function scheduleEvictions(
   placer: ReplacementPlacer,
   options: ScheduleOptions,
 ): EvictionSchedule {
-  const budgets = new Map<string, BudgetState>();
+  const budgets = new Map<BudgetKey, BudgetState>();
   for (const c of candidates)
     for (const b of c.budgets) if (!budgets.has(b.key)) budgets.set(b.key, new BudgetState(b));
   const pods = new Map<string, ScheduledEviction>();
@@ -85,6 +90,7 @@ export function scheduleEvictions(
     }
     waiting = stillWaiting;
     for (const { c } of admitted) placer.evict(c.pod);
+    placer.budgetsAllow?.(new Map([...budgets].map(([key, state]) => [key, state.allowed])));
     // Placed in the order the scheduler meets them, reported in the plan's.
     const byPod = new Map(admitted.map(({ c }) => [c.pod, c]));
     const queued = placer.queueOrder?.(admitted.map(({ c }) => c.pod)).map((pod) => byPod.get(pod)!);
@@ -180,6 +186,11 @@ class BudgetState {
     this.current = facts.currentHealthy;
     this.allowance = facts.disruptionsAllowed;
     this.stale = facts.stale;
+  }
+
+  /** The disruptions it allows now, this round's evictions spent. */
+  get allowed(): number {
+    return this.allowance;
   }
 
   tryEvict(pod: V1Pod, round: number): Decision {

@@ -93,6 +93,7 @@ export class SchedulingSimulation {
   private readonly preempted: Array<{ readonly victim: NodePod; readonly plan: MutableVictim }> = [];
   /** Per budget, how many of its pods preemption deleted so far. */
   private readonly budgetsSpent = new Map<BudgetKey, number>();
+  private drainBudgetsAllow: ReadonlyMap<BudgetKey, number> = new Map();
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
@@ -178,11 +179,20 @@ export class SchedulingSimulation {
     return dryRunPreemption(pod, attempt.state, attempt.rejected, this.cluster, budgets, this.drainedNodes);
   }
 
-  /** The budgets as preemption counts them: disruptionsAllowed, less what earlier preemptions deleted. */
+  /** The drain's budgets as the current round of evictions left them (see ReplacementPlacer.budgetsAllow). */
+  budgetsAllow(allowed: ReadonlyMap<BudgetKey, number>): void {
+    this.drainBudgetsAllow = allowed;
+  }
+
+  /**
+   * The budgets as preemption counts them: disruptionsAllowed (for the drain's own budgets, what its
+   * evictions left), less what earlier preemptions deleted.
+   */
   private preemptionBudgets(): PreemptionBudget[] {
     return this.index.snapshot.pdbs.map((pdb) => {
       const key = budgetKey(pdb.metadata?.namespace ?? 'default', pdb.metadata?.name ?? '');
-      return { key, pdb, allowed: (pdb.status?.disruptionsAllowed ?? 0) - (this.budgetsSpent.get(key) ?? 0) };
+      const allowed = this.drainBudgetsAllow.get(key) ?? pdb.status?.disruptionsAllowed ?? 0;
+      return { key, pdb, allowed: allowed - (this.budgetsSpent.get(key) ?? 0) };
     });
   }
 

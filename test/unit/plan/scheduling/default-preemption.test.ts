@@ -382,24 +382,25 @@ describe('numCandidates (calculateNumCandidates with the default args)', () => {
   });
 });
 
+const worker = (name: string) => makeNode().name(name).allocatable('2', '8Gi').obj();
+const deployed = (name: string, node: string, priority: number, cpu: string) =>
+  makePod()
+    .name(`${name}-1`)
+    .ns('demo')
+    .node(node)
+    .label('app', name)
+    .owner('ReplicaSet', name)
+    .priority(priority)
+    .requests(cpu, '64Mi')
+    .obj();
+const onlyOn = (pod: V1Pod, node: string) => {
+  pod.spec!.nodeSelector = { 'kubernetes.io/hostname': node };
+  return pod;
+};
+
 describe('a drain whose replacement preempts: the plan names the victims and counts their disruption', () => {
   // The lab's preemption scenario as a snapshot: critical (priority 1000) on n1; n2 holds lowfill
   // (priority 100) and smalllow (priority 0). Only lowfill goes; its own replacement finds no node.
-  const worker = (name: string) => makeNode().name(name).allocatable('2', '8Gi').obj();
-  const deployed = (name: string, node: string, priority: number, cpu: string) =>
-    makePod()
-      .name(`${name}-1`)
-      .ns('demo')
-      .node(node)
-      .label('app', name)
-      .owner('ReplicaSet', name)
-      .priority(priority)
-      .requests(cpu, '64Mi')
-      .obj();
-  const onlyOn = (pod: V1Pod, node: string) => {
-    pod.spec!.nodeSelector = { 'kubernetes.io/hostname': node };
-    return pod;
-  };
   const pods = [
     deployed('critical', 'n1', 1000, '1200m'),
     onlyOn(deployed('lowfill', 'n2', 100, '1000m'), 'n2'),
@@ -453,5 +454,51 @@ describe('a drain whose replacement preempts: the plan names the victims and cou
     expect(text).toContain(
       '-> n2, preempting demo/lowfill-1 (priority 100; breaks budget demo/lowfill): no node for its replacement',
     );
+  });
+});
+
+describe("a drain's own evictions spend the budgets preemption reads", () => {
+  // n1 is drained: critical (priority 1000) and shared-a go in the first wave; shared-a's eviction spends
+  // the one disruption budget demo/shared allows. critical's replacement must preempt on n2 (shared-b, the
+  // budget's other pod, started later) or n3 (plain, no budget): with the budget spent, deleting shared-b
+  // would break it, so kube-scheduler takes plain (fewest budget violations before latest start time).
+  const started = (pod: V1Pod, at: string) => {
+    pod.status = { ...pod.status, startTime: new Date(at) };
+    return pod;
+  };
+  const shared = (name: string, node: string) => {
+    const pod = deployed(name, node, 100, '1000m');
+    pod.metadata!.labels = { app: 'shared' };
+    return pod;
+  };
+  const pods = [
+    deployed('critical', 'n1', 1000, '1200m'),
+    shared('shared-a', 'n1'),
+    started(onlyOn(shared('shared-b', 'n2'), 'n2'), '2026-06-01T00:00:00Z'),
+    started(onlyOn(deployed('plain', 'n3', 100, '1000m'), 'n3'), '2026-01-01T00:00:00Z'),
+  ];
+  const replicaSets = ['critical', 'shared-a', 'shared-b', 'plain'].map((n) =>
+    makeReplicaSet().name(n).ns('demo').owner('Deployment', n).obj(),
+  );
+  const budget = makePdb()
+    .name('shared')
+    .ns('demo')
+    .selector({ app: 'shared' })
+    .maxUnavailable(1)
+    .status({ disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2 })
+    .obj();
+
+  it('preempts the pod no budget guards, not the one whose budget the wave spent', () => {
+    const plan = buildPlan(
+      makeIndex({ nodes: [worker('n1'), worker('n2'), worker('n3')], pods, replicaSets, pdbs: [budget] }),
+      options(),
+    );
+    const critical = plan.pods.find((p) => p.name === 'critical-1')!;
+    expect(plan.pods.find((p) => p.name === 'shared-a-1')).toMatchObject({ outcome: 'immediate' });
+    expect(critical.replacement?.preemption).toMatchObject({
+      node: 'n3',
+      budgetsBroken: [],
+      victims: [{ name: 'plain-1' }],
+    });
   });
 });
