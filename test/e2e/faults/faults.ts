@@ -46,6 +46,7 @@ export async function watchDrain(args: readonly string[], options: MaintOptions 
   let stdout = '';
   let stderr = '';
   let exited = false;
+  let exitCode: number | undefined;
   const checks = new Set<() => void>();
   const output = (): DrainOutput => ({
     events: asRun(0, stdout.slice(0, stdout.lastIndexOf('\n') + 1), '').events,
@@ -65,6 +66,7 @@ export async function watchDrain(args: readonly string[], options: MaintOptions 
   });
   const ended = child.then((result) => {
     exited = true;
+    exitCode = result.exitCode;
     recheck();
     return result;
   });
@@ -86,7 +88,11 @@ export async function watchDrain(args: readonly string[], options: MaintOptions 
           } else if (exited) {
             checks.delete(check);
             clearTimeout(guard);
-            reject(new Error(`the drain exited before ${what}; stderr:\n${stderr}`));
+            // The exit code and the last events say why it ended: what a failure on a loaded machine needs.
+            const last = stdout.trimEnd().split('\n').slice(-4).join('\n');
+            reject(
+              new Error(`the drain exited (${exitCode}) before ${what}; its last events:\n${last}\nstderr:\n${stderr}`),
+            );
           }
         };
         checks.add(check);
