@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/cli/kube-connect.js';
 import { ClusterCache } from '../../src/kube/cluster-cache.js';
+import { permissionsOf } from '../../src/kube/permissions.js';
 import { leaseName } from '../../src/run/state.js';
 import { auditMark, auditSince, maintReads, type MaintReads } from './audit.js';
 import { runMaint } from './drain-run.js';
@@ -26,30 +27,8 @@ afterAll(async () => {
 
 const LIST_ONLY = 'maint-e2e-list-only';
 const THROTTLED = 'maint-e2e-throttled';
-const PLAN_KINDS = [
-  'nodes',
-  'pods',
-  'poddisruptionbudgets',
-  'replicasets',
-  'deployments',
-  'statefulsets',
-  'daemonsets',
-  'replicationcontrollers',
-  'jobs',
-  'services',
-  'persistentvolumeclaims',
-  'persistentvolumes',
-  'storageclasses',
-  'csinodes',
-  'csidrivers',
-  'csistoragecapacities',
-  'namespaces',
-  'priorityclasses',
-  'resourceclaims',
-  'resourceclaimtemplates',
-  'deviceclasses',
-  'resourceslices',
-];
+/** The resources every plan lists: the plan's role, from the one list of rights (kube/permissions.ts). */
+const PLAN_KINDS = permissionsOf('plan').map((p) => p.resource);
 
 /** Each kind the plan reads was read whole exactly once, as the 1.37 server serves it: the streaming list. */
 function expectOneStreamingReadPerKind(reads: MaintReads): void {
