@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { DrainFilterOptions } from '../plan/drain-filters/chain.js';
-import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/taint-eviction.js';
+import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/defaults.js';
 import type { DrainOptions, PlanOptions } from '../plan/types.js';
 import { UsageError } from './exit-codes.js';
 import { parseDurationSeconds, parseSelectorArg } from './flag-values.js';

@@ -4,13 +4,6 @@ import { isMirrorPod } from './pod-facts.js';
 import { firstMatchingToleration } from './tolerations.js';
 import type { NoExecuteBudgetBreach } from './types.js';
 
-/**
- * The taint `kubectl maint` compares with a drain when --taint is not given. Not
- * node.kubernetes.io/out-of-service: that one also tells the control plane the node is shut down
- * (volumes are force-detached), which is not what a maintenance comparison means.
- */
-export const DEFAULT_MAINTENANCE_TAINT_KEY = 'kubectl-maint/maintenance';
-
 /** The NoExecute taint for --taint KEY[=VALUE]. */
 export function maintenanceTaint(key: string, value?: string): V1Taint {
   return { key, effect: 'NoExecute', ...(value ? { value } : {}) };

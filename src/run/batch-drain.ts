@@ -6,7 +6,7 @@ import { drainTargets } from '../drain/targets.js';
 import type { DrainApi } from '../kube/drain-api.js';
 import { budgetKey, type BudgetKey } from '../plan/budgets.js';
 import { buildPlan } from '../plan/build-plan.js';
-import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/taint-eviction.js';
+import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/defaults.js';
 import type { DrainPlan, PlanOptions } from '../plan/types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
 import type { Snapshot } from '../snapshot/types.js';

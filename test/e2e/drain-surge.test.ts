@@ -12,7 +12,7 @@ import { drainTargets } from '../../src/drain/targets.js';
 import { drainApi } from '../../src/kube/drain-api.js';
 import { drainClientFor } from '../../src/kube/drain-client.js';
 import { surgeSelects } from '../../src/plan/surge.js';
-import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../src/plan/taint-eviction.js';
+import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../src/plan/defaults.js';
 import { loadLiveSnapshot } from '../../src/snapshot/load-live.js';
 import { eventually, kubectl, kubectlJson, labEnv, seedScenario, type KubeObject } from './lab.js';
 import { runMaint, planRun, signalWhen } from './drain-run.js';

@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { EmbeddedSnapshotName } from '../../snapshot/embedded.js';
-import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../plan/taint-eviction.js';
+import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../plan/defaults.js';
 import type { DrainOptions } from '../../plan/types.js';
 import { showPlan, type OutputFormat } from '../output.js';
-import { planSnapshot } from '../plan-input.js';
 import { terminalWidth } from '../terminal.js';
 
 const DEMO_NODE = 'k8s-node-1';
@@ -45,6 +44,7 @@ export function register(program: Command): void {
       // The bundled snapshots (270 kB of JSON) are loaded only by the demo, not at every start.
       const { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot } = await import('../../snapshot/embedded.js');
       const { UNLIMITED_WIDTH, wrapText } = await import('../../ui/text-wrap.js');
+      const { planSnapshot } = await import('../plan-input.js');
       for (const [i, name] of EMBEDDED_SNAPSHOT_NAMES.entries()) {
         // A heading for people; for -o json|yaml, only document separators so the stream stays parseable.
         if (values.output === 'yaml') process.stdout.write('---\n');

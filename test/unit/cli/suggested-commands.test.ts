@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli/main.js';
-import { nextCommand } from '../../../src/cli/commands/plan.js';
+import { nextCommand } from '../../../src/cli/plan-action.js';
 import { shellQuote, suggestedCommands } from '../../../src/cli/suggested-commands.js';
 import { blockedPlan, slowPlan } from '../ui/plan-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextCommand } from '../../../src/cli/commands/plan.js';
+import { nextCommand } from '../../../src/cli/plan-action.js';
 import { buildProgram } from '../../../src/cli/main.js';
 import { suggestedCommands } from '../../../src/cli/suggested-commands.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';

@@ -1,0 +1,67 @@
+import { buildPlan } from '../plan/build-plan.js';
+import type { DrainPlan } from '../plan/types.js';
+import type { Snapshot } from '../snapshot/types.js';
+import type { ReadProgressReporter } from '../ui/read-progress.js';
+import { advisedFlags } from '../ui/plan-advice.js';
+import type { PlanFlagValues } from './commands/plan.js';
+import { drainOptionsFrom } from './drain-flags.js';
+import { planExitCode } from './exit-codes.js';
+import { connect } from './kube-connect.js';
+import { asCliError } from './kube-flag-values.js';
+import { nodeSelection } from './node-selection.js';
+import { showPlan } from './output.js';
+import { indexAndNodes, planOptionsNow, readProgress } from './plan-input.js';
+import { isPoolPlan, poolPlanOf } from './pool-plan.js';
+import { shellQuote, type SuggestedCommands } from './suggested-commands.js';
+
+/** What `kubectl maint plan` does once its flags are parsed, loaded by it alone: the planner and its views. Returns the exit code. */
+export async function planAction(
+  nodeArgs: readonly string[],
+  values: PlanFlagValues,
+  commands: SuggestedCommands,
+): Promise<number> {
+  const selection = nodeSelection(nodeArgs, values.selector);
+  const pool = isPoolPlan(values);
+  const progress = await readProgress();
+  let plan;
+  try {
+    const snapshot = await snapshotFromFlags(values, progress);
+    // The spinner's line goes before the loader's warnings, or they would be drawn over.
+    if (snapshot.warnings.length > 0) progress?.stop();
+    progress?.step('Planning');
+    const { index, nodes } = indexAndNodes(snapshot, selection);
+    plan = pool ? poolPlanOf(index, nodes, values) : buildPlan(index, planOptionsNow(drainOptionsFrom(values), nodes));
+  } finally {
+    progress?.stop();
+  }
+  if (plan.kind === 'PoolPlan') await showPlan(plan, values.output, { noTui: values.tui === false });
+  else {
+    const next = nextCommand(plan, commands);
+    await showPlan(plan, values.output, { noTui: values.tui === false, nextCommand: next });
+  }
+  return planExitCode(plan, values.allowIncomplete === true);
+}
+
+/** Loads the snapshot the flags name: the file of --snapshot, else the live cluster. */
+async function snapshotFromFlags(values: PlanFlagValues, progress?: ReadProgressReporter | null): Promise<Snapshot> {
+  try {
+    if (values.snapshot) {
+      const { loadSnapshotFile } = await import('../snapshot/load-file.js');
+      return await loadSnapshotFile(values.snapshot, { onProgress: progress?.onFile });
+    }
+    const { loadLiveSnapshot } = await import('../snapshot/load-live.js');
+    return await loadLiveSnapshot(await connect(values), { ...values, onProgress: progress?.onList });
+  } catch (err) {
+    throw asCliError(err);
+  }
+}
+
+/**
+ * Drain when the plan says the drain can finish; otherwise the same plan again, once the cause is fixed,
+ * with the flags the advice recommends added (--ignore-daemonsets, --surge=…): the plan that shows
+ * whether they are enough.
+ */
+export function nextCommand(plan: DrainPlan, commands: SuggestedCommands): string {
+  if (plan.verdict === 'clear' || plan.verdict === 'slow') return commands.drain;
+  return [commands.resume, ...advisedFlags(plan).map(shellQuote)].join(' ');
+}
