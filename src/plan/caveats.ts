@@ -102,7 +102,10 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     [SCHEDULER_CAVEATS.draExtendedResources, replaced.filter(hasExtendedResources)],
     [SCHEDULER_CAVEATS.declaredFeatures, snapshotHas(snapshot, 'declared features') ? replaced : []],
     [SCHEDULER_CAVEATS.preemption, removed.filter((p) => preemptsOrStays(p.plan.replacement)).map((p) => p.pod)],
-    [SCHEDULER_CAVEATS.scoring, removed.filter((p) => (p.plan.replacement?.nodes.length ?? 0) > 1).map((p) => p.pod)],
+    [
+      SCHEDULER_CAVEATS.scoring,
+      removed.filter((p) => (p.plan.replacement?.tiedWith?.length ?? 0) > 0).map((p) => p.pod),
+    ],
     [SCHEDULER_CAVEATS.pendingPods, snapshotHas(snapshot, 'pending pods') ? replaced : []],
     [SCHEDULER_CAVEATS.profiles, replaced],
     [SCHEDULER_CAVEATS.namespaceSelector, namespaceSelectorPods(snapshot, replaced)],

@@ -80,6 +80,11 @@ export interface ReplacementPlan {
   readonly nodes: readonly string[];
   /** The node the simulation placed it on (null when unschedulable). */
   readonly placedOn: string | null;
+  /**
+   * Other nodes whose weighted scores equal `placedOn`'s: kube-scheduler picks one of them at random, so the
+   * replacement may run on any of them. Absent when the scores single out one node.
+   */
+  readonly tiedWith?: readonly string[];
   /** Per rejected node, why (of the nodes checked). */
   readonly rejected: readonly NodeRejection[];
   /**

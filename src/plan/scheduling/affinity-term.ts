@@ -31,6 +31,47 @@ export function requiredAntiAffinityTerms(pod: V1Pod, namespaces: NamespaceLabel
   return terms.map((t) => affinityTerm(pod, t, namespaces));
 }
 
+/** A term InterPodAffinity's score weighs: preferred affinity adds its weight, preferred anti-affinity takes it away. */
+export interface WeightedTerm extends AffinityTerm {
+  readonly weight: number;
+}
+
+/**
+ * kube-scheduler's default `hardPodAffinityWeight`: what an existing pod's required affinity term that
+ * matches the incoming pod adds to the score of its domain.
+ */
+export const HARD_POD_AFFINITY_WEIGHT = 1;
+
+/**
+ * The terms of a pod InterPodAffinity's score reads (scoring.go, v1.37): its preferred affinity (+weight)
+ * and anti-affinity (−weight) terms; for a pod already on a node (`existing`), also its required affinity
+ * terms at HARD_POD_AFFINITY_WEIGHT, which draw the pods they select to its domain.
+ */
+export function scoringTerms(pod: V1Pod, namespaces: NamespaceLabels, existing: boolean): WeightedTerm[] {
+  const affinity = pod.spec?.affinity;
+  const weighted = (term: V1PodAffinityTerm, weight: number) => ({ ...affinityTerm(pod, term, namespaces), weight });
+  const out: WeightedTerm[] = [];
+  for (const t of affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
+    out.push(weighted(t.podAffinityTerm, t.weight));
+  for (const t of affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
+    out.push(weighted(t.podAffinityTerm, -t.weight));
+  if (existing) {
+    for (const t of affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [])
+      out.push(weighted(t, HARD_POD_AFFINITY_WEIGHT));
+  }
+  return out;
+}
+
+/** Whether a pod has any term scoringTerms would read as an existing pod's (cheap, before resolving them). */
+export function hasScoringTerms(pod: V1Pod): boolean {
+  const affinity = pod.spec?.affinity;
+  return (
+    (affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+    (affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0 ||
+    (affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0
+  );
+}
+
 /**
  * matchLabelKeys/mismatchLabelKeys are not merged here: since 1.33 (GA) the API server merges them into
  * labelSelector when it admits the pod, and the 1.37 scheduler reads labelSelector only.

@@ -2,7 +2,9 @@ import type { V1LabelSelector, V1Pod, ResourceV1ResourceClaim } from '@kubernete
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
+import { hasScoringTerms, scoringTerms } from './affinity-term.js';
 import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
+import { namespaceLabels } from './namespace-labels.js';
 import type { ClaimAllocation } from './dra/allocator.js';
 import { type DraCatalog, draCatalog } from './dra/catalog.js';
 import type { AssignedPod, ClusterState } from './framework.js';
@@ -15,7 +17,7 @@ import { type SchedulerCache, schedulerCache } from './scheduler-cache.js';
 import type { VictimPod } from './plugins/default-preemption.js';
 import { type HostPort, hostPortsOf } from './plugins/node-ports.js';
 import { podPriority } from './pod-priority.js';
-import { podRequests, type Resources } from './pod-requests.js';
+import { nonZeroRequests, podRequests, type Resources } from './pod-requests.js';
 import { claimKey, type VolumeCatalog, volumeCatalog } from './volume-catalog.js';
 
 /** An assigned pod of the cluster state: where its node is in `nodeInfos`, and whether the snapshot shows it terminating. */
@@ -35,6 +37,7 @@ export interface Placed {
 export interface NodePod extends VictimPod {
   readonly pod: V1Pod;
   readonly requests: Resources;
+  readonly nonZeroRequests: Resources;
   readonly hostPorts: readonly HostPort[];
   /** Placed by this simulation (a replacement, a pending pod), not in the snapshot's cache. */
   readonly placed: boolean;
@@ -53,11 +56,11 @@ export class SimulatedCluster implements ClusterState {
   private readonly index: ClusterIndex;
   private readonly cache: SchedulerCache;
   private readonly evicted = new Set<string>();
-  /** The evicted pods the state counts as siblings (assigned, not terminating), with where their node is. */
-  private readonly evictedSiblings: Array<{ readonly pod: V1Pod; readonly at: number }> = [];
   private readonly replacements: Placed[] = [];
   /** The committed replacements' terms; the cache holds the existing pods'. */
   private readonly antiAffinity = new AntiAffinityIndex();
+  /** The committed replacements' terms InterPodAffinity's score reads. */
+  private readonly scoring = new AntiAffinityIndex();
   private readonly caveatTexts = new Set<string>();
   private readonly memos = new Map<string, unknown>();
   readonly volumes: VolumeCatalog;
@@ -126,6 +129,14 @@ export class SimulatedCluster implements ClusterState {
     const candidates = [
       ...this.cache.antiAffinity.candidates(namespace, labels),
       ...this.antiAffinity.candidates(namespace, labels),
+    ];
+    return candidates.filter((c) => !this.absent(c.uid));
+  }
+
+  scoringTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[] {
+    const candidates = [
+      ...this.cache.scoringTerms.candidates(namespace, labels),
+      ...this.scoring.candidates(namespace, labels),
     ];
     return candidates.filter((c) => !this.absent(c.uid));
   }
@@ -216,6 +227,7 @@ export class SimulatedCluster implements ClusterState {
           const started = toEpochSeconds(pod.status?.startTime);
           const { priority } = podPriority(pod, this.index.snapshot);
           const [requests, hostPorts] = [podRequests(pod, true), hostPortsOf(pod)];
+          const nonZero = nonZeroRequests(pod, true);
           return {
             uid,
             namespace,
@@ -225,6 +237,7 @@ export class SimulatedCluster implements ClusterState {
             startTime: started ?? Infinity,
             pod,
             requests,
+            nonZeroRequests: nonZero,
             hostPorts,
             placed: false,
           };
@@ -255,7 +268,6 @@ export class SimulatedCluster implements ClusterState {
     for (const victim of victims) {
       this.preempted.add(victim.uid);
       view.removePod(victim);
-      if (!victim.placed && !isTerminating(victim.pod)) this.evictedSiblings.push({ pod: victim.pod, at });
     }
   }
 
@@ -265,8 +277,6 @@ export class SimulatedCluster implements ClusterState {
     if (this.evicted.has(uid)) return;
     this.evicted.add(uid);
     for (const key of this.dra.claimsOwnedBy(uid)) this.evictedClaims.add(key);
-    const at = this.assignedPosition(pod);
-    if (at !== undefined && !isTerminating(pod)) this.evictedSiblings.push({ pod, at });
   }
 
   get hasEvicted(): boolean {
@@ -302,6 +312,8 @@ export class SimulatedCluster implements ClusterState {
     node.addPod(pod);
     this.replacements.push({ pod, node });
     this.antiAffinity.add(pod.requiredAntiAffinityTerms, node, pod.uid);
+    if (hasScoringTerms(pod.pod))
+      this.scoring.add(scoringTerms(pod.pod, namespaceLabels(this.snapshot), true), node, pod.uid);
   }
 
   podsMatching(namespace: string, selector: V1LabelSelector): AssignedPod[] {
@@ -318,37 +330,6 @@ export class SimulatedCluster implements ClusterState {
       }
     }
     return out;
-  }
-
-  /**
-   * Per node, the assigned pods of the namespace that carry all of `labels` and are not terminating,
-   * replacements included (the placement's tie-breaker): podsMatching counted, from the state's counts
-   * corrected for this simulation's evictions and replacements.
-   */
-  siblingCounts(namespace: string, labels: Readonly<Record<string, string>>): Map<NodeInfo, number> {
-    const selector = { matchLabels: { ...labels } };
-    const key = JSON.stringify(selector);
-    const state = this.cache.memo(`siblings\u0000${namespace}\u0000${key}`, () => {
-      const perNode = new Map<number, number>();
-      for (const pod of this.statePodsMatching(namespace, selector, key)) {
-        if (!pod.terminating) perNode.set(pod.at, (perNode.get(pod.at) ?? 0) + 1);
-      }
-      return perNode;
-    });
-    const counts = new Map<NodeInfo, number>();
-    for (const [at, n] of state) counts.set(this.nodes[at]!, n);
-    for (const { pod, at } of this.evictedSiblings) {
-      const counted =
-        (pod.metadata?.namespace ?? 'default') === namespace && matchesLabelSelector(pod.metadata?.labels, selector);
-      if (counted) counts.set(this.nodes[at]!, (counts.get(this.nodes[at]!) ?? 0) - 1);
-    }
-    for (const { pod, node } of this.replacements) {
-      if (this.preempted.has(pod.uid)) continue;
-      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) {
-        counts.set(node, (counts.get(node) ?? 0) + 1);
-      }
-    }
-    return counts;
   }
 
   /** The assigned pods of the state matching a selector, found once for every simulation of the state. */

@@ -1,5 +1,5 @@
 import type { V1LabelSelector, ResourceV1ResourceClaim } from '@kubernetes/client-node';
-import type { SnapshotKind } from '../../snapshot/types.js';
+import type { Snapshot, SnapshotKind } from '../../snapshot/types.js';
 import type { ExistingTerm } from './anti-affinity-index.js';
 import type { ClaimAllocation } from './dra/allocator.js';
 import type { DraCatalog } from './dra/catalog.js';
@@ -91,6 +91,14 @@ export interface ClusterState {
    * match a pod of this namespace with these labels; a superset, each to be checked with termMatches.
    */
   antiAffinityTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[];
+  /**
+   * The terms of assigned pods InterPodAffinity's score reads (preferred terms, required affinity; each
+   * term a WeightedTerm) that may match a pod of this namespace with these labels; a superset, each to be
+   * checked with termMatches.
+   */
+  scoringTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[];
+  /** The snapshot the state was built from: its controllers and Services, for the default spread selector. */
+  readonly snapshot: Snapshot;
   /** Records an approximation the plan should mention (for instance a namespaceSelector it could not resolve). */
   caveat(text: string): void;
   /**

@@ -4,6 +4,9 @@ import { addInto, type Resources, toResources } from './pod-requests.js';
 import type { PodInfo } from './pod-info.js';
 import { UNSCHEDULABLE_TAINT } from '../tolerations.js';
 
+/** What a pod adds to its node's counts. */
+export type NodePodCounts = Pick<PodInfo, 'requests' | 'nonZeroRequests' | 'hostPorts'>;
+
 /**
  * What the filters need to know about one node (the scheduler's `NodeInfo`): its labels, taints and
  * allocatable, and the sum of what the pods on it hold. Built once per cluster state from the snapshot
@@ -19,6 +22,7 @@ export class NodeInfo {
   readonly unschedulable: boolean;
   readonly allocatable: Resources;
   private requestedSums: Record<string, number>;
+  private nonZeroSums: Record<string, number>;
   private ports: UsedPorts;
   podCount: number;
   /** The sums and ports belong to another NodeInfo: copied before the first addPod. */
@@ -36,6 +40,7 @@ export class NodeInfo {
     this.unschedulable = this.node.spec?.unschedulable === true;
     this.allocatable = counts?.allocatable ?? toResources(node.status?.allocatable);
     this.requestedSums = counts?.requestedSums ?? {};
+    this.nonZeroSums = counts?.nonZeroSums ?? {};
     this.ports = counts?.ports ?? new UsedPorts();
     this.podCount = counts?.podCount ?? 0;
     this.shared = counts !== undefined;
@@ -51,22 +56,30 @@ export class NodeInfo {
     return this.requestedSums;
   }
 
+  /** cpu and memory of the pods as the LeastAllocated score counts them (`NonZeroRequested`). */
+  get nonZeroRequested(): Readonly<Record<string, number>> {
+    return this.nonZeroSums;
+  }
+
   get usedPorts(): UsedPorts {
     return this.ports;
   }
 
   /** Counts a pod on this node: its requests, its host ports, one more pod. */
-  addPod(pod: Pick<PodInfo, 'requests' | 'hostPorts'>): void {
+  addPod(pod: NodePodCounts): void {
     this.own();
     addInto(this.requestedSums, pod.requests);
+    addInto(this.nonZeroSums, pod.nonZeroRequests);
     for (const port of pod.hostPorts) this.ports.add(port);
     this.podCount++;
   }
 
   /** A pod leaves the node (a preemption victim): its requests, its host ports and its slot are free again. */
-  removePod(pod: Pick<PodInfo, 'requests' | 'hostPorts'>): void {
+  removePod(pod: NodePodCounts): void {
     this.own();
     for (const name in pod.requests) this.requestedSums[name] = (this.requestedSums[name] ?? 0) - pod.requests[name]!;
+    for (const name in pod.nonZeroRequests)
+      this.nonZeroSums[name] = (this.nonZeroSums[name] ?? 0) - pod.nonZeroRequests[name]!;
     for (const port of pod.hostPorts) this.ports.remove(port);
     this.podCount--;
   }
@@ -75,6 +88,7 @@ export class NodeInfo {
   private own(): void {
     if (!this.shared) return;
     this.requestedSums = { ...this.requestedSums };
+    this.nonZeroSums = { ...this.nonZeroSums };
     this.ports = this.ports.copy();
     this.shared = false;
   }

@@ -1,70 +1,61 @@
-import type { V1Toleration } from '@kubernetes/client-node';
+import type { ClusterState, CycleState } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
-import type { CycleState } from './framework.js';
-import { tolerationsTolerateTaint } from '../tolerations.js';
-import { spreadLoad } from './plugins/topology-spread.js';
+import { interPodAffinityScores } from './plugins/inter-pod-affinity-score.js';
+import { preferredNodeAffinity } from './plugins/node-affinity.js';
+import { balancedAllocationScore, leastAllocatedScore } from './plugins/resource-scores.js';
+import { defaultNormalizeScore } from './plugins/score-normalize.js';
+import { intolerablePreferNoSchedule } from './plugins/taint-toleration.js';
+import { topologySpreadScores } from './plugins/topology-spread-score.js';
+
+/** Where a placement lands, and the nodes that scored exactly as high. */
+export interface Placement {
+  readonly node: NodeInfo | null;
+  /** Other feasible nodes with the same total score: kube-scheduler picks among them at random. */
+  readonly tiedWith: readonly NodeInfo[];
+}
 
 /**
- * Which feasible node the replacement lands on. The real scheduler sums weighted scores from several
- * plugins and breaks ties at random; this approximation is deterministic and ranks, in turn:
- * 1. fewer untolerated PreferNoSchedule taints (TaintToleration, the heaviest score weight);
- * 2. fewer matching pods in the node's domains of the pod's DoNotSchedule spread constraints (lowest skew);
- * 3. fewer siblings on the node: pods of the namespace that carry all of the pod's labels, standing in for
- *    the default ScheduleAnyway spreading and preferred anti-affinity that replicas usually get;
- * 4. the least allocated node after placing the pod (NodeResourcesFit's LeastAllocated on cpu and memory);
- * 5. the node name.
+ * Which feasible node the replacement lands on, as the default profile scores them
+ * (pkg/scheduler/apis/config/v1/default_plugins.go, v1.37): per plugin a normalized 0…100 score, times its
+ * weight, summed — TaintToleration 3, NodeAffinity 2, PodTopologySpread 2, InterPodAffinity 2,
+ * NodeResourcesFit (LeastAllocated) 1, NodeResourcesBalancedAllocation 1. ImageLocality (1) is left
+ * out (the snapshot has no image sizes), as is VolumeBinding's capacity score for claims still to be
+ * provisioned. A single feasible node is taken without scoring, as the scheduler does. Among the nodes
+ * with the highest total kube-scheduler picks one at random (`selectHost`): the plan takes the first in
+ * the cluster's node order and names the others in `tiedWith`.
  */
 export function pickNode(
   pod: PodInfo,
   feasible: readonly NodeInfo[],
   state: CycleState,
-  siblings: ReadonlyMap<NodeInfo, number>,
-): NodeInfo | null {
-  const preferTolerations = (pod.pod.spec?.tolerations ?? []).filter(
-    (t) => !t.effect || t.effect === 'PreferNoSchedule',
+  cluster: ClusterState,
+): Placement {
+  if (feasible.length <= 1) return { node: feasible[0] ?? null, tiedWith: [] };
+  const totals = feasible.map(() => 0);
+  const addScores = (scores: readonly number[] | null, weight: number) => {
+    if (scores) scores.forEach((s, i) => (totals[i]! += s * weight));
+  };
+  addScores(
+    defaultNormalizeScore(
+      feasible.map((node) => intolerablePreferNoSchedule(pod, node)),
+      true,
+    ),
+    3,
   );
-  // The best node's rank, criterion by criterion, compared in turn (no rank built per node: a placement
-  // ranks hundreds), so a node is dropped at the first criterion it loses on.
-  let best: NodeInfo | null = null;
-  let bestTaints = 0;
-  let bestLoad = 0;
-  let bestSiblings = 0;
-  let bestFree = 0;
-  for (const node of feasible) {
-    const taints = preferNoScheduleTaints(preferTolerations, node);
-    if (best !== null && taints > bestTaints) continue;
-    const tiedTaints = best !== null && taints === bestTaints;
-    const load = spreadLoad(state.spread, node);
-    if (tiedTaints && load > bestLoad) continue;
-    const tiedLoad = tiedTaints && load === bestLoad;
-    const siblingCount = siblings.get(node) ?? 0;
-    if (tiedLoad && siblingCount > bestSiblings) continue;
-    const tiedSiblings = tiedLoad && siblingCount === bestSiblings;
-    const free = leastAllocated(pod, node);
-    if (tiedSiblings && (free < bestFree || (free === bestFree && node.name > best!.name))) continue;
-    best = node;
-    bestTaints = taints;
-    bestLoad = load;
-    bestSiblings = siblingCount;
-    bestFree = free;
-  }
-  return best;
-}
-
-function preferNoScheduleTaints(tolerations: readonly V1Toleration[], node: NodeInfo): number {
-  let n = 0;
-  for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t)) n++;
-  return n;
-}
-
-/** Mean free fraction of cpu and memory once the pod is added (0 when the node has none). */
-function leastAllocated(pod: PodInfo, node: NodeInfo): number {
-  return (free(pod, node, 'cpu') + free(pod, node, 'memory')) / 2;
-}
-
-function free(pod: PodInfo, node: NodeInfo, name: string): number {
-  const allocatable = node.allocatable[name] ?? 0;
-  if (allocatable <= 0) return 0;
-  return (allocatable - (node.requested[name] ?? 0) - (pod.requests[name] ?? 0)) / allocatable;
+  const preferred = preferredNodeAffinity(pod.pod);
+  addScores(defaultNormalizeScore(feasible.map(preferred), false), 2);
+  addScores(topologySpreadScores(pod, feasible, state.nodeAffinity, cluster), 2);
+  addScores(interPodAffinityScores(pod, feasible, cluster), 2);
+  addScores(
+    feasible.map((node) => leastAllocatedScore(pod, node)),
+    1,
+  );
+  addScores(
+    feasible.map((node) => balancedAllocationScore(pod, node)),
+    1,
+  );
+  const best = Math.max(...totals);
+  const top = feasible.filter((_, i) => totals[i] === best);
+  return { node: top[0]!, tiedWith: top.slice(1) };
 }

@@ -4,7 +4,7 @@ import { type AffinityTerm, requiredAffinityTerms, requiredAntiAffinityTerms } f
 import { namespaceLabels } from './namespace-labels.js';
 import { type HostPort, hostPortsOf } from './plugins/node-ports.js';
 import { podPriority } from './pod-priority.js';
-import { podRequests, type Resources } from './pod-requests.js';
+import { nonZeroRequests, podRequests, type Resources } from './pod-requests.js';
 
 /** A snapshot that read no Namespace and no PriorityClass. */
 const WITHOUT_CLUSTER_KINDS = { kinds: new Set(), namespaces: [], priorityClasses: [] } as unknown as Snapshot;
@@ -20,6 +20,8 @@ export interface PodInfo {
   /** PreemptLowerPriority, or Never: DefaultPreemption leaves the pod unscheduled rather than evict others. */
   readonly preemptionPolicy: 'PreemptLowerPriority' | 'Never';
   readonly requests: Resources;
+  /** cpu and memory as the LeastAllocated score counts them (missing container requests at their defaults). */
+  readonly nonZeroRequests: Resources;
   readonly hostPorts: readonly HostPort[];
   readonly requiredAffinityTerms: readonly AffinityTerm[];
   readonly requiredAntiAffinityTerms: readonly AffinityTerm[];
@@ -42,6 +44,7 @@ export function podInfo(pod: V1Pod, snapshot: Snapshot = WITHOUT_CLUSTER_KINDS, 
     priority,
     preemptionPolicy,
     requests: podRequests(pod, useStatus),
+    nonZeroRequests: nonZeroRequests(pod, useStatus),
     hostPorts: hostPortsOf(pod),
     requiredAffinityTerms: requiredAffinityTerms(pod, namespaces),
     requiredAntiAffinityTerms: requiredAntiAffinityTerms(pod, namespaces),

@@ -19,11 +19,11 @@ const isPodLevelResource = (name: string) => name === 'cpu' || name === 'memory'
  * status (allocated and actuated), as InPlacePodVerticalScaling (GA 1.35) makes the scheduler do for
  * pods already on a node.
  */
-export function podRequests(pod: V1Pod, useStatus = false): Resources {
+export function podRequests(pod: V1Pod, useStatus = false, missing: Resources = {}): Resources {
   const spec = pod.spec;
   if (!spec) return {};
   const resized = useStatus ? statusRequests(pod) : undefined;
-  const requestsOf = (c: V1Container) => containerRequests(c, resized?.get(c.name));
+  const requestsOf = (c: V1Container) => withMissing(containerRequests(c, resized?.get(c.name)), c, missing);
   const total: MutableResources = {};
   for (const c of spec.containers ?? []) addInto(total, requestsOf(c));
 
@@ -47,6 +47,33 @@ export function podRequests(pod: V1Pod, useStatus = false): Resources {
     total[name] = (total[name] ?? 0) + resourceAmount(name, quantity);
   }
   return total;
+}
+
+/**
+ * What the scheduler's scoring counts a container without a cpu or memory request at
+ * (`schedutil.DefaultMilliCPURequest`, `DefaultMemoryRequest`): 100m and 200Mi, so that a node full of
+ * pods without requests does not score as empty.
+ */
+const NON_ZERO_DEFAULTS: Resources = { cpu: 100, memory: 200 * 1024 * 1024 };
+
+/**
+ * The pod's cpu and memory as NodeResourcesFit's LeastAllocated score counts them (the NodeInfo's
+ * `NonZeroRequested`): podRequests with each container's missing cpu or memory request taken at its default.
+ */
+export function nonZeroRequests(pod: V1Pod, useStatus = false): Resources {
+  const all = podRequests(pod, useStatus, NON_ZERO_DEFAULTS);
+  return { cpu: all.cpu ?? 0, memory: all.memory ?? 0 };
+}
+
+/** The container's requests with `missing` filling the resources its spec does not request. */
+function withMissing(requests: Resources, container: V1Container, missing: Resources): Resources {
+  let out: MutableResources | undefined;
+  for (const name in missing) {
+    if (container.resources?.requests?.[name] !== undefined) continue;
+    out ??= { ...requests };
+    out[name] = Math.max(out[name] ?? 0, missing[name]!);
+  }
+  return out ?? requests;
 }
 
 function containerRequests(container: V1Container, status: readonly Resources[] | undefined): Resources {

@@ -2,12 +2,12 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex, SnapshotChanges } from '../../snapshot/cluster-index.js';
 import { isTerminal } from '../pod-facts.js';
 import type { Snapshot } from '../../snapshot/types.js';
-import { requiredAntiAffinityTerms } from './affinity-term.js';
+import { hasScoringTerms, requiredAntiAffinityTerms, scoringTerms } from './affinity-term.js';
 import { namespaceLabels } from './namespace-labels.js';
 import { AntiAffinityIndex, type PodTerms } from './anti-affinity-index.js';
 import { NodeInfo } from './node-info.js';
 import { hostPortsOf } from './plugins/node-ports.js';
-import { podRequests } from './pod-requests.js';
+import { nonZeroRequests, podRequests } from './pod-requests.js';
 
 /**
  * The scheduler's cache for one cluster state (its NodeInfo list): per node the sums of what its assigned
@@ -20,6 +20,8 @@ import { podRequests } from './pod-requests.js';
 export class SchedulerCache {
   readonly nodeInfos: readonly NodeInfo[];
   readonly antiAffinity: AntiAffinityIndex;
+  /** The terms InterPodAffinity's score reads off assigned pods (preferred terms, required affinity). */
+  readonly scoringTerms: AntiAffinityIndex;
   readonly namespaces: ReadonlySet<string>;
   /** Where each node is in `nodeInfos` (the snapshot's node order). */
   readonly positions: ReadonlyMap<string, number>;
@@ -29,11 +31,13 @@ export class SchedulerCache {
   constructor(
     nodeInfos: readonly NodeInfo[],
     antiAffinity: AntiAffinityIndex,
+    scoringTerms: AntiAffinityIndex,
     namespaces: ReadonlySet<string>,
     positions?: ReadonlyMap<string, number>,
   ) {
     this.nodeInfos = nodeInfos;
     this.antiAffinity = antiAffinity;
+    this.scoringTerms = scoringTerms;
     this.namespaces = namespaces;
     this.positions = positions ?? new Map(nodeInfos.map((n, i) => [n.name, i]));
   }
@@ -66,6 +70,7 @@ function buildCache(index: ClusterIndex): SchedulerCache {
   const nodeInfos = index.nodes.map((node) => new NodeInfo(node));
   const byName = new Map(nodeInfos.map((n) => [n.name, n]));
   const antiAffinity = new AntiAffinityIndex();
+  const scoringTerms = new AntiAffinityIndex();
   const namespaces = new Set<string>();
   for (const pod of index.snapshot.pods) {
     namespaces.add(pod.metadata?.namespace ?? 'default');
@@ -74,8 +79,10 @@ function buildCache(index: ClusterIndex): SchedulerCache {
     addExistingPod(node, pod);
     const terms = antiAffinityOf(pod, node, index.snapshot);
     if (terms) antiAffinity.add(terms.terms, node, terms.uid);
+    const scoring = scoringTermsOf(pod, node, index.snapshot);
+    if (scoring) scoringTerms.add(scoring.terms, node, scoring.uid);
   }
-  return new SchedulerCache(nodeInfos, antiAffinity, namespaces);
+  return new SchedulerCache(nodeInfos, antiAffinity, scoringTerms, namespaces);
 }
 
 /**
@@ -99,26 +106,39 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
     nodeInfos[at] = info;
   }
   const byName = (name: string | undefined) => (name === undefined ? undefined : before.positions.get(name));
-  const termsOf = (pods: readonly V1Pod[]) =>
+  const termsOf = (pods: readonly V1Pod[], of = antiAffinityOf) =>
     pods.flatMap((pod) => {
       const at = byName(pod.spec?.nodeName);
       if (at === undefined || isTerminal(pod)) return [];
-      return antiAffinityOf(pod, nodeInfos[at]!, next.snapshot) ?? [];
+      return of(pod, nodeInfos[at]!, next.snapshot) ?? [];
     });
   const antiAffinity = before.antiAffinity.derive(termsOf(change.removedPods), termsOf(change.addedPods));
+  const scoringTerms = before.scoringTerms.derive(
+    termsOf(change.removedPods, scoringTermsOf),
+    termsOf(change.addedPods, scoringTermsOf),
+  );
   const namespaces = new Set(before.namespaces);
   for (const pod of change.addedPods) namespaces.add(pod.metadata?.namespace ?? 'default');
-  caches.set(next, new SchedulerCache(nodeInfos, antiAffinity, namespaces, before.positions));
+  caches.set(next, new SchedulerCache(nodeInfos, antiAffinity, scoringTerms, namespaces, before.positions));
 }
 
 /** An assigned pod of the snapshot counts on its node: requests (status-aware), ports, one pod slot. */
 function addExistingPod(node: NodeInfo, pod: V1Pod): void {
-  node.addPod({ requests: podRequests(pod, true), hostPorts: hostPortsOf(pod) });
+  node.addPod({
+    requests: podRequests(pod, true),
+    nonZeroRequests: nonZeroRequests(pod, true),
+    hostPorts: hostPortsOf(pod),
+  });
 }
 
 function antiAffinityOf(pod: V1Pod, node: NodeInfo, snapshot: Snapshot): PodTerms | undefined {
   if (!pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return undefined;
   return { terms: requiredAntiAffinityTerms(pod, namespaceLabels(snapshot)), node, uid: pod.metadata?.uid ?? '' };
+}
+
+function scoringTermsOf(pod: V1Pod, node: NodeInfo, snapshot: Snapshot): PodTerms | undefined {
+  if (!hasScoringTerms(pod)) return undefined;
+  return { terms: scoringTerms(pod, namespaceLabels(snapshot), true), node, uid: pod.metadata?.uid ?? '' };
 }
 
 /** The node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node). */

@@ -45,6 +45,8 @@ interface Attempt {
   readonly feasible: readonly NodeInfo[];
   readonly rejected: readonly NodeRejected[];
   readonly placedOn: NodeInfo | null;
+  /** Feasible nodes that scored as high as `placedOn`: the scheduler's pick among them is random. */
+  readonly tiedWith: readonly NodeInfo[];
   /** Nodes filtered: all of them unless the search stopped on finding enough feasible ones. */
   readonly checked: number;
   /** A PreFilter rejected every node with this message. */
@@ -236,7 +238,7 @@ export class SchedulingSimulation {
     if (preFilterRejection) {
       const rejected = nodes.map((node) => ({ node, rejection: preFilterRejection }));
       const preFilterMessage = preFilterRejection.reasons.join(', ');
-      return { state, feasible: [], rejected, placedOn: null, checked: nodes.length, preFilterMessage };
+      return { state, feasible: [], rejected, placedOn: null, tiedWith: [], checked: nodes.length, preFilterMessage };
     }
     const nodeVerdicts = this.cluster.stateMemo(
       `node-object-filters\u0000${nodeObjectFiltersKey(pod)}`,
@@ -264,8 +266,8 @@ export class SchedulingSimulation {
       else feasible.push(node);
     }
     if (nodes.length > 0) this.nextStart = (this.nextStart + checked) % nodes.length;
-    const placedOn = pickNode(pod, feasible, state, this.siblingsByNode(pod));
-    return { state, feasible, rejected, placedOn, checked };
+    const { node: placedOn, tiedWith } = pickNode(pod, feasible, state, this.cluster);
+    return { state, feasible, rejected, placedOn, tiedWith, checked };
   }
 
   /**
@@ -320,6 +322,9 @@ export class SchedulingSimulation {
           ? `${available}; the replacement would be assigned to ${placedOn.name}.`
           : `${available}; where the replacement runs is unknown: ${unknown}.`
         : failedSchedulingMessage(total, rejected, run && !run.chosen ? run.message : '', attempt.preFilterMessage),
+      ...(placedOn && unknown === null && attempt.tiedWith.length > 0
+        ? { tiedWith: attempt.tiedWith.map((n) => n.name) }
+        : {}),
       ...(stopped ? { nodesChecked: checked } : {}),
       ...(pinned.length > 0 ? { untilNodeReturns: pinned } : {}),
       ...(unknown === null ? {} : { unknown }),
@@ -396,11 +401,5 @@ export class SchedulingSimulation {
       spec,
       status: { phase: 'Pending' },
     };
-  }
-
-  /** Pods of the namespace carrying all of the pod's labels, per node: the placement tie-breaker. */
-  private siblingsByNode(pod: PodInfo): Map<NodeInfo, number> {
-    if (Object.keys(pod.labels).length === 0) return new Map();
-    return this.cluster.siblingCounts(pod.namespace, pod.labels);
   }
 }

@@ -12,7 +12,7 @@ export const SCHEDULER_CAVEATS = {
   preemption:
     'DefaultPreemption: the victims are taken as gone at once (their graceful termination is not timed), room nominated to other pods is not held for them, and on a cluster of more than 100 candidate nodes the dry run starts at the first node where the scheduler starts at a random one',
   scoring:
-    'Scoring: the node a replacement lands on is a deterministic approximation (PreferNoSchedule taints, spread, siblings, least allocated, name), not the weighted plugin scores',
+    'Scoring: among nodes whose weighted scores are equal kube-scheduler picks one at random (the plan names the first, and the others in tiedWith); ImageLocality and the capacity score of volumes still to be provisioned are not counted',
   pendingPods:
     "Pending pods: those waiting take room before the replacements, in the queue's order (priority, then creation time, for the queue time); one that fits nowhere is not retried as the drain goes, and a nominated pod holds its node only where it fits now (room its preemption victims still hold is not counted free)",
   profiles:

@@ -98,3 +98,16 @@ export const nodeAffinityPlugin: FilterPlugin = {
   reads: ['Node'],
   filter: (_pod, node, state) => nodeAffinity(state.nodeAffinity, node),
 };
+
+/**
+ * NodeAffinity's raw score (weight 2): the summed weights of the pod's preferred node affinity terms the
+ * node matches, normalized to the highest. A term without requirements matches no node, as when required.
+ */
+export function preferredNodeAffinity(pod: V1Pod): (node: NodeInfo) => number {
+  const terms = (pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => ({
+    weight: t.weight,
+    matches: nodeSelectorMatcher([t.preference]),
+  }));
+  if (terms.length === 0) return () => 0;
+  return (node) => terms.reduce((sum, t) => sum + (t.weight !== 0 && t.matches(node) ? t.weight : 0), 0);
+}

@@ -1,7 +1,7 @@
 import { type FilterPlugin, type FilterResult, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
-import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
+import { tolerationsTolerateTaint, untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 
 /**
  * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration, v1.37). Since 1.35 the message no
@@ -20,3 +20,14 @@ export const taintTolerationPlugin: FilterPlugin = {
   reads: ['Node'],
   filter: (pod, node) => taintToleration(pod, node),
 };
+
+/**
+ * TaintToleration's raw score: the node's PreferNoSchedule taints the pod's tolerations (those with no
+ * effect or PreferNoSchedule) do not tolerate; normalized reversed, fewer is better (weight 3).
+ */
+export function intolerablePreferNoSchedule(pod: PodInfo, node: NodeInfo): number {
+  const tolerations = (pod.pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
+  let n = 0;
+  for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t)) n++;
+  return n;
+}

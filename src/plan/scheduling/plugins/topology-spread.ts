@@ -60,7 +60,7 @@ export function spreadConstraints(pod: PodInfo): SpreadConstraint[] {
   return constraints.filter((c) => c.whenUnsatisfiable === 'DoNotSchedule').map((c) => parseConstraint(c, pod));
 }
 
-function parseConstraint(c: V1TopologySpreadConstraint, pod: PodInfo): SpreadConstraint {
+export function parseConstraint(c: V1TopologySpreadConstraint, pod: PodInfo): SpreadConstraint {
   const selector = c.labelSelector ? withMatchLabelKeys(c.labelSelector, c.matchLabelKeys ?? [], pod.labels) : null;
   return {
     maxSkew: c.maxSkew,

@@ -1,0 +1,49 @@
+import { scoringTerms, termMatches, type WeightedTerm } from '../affinity-term.js';
+import type { ClusterState } from '../framework.js';
+import { namespaceLabels } from '../namespace-labels.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodInfo } from '../pod-info.js';
+import { MAX_NODE_SCORE } from './score-normalize.js';
+
+/**
+ * InterPodAffinity's score (interpodaffinity/scoring.go, v1.37), weight 2. Per topology pair, the sum of:
+ * the weight of each of the pod's preferred affinity terms (minus, for anti-affinity) per assigned pod it
+ * selects there; the weight of each assigned pod's preferred terms that select the pod (and
+ * hardPodAffinityWeight for its required affinity terms) on that pod's pair. A node scores the sum over
+ * its pairs, normalized between the lowest (0) and the highest (100). Terminating pods count: the
+ * scheduler's cache holds them until they are gone. Null when no term applies (the plugin skips).
+ */
+export function interPodAffinityScores(
+  pod: PodInfo,
+  feasible: readonly NodeInfo[],
+  cluster: ClusterState,
+): number[] | null {
+  const pairs = new Map<string, Map<string, number>>();
+  const add = (key: string, node: NodeInfo, weight: number) => {
+    const value = node.labels[key];
+    if (value === undefined || weight === 0) return;
+    let values = pairs.get(key);
+    if (!values) pairs.set(key, (values = new Map()));
+    values.set(value, (values.get(value) ?? 0) + weight);
+  };
+  for (const term of scoringTerms(pod.pod, namespaceLabels(cluster.snapshot), false)) {
+    if (term.selector === null) continue;
+    const namespaces = term.allNamespaces ? cluster.namespaces() : term.namespaces;
+    for (const namespace of namespaces) {
+      for (const other of cluster.podsMatching(namespace, term.selector))
+        add(term.topologyKey, other.node, term.weight);
+    }
+  }
+  for (const { term, node } of cluster.scoringTermsFor(pod.namespace, pod.labels)) {
+    if (termMatches(term, pod.namespace, pod.labels)) add(term.topologyKey, node, (term as WeightedTerm).weight);
+  }
+  if (pairs.size === 0) return null;
+  const raw = feasible.map((node) => {
+    let score = 0;
+    for (const [key, values] of pairs) score += values.get(node.labels[key] ?? '\u0000') ?? 0;
+    return score;
+  });
+  const max = Math.max(...raw);
+  const min = Math.min(...raw);
+  return raw.map((s) => (max > min ? Math.trunc((MAX_NODE_SCORE * (s - min)) / (max - min)) : 0));
+}

@@ -1,0 +1,144 @@
+import type { V1LabelSelector, V1LabelSelectorRequirement } from '@kubernetes/client-node';
+import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
+import { isEmptySelector } from '../affinity-term.js';
+import type { ClusterState } from '../framework.js';
+import type { NodeInfo } from '../node-info.js';
+import type { PodInfo } from '../pod-info.js';
+import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
+import type { NodeMatcher } from './node-affinity.js';
+import { MAX_NODE_SCORE } from './score-normalize.js';
+import { parseConstraint, type SpreadConstraint } from './topology-spread.js';
+
+const HOSTNAME = 'kubernetes.io/hostname';
+const ZONE = 'topology.kubernetes.io/zone';
+
+/**
+ * The profile's default constraints for a pod without any (`systemDefaultConstraints`, the default
+ * `defaultingType: System`): ScheduleAnyway on hostname with maxSkew 3 and on zone with maxSkew 5, over
+ * the pods the same Services, ReplicationControllers, ReplicaSets and StatefulSets select.
+ */
+const SYSTEM_DEFAULTS = [
+  { topologyKey: HOSTNAME, maxSkew: 3 },
+  { topologyKey: ZONE, maxSkew: 5 },
+] as const;
+
+/**
+ * PodTopologySpread's score (podtopologyspread/scoring.go, v1.37), weight 2, normalized: the pod's
+ * ScheduleAnyway constraints, or the system defaults when it has no constraint at all. Per feasible node,
+ * Σ matching pods in its domain × ln(domains + 2) + (maxSkew − 1), rounded; then 100 × (max + min − s) /
+ * max, so the emptiest domain scores highest. Domains are those of the feasible nodes; with explicit
+ * constraints a feasible node without every topology key is ignored (scores 0). Counted pods: same
+ * namespace, matching, not terminating, on a node the constraint's inclusion policies keep. Null when
+ * the plugin skips (no soft constraint, or defaults with no selector).
+ */
+export function topologySpreadScores(
+  pod: PodInfo,
+  feasible: readonly NodeInfo[],
+  affinity: NodeMatcher,
+  cluster: ClusterState,
+): number[] | null {
+  const explicit = pod.pod.spec?.topologySpreadConstraints ?? [];
+  let constraints: SpreadConstraint[];
+  if (explicit.length > 0) {
+    constraints = explicit.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map((c) => parseConstraint(c, pod));
+  } else {
+    const selector = defaultSelector(pod, cluster);
+    if (selector === null) return null;
+    constraints = SYSTEM_DEFAULTS.map((d) =>
+      parseConstraint({ ...d, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: selector }, pod),
+    );
+  }
+  if (constraints.length === 0) return null;
+  const requireAll = explicit.length > 0;
+  const hasKeys = (node: NodeInfo) => constraints.every((c) => c.topologyKey in node.labels);
+  const ignored = feasible.map((node) => requireAll && !hasKeys(node));
+  const scored = feasible.filter((_, i) => !ignored[i]);
+
+  const tolerations = pod.pod.spec?.tolerations ?? [];
+  const included = (c: SpreadConstraint, node: NodeInfo) =>
+    (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
+    (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
+  const perConstraint = constraints.map((c) => {
+    const counted = c.selector !== null && !isEmptySelector(c.selector);
+    const matching = counted ? cluster.podsMatching(pod.namespace, c.selector!).filter((p) => !p.terminating) : [];
+    if (c.topologyKey === HOSTNAME) {
+      const perNode = new Map<NodeInfo, number>();
+      for (const p of matching) perNode.set(p.node, (perNode.get(p.node) ?? 0) + 1);
+      return { weight: Math.log(scored.length + 2), count: (node: NodeInfo) => perNode.get(node) ?? 0 };
+    }
+    const domains = new Map<string, number>();
+    for (const node of scored) if (c.topologyKey in node.labels) domains.set(node.labels[c.topologyKey]!, 0);
+    for (const p of matching) {
+      const value = p.node.labels[c.topologyKey];
+      if (value === undefined || !domains.has(value)) continue;
+      if ((requireAll && !hasKeys(p.node)) || !included(c, p.node)) continue;
+      domains.set(value, domains.get(value)! + 1);
+    }
+    return {
+      weight: Math.log(domains.size + 2),
+      count: (node: NodeInfo) => domains.get(node.labels[c.topologyKey] ?? '') ?? 0,
+    };
+  });
+
+  const raw = feasible.map((node, i) => {
+    if (ignored[i]) return 0;
+    let score = 0;
+    constraints.forEach((c, k) => {
+      if (!(c.topologyKey in node.labels)) return;
+      score += perConstraint[k]!.count(node) * perConstraint[k]!.weight + (c.maxSkew - 1);
+    });
+    return Math.round(score);
+  });
+  const kept = raw.filter((_, i) => !ignored[i]);
+  const max = Math.max(0, ...kept);
+  const min = kept.length > 0 ? Math.min(...kept) : 0;
+  return raw.map((s, i) => {
+    if (ignored[i]) return 0;
+    if (max === 0) return MAX_NODE_SCORE;
+    return Math.trunc((MAX_NODE_SCORE * (max + min - s)) / max);
+  });
+}
+
+/**
+ * `helper.DefaultSelector`: the requirements of every Service, ReplicationController, ReplicaSet and
+ * StatefulSet of the pod's namespace that selects it, ANDed; null when none does.
+ */
+function defaultSelector(pod: PodInfo, cluster: ClusterState): V1LabelSelector | null {
+  const key = `spread-default-selector\u0000${pod.namespace}\u0000${JSON.stringify(pod.labels)}`;
+  return cluster.stateMemo(key, () => {
+    const owners = selectorsOf(pod.namespace, cluster);
+    const matchLabels: Record<string, string> = {};
+    const matchExpressions: V1LabelSelectorRequirement[] = [];
+    let selected = false;
+    for (const set of owners.sets) {
+      if (!Object.entries(set).every(([k, v]) => pod.labels[k] === v)) continue;
+      Object.assign(matchLabels, set);
+      selected = true;
+    }
+    for (const selector of owners.selectors) {
+      if (!matchesLabelSelector(pod.labels, selector)) continue;
+      Object.assign(matchLabels, selector.matchLabels ?? {});
+      matchExpressions.push(...(selector.matchExpressions ?? []));
+      selected = true;
+    }
+    return selected ? { matchLabels, matchExpressions } : null;
+  });
+}
+
+/** The namespace's Service and ReplicationController selectors (label sets) and ReplicaSet and StatefulSet ones, none empty. */
+function selectorsOf(namespace: string, cluster: ClusterState) {
+  return cluster.stateMemo(`spread-owner-selectors\u0000${namespace}`, () => {
+    const snapshot = cluster.snapshot;
+    const inNamespace = <T extends { metadata?: { namespace?: string } }>(list: readonly T[]) =>
+      list.filter((o) => (o.metadata?.namespace ?? 'default') === namespace);
+    const sets = [
+      ...inNamespace(snapshot.services).map((s) => s.spec?.selector),
+      ...inNamespace(snapshot.replicationControllers).map((rc) => rc.spec?.selector),
+    ].filter((set): set is Record<string, string> => set !== undefined && Object.keys(set).length > 0);
+    const selectors = [
+      ...inNamespace(snapshot.replicaSets).map((rs) => rs.spec?.selector),
+      ...inNamespace(snapshot.statefulSets).map((ss) => ss.spec?.selector),
+    ].filter((sel): sel is V1LabelSelector => sel !== undefined && !isEmptySelector(sel));
+    return { sets, selectors };
+  });
+}
