@@ -289,9 +289,10 @@ if (values.scenario?.includes('run')) {
 
 if (values.scenario?.includes('live-read')) {
   const module = (await import(new URL('./live-read.ts', import.meta.url).href)) as typeof LiveRead;
-  const report = module.runLiveReadBench({ env, kubectlBin, maint, labScript, runs });
+  const report = await module.runLiveReadBench({ env, kubectlBin, maint, labScript, runs });
   console.log(report.text);
   keep('live-read', report.text);
+  if (!report.passed) missed = true;
 }
 
 if (rows.length > 0) {

@@ -48,7 +48,7 @@ export async function runStartupBench(options: StartupOptions): Promise<{ text: 
     const release = options.releaseBinary ?? buildRelease(options.root, work);
     const fromSource = [process.execPath, path.join(options.root, 'bin/kubectl-maint.js')];
     const plugins: Record<string, string[]> = { release: [release], source: fromSource };
-    populate(options, work, EXTRA_NODES, PODS_PER_NODE);
+    await populate(options, EXTRA_NODES, PODS_PER_NODE);
     const kubectl = [options.kubectlBin];
     const lines = [`startup: median of ${options.runs} runs each, alternating; ratios against kubectl in the same run`];
     let passed = true;
