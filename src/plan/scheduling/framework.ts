@@ -5,14 +5,8 @@ import type { ClaimAllocation } from './dra/allocator.js';
 import type { DraCatalog } from './dra/catalog.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
-import type { AffinityState } from './plugins/inter-pod-affinity.js';
-import type { NodeMatcher } from './plugins/node-affinity.js';
-import type { ResourceRequest } from './plugins/node-resources-fit.js';
-import type { DraState } from './plugins/dynamic-resources.js';
 import type { AttachableVolumes } from './plugins/node-volume-limits.js';
-import type { SpreadState } from './plugins/topology-spread.js';
 import type { VolumeCatalog } from './volume-catalog.js';
-import type { VolumeState } from './volume-state.js';
 
 /**
  * The two rejection codes of the scheduler framework (k8s.io/kube-scheduler/framework): `Unschedulable`
@@ -32,28 +26,36 @@ export type FilterResult = Rejection | null;
 export const unschedulable = (...reasons: string[]): Rejection => ({ code: 'Unschedulable', reasons });
 export const unresolvable = (...reasons: string[]): Rejection => ({ code: 'UnschedulableAndUnresolvable', reasons });
 
-/** What PreFilter worked out once per placement; every Filter only reads it (the framework's CycleState). */
+/**
+ * What the PreFilters worked out for one placement (the framework's CycleState): each plugin's state kept
+ * under the plugin, as upstream writes it under "PreFilter" + its name; a plugin's Filter and Skip are
+ * given their own state only.
+ */
 export interface CycleState {
-  readonly nodeAffinity: NodeMatcher;
-  readonly fit: readonly ResourceRequest[];
-  readonly spread: SpreadState;
-  readonly podAffinity: AffinityState;
-  /** The volume plugins' state; null for a pod without claims. */
-  readonly volumes: VolumeState | null;
-  /** DynamicResources' state; null for a pod without resource claims. */
-  readonly dra: DraState | null;
+  /** The state the plugin's PreFilter wrote (undefined for a plugin without one). */
+  read<S>(plugin: FilterPlugin<S>): S;
+  /** The first PreFilter rejection in the profile's order: it holds for every node, and no Filter runs. */
+  readonly rejection: Rejection | null;
   /**
-   * The filters that judge a node by more than its Node object, in the profile's order, less those the
-   * PreFilter skipped for this pod (upstream's SkipFilterPlugins).
+   * The filters that judge a node by more than its Node object, in the profile's order, each with its
+   * state, less those the PreFilter skipped for this pod (upstream's SkipFilterPlugins).
    */
-  readonly podFilters: readonly FilterPlugin[];
+  readonly podFilters: readonly PluginState[];
+}
+
+/** A plugin with the state its PreFilter wrote for the placement. */
+export interface PluginState {
+  readonly plugin: FilterPlugin;
+  readonly state: unknown;
 }
 
 /**
  * A filter plugin as it declares itself to the profile (registry.ts orders them): the extension points
- * it implements, Filter always, PreFilter's Skip where a pod can give it nothing to check.
+ * it implements, Filter always; PreFilter where it works something out once per placement (`S`, its
+ * state), with its rejection of every node and its Skip where a pod can give it nothing to check.
+ * Written as methods, so a plugin of any state type takes its place in the profile's list.
  */
-export interface FilterPlugin {
+export interface FilterPlugin<S = unknown> {
   readonly name: string;
   /**
    * The snapshot kinds its PreFilter and Filter read. A plugin that reads the Node alone judges a node by
@@ -61,12 +63,16 @@ export interface FilterPlugin {
    * per node for every pod with the same spec (see nodeObjectFiltersKey).
    */
   readonly reads: readonly SnapshotKind[];
+  /** PreFilter: the whole-cluster work, once per placement. Absent: the state is undefined. */
+  preFilter?(pod: PodInfo, cluster: ClusterState): S;
+  /** PreFilter's rejection of every node (a claim missing…); absent or null: the Filters run. */
+  rejects?(state: S): Rejection | null;
   /**
    * PreFilter's Skip: the pod gives the Filter nothing to check (it would pass every node), so a
    * placement does not call it. Absent: the Filter always runs.
    */
-  readonly skips?: (pod: PodInfo, state: CycleState) => boolean;
-  readonly filter: (pod: PodInfo, node: NodeInfo, state: CycleState) => FilterResult;
+  skips?(pod: PodInfo, state: S): boolean;
+  filter(pod: PodInfo, node: NodeInfo, state: S): FilterResult;
 }
 
 /** A pod the scheduler's cache holds on a node: bound, and not Succeeded or Failed. */

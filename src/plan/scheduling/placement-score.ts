@@ -2,7 +2,7 @@ import type { ClusterState, CycleState } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
 import { interPodAffinityScores } from './plugins/inter-pod-affinity-score.js';
-import { preferredNodeAffinity } from './plugins/node-affinity.js';
+import { nodeAffinityPlugin, preferredNodeAffinity } from './plugins/node-affinity.js';
 import { balancedAllocationScore, leastAllocatedScore } from './plugins/resource-scores.js';
 import { defaultNormalizeScore } from './plugins/score-normalize.js';
 import { intolerablePreferNoSchedule } from './plugins/taint-toleration.js';
@@ -45,7 +45,7 @@ export function pickNode(
   );
   const preferred = preferredNodeAffinity(pod.pod);
   addScores(defaultNormalizeScore(feasible.map(preferred), false), 2);
-  addScores(topologySpreadScores(pod, feasible, state.nodeAffinity, cluster), 2);
+  addScores(topologySpreadScores(pod, feasible, state.read(nodeAffinityPlugin), cluster), 2);
   addScores(interPodAffinityScores(pod, feasible, cluster), 2);
   addScores(
     feasible.map((node) => leastAllocatedScore(pod, node)),

@@ -12,6 +12,8 @@ import {
   splitByBudgetViolation,
 } from './plugins/default-preemption.js';
 import type { PodInfo } from './pod-info.js';
+import { interPodAffinityPlugin } from './plugins/inter-pod-affinity.js';
+import { podTopologySpreadPlugin } from './plugins/topology-spread.js';
 import { preFilter, runFilters } from './registry.js';
 
 /** The node and victims the dry run chose. */
@@ -81,11 +83,12 @@ function fitsOnNodeWithout(
 ): Rejection | null {
   const scratch = NodeInfo.viewOf(node, false);
   for (const p of removed) scratch.removePod(p);
+  const affinity = state.read(interPodAffinityPlugin);
   const countsPods =
-    state.spread.constraints.length > 0 ||
-    state.podAffinity.affinityTerms.length > 0 ||
-    state.podAffinity.antiAffinityTerms.length > 0 ||
-    state.podAffinity.existingAntiAffinityKeys.length > 0;
+    state.read(podTopologySpreadPlugin).constraints.length > 0 ||
+    affinity.affinityTerms.length > 0 ||
+    affinity.antiAffinityTerms.length > 0 ||
+    affinity.existingAntiAffinityKeys.length > 0;
   const without = countsPods
     ? cluster.withoutPods(new Set(removed.map((p) => p.uid)), () => preFilter(pod, cluster))
     : state;

@@ -1,19 +1,18 @@
-import type { ClusterState, CycleState, FilterPlugin, Rejection } from './framework.js';
-import { interPodAffinityPlugin, interPodAffinityPreFilter } from './plugins/inter-pod-affinity.js';
-import { nodeAffinityPlugin, requiredNodeAffinity } from './plugins/node-affinity.js';
+import type { ClusterState, CycleState, FilterPlugin, PluginState, Rejection } from './framework.js';
+import { interPodAffinityPlugin } from './plugins/inter-pod-affinity.js';
+import { nodeAffinityPlugin } from './plugins/node-affinity.js';
 import type { NodeInfo } from './node-info.js';
 import { nodePortsPlugin } from './plugins/node-ports.js';
-import { nodeResourcesFitPlugin, nodeResourcesFitPreFilter } from './plugins/node-resources-fit.js';
+import { nodeResourcesFitPlugin } from './plugins/node-resources-fit.js';
 import { nodeUnschedulablePlugin } from './plugins/node-unschedulable.js';
 import { nodeVolumeLimitsPlugin } from './plugins/node-volume-limits.js';
 import type { PodInfo } from './pod-info.js';
 import { taintTolerationPlugin } from './plugins/taint-toleration.js';
-import { podTopologySpreadPlugin, topologySpreadPreFilter } from './plugins/topology-spread.js';
-import { dynamicResourcesPlugin, dynamicResourcesPreFilter } from './plugins/dynamic-resources.js';
+import { podTopologySpreadPlugin } from './plugins/topology-spread.js';
+import { dynamicResourcesPlugin } from './plugins/dynamic-resources.js';
 import { volumeBindingPlugin } from './plugins/volume-binding.js';
 import { volumeRestrictionsPlugin } from './plugins/volume-restrictions.js';
 import { volumeZonePlugin } from './plugins/volume-zone.js';
-import { volumesPreFilter } from './volume-state.js';
 
 /**
  * The modelled filters in the default profile's order (pkg/scheduler/apis/config/v1/default_plugins.go,
@@ -50,18 +49,25 @@ export const NODE_OBJECT_FILTERS: readonly FilterPlugin[] = FILTER_PLUGINS.filte
 /** The rest, which read the pods on the node and in the cluster, or the storage and device objects. */
 export const POD_FILTERS: readonly FilterPlugin[] = FILTER_PLUGINS.filter((plugin) => !readsNodeObjectOnly(plugin));
 
+/**
+ * Every plugin's PreFilter, in the profile's order, each state kept under its plugin; the first
+ * rejection holds for every node (`RunPreFilterPlugins`). Every PreFilter runs, so that the states a
+ * placement reads besides the filters (the volumes' and claims' for its caveats) are there.
+ */
 export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
-  const affinity = requiredNodeAffinity(pod.pod);
-  const state: Omit<CycleState, 'podFilters'> = {
-    nodeAffinity: affinity,
-    fit: nodeResourcesFitPreFilter(pod),
-    spread: topologySpreadPreFilter(pod, affinity, cluster),
-    podAffinity: interPodAffinityPreFilter(pod, cluster),
-    volumes: volumesPreFilter(pod, cluster),
-    dra: dynamicResourcesPreFilter(pod, cluster),
-  };
-  const withAll: CycleState = { ...state, podFilters: POD_FILTERS };
-  return { ...state, podFilters: POD_FILTERS.filter((plugin) => !plugin.skips?.(pod, withAll)) };
+  const states = new Map<FilterPlugin, unknown>();
+  let rejection: Rejection | null = null;
+  for (const plugin of FILTER_PLUGINS) {
+    const state = plugin.preFilter?.(pod, cluster);
+    states.set(plugin, state);
+    rejection ??= plugin.rejects?.(state) ?? null;
+  }
+  const podFilters: PluginState[] = [];
+  for (const plugin of POD_FILTERS) {
+    const state = states.get(plugin);
+    if (!plugin.skips?.(pod, state)) podFilters.push({ plugin, state });
+  }
+  return { read: <S>(plugin: FilterPlugin<S>) => states.get(plugin) as S, rejection, podFilters };
 }
 
 /**
@@ -71,7 +77,8 @@ export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
 export function runPodFilters(pod: PodInfo, node: NodeInfo, state: CycleState): Rejection | null {
   const filters = state.podFilters;
   for (let i = 0; i < filters.length; i++) {
-    const rejection = filters[i]!.filter(pod, node, state);
+    const { plugin, state: own } = filters[i]!;
+    const rejection = plugin.filter(pod, node, own);
     if (rejection) return rejection;
   }
   return null;
@@ -95,7 +102,7 @@ export function runFilters(
   plugins: readonly FilterPlugin[] = FILTER_PLUGINS,
 ): Rejection | null {
   for (const plugin of plugins) {
-    const rejection = plugin.filter(pod, node, state);
+    const rejection = plugin.filter(pod, node, state.read(plugin));
     if (rejection) return rejection;
   }
   return null;

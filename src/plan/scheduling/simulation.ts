@@ -11,12 +11,14 @@ import { type CycleState, type Rejection, unresolvable } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
-import { NAMESPACE_SELECTOR_UNKNOWN } from './plugins/inter-pod-affinity.js';
+import { interPodAffinityPlugin, NAMESPACE_SELECTOR_UNKNOWN } from './plugins/inter-pod-affinity.js';
+import { volumeBindingPlugin } from './plugins/volume-binding.js';
+import { volumeZonePlugin } from './plugins/volume-zone.js';
 import { pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
 import { controllerRef } from '../pod-facts.js';
 import { NODE_OBJECT_FILTERS, nodeObjectFiltersKey, preFilter, runFilters, runPodFilters } from './registry.js';
 import { provisioningUnknown, volumesAllow } from './volume-state.js';
-import { draAllocationsOn, draUnknown, dynamicResources } from './plugins/dynamic-resources.js';
+import { draAllocationsOn, draUnknown, dynamicResources, dynamicResourcesPlugin } from './plugins/dynamic-resources.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
 
@@ -115,7 +117,7 @@ export class SchedulingSimulation {
       const nominated = this.cluster.nodeInfo(pod.status?.nominatedNodeName ?? '');
       if (nominated && !this.drainedNodes.has(nominated.name)) {
         const state = preFilter(info, this.cluster);
-        if (!state.volumes?.rejection && !state.dra?.rejection && runFilters(info, nominated, state) === null) {
+        if (!state.rejection && runFilters(info, nominated, state) === null) {
           this.commit(info, nominated, state);
           continue;
         }
@@ -234,7 +236,7 @@ export class SchedulingSimulation {
   private attempt(pod: PodInfo): Attempt {
     const state = preFilter(pod, this.cluster);
     const nodes = this.cluster.nodeInfos;
-    const preFilterRejection = state.volumes?.rejection ?? state.dra?.rejection;
+    const preFilterRejection = state.rejection;
     if (preFilterRejection) {
       const rejected = nodes.map((node) => ({ node, rejection: preFilterRejection }));
       const preFilterMessage = preFilterRejection.reasons.join(', ');
@@ -334,20 +336,29 @@ export class SchedulingSimulation {
   /**
    * Why the placement's node is not the final answer, null when it is: scheduling gates on the template
    * (the scheduler waits for whoever removes them), a namespaceSelector it could not resolve, the
-   * volumes (see VolumeState.unknown, provisioningUnknown), the resource claims (see draUnknown).
+   * volumes (see volumesUnknown, provisioningUnknown), the resource claims (see draUnknown).
    */
   private unknownPlacement(state: CycleState, node: NodeInfo, gates: readonly string[]): string | null {
     if (gates.length > 0) {
       return `its pod template has scheduling gates (${gates.join(', ')}): kube-scheduler does not schedule it until they are removed`;
     }
-    if (state.podAffinity.approximated) return NAMESPACE_SELECTOR_UNKNOWN;
-    const volumes = state.volumes ? (state.volumes.unknown ?? provisioningUnknown(state.volumes, node)) : null;
-    return volumes ?? (state.dra ? draUnknown(state.dra, node) : null);
+    if (state.read(interPodAffinityPlugin).approximated) return NAMESPACE_SELECTOR_UNKNOWN;
+    const binding = state.read(volumeBindingPlugin);
+    const volumes = !binding
+      ? null
+      : 'unknown' in binding
+        ? binding.unknown
+        : 'state' in binding
+          ? provisioningUnknown(binding.state, node)
+          : null;
+    const dra = state.read(dynamicResourcesPlugin);
+    return volumes ?? (dra ? draUnknown(dra, node) : null);
   }
 
   /** Commits a placement, with the devices its resource claims were allocated on that node. */
   private commit(pod: PodInfo, node: NodeInfo, state: CycleState): void {
-    this.cluster.commit(pod, node, state.dra ? draAllocationsOn(state.dra, node) : []);
+    const dra = state.read(dynamicResourcesPlugin);
+    this.cluster.commit(pod, node, dra ? draAllocationsOn(dra, node) : []);
   }
 
   /**
@@ -356,7 +367,7 @@ export class SchedulingSimulation {
    * narrow its nodes.
    */
   private draPinnedTo(state: CycleState): string[] {
-    const dra = state.dra;
+    const dra = state.read(dynamicResourcesPlugin);
     if (!dra || dra.unknown || dra.rejection) return [];
     const allowed = this.cluster.nodeInfos.filter((node) => dynamicResources(dra, node) === null);
     if (allowed.length === this.cluster.nodeInfos.length) return [];
@@ -370,9 +381,10 @@ export class SchedulingSimulation {
    * node until one of them returns. Empty when the volumes do not narrow its nodes.
    */
   private volumePinnedTo(state: CycleState): string[] {
-    const volumes = state.volumes;
-    if (!volumes?.binding) return [];
-    const allowed = this.cluster.nodeInfos.filter((node) => volumesAllow(volumes, node));
+    const binding = state.read(volumeBindingPlugin);
+    const zones = state.read(volumeZonePlugin);
+    if (!binding || !('state' in binding) || !zones || !('topologies' in zones)) return [];
+    const allowed = this.cluster.nodeInfos.filter((node) => volumesAllow(binding.state, zones.topologies, node));
     if (allowed.length === this.cluster.nodeInfos.length) return [];
     return allowed.filter((node) => this.drainedNodes.has(node.name)).map((node) => node.name);
   }

@@ -180,9 +180,11 @@ export function draAllocationsOn(state: DraState, node: NodeInfo): readonly Clai
 }
 
 /** A pod without resource claims is skipped. */
-export const dynamicResourcesPlugin: FilterPlugin = {
+export const dynamicResourcesPlugin: FilterPlugin<DraState | null> = {
   name: 'DynamicResources',
   reads: ['Node', 'Pod', ...DRA_KINDS],
-  skips: (_pod, state) => state.dra === null,
-  filter: (_pod, node, state) => (state.dra ? dynamicResources(state.dra, node) : null),
+  preFilter: dynamicResourcesPreFilter,
+  rejects: (state) => state?.rejection ?? null,
+  skips: (_pod, state) => state === null,
+  filter: (_pod, node, state) => (state ? dynamicResources(state, node) : null),
 };

@@ -150,8 +150,9 @@ function conflictsWithExistingAntiAffinity(state: AffinityState, node: NodeInfo)
   return false;
 }
 
-export const interPodAffinityPlugin: FilterPlugin = {
+export const interPodAffinityPlugin: FilterPlugin<AffinityState> = {
   name: 'InterPodAffinity',
   reads: ['Node', 'Pod', 'Namespace'],
-  filter: (_pod, node, state) => interPodAffinity(state.podAffinity, node),
+  preFilter: interPodAffinityPreFilter,
+  filter: (_pod, node, state) => interPodAffinity(state, node),
 };

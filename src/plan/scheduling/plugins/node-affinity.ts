@@ -12,8 +12,8 @@ export type NodeMatcher = (node: NodeInfo) => boolean;
  * (every key=value on the node) AND the required node affinity, whose terms are ORed. Within a term all
  * matchExpressions and all matchFields must hold. A term with neither is dropped, so terms that are all
  * empty match no node; a term that does not parse (an operator it does not know, In without values, Gt
- * with a non-integer) never matches. Parsed once per pod, used by the filter and by topology spread's
- * nodeAffinityPolicy.
+ * with a non-integer) never matches. Parsed by this plugin's PreFilter for its Filter, and by PodTopologySpread's for its
+ * nodeAffinityPolicy, each into its own state.
  */
 export function requiredNodeAffinity(pod: V1Pod): NodeMatcher {
   const selector = Object.entries(pod.spec?.nodeSelector ?? {});
@@ -92,11 +92,12 @@ export function nodeAffinity(matches: NodeMatcher, node: NodeInfo): FilterResult
   return matches(node) ? null : unresolvable(NODE_AFFINITY_REASON);
 }
 
-/** Its PreFilter is requiredNodeAffinity, kept in CycleState.nodeAffinity (PodTopologySpread reads it too). */
-export const nodeAffinityPlugin: FilterPlugin = {
+/** Its PreFilter parses the pod's required node affinity once per placement. */
+export const nodeAffinityPlugin: FilterPlugin<NodeMatcher> = {
   name: 'NodeAffinity',
   reads: ['Node'],
-  filter: (_pod, node, state) => nodeAffinity(state.nodeAffinity, node),
+  preFilter: (pod) => requiredNodeAffinity(pod.pod),
+  filter: (_pod, node, matches) => nodeAffinity(matches, node),
 };
 
 /**

@@ -64,8 +64,9 @@ function misfit(requests: readonly ResourceRequest[], node: NodeInfo): FilterRes
   return rejection;
 }
 
-export const nodeResourcesFitPlugin: FilterPlugin = {
+export const nodeResourcesFitPlugin: FilterPlugin<readonly ResourceRequest[]> = {
   name: 'NodeResourcesFit',
   reads: ['Node', 'Pod'],
-  filter: (_pod, node, state) => nodeResourcesFit(state.fit, node),
+  preFilter: nodeResourcesFitPreFilter,
+  filter: (_pod, node, requests) => nodeResourcesFit(requests, node),
 };

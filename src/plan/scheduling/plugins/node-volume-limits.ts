@@ -3,7 +3,7 @@ import { type FilterPlugin, type FilterResult, type Rejection, unschedulable } f
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimClass, claimKey, type VolumeCatalog } from '../volume-catalog.js';
-import type { VolumeState } from '../volume-state.js';
+import { podVolumes, volumesUnknown } from '../volume-state.js';
 
 /** NodeVolumeLimits (pkg/scheduler/framework/plugins/nodevolumelimits/csi.go, v1.37). */
 export const MAX_VOLUME_COUNT_EXCEEDED = 'node(s) exceed max volume count';
@@ -102,17 +102,35 @@ export function nodeVolumeLimits(
   return null;
 }
 
+/** PreFilter's state: the pod's CSI volumes, and where to find a node's. */
+export interface VolumeLimitsState {
+  readonly attachable: AttachableVolumes;
+  readonly catalog: VolumeCatalog;
+  /** The node's attached CSI volumes (its pods', placed replacements included). */
+  readonly attachedOn: (node: NodeInfo) => AttachableVolumes;
+}
+
 /** The Filter on the PreFilter's state: the pod's CSI volumes against the node's limits and attached volumes. */
-export function volumeLimitsFilter(state: VolumeState, node: NodeInfo): Rejection | null {
+export function volumeLimitsFilter(state: VolumeLimitsState, node: NodeInfo): Rejection | null {
   if (state.attachable.size === 0) return null;
   const limits = volumeLimits(node, state.catalog.csiNode(node.name));
   return limits.size === 0 ? null : nodeVolumeLimits(state.attachable, limits, state.attachedOn(node));
 }
 
-/** Its PreFilter is part of volumesPreFilter; a pod without CSI volumes is skipped. */
-export const nodeVolumeLimitsPlugin: FilterPlugin = {
+/** A pod without CSI volumes, or whose volumes the snapshot cannot tell (see volumesUnknown), is skipped. */
+export const nodeVolumeLimitsPlugin: FilterPlugin<VolumeLimitsState | null> = {
   name: 'NodeVolumeLimits',
   reads: ['Node', 'Pod', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSINode'],
-  skips: (_pod, state) => !state.volumes?.binding || state.volumes.attachable.size === 0,
-  filter: (_pod, node, state) => (state.volumes?.binding ? volumeLimitsFilter(state.volumes, node) : null),
+  preFilter: (pod, cluster) => {
+    const volumes = podVolumes(pod, cluster);
+    if (!volumes || volumesUnknown(volumes) !== null) return null;
+    const catalog = cluster.volumes;
+    return {
+      attachable: podAttachableVolumes(volumes.claims, catalog),
+      catalog,
+      attachedOn: (node) => cluster.attachedVolumes(node),
+    };
+  },
+  skips: (_pod, state) => state === null || state.attachable.size === 0,
+  filter: (_pod, node, state) => (state ? volumeLimitsFilter(state, node) : null),
 };

@@ -2,7 +2,7 @@ import type { V1LabelSelector, V1LabelSelectorRequirement, V1TopologySpreadConst
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
 import { type ClusterState, type FilterPlugin, type FilterResult, unresolvable, unschedulable } from '../framework.js';
-import type { NodeMatcher } from './node-affinity.js';
+import { requiredNodeAffinity } from './node-affinity.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
@@ -96,10 +96,10 @@ function withMatchLabelKeys(
  * any requirement (`{}`, no matchLabelKeys values) also counts nothing, because `countPodsMatchSelector`
  * returns 0 when the selector is Empty() (fixed after 1.37 by kubernetes/kubernetes#141340).
  */
-export function topologySpreadPreFilter(pod: PodInfo, affinity: NodeMatcher, cluster: ClusterState): SpreadState {
+export function topologySpreadPreFilter(pod: PodInfo, cluster: ClusterState): SpreadState {
   const constraints = spreadConstraints(pod);
   if (constraints.length === 0) return { constraints, domainCounts: [], globalMin: [] };
-  const eligible = eligibleDomains(pod, constraints, affinity, cluster);
+  const eligible = eligibleDomains(pod, constraints, cluster);
   const domainCounts = constraints.map(() => new Map<string, number>());
   constraints.forEach((c, i) => {
     if (c.selector === null || isEmptySelector(c.selector)) return;
@@ -128,7 +128,6 @@ export function topologySpreadPreFilter(pod: PodInfo, affinity: NodeMatcher, clu
 function eligibleDomains(
   pod: PodInfo,
   constraints: readonly SpreadConstraint[],
-  affinity: NodeMatcher,
   cluster: ClusterState,
 ): readonly EligibleDomains[] {
   const spec = pod.pod.spec;
@@ -141,11 +140,14 @@ function eligibleDomains(
     honorsTaints ? tolerations : null,
   ])}`;
   const hasKeys = (node: NodeInfo) => constraints.every((c) => c.topologyKey in node.labels);
-  const included = (c: SpreadConstraint, node: NodeInfo) =>
-    hasKeys(node) &&
-    (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
-    (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
   return cluster.memo(key, () => {
+    // The pod's required node affinity, for nodeAffinityPolicy Honor: parsed here, as upstream's PreFilter
+    // does, and only when the walk is not kept already.
+    const affinity = requiredNodeAffinity(pod.pod);
+    const included = (c: SpreadConstraint, node: NodeInfo) =>
+      hasKeys(node) &&
+      (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
+      (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
     const state = cluster.stateMemo(key, (nodes) =>
       constraints.map((c): StateDomains => {
         const names = new Set<string>();
@@ -215,9 +217,10 @@ export function spreadLoad(state: SpreadState, node: NodeInfo): number {
 }
 
 /** A pod without DoNotSchedule constraints is skipped. */
-export const podTopologySpreadPlugin: FilterPlugin = {
+export const podTopologySpreadPlugin: FilterPlugin<SpreadState> = {
   name: 'PodTopologySpread',
   reads: ['Node', 'Pod'],
-  skips: (_pod, state) => state.spread.constraints.length === 0,
-  filter: (_pod, node, state) => topologySpread(state.spread, node),
+  preFilter: topologySpreadPreFilter,
+  skips: (_pod, state) => state.constraints.length === 0,
+  filter: (_pod, node, state) => topologySpread(state, node),
 };

@@ -13,6 +13,7 @@ import type { PodClaim } from '../pod-claims.js';
 import { claimClass, isClaimBound, SELECTED_NODE, type VolumeCatalog } from '../volume-catalog.js';
 import { type NodeMatcher, nodeSelectorMatcher } from './node-affinity.js';
 import { kindPlural } from '../../../wording.js';
+import { podVolumes } from '../volume-state.js';
 
 /** VolumeBinding's reasons (pkg/scheduler/framework/plugins/volumebinding/binder.go, v1.37). */
 export const VOLUME_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity";
@@ -310,10 +311,12 @@ function storageOf(resources: Readonly<Record<string, string>> | undefined): num
   return text === undefined ? 0 : resourceAmount('storage', text);
 }
 
-/** Its PreFilter is part of volumesPreFilter; a pod without claims, or whose volumes are unknown, is skipped. */
-export const volumeBindingPlugin: FilterPlugin = {
+/** A pod without claims (null), or whose volumes the snapshot cannot tell, is skipped. */
+export const volumeBindingPlugin: FilterPlugin<VolumeBindingPreFilter | null> = {
   name: 'VolumeBinding',
   reads: ['Node', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass', 'CSIDriver', 'CSIStorageCapacity'],
-  skips: (_pod, state) => !state.volumes?.binding,
-  filter: (_pod, node, state) => (state.volumes?.binding ? volumeBinding(state.volumes.binding, node) : null),
+  preFilter: (pod, cluster) => podVolumes(pod, cluster)?.binding ?? null,
+  rejects: (state) => (state && 'rejection' in state ? state.rejection : null),
+  skips: (_pod, state) => !state || !('state' in state),
+  filter: (_pod, node, state) => (state && 'state' in state ? volumeBinding(state.state, node) : null),
 };

@@ -1,6 +1,7 @@
 import { type FilterPlugin, type FilterResult, type Rejection, unresolvable, unschedulable } from '../framework.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimKey } from '../volume-catalog.js';
+import { podVolumes, volumesUnknown } from '../volume-state.js';
 
 /** VolumeRestrictions (pkg/scheduler/framework/plugins/volumerestrictions, v1.37). */
 export const READ_WRITE_ONCE_POD_CONFLICT =
@@ -37,10 +38,21 @@ export function volumeRestrictions(conflicts: number): FilterResult {
   return conflicts > 0 ? unschedulable(READ_WRITE_ONCE_POD_CONFLICT) : null;
 }
 
-/** Its PreFilter is part of volumesPreFilter; a pod none of whose ReadWriteOncePod claims is in use is skipped. */
-export const volumeRestrictionsPlugin: FilterPlugin = {
+const NO_CONFLICTS: VolumeRestrictionsPreFilter = { conflicts: 0 };
+
+/**
+ * A pod without claims, or whose volumes the snapshot cannot tell (see volumesUnknown), has no conflict;
+ * a pod none of whose ReadWriteOncePod claims is in use is skipped.
+ */
+export const volumeRestrictionsPlugin: FilterPlugin<VolumeRestrictionsPreFilter> = {
   name: 'VolumeRestrictions',
   reads: ['Pod', 'PersistentVolumeClaim'],
-  skips: (_pod, state) => (state.volumes?.conflicts ?? 0) === 0,
-  filter: (_pod, _node, state) => volumeRestrictions(state.volumes?.conflicts ?? 0),
+  preFilter: (pod, cluster) => {
+    const volumes = podVolumes(pod, cluster);
+    if (!volumes || volumesUnknown(volumes) !== null) return NO_CONFLICTS;
+    return volumeRestrictionsPreFilter(volumes.claims, (key) => cluster.claimInUse(key));
+  },
+  rejects: (state) => ('rejection' in state ? state.rejection : null),
+  skips: (_pod, state) => !('conflicts' in state) || state.conflicts === 0,
+  filter: (_pod, _node, state) => volumeRestrictions('conflicts' in state ? state.conflicts : 0),
 };

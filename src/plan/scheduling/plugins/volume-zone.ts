@@ -3,6 +3,7 @@ import { type FilterPlugin, type FilterResult, type Rejection, unresolvable } fr
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimClass, type VolumeCatalog } from '../volume-catalog.js';
+import { podVolumes, volumesUnknown } from '../volume-state.js';
 
 /** VolumeZone (pkg/scheduler/framework/plugins/volumezone, v1.37). */
 export const VOLUME_ZONE_CONFLICT = 'node(s) had no available volume zone';
@@ -89,10 +90,18 @@ export function volumeZone(topologies: readonly VolumeTopology[], node: NodeInfo
   return null;
 }
 
-/** Its PreFilter is part of volumesPreFilter; a pod whose bound volumes have no zone or region is skipped. */
-export const volumeZonePlugin: FilterPlugin = {
+/**
+ * A pod without claims, or whose volumes the snapshot cannot tell (see volumesUnknown), has no state
+ * (null); one whose bound volumes have no zone or region is skipped.
+ */
+export const volumeZonePlugin: FilterPlugin<VolumeZonePreFilter | null> = {
   name: 'VolumeZone',
   reads: ['Node', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass'],
-  skips: (_pod, state) => !state.volumes?.binding || state.volumes.zones.length === 0,
-  filter: (_pod, node, state) => volumeZone(state.volumes?.zones ?? [], node),
+  preFilter: (pod, cluster) => {
+    const volumes = podVolumes(pod, cluster);
+    return !volumes || volumesUnknown(volumes) !== null ? null : volumeZonePreFilter(volumes.claims, cluster.volumes);
+  },
+  rejects: (state) => (state && 'rejection' in state ? state.rejection : null),
+  skips: (_pod, state) => !state || !('topologies' in state) || state.topologies.length === 0,
+  filter: (_pod, node, state) => volumeZone(state && 'topologies' in state ? state.topologies : [], node),
 };

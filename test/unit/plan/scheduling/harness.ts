@@ -43,9 +43,9 @@ export function runPlugin(plugin: string, scene: Scene, incoming: V1Pod, nodeNam
   const pod = podInfo(incoming, cluster.snapshot);
   const state = preFilter(pod, cluster);
   const node = cluster.nodeInfo(nodeName);
-  const filter = FILTER_PLUGINS.find((p) => p.name === plugin)?.filter;
-  if (!node || !filter) throw new Error(`no node ${nodeName} or plugin ${plugin}`);
-  return filter(pod, node, state);
+  const found = FILTER_PLUGINS.find((p) => p.name === plugin);
+  if (!node || !found) throw new Error(`no node ${nodeName} or plugin ${plugin}`);
+  return found.filter(pod, node, state.read(found));
 }
 
 /** Table rows that share a scene and an incoming pod and differ in the node asked about: [name, node, want]. */

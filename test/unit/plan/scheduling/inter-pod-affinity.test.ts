@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-state.js';
 import type { FilterResult } from '../../../../src/plan/scheduling/framework.js';
 import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
+import { interPodAffinityPlugin } from '../../../../src/plan/scheduling/plugins/inter-pod-affinity.js';
 import { preFilter } from '../../../../src/plan/scheduling/registry.js';
 import { SNAPSHOT_KINDS } from '../../../../src/snapshot/types.js';
 import { makeIndex, makeNode, makePod } from '../../builders.js';
@@ -118,8 +119,8 @@ describe('InterPodAffinity Filter', () => {
     const cluster = new SimulatedCluster(index, new Set());
     const incoming = podInfo(needsDb({ namespaceSelector: { matchLabels: { team: 'data' } } }), index.snapshot);
     const state = preFilter(incoming, cluster);
-    expect(state.podAffinity.affinityCounts.size).toBe(0);
-    expect(state.podAffinity.approximated).toBe(true);
+    expect(state.read(interPodAffinityPlugin).affinityCounts.size).toBe(0);
+    expect(state.read(interPodAffinityPlugin).approximated).toBe(true);
     expect(cluster.caveats).toEqual([expect.stringContaining('namespaceSelector')]);
   });
 });
@@ -216,6 +217,6 @@ describe('InterPodAffinity Filter with namespaceSelector and the Namespaces read
     const index = makeIndex({ nodes, pods: [pod('db', 'db', 'a1', undefined, 'data')], namespaces });
     const cluster = new SimulatedCluster(index, new Set());
     const state = preFilter(podInfo(needsDb(teamData), index.snapshot), cluster);
-    expect([state.podAffinity.approximated, cluster.caveats]).toEqual([false, []]);
+    expect([state.read(interPodAffinityPlugin).approximated, cluster.caveats]).toEqual([false, []]);
   });
 });

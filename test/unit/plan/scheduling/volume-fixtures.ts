@@ -10,10 +10,13 @@ import type {
   V1Pod,
   V1StorageClass,
 } from '@kubernetes/client-node';
-import type { FilterResult } from '../../../../src/plan/scheduling/framework.js';
+import type { FilterPlugin, FilterResult, Rejection } from '../../../../src/plan/scheduling/framework.js';
 import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
 import { FILTER_PLUGINS, preFilter } from '../../../../src/plan/scheduling/registry.js';
-import type { VolumeState } from '../../../../src/plan/scheduling/volume-state.js';
+import { nodeVolumeLimitsPlugin } from '../../../../src/plan/scheduling/plugins/node-volume-limits.js';
+import { volumeBindingPlugin } from '../../../../src/plan/scheduling/plugins/volume-binding.js';
+import { volumeRestrictionsPlugin } from '../../../../src/plan/scheduling/plugins/volume-restrictions.js';
+import { volumeZonePlugin } from '../../../../src/plan/scheduling/plugins/volume-zone.js';
 import { makePod } from '../../builders.js';
 import { clusterOf, type Scene } from './harness.js';
 
@@ -170,9 +173,29 @@ export function podWithClaims(name: string, ...claims: string[]): V1Pod {
   return builder.obj();
 }
 
-/** The simulation's PreFilter of the volume plugins for `incoming` in the scene. */
-export function volumePreFilter(scene: Scene, incoming: V1Pod): VolumeState | null {
-  return preFilter(podInfo(incoming), clusterOf(scene)).volumes;
+/** What the volume plugins' PreFilters say of a pod: their first rejection, and why the snapshot cannot tell. */
+export interface VolumePreFilter {
+  readonly rejection: Rejection | null;
+  readonly unknown: string | null;
+}
+
+const VOLUME_PLUGINS: readonly FilterPlugin[] = [
+  volumeRestrictionsPlugin,
+  nodeVolumeLimitsPlugin,
+  volumeBindingPlugin,
+  volumeZonePlugin,
+];
+
+/**
+ * The simulation's PreFilters of the volume plugins for `incoming` in the scene, each read from its own
+ * state; null for a pod without claims (they Skip).
+ */
+export function volumePreFilter(scene: Scene, incoming: V1Pod): VolumePreFilter | null {
+  const state = preFilter(podInfo(incoming), clusterOf(scene));
+  const binding = state.read(volumeBindingPlugin);
+  if (binding === null) return null;
+  const rejection = VOLUME_PLUGINS.map((plugin) => plugin.rejects?.(state.read(plugin)) ?? null).find(Boolean);
+  return { rejection: rejection ?? null, unknown: 'unknown' in binding ? binding.unknown : null };
 }
 
 /**
@@ -183,9 +206,9 @@ export function volumeVerdict(plugin: string, scene: Scene, incoming: V1Pod, nod
   const cluster = clusterOf(scene);
   const pod = podInfo(incoming);
   const state = preFilter(pod, cluster);
-  if (state.volumes?.rejection) return state.volumes.rejection;
+  if (state.rejection) return state.rejection;
   const node = cluster.nodeInfo(nodeName);
-  const filter = FILTER_PLUGINS.find((p) => p.name === plugin)?.filter;
-  if (!node || !filter) throw new Error(`no node ${nodeName} or plugin ${plugin}`);
-  return filter(pod, node, state);
+  const found = FILTER_PLUGINS.find((p) => p.name === plugin);
+  if (!node || !found) throw new Error(`no node ${nodeName} or plugin ${plugin}`);
+  return found.filter(pod, node, state.read(found));
 }
