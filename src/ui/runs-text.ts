@@ -4,29 +4,41 @@ import type { RunListing } from '../run/runs.js';
 import { NODE_PHASES } from '../run/state.js';
 import { formatSeconds } from './format.js';
 import { plural } from '../wording.js';
-import { fitColumns, formatColumns } from './text-columns.js';
-import { UNLIMITED_WIDTH } from './text-wrap.js';
+import { fitColumns, formatColumns, tableWidth } from './text-columns.js';
+import { displayWidth, UNLIMITED_WIDTH } from './text-wrap.js';
 import { safeText } from '../safe-text.js';
 
+/** What COMMAND keeps, whole when shorter, before NODES is cut: enough to tell one script from another. */
+export const COMMAND_KEEPS = 24;
+
+const HOLDER = 2;
+
 /**
- * `kubectl maint runs` as text: one row per run, kubectl-style columns, within `width` (a terminal's):
- * COMMAND, then HOLDER, then NODES cut to fit, with an ellipsis, as k9s cuts its columns; a pipe or a file
- * gets every row whole, as from kubectl get.
+ * `kubectl maint runs` as text: one row per run, kubectl-style columns, AGE how long ago the run started.
+ * A pipe or a file gets every row whole, as from kubectl get. Within `width` (a terminal's), COMMAND keeps
+ * COMMAND_KEEPS columns (or its whole text): HOLDER shows only when every column fits whole with that
+ * (`runs show RUN` names the holder, as kubectl get leaves its lesser columns to -o wide), then NODES is
+ * cut to fit, then COMMAND below that, each with an ellipsis, as k9s cuts its columns. RUN, STATE and AGE
+ * are never cut (the run's id is what the user types next).
  *
- *   RUN                  STATE     HOLDER               STARTED   NODES                          COMMAND
- *   20261202-0801-ab12   expired   ops@bastion pid 42   12m ago   1 command-running, 5 pending   reboot.sh {node}
+ *   RUN                  STATE     HOLDER               AGE   NODES                          COMMAND
+ *   20261202-0801-ab12   expired   ops@bastion pid 42   12m   1 command-running, 5 pending   reboot.sh {node}
  */
 export function runsTable(runs: readonly RunListing[], nowMs: number, width = UNLIMITED_WIDTH): string[] {
   const rows = runs.map((r) => [
     r.id,
     r.state,
     r.holder ? safeText(r.holder) : '-',
-    r.started ? `${formatSeconds((nowMs - Date.parse(r.started)) / 1000)} ago` : '-',
+    r.started ? formatSeconds((nowMs - Date.parse(r.started)) / 1000) : '-',
     safeText(phaseCounts(r.nodes)),
     r.command ? safeText(r.command.join(' ')) || '(none)' : '-',
   ]);
-  const header = ['RUN', 'STATE', 'HOLDER', 'STARTED', 'NODES', 'COMMAND'];
-  return formatColumns(fitColumns([header, ...rows], width, [5, 2, 4]));
+  const table = [['RUN', 'STATE', 'HOLDER', 'AGE', 'NODES', 'COMMAND'], ...rows];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => displayWidth(row[i]!))));
+  const fits = tableWidth([...widths.slice(0, 5), Math.min(widths[5]!, COMMAND_KEEPS)]) <= width;
+  const shown = fits ? table : table.map((row) => row.filter((_, i) => i !== HOLDER));
+  const [nodes, commandColumn] = fits ? [4, 5] : [3, 4];
+  return formatColumns(fitColumns(shown, width, [[commandColumn, COMMAND_KEEPS], nodes, commandColumn]));
 }
 
 /** "1 command-running, 5 pending": the run's nodes counted by phase, in the run's order of phases. */

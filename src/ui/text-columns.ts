@@ -26,26 +26,36 @@ export function formatColumns(rows: readonly (readonly string[])[], indent = '')
   });
 }
 
+/** A column that may be cut: its index, or its index and the width it keeps at this step (default: its header's). */
+export type Shrinkable = number | readonly [column: number, keeps: number];
+
 /**
  * The rows (the first one the header) with cells cut so that formatColumns lays them out within `width`:
- * the columns in `shrinkable`, in that order, each give up what is needed, down to its header's width,
- * a cut cell ending in an ellipsis. The other columns are never cut (a run's id is what the user types
- * next); when they alone are wider than `width`, the rows stay wider.
+ * the steps in `shrinkable`, in that order, each cut its column by what is needed, down to the width it
+ * keeps (never below its header's), a cut cell ending in an ellipsis. A column named twice keeps a fair
+ * width at its first step and gives up the rest only after the others. Columns not named are never cut
+ * (a run's id is what the user types next); when they alone are wider than `width`, the rows stay wider.
  */
 export function fitColumns(
   rows: readonly (readonly string[])[],
   width: number,
-  shrinkable: readonly number[],
+  shrinkable: readonly Shrinkable[],
 ): string[][] {
   const header = rows[0] ?? [];
   const widths = header.map((_, i) => Math.max(...rows.map((row) => displayWidth(row[i] ?? ''))));
-  let excess = widths.reduce((sum, w) => sum + w, 0) + COLUMN_GAP * (widths.length - 1) - width;
-  for (const column of shrinkable) {
+  let excess = tableWidth(widths) - width;
+  for (const step of shrinkable) {
     if (excess <= 0) break;
-    const floor = Math.min(widths[column]!, displayWidth(header[column] ?? ''));
+    const [column, keeps] = typeof step === 'number' ? [step, 0] : step;
+    const floor = Math.min(widths[column]!, Math.max(keeps, displayWidth(header[column] ?? '')));
     const given = Math.min(excess, widths[column]! - floor);
     widths[column]! -= given;
     excess -= given;
   }
   return rows.map((row) => row.map((cell, i) => truncateToWidth(cell, widths[i] ?? 0)));
+}
+
+/** The width formatColumns gives rows whose columns are this wide (the gaps included). */
+export function tableWidth(columnWidths: readonly number[]): number {
+  return columnWidths.reduce((sum, w) => sum + w, 0) + COLUMN_GAP * Math.max(0, columnWidths.length - 1);
 }

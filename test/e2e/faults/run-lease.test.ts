@@ -232,8 +232,8 @@ describe('kubectl maint runs and run --abandon', () => {
       ],
     });
     const text = await finish(await start(['runs']));
-    expect(text.stdout.split('\n')[0]).toMatch(/^RUN +STATE +HOLDER +STARTED +NODES +COMMAND$/);
-    expect(text.stdout.split('\n')[1]).toMatch(/^stale-a +stopped +- +\S+ ago +1 drained, 1 pending +true$/);
+    expect(text.stdout.split('\n')[0]).toMatch(/^RUN +STATE +HOLDER +AGE +NODES +COMMAND$/);
+    expect(text.stdout.split('\n')[1]).toMatch(/^stale-a +stopped +- +\S+ +1 drained, 1 pending +true$/);
 
     const abandoned = await finish(await start(['run', '--abandon', 'stale-a']));
     expect(abandoned.exitCode, abandoned.stderr).toBe(0);

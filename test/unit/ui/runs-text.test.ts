@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunListing } from '../../../src/run/runs.js';
-import { abandonedLines, runsDocument, runsTable } from '../../../src/ui/runs-text.js';
+import { abandonedLines, COMMAND_KEEPS, runsDocument, runsTable } from '../../../src/ui/runs-text.js';
+import { displayWidth } from '../../../src/ui/text-wrap.js';
 
 const now = Date.parse('2026-12-02T09:00:00Z');
 const runs: RunListing[] = [
@@ -18,31 +19,69 @@ const runs: RunListing[] = [
 describe('kubectl maint runs as text', () => {
   it('one row per run: id, state, holder, age, nodes by phase in the run order, command', () => {
     expect(runsTable(runs, now)).toEqual([
-      'RUN                    STATE      HOLDER               STARTED   NODES                                  COMMAND',
-      '20261202-084800-ab12   expired    ops@bastion pid 42   12m ago   1 done, 1 command-running, 2 pending   reboot.sh {node}',
-      'stale-b                no-lease   -                    -         1 gone                                 -',
+      'RUN                    STATE      HOLDER               AGE   NODES                                  COMMAND',
+      '20261202-084800-ab12   expired    ops@bastion pid 42   12m   1 done, 1 command-running, 2 pending   reboot.sh {node}',
+      'stale-b                no-lease   -                    -     1 gone                                 -',
     ]);
   });
 
-  it('at an 80-column terminal: COMMAND, then HOLDER, then NODES cut with an ellipsis, the run id never', () => {
-    const table = runsTable(runs, now, 80);
-    expect(table).toEqual([
-      'RUN                    STATE      HOLDER   STARTED   NODES               COMMAND',
-      '20261202-084800-ab12   expired    ops@b…   12m ago   1 done, 1 comman…   reboot…',
-      'stale-b                no-lease   -        -         1 gone              -',
-    ]);
-    expect(table.every((row) => row.length <= 80)).toBe(true);
+  // A command longer than COMMAND_KEEPS, beside the short one.
+  const longer: RunListing = {
+    id: '20261202-070000-cd34',
+    state: 'alive',
+    holder: 'ci@runner-7 pid 9001',
+    started: '2026-12-02T07:00:00.000Z',
+    command: ['scripts/lab/reboot-node.sh', '{node}', '--wait'],
+    nodes: { drained: ['w5'], pending: ['w6', 'w7'] },
+  };
+  const three = [...runs, longer];
+
+  const narrow: ReadonlyArray<{ readonly width: number; readonly story: string; readonly table: readonly string[] }> = [
+    {
+      width: 120,
+      story: 'HOLDER left out (the rest does not fit whole beside it), COMMAND cut to its fair width only',
+      table: [
+        'RUN                    STATE      AGE   NODES                                  COMMAND',
+        '20261202-084800-ab12   expired    12m   1 done, 1 command-running, 2 pending   reboot.sh {node}',
+        'stale-b                no-lease   -     1 gone                                 -',
+        '20261202-070000-cd34   alive      2h    1 drained, 2 pending                   scripts/lab/reboot-node.sh {node} --wait',
+      ],
+    },
+    {
+      width: 80,
+      story: `COMMAND keeps ${COMMAND_KEEPS} columns (a shorter one whole), NODES is cut first`,
+      table: [
+        'RUN                    STATE      AGE   NODES           COMMAND',
+        '20261202-084800-ab12   expired    12m   1 done, 1 co…   reboot.sh {node}',
+        'stale-b                no-lease   -     1 gone          -',
+        '20261202-070000-cd34   alive      2h    1 drained, 2…   scripts/lab/reboot-node…',
+      ],
+    },
+    {
+      width: 60,
+      story: 'NODES down to its header, then COMMAND below its fair width; RUN, STATE and AGE whole',
+      table: [
+        'RUN                    STATE      AGE   NODES   COMMAND',
+        '20261202-084800-ab12   expired    12m   1 do…   reboot.sh {…',
+        'stale-b                no-lease   -     1 go…   -',
+        '20261202-070000-cd34   alive      2h    1 dr…   scripts/lab…',
+      ],
+    },
+  ];
+  it.each(narrow)('at $width columns: $story', ({ width, table }) => {
+    expect(runsTable(three, now, width)).toEqual(table);
   });
 
-  it('a terminal just wide enough cuts only the command; one as wide as the table cuts nothing', () => {
-    expect(runsTable(runs, now, 111)[1]).toBe(
-      '20261202-084800-ab12   expired    ops@bastion pid 42   12m ago   1 done, 1 command-running, 2 pending   reboot…',
-    );
-    expect(runsTable(runs, now, 120)).toEqual(runsTable(runs, now));
+  it('at 80 and 60 columns every row fits; from 126, every column but COMMAND whole beside its fair width, HOLDER shows', () => {
+    for (const width of [60, 80])
+      expect(runsTable(three, now, width).every((row) => displayWidth(row) <= width)).toBe(true);
+    expect(runsTable(three, now, 126)[0]).toMatch(/^RUN {20}STATE {6}HOLDER /);
+    expect(runsTable(three, now, 125)[0]).not.toContain('HOLDER');
   });
 
-  it('a terminal narrower than the columns never cut keeps them whole, the others at their header width', () => {
-    expect(runsTable(runs, now, 40)[1]).toBe('20261202-084800-ab12   expired    ops@b…   12m ago   1 do…   reboot…');
+  it('a terminal as wide as the whole table cuts nothing and shows HOLDER', () => {
+    expect(runsTable(runs, now, 116)).toEqual(runsTable(runs, now));
+    expect(runsTable(runs, now, 115)[0]).not.toContain('HOLDER');
   });
 
   it("the cluster's text loses its control sequences before it is measured", () => {

@@ -38,6 +38,13 @@ describe('fitColumns', () => {
       'a-long-name   a long no…   a …',
     ]);
   });
+  it('a column named twice keeps the width given at its first step until the later columns are cut', () => {
+    // CMD keeps 8 columns while NOTE gives up what it can, then goes down to its header.
+    expect(fitColumns(rows, 30, [[2, 8], 1, 2])).toEqual([rows[0], ['a-long-name', 'a lo…', 'a long …']]);
+    expect(fitColumns(rows, 26, [[2, 8], 1, 2])).toEqual([rows[0], ['a-long-name', 'a l…', 'a lo…']]);
+    // A column narrower than the width it keeps stays whole.
+    expect(fitColumns(rows, 38, [[2, 20], 1])).toEqual([rows[0], ['a-long-name', 'a long…', 'a long command']]);
+  });
   it('never cuts the other columns, nor a column below its header', () => {
     expect(fitColumns(rows, 10, [2, 1])).toEqual([rows[0], ['a-long-name', 'a l…', 'a …']]);
   });
