@@ -54,6 +54,8 @@ describe('control plane outages in the middle of a drain', () => {
   it('kube-controller-manager down: the wait says the budget status is stale, and the drain finishes once it is back', async () => {
     await seedScenario('hello');
     const pods = await helloOnNode1();
+    // The scenario spreads hello 2 + 2 over the workers; a drain of fewer than two never waits on the budget.
+    expect(pods.map((p) => p.name)).toHaveLength(2);
     await labComponent('stop', 'kube-controller-manager');
     const mark = await auditMark();
     // The first pod is evicted (the API server spends the budget itself); no replacement comes and the
