@@ -149,11 +149,23 @@ export function compare(o: Observation): Comparison {
   // DaemonSet controller recreates it for the same node.
   const fresh = o.after.filter((p) => !before.has(p.uid));
   const replacements = replacementsOf(o.plan);
+  // A preemption whose node is tied: kube-scheduler picks one of the tied nodes at random, and with it
+  // the victims, so what becomes of the workloads with pods on those nodes is not the plan's to know.
+  const everyLink = replacementsOf(o.plan, true);
+  const tied = everyLink.find((r) => (r.replacement.preemption?.tiedWith.length ?? 0) > 0);
+  const tiedNodes = new Set(tied ? [tied.replacement.preemption!.node, ...tied.replacement.preemption!.tiedWith] : []);
+  const onTiedNodes = new Set(o.before.filter((p) => p.node !== null && tiedNodes.has(p.node)).map((p) => p.app));
   for (const [controller, list] of Map.groupBy(replacements, (r) => r.controller)) {
     const unknown = list.filter((r) => r.replacement.unknown !== undefined);
     if (unknown.length > 0) {
       notJudged.push(
         `${controller}: the plan cannot tell where ${unknown.length} replacement(s) run (${unknown[0]!.replacement.unknown})`,
+      );
+      continue;
+    }
+    if (onTiedNodes.has(controller)) {
+      notJudged.push(
+        `${controller}: has pods on ${[...tiedNodes].join(', ')}, where a tied preemption picks its victims`,
       );
       continue;
     }
@@ -169,7 +181,7 @@ export function compare(o: Observation): Comparison {
     });
   }
   for (const app of new Set(fresh.map((p) => p.app))) {
-    if (!replacements.some((r) => r.controller === app)) {
+    if (!replacements.some((r) => r.controller === app) && !onTiedNodes.has(app)) {
       facts.push({
         subject: app,
         fact: 'replacements',
@@ -187,14 +199,17 @@ export function compare(o: Observation): Comparison {
   const freshNodes = new Map(
     [...Map.groupBy(fresh, (p) => p.app)].map(([app, pods]) => [app, count(pods.map((p) => p.node))]),
   );
+  // Several replacements of one workload are matched as a multiset of nodes, never by name: which of
+  // them the scheduler meets first (and so which takes the room) is a race between their evictions.
+  const perWorkload = count(replacements.map((r) => r.controller));
   for (const r of replacements) {
     const node = r.replacement.placedOn;
-    if (!node || r.replacement.unknown !== undefined) continue;
+    if (!node || r.replacement.unknown !== undefined || onTiedNodes.has(r.controller)) continue;
     const single = r.replacement.preemption
       ? r.replacement.preemption.tiedWith.length === 0
       : r.replacement.nodes.length === 1;
     if (!single || contested.has(node)) continue;
-    const sameName = fresh.find((p) => p.name === r.pod);
+    const sameName = perWorkload.get(r.controller) === 1 ? fresh.find((p) => p.name === r.pod) : undefined;
     let cluster: string;
     let agree: boolean;
     if (sameName) {
@@ -213,8 +228,6 @@ export function compare(o: Observation): Comparison {
   }
 
   // Preemption: the pods deleted to make room, off the drained node.
-  const everyLink = replacementsOf(o.plan, true);
-  const tied = everyLink.find((r) => (r.replacement.preemption?.tiedWith.length ?? 0) > 0);
   if (tied) {
     notJudged.push(
       `preemption victims: ${tied.pod}'s nomination is tied with ${tied.replacement.preemption!.tiedWith.join(', ')}`,

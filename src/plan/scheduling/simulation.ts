@@ -22,6 +22,9 @@ import { draAllocationsOn, draUnknown, dynamicResources, dynamicResourcesPlugin 
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
 
+/** A replacement's plan as retryUnplaced rewrites it. */
+type MutablePlan = { -readonly [K in keyof ReplacementPlan]: ReplacementPlan[K] };
+
 /** A victim whose replacement is filled in once placed (see placePreempted). */
 type MutableVictim = { -readonly [K in keyof PreemptionVictim]: PreemptionVictim[K] };
 
@@ -98,6 +101,10 @@ export class SchedulingSimulation {
   /** Per budget, how many of its pods preemption deleted so far. */
   private readonly budgetsSpent = new Map<BudgetKey, number>();
   private drainBudgetsAllow: ReadonlyMap<BudgetKey, number> = new Map();
+  /** Replacements that found no node so far, each with the plan that says so (rewritten if a retry places it). */
+  private readonly unplaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
+  /** A preemption deleted pods since the last retry of the unplaced replacements. */
+  private roomFreed = false;
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
@@ -147,9 +154,15 @@ export class SchedulingSimulation {
    * the drained set; on success the replacement is committed (counted on its node for resources, ports,
    * affinity and spread) so later placements compete for the same room. One that fits nowhere may preempt
    * lower-priority pods (DefaultPreemption): they are deleted, and their own replacements are placed by
-   * `placePreempted`.
+   * `placePreempted`. One that finds no node is tried again when a preemption frees room (see retryUnplaced).
    */
   place(pod: V1Pod): ReplacementPlan {
+    const plan = this.placeOnce(pod);
+    if (!plan.schedulable && plan.unknown === undefined) this.unplaced.push({ pod, plan: plan as MutablePlan });
+    return plan;
+  }
+
+  private placeOnce(pod: V1Pod): ReplacementPlan {
     const replacement = podInfo(this.replacementOf(pod), this.index.snapshot);
     const gates = this.templateGates(pod);
     const now = this.attempt(replacement);
@@ -171,9 +184,33 @@ export class SchedulingSimulation {
    * queue's order), each of which may preempt in turn; fills in each victim's `replacement`.
    */
   placePreempted(): void {
-    while (this.preempted.length > 0) {
+    while (this.preempted.length > 0 || this.roomFreed) {
       const batch = this.preempted.splice(0).sort((a, b) => b.victim.priority - a.victim.priority);
       for (const { victim, plan } of batch) plan.replacement = this.place(victim.pod);
+      if (this.preempted.length === 0) this.retryUnplaced();
+    }
+  }
+
+  /**
+   * The scheduler moves the pods it could not place back to its active queue when a pod is deleted (the
+   * queueing hints of NodeResourcesFit, InterPodAffinity, PodTopologySpread…): once a preemption has
+   * deleted its victims, every replacement still without a node is tried again, higher priority first.
+   * One that now finds a node (or preempts) is reported as such: its plan is rewritten in place, wherever
+   * the plan holds it (a drained pod's replacement, a victim's).
+   */
+  private retryUnplaced(): void {
+    if (!this.roomFreed) return;
+    this.roomFreed = false;
+    const priority = (pod: V1Pod) => podInfo(pod, this.index.snapshot).priority;
+    const waiting = this.unplaced.splice(0).sort((a, b) => priority(b.pod) - priority(a.pod));
+    for (const entry of waiting) {
+      const again = this.placeOnce(entry.pod);
+      if (!again.schedulable) {
+        this.unplaced.push(entry);
+        continue;
+      }
+      for (const key of Object.keys(entry.plan)) delete entry.plan[key as keyof MutablePlan];
+      Object.assign(entry.plan, again);
     }
   }
 
@@ -225,6 +262,7 @@ export class SchedulingSimulation {
       return plan;
     });
     this.cluster.preempt(node, run.chosen.victims);
+    this.roomFreed = true;
     this.commit(pod, node, state);
     return { node: node.name, victims, budgetsBroken: [...broken].sort(), tiedWith: run.tiedWith };
   }

@@ -164,7 +164,29 @@ describe('compare', () => {
     });
     const tied = compare({ ...observation, plan: preempting(['fid-node-3']) });
     expect(tied.facts.find((f) => f.fact === 'preemption victims')).toBeUndefined();
-    expect(tied.notJudged).toEqual(["preemption victims: high-a's nomination is tied with fid-node-3"]);
+    expect(tied.notJudged).toEqual([
+      'low: has pods on fid-node-2, fid-node-3, where a tied preemption picks its victims',
+      "preemption victims: high-a's nomination is tied with fid-node-3",
+    ]);
+    // Which node's pods lose their room is the scheduler's random pick: low's replacements are not judged.
+    expect(tied.facts.filter((f) => f.subject === 'low')).toEqual([]);
+  });
+
+  it("matches several replacements of one workload as a multiset of nodes: which goes first is the evictions' race", () => {
+    const p = plan([
+      podPlan('db-0', 'db', { replacement: replacement(['fid-node-2']) }),
+      podPlan('db-1', 'db', { replacement: replacement([]) }),
+    ]);
+    const { facts } = compare({
+      node: NODE,
+      plan: p,
+      events: drain('drained', ['db-0', 'terminating'], ['db-1', 'terminating']),
+      before: [pod('db-0', 'db', NODE, { uid: 'old-0' }), pod('db-1', 'db', NODE, { uid: 'old-1' })],
+      // The cluster met db-1's replacement first: it took the room, db-0's found none.
+      after: [pod('db-0', 'db', null, { uid: 'new-0' }), pod('db-1', 'db', 'fid-node-2', { uid: 'new-1' })],
+    });
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
+    expect(facts.find((f) => f.fact === 'node')).toMatchObject({ plan: 'fid-node-2', cluster: 'fid-node-2' });
   });
 
   it("counts a preempted DaemonSet pod's replacement: its controller recreates it for the same node", () => {

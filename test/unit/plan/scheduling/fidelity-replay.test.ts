@@ -36,3 +36,21 @@ describe('seed 139: a replacement with several feasible nodes goes where the wei
     expect(plan.verdict).toBe('disruptive');
   });
 });
+
+describe('seed 59: replacements without a node are tried again once a preemption frees room', () => {
+  // A low-priority filler's replacement preempted a DaemonSet pod and a web-1 pod on fid-node-1; a later
+  // high-priority web-3 replacement preempted that filler replacement, freeing more than it takes. The
+  // scheduler then retried the pods it had left unschedulable, and both victims' replacements found room.
+  const plan = planOf(59, 'fid-node-2');
+  const victims = plan.pods.flatMap((p) => p.replacement?.preemption?.victims ?? []);
+
+  it("places the first preemption's victims once web-3's preemption has freed room on fid-node-1", () => {
+    const replaced = (name: string) => victims.find((v) => v.name === name)?.replacement;
+    expect(replaced('agent-wxlk4')).toMatchObject({ schedulable: true, placedOn: 'fid-node-1' });
+    expect(replaced('web-1-5dd6957fcf-k24n5')).toMatchObject({ schedulable: true, placedOn: 'fid-node-1' });
+  });
+
+  it("leaves the preempted filler replacement's own replacement without a node", () => {
+    expect(victims.find((v) => v.name === 'filler-565879977f-ccqm6')?.replacement?.schedulable).toBe(false);
+  });
+});
