@@ -14,7 +14,7 @@ import { drainClientFor } from '../../src/kube/drain-client.js';
 import { surgeSelects } from '../../src/plan/surge.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../src/plan/defaults.js';
 import { loadLiveSnapshot } from '../../src/snapshot/load-live.js';
-import { eventually, kubectl, kubectlJson, labEnv, seedScenario, type KubeObject } from './lab.js';
+import { eventually, kubectl, kubectlJson, labApi, labEnv, labGet, seedScenario, type KubeObject } from './lab.js';
 import { runMaint, planRun, signalWhen } from './drain-run.js';
 
 // --surge on a single-replica Deployment under a minAvailable 1 budget on k8s-node-1: kubectl drain
@@ -67,8 +67,15 @@ interface Autoscaler {
   spec: { minReplicas: number; maxReplicas: number };
 }
 
-const solo = () => kubectlJson<Deployment>(['get', 'deployment', 'solo', '-n', 'demo']);
-const soloAutoscaler = () => kubectlJson<Autoscaler>(['get', 'hpa', 'solo', '-n', 'demo']);
+// What the tests read again and again, read from the API server in-process: `kubectl get` is a process
+// each time, a second or two of a loaded machine.
+const solo = () => labGet<Deployment>('/apis/apps/v1/namespaces/demo/deployments/solo');
+const soloAutoscaler = () => labGet<Autoscaler>('/apis/autoscaling/v2/namespaces/demo/horizontalpodautoscalers/solo');
+const soloBudget = () => labGet<Pdb>('/apis/policy/v1/namespaces/demo/poddisruptionbudgets/solo');
+const soloPods = () => labGet<{ items: KubeObject[] }>('/api/v1/namespaces/demo/pods?labelSelector=app%3Dsolo');
+/** What `kubectl cordon` and `uncordon` write. */
+const setUnschedulable = async (node: string, unschedulable: boolean) =>
+  (await labApi()).must('PATCH', `/api/v1/nodes/${node}`, { spec: { unschedulable } }, 'application/merge-patch+json');
 const isReady = (pod: KubeObject) => pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
 
 /**
@@ -82,10 +89,10 @@ async function untilSoloSettled(): Promise<void> {
   await eventually(
     async () => {
       const [pods, deployment, pdb, node] = await Promise.all([
-        kubectlJson(['get', 'pods', '-n', 'demo', '-l', 'app=solo']),
+        soloPods(),
         solo(),
-        kubectlJson<Pdb>(['get', 'pdb', 'solo', '-n', 'demo']),
-        kubectlJson<KubeObject>(['get', 'node', 'k8s-node-2']),
+        soloBudget(),
+        labGet<KubeObject>('/api/v1/nodes/k8s-node-2'),
       ]);
       const [pod, ...others] = pods.items;
       const taints = (node.spec.taints ?? []) as Array<{ effect: string }>;
@@ -110,39 +117,32 @@ async function untilSoloSettled(): Promise<void> {
   );
 }
 
-/** Puts solo's one replica on k8s-node-1 (k8s-node-2 cordoned meanwhile). */
+/** Puts solo's one replica on k8s-node-1 (k8s-node-2 cordoned until the scheduler has placed it). */
 async function seedSolo(): Promise<void> {
   await seedScenario('hello');
-  await kubectl(['cordon', 'k8s-node-2']);
+  await setUnschedulable('k8s-node-2', true);
   await kubectl(['apply', '-f', '-'], { input: SOLO });
-  await kubectl(['rollout', 'status', '-n', 'demo', 'deployment/solo', '--timeout=60s']);
-  await kubectl(['uncordon', 'k8s-node-2']);
+  await eventually(
+    async () => (await soloPods()).items.some((pod) => pod.spec.nodeName === 'k8s-node-1'),
+    60_000,
+    "solo's pod to be placed on k8s-node-1",
+  );
+  await setUnschedulable('k8s-node-2', false);
   await untilSoloSettled();
 }
 
-/** Samples the budget and solo's Ready pods until stopped: the lowest counts seen. */
+/** Samples the budget and solo's Ready pods every 100 ms until stopped: the lowest counts seen. */
 function watchSolo() {
   let stopped = false;
   const seen = { minReadyPods: Infinity, violations: 0, samples: 0 };
   const loop = (async () => {
     while (!stopped) {
-      const [pdb, pods] = await Promise.all([
-        kubectlJson<Pdb>(['get', 'pdb', 'solo', '-n', 'demo']),
-        kubectlJson<{ items: Array<{ status: { conditions?: Array<{ type: string; status: string }> } }> }>([
-          'get',
-          'pods',
-          '-n',
-          'demo',
-          '-l',
-          'app=solo',
-        ]),
-      ]);
-      const ready = pods.items.filter((p) =>
-        p.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-      );
+      const [pdb, pods] = await Promise.all([soloBudget(), soloPods()]);
+      const ready = pods.items.filter(isReady);
       seen.minReadyPods = Math.min(seen.minReadyPods, ready.length);
       if (pdb.status.currentHealthy < pdb.status.desiredHealthy) seen.violations++;
       seen.samples++;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   })();
   return {
@@ -217,7 +217,9 @@ describe('kubectl maint drain --surge', () => {
   beforeEach(seedSolo);
 
   it('kubectl drain gives up; --surge finishes with the budget and the Ready count held, and the spec restored', async () => {
-    const kubectlDrain = await kubectl(['drain', ...ONLY_SOLO, '--timeout', '60s'], { reject: false });
+    // kubectl drain retries the refused eviction every 5 s until its timeout: 15 s sees it refused
+    // several times and lets the drain start on a loaded machine.
+    const kubectlDrain = await kubectl(['drain', ...ONLY_SOLO, '--timeout', '15s'], { reject: false });
     expect(kubectlDrain.exitCode).not.toBe(0);
     expect(String(kubectlDrain.stderr)).toMatch(/Cannot evict pod as it would violate the pod's disruption budget/);
 

@@ -1,7 +1,7 @@
 import { execa, type Options } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { seedScenario as seedLab } from '../../scripts/lab/seed.js';
+import { LabApi, seedScenario as seedLab } from '../../scripts/lab/seed.js';
 import { signLeaf } from '../support/pki.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +55,23 @@ export async function kubectl(args: readonly string[], options: Options = {}) {
     ...options,
     env: { ...process.env, KUBECONFIG: env.KUBECONFIG, PATH: env.PATH, ...(options.env ?? {}) },
   });
+}
+
+let api: LabApi | undefined;
+
+/**
+ * This worker's lab API server as a client (seed.ts's: the admin kubeconfig, one kept-alive connection),
+ * for what a test reads or writes in a loop: a request takes milliseconds, where each `kubectl` is a process
+ * that takes a second or two of a loaded 2-core machine.
+ */
+export async function labApi(): Promise<LabApi> {
+  api ??= new LabApi((await labEnv()).KUBECONFIG);
+  return api;
+}
+
+/** GETs `url` (an API path) from the lab: the object as `kubectl get -o json` prints it. */
+export async function labGet<T>(url: string): Promise<T> {
+  return (await (await labApi()).must('GET', url)) as T;
 }
 
 /** The fields of API objects that e2e tests read from `kubectl get -o json`. */
