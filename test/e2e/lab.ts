@@ -109,10 +109,15 @@ export async function seedScenario(name: string): Promise<void> {
 
 /** The least a wait on state is given before it fails: what a loaded 2-core CI machine may need. */
 const LEAST_GUARD_MS = 60_000;
+const POLL_MIN_MS = 100;
+const POLL_MAX_MS = 500;
 
 /**
  * Polls until `check` returns a truthy value, or throws after `timeoutMs`. The deadline guards against a
- * hung test; it is no speed check, so it is never shorter than LEAST_GUARD_MS.
+ * hung test; it is no speed check, so it is never shorter than LEAST_GUARD_MS. Between two checks it waits
+ * as long as the last check took, from POLL_MIN_MS to POLL_MAX_MS: a check of the test's own state (events
+ * already read, a terminal's screen) runs every 100 ms, while one that starts kubectl is never run back to
+ * back, which leaves the loaded machine's CPU to the lab.
  */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
@@ -122,10 +127,12 @@ export async function eventually<T>(
   timeoutMs = Math.max(timeoutMs, LEAST_GUARD_MS);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    const checked = Date.now();
     const value = await check();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
+    const pause = Math.min(POLL_MAX_MS, Math.max(POLL_MIN_MS, Date.now() - checked));
+    await new Promise((r) => setTimeout(r, pause));
   }
 }
 
