@@ -84,16 +84,21 @@ function replacementsOf(
   plan: DrainPlan,
   superseded = false,
 ): Array<{ pod: string; controller: string; replacement: ReplacementPlan }> {
-  const out: Array<{ pod: string; controller: string; replacement: ReplacementPlan }> = [];
-  const visit = (pod: string, controller: string | undefined, replacement: ReplacementPlan | null) => {
+  const out: Array<{ pod: string; controller: string; replacement: ReplacementPlan; depth: number }> = [];
+  const visit = (pod: string, controller: string | undefined, replacement: ReplacementPlan | null, depth: number) => {
     if (!replacement || !controller) return;
-    out.push({ pod, controller, replacement });
-    for (const v of replacement.preemption?.victims ?? []) visit(v.name, v.controller?.name, v.replacement);
+    out.push({ pod, controller, replacement, depth });
+    for (const v of replacement.preemption?.victims ?? []) visit(v.name, v.controller?.name, v.replacement, depth + 1);
   };
-  for (const p of admittedPods(plan)) visit(p.name, p.controller?.name, p.replacement);
-  // A replacement a later one preempts is replaced in turn (the plan names it after the pod it replaced):
-  // only the last of the chain is left in the cluster.
-  return superseded ? out : out.filter((r, i) => !out.slice(i + 1).some((later) => later.pod === r.pod));
+  for (const p of admittedPods(plan)) visit(p.name, p.controller?.name, p.replacement, 0);
+  // A replacement a later one preempts is replaced in turn (the plan names it after the pod it replaced,
+  // as a victim deeper in the preemption chain than the pod itself): only the last of the chain, the
+  // deepest, is left in the cluster.
+  const kept = (r: (typeof out)[number], i: number) =>
+    !out.some(
+      (other, j) => j !== i && other.pod === r.pod && (other.depth > r.depth || (other.depth === r.depth && j > i)),
+    );
+  return (superseded ? out : out.filter(kept)).map(({ depth: _depth, ...r }) => r);
 }
 
 const admittedPods = (plan: DrainPlan): PodPlan[] =>

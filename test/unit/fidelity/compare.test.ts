@@ -249,16 +249,22 @@ describe('compare', () => {
         },
       }),
     });
-    const { facts, notJudged } = compare({
-      node: NODE,
-      plan: plan([web, high]),
-      events: drain('drained', ['web-a', 'terminating'], ['high-a', 'terminating']),
-      before: [pod('web-a', 'web', NODE), pod('high-a', 'high', NODE)],
-      after: [pod('web-c', 'web', null), pod('high-b', 'high', 'fid-node-2')],
-    });
-    expect(facts.filter((f) => !f.agree)).toEqual([]);
-    expect(facts.find((f) => f.subject === 'web')).toMatchObject({ plan: '0 placed, 1 without a node' });
-    expect(notJudged).toEqual(['preemption victims: the replacement of web-a']);
+    // The preemptor first in the plan's order as well as last: the chain's end is the deepest victim.
+    for (const pods of [
+      [web, high],
+      [high, web],
+    ]) {
+      const { facts, notJudged } = compare({
+        node: NODE,
+        plan: plan(pods),
+        events: drain('drained', ['web-a', 'terminating'], ['high-a', 'terminating']),
+        before: [pod('web-a', 'web', NODE), pod('high-a', 'high', NODE)],
+        after: [pod('web-c', 'web', null), pod('high-b', 'high', 'fid-node-2')],
+      });
+      expect(facts.filter((f) => !f.agree)).toEqual([]);
+      expect(facts.find((f) => f.subject === 'web')).toMatchObject({ plan: '0 placed, 1 without a node' });
+      expect(notJudged).toEqual(['preemption victims: the replacement of web-a']);
+    }
   });
 
   it('a replacement the plan calls unknown is not judged', () => {
