@@ -227,7 +227,7 @@ export class SimulatedCluster implements ClusterState {
           const started = toEpochSeconds(pod.status?.startTime);
           const { priority } = podPriority(pod, this.index.snapshot);
           const [requests, hostPorts] = [podRequests(pod, true), hostPortsOf(pod)];
-          const nonZero = nonZeroRequests(pod, true);
+          const nonZero = nonZeroRequests(pod, true, requests);
           return {
             uid,
             namespace,

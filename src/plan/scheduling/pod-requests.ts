@@ -60,9 +60,18 @@ const NON_ZERO_DEFAULTS: Resources = { cpu: 100, memory: 200 * 1024 * 1024 };
  * The pod's cpu and memory as NodeResourcesFit's LeastAllocated score counts them (the NodeInfo's
  * `NonZeroRequested`): podRequests with each container's missing cpu or memory request taken at its default.
  */
-export function nonZeroRequests(pod: V1Pod, useStatus = false): Resources {
-  const all = podRequests(pod, useStatus, NON_ZERO_DEFAULTS);
+export function nonZeroRequests(pod: V1Pod, useStatus = false, requests?: Resources): Resources {
+  // Where every container requests cpu and memory the defaults change nothing: the pod's own requests,
+  // already computed for every pod of the cluster, serve without a second pass over its containers.
+  const all = requests && !missesADefault(pod) ? requests : podRequests(pod, useStatus, NON_ZERO_DEFAULTS);
   return { cpu: all.cpu ?? 0, memory: all.memory ?? 0 };
+}
+
+function missesADefault(pod: V1Pod): boolean {
+  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
+  return containers.some((c) =>
+    Object.keys(NON_ZERO_DEFAULTS).some((name) => c.resources?.requests?.[name] === undefined),
+  );
 }
 
 /** The container's requests with `missing` filling the resources its spec does not request. */

@@ -124,9 +124,10 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
 
 /** An assigned pod of the snapshot counts on its node: requests (status-aware), ports, one pod slot. */
 function addExistingPod(node: NodeInfo, pod: V1Pod): void {
+  const requests = podRequests(pod, true);
   node.addPod({
-    requests: podRequests(pod, true),
-    nonZeroRequests: nonZeroRequests(pod, true),
+    requests,
+    nonZeroRequests: nonZeroRequests(pod, true, requests),
     hostPorts: hostPortsOf(pod),
   });
 }
