@@ -6,7 +6,7 @@ import { permissionsOf } from '../../src/kube/permissions.js';
 import { leaseName } from '../../src/run/state.js';
 import { auditMark, auditSince, maintReads, type MaintReads } from './audit.js';
 import { runMaint } from './drain-run.js';
-import { labComponent } from './faults/faults.js';
+import { labComponent, restartedApiServer } from './faults/faults.js';
 import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
 import { poolRunArgs } from '../../scripts/lab/pool-run.js';
 import { described, finish, POOL, scratch, start } from './run-helpers.js';
@@ -111,7 +111,7 @@ describe('the reads of kubectl maint, in the API server audit log', () => {
       expect(podsRead()).toBe(1);
       // A restarted API server's watch cache starts at the revision of etcd then: older ones are gone (410).
       await labComponent('stop', 'kube-apiserver');
-      await labComponent('start', 'kube-apiserver');
+      await restartedApiServer();
       await eventually(async () => podsRead() >= 2, 120_000, 'the pods read again');
       await kubectl(['run', 'after-relist', '-n', 'demo', '--image=registry.k8s.io/pause:3.10']);
       await eventually(

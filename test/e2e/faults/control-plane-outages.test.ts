@@ -9,6 +9,7 @@ import {
   expectDrainedOnce,
   helloOnNode1,
   labComponent,
+  restartedApiServer,
   watchDrain,
 } from './faults.js';
 
@@ -45,7 +46,7 @@ describe('control plane outages in the middle of a drain', () => {
           ),
       'the drain to notice that the API server is gone',
     );
-    await labComponent('start', 'kube-apiserver');
+    await restartedApiServer();
     await setHelloMaxUnavailable(1);
 
     await expectDrainedOnce(await drain.finish(), pods, mark);

@@ -161,6 +161,17 @@ export async function labComponent(action: 'stop' | 'start', name: string): Prom
   await execa('bash', [labScript, `${action}-component`, name], { env: labProcessEnv() });
 }
 
+/**
+ * Starts the stopped kube-apiserver again, then restarts kube-controller-manager: its watches broke with
+ * the API server and come back only after its reflectors' back-off, which on a loaded machine outlasts a
+ * seed's wait for the disruption controller. A fresh one lists at once, so the control plane is whole.
+ */
+export async function restartedApiServer(): Promise<void> {
+  await labComponent('start', 'kube-apiserver');
+  await labComponent('stop', 'kube-controller-manager');
+  await labComponent('start', 'kube-controller-manager');
+}
+
 /** The lines of stderr that are errors (kubectl's "error: …" lines). */
 export function errorLines(stderr: string): string[] {
   return stderr.split('\n').filter((line) => line.startsWith('error:'));
