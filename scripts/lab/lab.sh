@@ -24,7 +24,8 @@ usage: npm run lab -- <verb>
                    kube-controller-manager, kube-scheduler, kwok), as a fault would
   start-component NAME  start it again with the lab's ports and configuration; waits until it serves
 environment: LAB_DIR (default /tmp/kubectl-maint-lab), LAB_CACHE (default ~/.cache/kubectl-maint-lab),
-             LAB_KUBE_VERSION (default from scripts/lab/versions.env), LAB_POD_READY_DELAY_MS (default 1000)
+             LAB_KUBE_VERSION (default from scripts/lab/versions.env), LAB_POD_READY_DELAY_MS (default 1000),
+             LAB_KWOK_POD_WORKERS (KWOK's pod stage workers, default 32)
 USAGE
     ;;
   *) echo "lab: unknown verb '$verb' (try: npm run lab -- help)" >&2; exit 2 ;;

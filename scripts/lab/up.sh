@@ -6,6 +6,7 @@ source "$(dirname "$0")/lib.sh"
 source "$LAB_SCRIPTS/components.sh"
 
 LAB_POD_READY_DELAY_MS=${LAB_POD_READY_DELAY_MS:-1000}
+LAB_KWOK_POD_WORKERS=${LAB_KWOK_POD_WORKERS:-32}
 
 # One `up` at a time per lab: CI starts its labs while it builds, and the e2e global setup's own `up`
 # then waits here and finds the lab up (without the lock it would take the half-started lab for stale).
@@ -97,8 +98,27 @@ kind: KubeSchedulerConfiguration
 clientConnection: {kubeconfig: "$KUBECONFIG_LAB", qps: 100, burst: 200}
 leaderElection: {leaderElect: false}
 SCHED
-# KWOK: the upstream node stages of its version plus the lab's own pod stages.
+# KWOK: its configuration, the upstream node stages of its version and the lab's own pod stages.
+# podPlayStageParallelism: KWOK's default is 4 workers, each one patch at a time, and a lab grown to tens
+# of thousands of pods (the live-read bench) then waits hours for them to run. A KwokConfiguration given
+# in the file leaves every option it omits at zero, not at KWOK's default (a zero parallelism stops KWOK):
+# the others are KWOK's defaults (sigs.k8s.io/kwok pkg/apis/config/v1alpha1/zz_generated.defaults.go).
 {
+  cat <<KWOKCONF
+apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokConfiguration
+options:
+  podPlayStageParallelism: $LAB_KWOK_POD_WORKERS
+  nodePlayStageParallelism: 4
+  nodeLeaseParallelism: 4
+  podsOnNodeSyncParallelism: 1
+  enablePodsOnNodeSyncListPager: true
+  enablePodsOnNodeSyncStreamWatch: false
+  enableDebuggingHandlers: true
+  enableContentionProfiling: false
+  enableProfilingHandler: true
+---
+KWOKCONF
   cat "$LAB_BIN/stages/node-initialize.yaml"
   printf -- '\n---\n'
   cat "$LAB_BIN/stages/node-heartbeat-with-lease.yaml"
