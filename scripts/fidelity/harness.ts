@@ -11,14 +11,19 @@ import type { DrainPlan } from '../../src/plan/types.js';
 import type * as Seed from '../lab/seed.js';
 import type * as Compare from './compare.js';
 import type * as Generate from './generate-cluster.js';
+import type * as LoadFile from '../../src/snapshot/load-file.js';
 
 // Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
 const load = async <T>(file: string) => (await import(new URL(file, import.meta.url).href)) as T;
 const { LabApi, seedObjects } = await load<typeof Seed>('../lab/seed.ts');
 const { compare } = await load<typeof Compare>('./compare.ts');
 const { generateCluster, NAMESPACE } = await load<typeof Generate>('./generate-cluster.ts');
+// From the build (npm run fidelity builds it first): src/ imports its siblings by their .js names.
+const { SNAPSHOT_COMMAND } = await load<typeof LoadFile>('../../dist/snapshot/load-file.js');
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/kubectl-maint.js');
+/** `kubectl get …` of every kind the plan reads (the README's snapshot command), after `kubectl`. */
+const SNAPSHOT_ARGS = SNAPSHOT_COMMAND.split(' ').slice(1);
 /** How long a generated cluster may take to settle before it is given up as unplaceable. */
 const SETTLE_SECONDS = 45;
 /**
@@ -48,6 +53,11 @@ export interface ClusterResult {
   readonly seconds: number;
   /** What was compared: the plan, the drain's events, the pods before and after (for a disagreement's record). */
   readonly evidence?: Compare.Observation;
+  /**
+   * The cluster as the plan read it, just before: the README's `kubectl get … -o json`, what `plan --snapshot`
+   * reads (a disagreement is planned again from it, and becomes a regression test's fixture).
+   */
+  readonly snapshot?: string;
 }
 
 interface ApiPod {
@@ -62,11 +72,15 @@ interface ApiPod {
   status?: { nominatedNodeName?: string; conditions?: Array<{ type: string; status: string; reason?: string }> };
 }
 
-function run(args: readonly string[], lab: Lab): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  args: readonly string[],
+  lab: Lab,
+  command: readonly string[] = [process.execPath, BIN],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      [BIN, ...args],
+      command[0]!,
+      [...command.slice(1), ...args],
       { env: { ...process.env, KUBECONFIG: lab.kubeconfig, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -155,6 +169,7 @@ export async function checkCluster(
     const node = [...perNode].sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b))[0]![0];
     log(`seed ${seed}: ${cluster.nodes.length} nodes, ${workloadPods.length} pods; draining ${node}`);
 
+    const snapshot = await run(SNAPSHOT_ARGS, lab, [lab.kubectl]);
     const planned = await run(['plan', node, '--ignore-daemonsets', '-o', 'json'], lab);
     if (planned.stdout.trim() === '')
       throw new Error(`plan printed nothing (exit ${planned.code}): ${planned.stderr.trim()}`);
@@ -172,6 +187,7 @@ export async function checkCluster(
     const { facts, notJudged } = compare(evidence);
     return {
       evidence,
+      ...(snapshot.code === 0 ? { snapshot: snapshot.stdout } : {}),
       seed,
       settled: true,
       node,

@@ -62,7 +62,7 @@ if (!kubeconfig || !labBin) {
 const { checkCluster } = (await import(new URL('./harness.ts', import.meta.url).href)) as typeof Harness;
 const lab = { kubeconfig, kubectl: path.join(labBin, 'kubectl') };
 
-// Each disagreeing cluster's plan, drain events and pods, to look into.
+// Each disagreeing cluster's plan, drain events, pods and snapshot, to look into (every cluster's with --verbose).
 const evidenceDir = path.join(process.env.TMPDIR ?? os.tmpdir(), 'kubectl-maint-fidelity');
 const results: Harness.ClusterResult[] = [];
 for (let seed = first; seed < first + count; seed++) {
@@ -79,11 +79,16 @@ for (let seed = first; seed < first + count; seed++) {
     for (const f of r.facts)
       console.log(`  ${f.agree ? 'ok  ' : 'DIFF'} ${f.subject}: ${f.fact}: plan ${f.plan}; cluster ${f.cluster}`);
   if (values.verbose) for (const n of r.notJudged) console.log(`  not judged: ${n}`);
-  if (r.evidence && r.facts.some((f) => !f.agree)) {
+  if (r.evidence && (values.verbose || r.facts.some((f) => !f.agree))) {
     mkdirSync(evidenceDir, { recursive: true });
     const file = path.join(evidenceDir, `seed-${seed}.json`);
     writeFileSync(file, JSON.stringify(r.evidence, null, 2));
     console.log(`  evidence: ${file}`);
+    if (r.snapshot !== undefined) {
+      const snapshot = path.join(evidenceDir, `seed-${seed}.snapshot.json`);
+      writeFileSync(snapshot, r.snapshot);
+      console.log(`  the cluster before the drain: ${snapshot} (kubectl maint plan ${r.node} --snapshot ${snapshot})`);
+    }
   }
 }
 
