@@ -2,10 +2,10 @@ import type { ClusterState, CycleState } from './framework.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
 import { interPodAffinityScores } from './plugins/inter-pod-affinity-score.js';
-import { nodeAffinityPlugin, preferredNodeAffinity } from './plugins/node-affinity.js';
+import { NO_PREFERENCE, nodeAffinityPlugin, preferredNodeAffinity } from './plugins/node-affinity.js';
 import { balancedAllocationScore, leastAllocatedScore } from './plugins/resource-scores.js';
 import { defaultNormalizeScore } from './plugins/score-normalize.js';
-import { intolerablePreferNoSchedule } from './plugins/taint-toleration.js';
+import { intolerablePreferNoScheduleCounter } from './plugins/taint-toleration.js';
 import { topologySpreadScores } from './plugins/topology-spread-score.js';
 
 /** Where a placement lands, and the nodes that scored exactly as high. */
@@ -32,30 +32,24 @@ export function pickNode(
   cluster: ClusterState,
 ): Placement {
   if (feasible.length <= 1) return { node: feasible[0] ?? null, tiedWith: [] };
-  const totals = feasible.map(() => 0);
-  const addScores = (scores: readonly number[] | null, weight: number) => {
-    if (scores) scores.forEach((s, i) => (totals[i]! += s * weight));
-  };
-  addScores(
-    defaultNormalizeScore(
-      feasible.map((node) => intolerablePreferNoSchedule(pod, node)),
-      true,
-    ),
-    3,
-  );
+  const totals = new Array<number>(feasible.length).fill(0);
+  addScores(totals, defaultNormalizeScore(feasible.map(intolerablePreferNoScheduleCounter(pod)), true), 3);
+  // Without preferred terms every node scores 0, which normalizes to 0: nothing to add.
   const preferred = preferredNodeAffinity(pod.pod);
-  addScores(defaultNormalizeScore(feasible.map(preferred), false), 2);
-  addScores(topologySpreadScores(pod, feasible, state.read(nodeAffinityPlugin), cluster), 2);
-  addScores(interPodAffinityScores(pod, feasible, cluster), 2);
-  addScores(
-    feasible.map((node) => leastAllocatedScore(pod, node)),
-    1,
-  );
-  addScores(
-    feasible.map((node) => balancedAllocationScore(pod, node)),
-    1,
-  );
-  const best = Math.max(...totals);
+  if (preferred !== NO_PREFERENCE) addScores(totals, defaultNormalizeScore(feasible.map(preferred), false), 2);
+  addScores(totals, topologySpreadScores(pod, feasible, state.read(nodeAffinityPlugin), cluster), 2);
+  addScores(totals, interPodAffinityScores(pod, feasible, cluster), 2);
+  for (let i = 0; i < feasible.length; i++) {
+    const node = feasible[i]!;
+    totals[i]! += leastAllocatedScore(pod, node) + balancedAllocationScore(pod, node);
+  }
+  let best = -Infinity;
+  for (const total of totals) if (total > best) best = total;
   const top = feasible.filter((_, i) => totals[i] === best);
   return { node: top[0]!, tiedWith: top.slice(1) };
+}
+
+/** Adds a plugin's normalized scores, times its weight (null: the plugin skipped, nothing to add). */
+function addScores(totals: number[], scores: readonly number[] | null, weight: number): void {
+  if (scores) for (let i = 0; i < totals.length; i++) totals[i]! += scores[i]! * weight;
 }

@@ -38,9 +38,14 @@ export function interPodAffinityScores(
     if (termMatches(term, pod.namespace, pod.labels)) add(term.topologyKey, node, (term as WeightedTerm).weight);
   }
   if (pairs.size === 0) return null;
+  // Every feasible node goes through here: the pairs are walked as an array, no iterator per node.
+  const keys = [...pairs];
   const raw = feasible.map((node) => {
     let score = 0;
-    for (const [key, values] of pairs) score += values.get(node.labels[key] ?? '\u0000') ?? 0;
+    for (let k = 0; k < keys.length; k++) {
+      const [key, values] = keys[k]!;
+      score += values.get(node.labels[key] ?? '\u0000') ?? 0;
+    }
     return score;
   });
   const max = Math.max(...raw);

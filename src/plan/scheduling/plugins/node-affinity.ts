@@ -109,6 +109,9 @@ export function preferredNodeAffinity(pod: V1Pod): (node: NodeInfo) => number {
     weight: t.weight,
     matches: nodeSelectorMatcher([t.preference]),
   }));
-  if (terms.length === 0) return () => 0;
+  if (terms.length === 0) return NO_PREFERENCE;
   return (node) => terms.reduce((sum, t) => sum + (t.weight !== 0 && t.matches(node) ? t.weight : 0), 0);
 }
+
+/** `preferredNodeAffinity` of a pod without preferred terms: every node scores 0. */
+export const NO_PREFERENCE = (_node: NodeInfo): number => 0;

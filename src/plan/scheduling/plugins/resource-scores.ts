@@ -2,41 +2,42 @@ import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 
-/** The resources NodeResourcesFit and NodeResourcesBalancedAllocation score by default, each of weight 1. */
-const SCORED = ['cpu', 'memory'] as const;
-
 /**
  * NodeResourcesFit's score with the default LeastAllocated strategy (noderesources/least_allocated.go,
  * v1.37): per resource (capacity − requested) × 100 / capacity in integers, 0 when the pod would not fit,
- * averaged over cpu and memory. `requested` is the node's NonZeroRequested plus the pod's: a container
- * without a cpu or memory request counts 100m and 200Mi.
+ * averaged over cpu and memory (the resources scored by default, each of weight 1). `requested` is the
+ * node's NonZeroRequested plus the pod's: a container without a cpu or memory request counts 100m and 200Mi.
+ * Every feasible node of every placement is scored here: the two resources are read by name, no loop.
  */
 export function leastAllocatedScore(pod: PodInfo, node: NodeInfo): number {
-  let total = 0;
-  let weights = 0;
-  for (const name of SCORED) {
-    const capacity = node.allocatable[name] ?? 0;
-    if (capacity === 0) continue;
-    const requested = (node.nonZeroRequested[name] ?? 0) + (pod.nonZeroRequests[name] ?? 0);
-    total += requested > capacity ? 0 : Math.trunc(((capacity - requested) * MAX_NODE_SCORE) / capacity);
-    weights++;
-  }
-  return weights === 0 ? 0 : Math.trunc(total / weights);
+  const cpu = node.allocatable['cpu'] ?? 0;
+  const memory = node.allocatable['memory'] ?? 0;
+  const weights = (cpu === 0 ? 0 : 1) + (memory === 0 ? 0 : 1);
+  if (weights === 0) return 0;
+  const total =
+    leastAllocated(cpu, (node.nonZeroRequested['cpu'] ?? 0) + (pod.nonZeroRequests['cpu'] ?? 0)) +
+    leastAllocated(memory, (node.nonZeroRequested['memory'] ?? 0) + (pod.nonZeroRequests['memory'] ?? 0));
+  return Math.trunc(total / weights);
+}
+
+/** One resource's LeastAllocated score; 0 for a resource the node does not have (it is not counted). */
+function leastAllocated(capacity: number, requested: number): number {
+  if (capacity === 0 || requested > capacity) return 0;
+  return Math.trunc(((capacity - requested) * MAX_NODE_SCORE) / capacity);
 }
 
 /**
  * NodeResourcesBalancedAllocation (noderesources/balanced_allocation.go, v1.37): the closer the node's
  * cpu and memory fractions once the pod is added, the higher: (1 − |cpu − memory| / 2) × 100, each
  * fraction capped at 1. It counts the pods' actual requests (useRequested), not the non-zero defaults.
+ * A node without either resource scores 100.
  */
 export function balancedAllocationScore(pod: PodInfo, node: NodeInfo): number {
-  const fractions: number[] = [];
-  for (const name of SCORED) {
-    const capacity = node.allocatable[name] ?? 0;
-    if (capacity === 0) continue;
-    const requested = (node.requested[name] ?? 0) + (pod.requests[name] ?? 0);
-    fractions.push(Math.min(1, requested / capacity));
-  }
-  const std = fractions.length === 2 ? Math.abs((fractions[0]! - fractions[1]!) / 2) : 0;
+  const cpu = node.allocatable['cpu'] ?? 0;
+  const memory = node.allocatable['memory'] ?? 0;
+  if (cpu === 0 || memory === 0) return MAX_NODE_SCORE;
+  const cpuFraction = Math.min(1, ((node.requested['cpu'] ?? 0) + (pod.requests['cpu'] ?? 0)) / cpu);
+  const memoryFraction = Math.min(1, ((node.requested['memory'] ?? 0) + (pod.requests['memory'] ?? 0)) / memory);
+  const std = Math.abs((cpuFraction - memoryFraction) / 2);
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }

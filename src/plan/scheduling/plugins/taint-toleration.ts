@@ -26,8 +26,15 @@ export const taintTolerationPlugin: FilterPlugin = {
  * effect or PreferNoSchedule) do not tolerate; normalized reversed, fewer is better (weight 3).
  */
 export function intolerablePreferNoSchedule(pod: PodInfo, node: NodeInfo): number {
+  return intolerablePreferNoScheduleCounter(pod)(node);
+}
+
+/** `intolerablePreferNoSchedule` for one pod on many nodes: the pod's tolerations sorted out once. */
+export function intolerablePreferNoScheduleCounter(pod: PodInfo): (node: NodeInfo) => number {
   const tolerations = (pod.pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
-  let n = 0;
-  for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t)) n++;
-  return n;
+  return (node) => {
+    let n = 0;
+    for (const t of node.taints) if (t.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(tolerations, t)) n++;
+    return n;
+  };
 }

@@ -58,13 +58,14 @@ export function topologySpreadScores(
   const included = (c: SpreadConstraint, node: NodeInfo) =>
     (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
     (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
+  // Per constraint, its weight and matching pods per node (hostname) or per domain (any other key).
   const perConstraint = constraints.map((c) => {
     const counted = c.selector !== null && !isEmptySelector(c.selector);
     const matching = counted ? cluster.podsMatching(pod.namespace, c.selector!).filter((p) => !p.terminating) : [];
     if (c.topologyKey === HOSTNAME) {
       const perNode = new Map<NodeInfo, number>();
       for (const p of matching) perNode.set(p.node, (perNode.get(p.node) ?? 0) + 1);
-      return { weight: Math.log(scored.length + 2), count: (node: NodeInfo) => perNode.get(node) ?? 0 };
+      return { weight: Math.log(scored.length + 2), perNode, domains: null };
     }
     const domains = new Map<string, number>();
     for (const node of scored) if (c.topologyKey in node.labels) domains.set(node.labels[c.topologyKey]!, 0);
@@ -74,21 +75,27 @@ export function topologySpreadScores(
       if ((requireAll && !hasKeys(p.node)) || !included(c, p.node)) continue;
       domains.set(value, domains.get(value)! + 1);
     }
-    return {
-      weight: Math.log(domains.size + 2),
-      count: (node: NodeInfo) => domains.get(node.labels[c.topologyKey] ?? '') ?? 0,
-    };
+    return { weight: Math.log(domains.size + 2), perNode: null, domains };
   });
 
-  const raw = feasible.map((node, i) => {
-    if (ignored[i]) return 0;
+  // Every feasible node goes through here: plain loops, nothing made per node.
+  const raw = new Array<number>(feasible.length);
+  for (let i = 0; i < feasible.length; i++) {
+    if (ignored[i]) {
+      raw[i] = 0;
+      continue;
+    }
+    const node = feasible[i]!;
     let score = 0;
-    constraints.forEach((c, k) => {
-      if (!(c.topologyKey in node.labels)) return;
-      score += perConstraint[k]!.count(node) * perConstraint[k]!.weight + (c.maxSkew - 1);
-    });
-    return Math.round(score);
-  });
+    for (let k = 0; k < constraints.length; k++) {
+      const c = constraints[k]!;
+      if (!(c.topologyKey in node.labels)) continue;
+      const { weight, perNode, domains } = perConstraint[k]!;
+      const count = perNode ? (perNode.get(node) ?? 0) : (domains.get(node.labels[c.topologyKey] ?? '') ?? 0);
+      score += count * weight + (c.maxSkew - 1);
+    }
+    raw[i] = Math.round(score);
+  }
   const kept = raw.filter((_, i) => !ignored[i]);
   const max = Math.max(0, ...kept);
   const min = kept.length > 0 ? Math.min(...kept) : 0;
