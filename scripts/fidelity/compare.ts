@@ -8,7 +8,9 @@
  * compared as how many went at once, how many after waiting, how many never; a Deployment's replacements
  * (new names) as how many found a node. A replacement's node is compared only where the scheduler has no
  * choice: the plan found a single feasible node for it and no other replacement could have taken that
- * node (preemption: a nomination not tied with another node).
+ * node (preemption: a nomination not tied with another node). A replacement the plan calls `unknown` (where
+ * it runs, or whether it finds a node) is not judged, and said so, never counted as agreeing; nor are the
+ * preemption victims then (it may preempt where the plan does not say).
  */
 import type { DrainEvent } from '../../src/drain/events.js';
 import type { DrainPlan, PodPlan, ReplacementPlan } from '../../src/plan/types.js';
@@ -160,11 +162,30 @@ export function compare(o: Observation): Comparison {
   const tied = everyLink.find((r) => (r.replacement.preemption?.tiedWith.length ?? 0) > 0);
   const tiedNodes = new Set(tied ? [tied.replacement.preemption!.node, ...tied.replacement.preemption!.tiedWith] : []);
   const onTiedNodes = new Set(o.before.filter((p) => p.node !== null && tiedNodes.has(p.node)).map((p) => p.app));
+  // A replacement whose fate the plan leaves unknown may take room, or preempt, where the plan does not
+  // say: the workloads whose pods off the drained node the cluster deleted and the plan did not name as
+  // victims are not judged then (nor are the victims, below).
+  const unknown = everyLink.filter((r) => r.replacement.unknown !== undefined);
+  const namedVictims = new Set(everyLink.flatMap((r) => r.replacement.preemption?.victims.map((v) => v.name) ?? []));
+  const afterUids = new Set(o.after.map((p) => p.uid));
+  const displaced = new Set(
+    unknown.length === 0
+      ? []
+      : o.before
+          .filter((p) => p.node !== o.node && !afterUids.has(p.uid) && !namedVictims.has(p.name))
+          .map((p) => p.app),
+  );
   for (const [controller, list] of Map.groupBy(replacements, (r) => r.controller)) {
-    const unknown = list.filter((r) => r.replacement.unknown !== undefined);
-    if (unknown.length > 0) {
+    const unknownHere = list.filter((r) => r.replacement.unknown !== undefined);
+    if (unknownHere.length > 0) {
       notJudged.push(
-        `${controller}: the plan cannot tell where ${unknown.length} replacement(s) run (${unknown[0]!.replacement.unknown})`,
+        `${controller}: the plan cannot tell what becomes of ${unknownHere.length} replacement(s) (${unknownHere[0]!.replacement.unknown})`,
+      );
+      continue;
+    }
+    if (displaced.has(controller)) {
+      notJudged.push(
+        `${controller}: preempted where the plan does not say, while ${unknown.length} replacement(s) are unknown`,
       );
       continue;
     }
@@ -186,7 +207,11 @@ export function compare(o: Observation): Comparison {
     });
   }
   for (const app of new Set(fresh.map((p) => p.app))) {
-    if (!replacements.some((r) => r.controller === app) && !onTiedNodes.has(app)) {
+    if (!replacements.some((r) => r.controller === app) && !onTiedNodes.has(app) && displaced.has(app)) {
+      notJudged.push(
+        `${app}: preempted where the plan does not say, while ${unknown.length} replacement(s) are unknown`,
+      );
+    } else if (!replacements.some((r) => r.controller === app) && !onTiedNodes.has(app)) {
       facts.push({
         subject: app,
         fact: 'replacements',
@@ -236,6 +261,10 @@ export function compare(o: Observation): Comparison {
   if (tied) {
     notJudged.push(
       `preemption victims: ${tied.pod}'s nomination is tied with ${tied.replacement.preemption!.tiedWith.join(', ')}`,
+    );
+  } else if (unknown.length > 0) {
+    notJudged.push(
+      `preemption victims: the plan cannot tell what ${unknown.map((r) => `${r.pod}'s replacement`).join(', ')} preempts (${unknown[0]!.replacement.unknown})`,
     );
   } else {
     // A victim named after a drained pod is its replacement, preempted by a later one: a pod the cluster

@@ -41,6 +41,7 @@ export function workloadOutages(
   return [...groups.values()].map((pods) => {
     const first = pods[0]!;
     const returnsOn = [...new Set(pods.flatMap((p) => backOn.get(p) ?? []))];
+    const unknown = pods.find((p) => p.unknown !== undefined)?.unknown;
     return {
       kind: first.controller.kind,
       namespace: first.namespace,
@@ -50,6 +51,7 @@ export function workloadOutages(
       until: returnsOn.length === 0 ? 'for-good' : 'node-returns',
       returnsOn,
       message: first.message,
+      ...(unknown ? { unknown } : {}),
     };
   });
 }
@@ -62,6 +64,8 @@ interface DownPod {
   readonly controller: { readonly kind: string; readonly name: string };
   readonly workload: string;
   readonly message: string;
+  /** Why whether its replacement finds a node is unknown, when it is. */
+  readonly unknown?: string;
   /** The preempted pod, which is not on a drained node. */
   readonly victim?: V1Pod;
 }
@@ -69,7 +73,8 @@ interface DownPod {
 function drainedDown(p: PodPlan): DownPod {
   const controller = p.controller!;
   const workload = `${p.namespace}/${controller.kind}/${controller.name}`;
-  return { namespace: p.namespace, name: p.name, uid: p.uid, controller, workload, message: p.replacement!.message };
+  const { message, unknown } = p.replacement!;
+  return { namespace: p.namespace, name: p.name, uid: p.uid, controller, workload, message, unknown };
 }
 
 /**

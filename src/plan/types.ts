@@ -317,6 +317,11 @@ export interface WorkloadOutage {
   readonly returnsOn: readonly string[];
   /** The scheduler-style message for the first pod's replacement ("0/3 nodes are available: …"). */
   readonly message: string;
+  /**
+   * Set when whether some of these replacements find a node is unknown (their `replacement.unknown`, e.g.
+   * the order in which the scheduler meets the wave's evictions decides): up to `pods.length` replicas are down.
+   */
+  readonly unknown?: string;
 }
 
 /** A caveat of this plan and the pods it concerns. */

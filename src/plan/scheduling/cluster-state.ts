@@ -77,6 +77,8 @@ export class SimulatedCluster implements ClusterState {
   private readonly preempted = new Set<string>();
   /** Pods a preemption dry run takes off their node for the moment (see withoutPods). */
   private hidden: ReadonlySet<string> = new Set();
+  /** Evicted pods taken as not evicted yet, for the moment (see withEvictionsUnseen). */
+  private unseen: ReadonlySet<string> = new Set();
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.index = index;
@@ -210,7 +212,11 @@ export class SimulatedCluster implements ClusterState {
 
   /** Whether a pod no longer counts: deleted by preemption, hidden by a dry run, or evicted and gone. */
   private absent(uid: string): boolean {
-    return this.preempted.has(uid) || this.hidden.has(uid) || (this.evictedGone && this.evicted.has(uid));
+    return this.preempted.has(uid) || this.hidden.has(uid) || (this.evictedGone && this.isEvicted(uid));
+  }
+
+  private isEvicted(uid: string): boolean {
+    return this.evicted.has(uid) && !this.unseen.has(uid);
   }
 
   /**
@@ -284,6 +290,20 @@ export class SimulatedCluster implements ClusterState {
   }
 
   /**
+   * Runs `fn` as the scheduler sees the cluster before these evictions reach it: the pods still running
+   * (counted by topology spread like any other), not terminating.
+   */
+  withEvictionsUnseen<T>(uids: ReadonlySet<string>, fn: () => T): T {
+    const before = this.unseen;
+    this.unseen = uids;
+    try {
+      return fn();
+    } finally {
+      this.unseen = before;
+    }
+  }
+
+  /**
    * Runs `fn` in the cluster as it is once the evicted pods have terminated: they no longer count for
    * pod (anti-)affinity or spread. Their requests and ports stay on their (drained) nodes, which no
    * replacement may use anyway.
@@ -320,7 +340,7 @@ export class SimulatedCluster implements ClusterState {
     const out: AssignedPod[] = [];
     for (const pod of this.statePodsMatching(namespace, selector)) {
       if (this.absent(pod.uid)) continue;
-      const evicted = this.evicted.has(pod.uid);
+      const evicted = this.isEvicted(pod.uid);
       out.push({ namespace, labels: pod.labels, node: this.nodes[pod.at]!, terminating: evicted || pod.terminating });
     }
     for (const { pod, node } of this.replacements) {

@@ -45,6 +45,11 @@ function isWaiting(pod: V1Pod): boolean {
   return (pod.spec?.schedulerName ?? DEFAULT_SCHEDULER) === DEFAULT_SCHEDULER;
 }
 
+/** A StatefulSet's replacement takes its pod's name: it is made only once that pod is gone, after the others of its round. */
+export function isLateReplacement(pod: V1Pod): boolean {
+  return controllerRef(pod)?.kind === 'StatefulSet';
+}
+
 /**
  * The order kube-scheduler meets the replacements of one round of evictions. A ReplicaSet's or a Job's
  * replacement is created as soon as the pod it replaces is terminating; a StatefulSet's only once that pod
@@ -56,7 +61,7 @@ export function replacementQueue(pods: readonly V1Pod[], snapshot: Snapshot): V1
     .map((pod, i) => ({
       pod,
       i,
-      late: controllerRef(pod)?.kind === 'StatefulSet' ? 1 : 0,
+      late: isLateReplacement(pod) ? 1 : 0,
       priority: podPriority(pod, snapshot).priority,
     }))
     .sort((a, b) => a.late - b.late || b.priority - a.priority || a.i - b.i)

@@ -14,8 +14,10 @@ import { type PodInfo, podInfo } from './pod-info.js';
 import { interPodAffinityPlugin, NAMESPACE_SELECTOR_UNKNOWN } from './plugins/inter-pod-affinity.js';
 import { volumeBindingPlugin } from './plugins/volume-binding.js';
 import { volumeZonePlugin } from './plugins/volume-zone.js';
-import { pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
+import { isLateReplacement, pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
 import { controllerRef } from '../pod-facts.js';
+import { matchesLabelSelector } from '../../snapshot/label-selector.js';
+import { spreadConstraints } from './plugins/topology-spread.js';
 import { NODE_OBJECT_FILTERS, nodeObjectFiltersKey, preFilter, runFilters, runPodFilters } from './registry.js';
 import { provisioningUnknown, volumesAllow } from './volume-state.js';
 import { draAllocationsOn, draUnknown, dynamicResources, dynamicResourcesPlugin } from './plugins/dynamic-resources.js';
@@ -37,6 +39,29 @@ function preemptionText(p: PreemptionPlan): string {
       ? ` ${[p.node, ...p.tiedWith].join(', ')} rank alike: kube-scheduler picks one of them at random.`
       : '';
   return `preemption: deletes ${victims} on ${p.node}${budgets}; the replacement is nominated to ${p.node} and runs there once they are gone.${tie}`;
+}
+
+/**
+ * Why a replacement's fate is unknown when the order of the drain's concurrent evictions decides it (see
+ * SchedulingSimulation.checkRace).
+ */
+export const EVICTION_RACE_UNKNOWN =
+  "the drain evicts a wave's pods at once, and whether kube-scheduler meets this replacement before or after the wave's other evictions and replacements decides whether it finds a node, and which";
+
+/** What becomes of a replacement: it fits on a node, it preempts, it finds no node. */
+type Fate = 'fits' | 'preempts' | 'none';
+
+/** One pod of the current round of evictions, and what its replacement would meet as the round's first. */
+interface RoundPod {
+  readonly pod: V1Pod;
+  /** Its replacement placed before any other of the round, the round's other evictions not seen yet. */
+  first?: { readonly fate: Fate; readonly node: string | null };
+  /** A DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
+  spreadsWithMates?: boolean;
+}
+
+function fateOf(plan: ReplacementPlan): Fate {
+  return plan.preemption ? 'preempts' : plan.schedulable ? 'fits' : 'none';
 }
 
 /**
@@ -105,6 +130,12 @@ export class SchedulingSimulation {
   private readonly unplaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
   /** A preemption deleted pods since the last retry of the unplaced replacements. */
   private roomFreed = false;
+  /** The pods evicted together since the last round's placements (see checkRace). */
+  private round: RoundPod[] = [];
+  /** Whether the current round's placements have started: the next eviction starts a new round. */
+  private roundOpen = false;
+  /** The round's replacements placed so far by the filters, with their plans. */
+  private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
@@ -146,7 +177,13 @@ export class SchedulingSimulation {
 
   /** The pod is being evicted: from now on it is terminating (not counted by topology spread; still holds its room on its node). */
   evict(pod: V1Pod): void {
+    if (this.roundOpen) this.nextRound();
+    this.round.push({ pod });
     this.cluster.evict(pod);
+  }
+
+  private nextRound(): void {
+    [this.round, this.roundPlaced, this.roundOpen] = [[], [], false];
   }
 
   /**
@@ -157,9 +194,101 @@ export class SchedulingSimulation {
    * `placePreempted`. One that finds no node is tried again when a preemption frees room (see retryUnplaced).
    */
   place(pod: V1Pod): ReplacementPlan {
-    const plan = this.placeOnce(pod);
-    if (!plan.schedulable && plan.unknown === undefined) this.unplaced.push({ pod, plan: plan as MutablePlan });
+    const mate = this.round.length > 1 ? this.round.find((r) => r.pod === pod) : undefined;
+    if (!this.roundOpen && this.round.length > 1) this.placeFirst();
+    this.roundOpen = true;
+    const plan = this.placeOnce(pod) as MutablePlan;
+    if (mate) this.checkRace(mate, plan);
+    if (!plan.schedulable && plan.unknown === undefined) this.unplaced.push({ pod, plan });
     return plan;
+  }
+
+  /**
+   * Before any of a round's replacements is placed: what becomes of each as the round's first, the
+   * round's other evictions not seen yet. The drain sends a round's evictions at once, and the scheduler
+   * keeps up with them: any of the replacements may be the first it meets, while the others' pods still
+   * run. Nothing committed; asked only of a pod whose topology spread counts another pod of its round,
+   * or of a round of several workloads (they compete for room).
+   */
+  private placeFirst(): void {
+    const start = this.nextStart;
+    const owners = new Set(this.round.map((r) => controllerRef(r.pod)?.uid));
+    for (const mate of this.round) {
+      mate.spreadsWithMates = this.spreadCountsMate(mate);
+      if (!mate.spreadsWithMates && owners.size < 2) continue;
+      const others = new Set(this.round.filter((r) => r !== mate).map((r) => r.pod.metadata?.uid ?? ''));
+      const replacement = podInfo(this.replacementOf(mate.pod), this.index.snapshot);
+      mate.first = this.cluster.withEvictionsUnseen(others, () => {
+        const attempt = this.attempt(replacement);
+        if (attempt.placedOn) return { fate: 'fits' as const, node: attempt.placedOn.name };
+        const run = mate.spreadsWithMates ? this.dryRun(replacement, attempt) : null;
+        return run?.chosen
+          ? { fate: 'preempts' as const, node: run.chosen.node }
+          : { fate: 'none' as const, node: null };
+      });
+      this.nextStart = start;
+    }
+  }
+
+  /**
+   * Whether the order in which the scheduler meets a round's evictions and replacements decides what
+   * becomes of this replacement (it fits, preempts, or finds no node): as the round's first, it would
+   * fare otherwise than in the plan's order, because
+   * - its DoNotSchedule topology spread counts another pod of the round, running or terminating as the
+   *   race goes (terminating pods do not count); or
+   * - a replacement of another workload, made at the same time (a StatefulSet's comes once its pod is
+   *   gone, after the others), took in the plan's order the node it would fit on first.
+   * Then its plan says unknown (and so do those of the replacements it competes with), and the message
+   * says what becomes of it as the round's first.
+   */
+  private checkRace(mate: RoundPod, plan: MutablePlan): void {
+    const first = mate.first;
+    if (!first || plan.unknown !== undefined) return;
+    const fate = fateOf(plan);
+    if (fate === 'fits') this.roundPlaced.push({ pod: mate.pod, plan });
+    if (fate === first.fate) return;
+    const owner = controllerRef(mate.pod)?.uid;
+    // A StatefulSet's replacement, made once its pod is gone, comes after the others' (replacementQueue).
+    const late = isLateReplacement(mate.pod);
+    const competitors =
+      first.fate !== 'fits'
+        ? []
+        : this.roundPlaced.filter(
+            (r) =>
+              r.plan.placedOn === first.node &&
+              controllerRef(r.pod)?.uid !== owner &&
+              isLateReplacement(r.pod) === late,
+          );
+    if (competitors.length === 0 && !mate.spreadsWithMates) return;
+    const alone =
+      first.fate === 'fits'
+        ? `placed first, it would go to ${first.node}`
+        : first.fate === 'preempts'
+          ? `placed first, it would preempt on ${first.node}`
+          : 'placed first, it would find no node';
+    const takes = `the replacement of ${mate.pod.metadata?.name ?? ''}, placed first, would take ${first.node}`;
+    for (const r of [{ pod: mate.pod, plan }, ...competitors]) {
+      r.plan.message = `${r.plan.message} Where the scheduler meets it in its wave matters: ${r.plan === plan ? alone : takes}.`;
+      r.plan.placedOn = null;
+      r.plan.unknown = EVICTION_RACE_UNKNOWN;
+      delete r.plan.tiedWith;
+    }
+  }
+
+  /** Whether a DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
+  private spreadCountsMate(mate: RoundPod): boolean {
+    const info = podInfo(mate.pod, this.index.snapshot);
+    const namespace = info.namespace;
+    return spreadConstraints(info).some(
+      (c) =>
+        c.selector !== null &&
+        this.round.some(
+          (r) =>
+            r !== mate &&
+            (r.pod.metadata?.namespace ?? 'default') === namespace &&
+            matchesLabelSelector(r.pod.metadata?.labels ?? {}, c.selector!),
+        ),
+    );
   }
 
   private placeOnce(pod: V1Pod): ReplacementPlan {
@@ -184,6 +313,8 @@ export class SchedulingSimulation {
    * queue's order), each of which may preempt in turn; fills in each victim's `replacement`.
    */
   placePreempted(): void {
+    // The victims' replacements are placed in the same round, without the race check of its evicted pods'.
+    [this.round, this.roundOpen] = [[], true];
     while (this.preempted.length > 0 || this.roomFreed) {
       const batch = this.preempted.splice(0).sort((a, b) => b.victim.priority - a.victim.priority);
       for (const { victim, plan } of batch) plan.replacement = this.place(victim.pod);

@@ -279,6 +279,34 @@ describe('compare', () => {
       after: [pod('db-0', 'db', 'fid-node-2', { uid: 'new' })],
     });
     expect(facts.filter((f) => f.fact === 'replacements')).toEqual([]);
-    expect(notJudged[0]).toMatch(/^db: the plan cannot tell where 1 replacement/);
+    expect(notJudged[0]).toMatch(/^db: the plan cannot tell what becomes of 1 replacement/);
+  });
+
+  it('an unknown replacement may preempt: the workload it displaced and the victims are not judged, never agreeing', () => {
+    // web's replacement might fit or preempt, as the evictions race; in the cluster it preempted a filler
+    // pod on fid-node-2, whose own replacement went to fid-node-3.
+    const race = 'the order of the evictions decides';
+    const p = plan([
+      podPlan('web-a', 'web', { replacement: replacement([], { unknown: race }) }),
+      podPlan('filler-a', 'filler', { replacement: replacement(['fid-node-3']) }),
+    ]);
+    const { facts, notJudged } = compare({
+      node: NODE,
+      plan: p,
+      events: drain('drained', ['web-a', 'terminating'], ['filler-a', 'terminating']),
+      before: [pod('web-a', 'web', NODE), pod('filler-a', 'filler', NODE), pod('filler-b', 'filler', 'fid-node-2')],
+      after: [
+        pod('web-new', 'web', 'fid-node-2'),
+        pod('filler-new-1', 'filler', 'fid-node-3'),
+        pod('filler-new-2', 'filler', 'fid-node-3'),
+      ],
+    });
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
+    expect(facts.filter((f) => f.fact === 'replacements' || f.fact === 'preemption victims')).toEqual([]);
+    expect(notJudged).toEqual([
+      `web: the plan cannot tell what becomes of 1 replacement(s) (${race})`,
+      'filler: preempted where the plan does not say, while 1 replacement(s) are unknown',
+      `preemption victims: the plan cannot tell what web-a's replacement preempts (${race})`,
+    ]);
   });
 });

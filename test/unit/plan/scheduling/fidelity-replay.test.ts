@@ -1,24 +1,29 @@
 /**
  * Generated clusters of the fidelity harness (scripts/fidelity) where the plan and the lab's real drain
  * disagreed, rebuilt from the evidence the harness recorded (the generator's objects, the pods where the
- * lab's scheduler had put them before the drain) and planned again: the plan must say what the cluster did.
+ * lab's scheduler had put them before the drain; or the cluster as the harness read it just before the
+ * drain, its snapshot) and planned again: the plan must say what the cluster did, or that it cannot tell.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../../src/plan/build-plan.js';
+import { EVICTION_RACE_UNKNOWN } from '../../../../src/plan/scheduling/simulation.js';
 import type { DrainPlan } from '../../../../src/plan/types.js';
 import { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
 import { snapshotFromText } from '../../../../src/snapshot/load-file.js';
 import { options } from '../rules-fixture.js';
 
-function planOf(seed: number, node: string): DrainPlan {
+function planOf(seed: number, node: string, now = '2026-01-01T00:10:00Z'): DrainPlan {
   const path = new URL(`../../../fixtures/fidelity/seed-${seed}.json`, import.meta.url);
   const snapshot = snapshotFromText(readFileSync(path, 'utf8'), { type: 'file', path: path.pathname }, `seed ${seed}`);
-  const at = Date.parse('2026-01-01T00:10:00Z') / 1000;
+  const at = Date.parse(now) / 1000;
   return buildPlan(new ClusterIndex(snapshot), options({ nodes: [node], nowEpochSeconds: at }));
 }
 
 const placedOn = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement?.placedOn;
+const replacementOf = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement;
+/** The lab's snapshots (seeds 141, 185) were taken on this day. */
+const SNAPSHOT_DAY = '2026-12-03T05:00:00Z';
 
 describe('seed 139: a replacement with several feasible nodes goes where the weighted scores put it', () => {
   // web-1 (one replica, high priority, zone spread DoNotSchedule) had fid-node-1, -2 and -4 to choose from;
@@ -52,5 +57,52 @@ describe('seed 59: replacements without a node are tried again once a preemption
 
   it("leaves the preempted filler replacement's own replacement without a node", () => {
     expect(victims.find((v) => v.name === 'filler-565879977f-ccqm6')?.replacement?.schedulable).toBe(false);
+  });
+});
+
+describe("seed 141: a replacement whose spread counts its wave's other pods is unknown", () => {
+  // web-2 (3 replicas, zone spread DoNotSchedule, maxSkew 1): two pods on fid-node-1 (zone-a, drained),
+  // one on fid-node-2 (zone-b), no other node it may use. Once both evictions are seen, zone-a counts 0
+  // and neither replacement fits on fid-node-2; the scheduler met the first replacement while the other
+  // pod still ran (zone-a 1) and placed it there. The plan said both had no node.
+  const plan = planOf(141, 'fid-node-1', SNAPSHOT_DAY);
+  const web2 = ['web-2-597c54c9bb-29rs5', 'web-2-597c54c9bb-dc674'];
+
+  it.each(web2)('%s: unknown, naming no node, and saying where it goes if met first', (pod) => {
+    expect(replacementOf(plan, pod)).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
+    expect(replacementOf(plan, pod)?.message).toContain('placed first, it would go to fid-node-2');
+  });
+
+  it("keeps web-3's replacement, which no race decides, on fid-node-2", () => {
+    expect(replacementOf(plan, 'web-3-67c6656d76-ss6c2')).toMatchObject({ placedOn: 'fid-node-2' });
+    expect(replacementOf(plan, 'web-3-67c6656d76-ss6c2')?.unknown).toBeUndefined();
+  });
+
+  it('says up to 2 replicas are down, with the race as a caveat on those pods', () => {
+    expect(plan.verdictReasons[0]).toMatch(
+      /^Deployment fidelity\/web-2: up to 2 of 3 replicas down until fid-node-1 returns/,
+    );
+    const pods = web2.map((p) => `fidelity/${p}`);
+    expect(plan.caveatScopes).toContainEqual({ caveat: `${EVICTION_RACE_UNKNOWN} (pods ${pods.join(', ')})`, pods });
+  });
+});
+
+describe('seed 185: a replacement that, met first, would preempt is unknown', () => {
+  // db-6 (StatefulSet, 5 replicas, zone spread DoNotSchedule): db-6-0 and db-6-3 on fid-node-3 (zone-c,
+  // drained). Both gone, zone-c counts 0 and no node is allowed, preemption included; the cluster met
+  // db-6-0 while db-6-3 still ran, and it preempted a filler pod on fid-node-2 (zone-b).
+  const plan = planOf(185, 'fid-node-3', SNAPSHOT_DAY);
+
+  it.each(['db-6-0', 'db-6-3'])('%s: unknown', (pod) => {
+    expect(replacementOf(plan, pod)).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
+  });
+
+  it('db-6-0, met first, preempts on fid-node-2', () => {
+    expect(replacementOf(plan, 'db-6-0')?.message).toContain('placed first, it would preempt on fid-node-2');
+  });
+
+  it("leaves db-1-2's replacement, whose spread no other pod of the wave shares, without a node", () => {
+    expect(replacementOf(plan, 'db-1-2')).toMatchObject({ schedulable: false });
+    expect(replacementOf(plan, 'db-1-2')?.unknown).toBeUndefined();
   });
 });
