@@ -4,7 +4,7 @@ import { budgetKey, type BudgetKey } from '../budgets.js';
 import { controllerOf } from '../controller.js';
 import type { PreemptionPlan, PreemptionVictim, ReplacementPlan } from '../types.js';
 import { type NodePod, SimulatedCluster } from './cluster-state.js';
-import { counts, type PreemptionBudget } from './plugins/default-preemption.js';
+import { counts, type PreemptionBudget, splitByBudgetViolation } from './plugins/default-preemption.js';
 import { type ChosenPreemption, type DryRun, dryRunPreemption } from './preemption.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
 import { type CycleState, type Rejection, unresolvable } from './framework.js';
@@ -123,8 +123,17 @@ export class SchedulingSimulation {
   private nextStart = 0;
   /** Victims whose controllers recreate them, waiting for `placePreempted`. */
   private readonly preempted: Array<{ readonly victim: NodePod; readonly plan: MutableVictim }> = [];
-  /** Per budget, how many of its pods preemption deleted so far. */
+  /**
+   * Per budget, how many of its pods preemption deleted in earlier rounds: the disruption controller has
+   * counted them by the next round (a wave takes seconds), and lowered status.disruptionsAllowed.
+   */
   private readonly budgetsSpent = new Map<BudgetKey, number>();
+  /**
+   * …and in this round: not yet counted. Preemption deletes its victims (no Eviction API, which would lower
+   * the budget at once) and the scheduler goes on to the next pod without waiting for the deletions, so
+   * the round's later preemptions read the budget's status without them.
+   */
+  private readonly budgetsSpending = new Map<BudgetKey, number>();
   private drainBudgetsAllow: ReadonlyMap<BudgetKey, number> = new Map();
   /** Replacements that found no node so far, each with the plan that says so (rewritten if a retry places it). */
   private readonly unplaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
@@ -184,6 +193,8 @@ export class SchedulingSimulation {
 
   private nextRound(): void {
     [this.round, this.roundPlaced, this.roundOpen] = [[], [], false];
+    for (const [key, n] of this.budgetsSpending) this.budgetsSpent.set(key, (this.budgetsSpent.get(key) ?? 0) + n);
+    this.budgetsSpending.clear();
   }
 
   /**
@@ -358,13 +369,15 @@ export class SchedulingSimulation {
 
   /**
    * The budgets as preemption counts them: disruptionsAllowed (for the drain's own budgets, what its
-   * evictions left), less what earlier preemptions deleted.
+   * evictions left), less what the preemptions of earlier rounds deleted (see budgetsSpending); with
+   * `thisRound`, less this round's too: what the deletions really leave of each budget.
    */
-  private preemptionBudgets(): PreemptionBudget[] {
+  private preemptionBudgets(thisRound = false): PreemptionBudget[] {
     return this.index.snapshot.pdbs.map((pdb) => {
       const key = budgetKey(pdb.metadata?.namespace ?? 'default', pdb.metadata?.name ?? '');
       const allowed = this.drainBudgetsAllow.get(key) ?? pdb.status?.disruptionsAllowed ?? 0;
-      return { key, pdb, allowed: allowed - (this.budgetsSpent.get(key) ?? 0) };
+      const spent = (this.budgetsSpent.get(key) ?? 0) + (thisRound ? (this.budgetsSpending.get(key) ?? 0) : 0);
+      return { key, pdb, allowed: allowed - spent };
     });
   }
 
@@ -373,11 +386,14 @@ export class SchedulingSimulation {
     const node = this.cluster.nodeInfo(run.chosen.node)!;
     const broken = new Set<BudgetKey>();
     const budgets = this.preemptionBudgets();
+    // The scheduler chose the victims without this round's earlier deletions; the budgets they break are
+    // counted with them.
+    const breaking = splitByBudgetViolation(run.chosen.victims, this.preemptionBudgets(true)).broken;
     const victims = run.chosen.victims.map((v): MutableVictim => {
       for (const b of budgets.filter((b) => counts(b, v))) {
-        this.budgetsSpent.set(b.key, (this.budgetsSpent.get(b.key) ?? 0) + 1);
+        this.budgetsSpending.set(b.key, (this.budgetsSpending.get(b.key) ?? 0) + 1);
       }
-      const breaks = run.broken.get(v) ?? [];
+      const breaks = breaking.get(v) ?? [];
       for (const key of breaks) broken.add(key);
       const controller = controllerOf(v.pod, this.index);
       const plan: MutableVictim = {

@@ -22,7 +22,7 @@ function planOf(seed: number, node: string, now = '2026-01-01T00:10:00Z'): Drain
 
 const placedOn = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement?.placedOn;
 const replacementOf = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement;
-/** The lab's snapshots (seeds 141, 185) were taken on this day. */
+/** The lab's snapshots (seeds 98, 141, 185) were taken on this day. */
 const SNAPSHOT_DAY = '2026-12-03T05:00:00Z';
 
 describe('seed 139: a replacement with several feasible nodes goes where the weighted scores put it', () => {
@@ -104,5 +104,29 @@ describe('seed 185: a replacement that, met first, would preempt is unknown', ()
   it("leaves db-1-2's replacement, whose spread no other pod of the wave shares, without a node", () => {
     expect(replacementOf(plan, 'db-1-2')).toMatchObject({ schedulable: false });
     expect(replacementOf(plan, 'db-1-2')?.unknown).toBeUndefined();
+  });
+});
+
+describe("seed 98: a wave's preemptions read the budgets without each other's victims", () => {
+  // Two filler replacements (priority 100) preempt in one wave. The first deletes db-3-0 on fid-node-1;
+  // the second's dry run on fid-node-3 reads db-3's budget before the disruption controller has counted
+  // that deletion (1 allowed, after the drain's eviction of db-3-1), so db-3-2 does not violate it and is
+  // reprieved after the DaemonSet pod that started earlier: db-3-2 is the victim, not agent-zxt8v.
+  const plan = planOf(98, 'fid-node-2', SNAPSHOT_DAY);
+  const victims = (pod: string) => replacementOf(plan, pod)?.preemption?.victims.map((v) => `${v.name}@${v.node}`);
+
+  it('the second preemption deletes db-3-2 on fid-node-3, as kube-scheduler did', () => {
+    expect(victims('filler-565879977f-zzrht')).toEqual(['db-3-2@fid-node-3']);
+  });
+
+  it("says that deletion breaks db-3's budget, counted with the wave's first preemption", () => {
+    expect(replacementOf(plan, 'filler-565879977f-zzrht')?.preemption?.budgetsBroken).toEqual(['fidelity/db-3']);
+    expect(replacementOf(plan, 'filler-565879977f-jlrh5')?.preemption?.budgetsBroken).toEqual([]);
+  });
+
+  it("web-2's replacement fits in the room that frees, and the drain finishes", () => {
+    expect(placedOn(plan, 'web-2-56f9bd988f-l2pb2')).toBe('fid-node-3');
+    expect(plan.pods.find((p) => p.name === 'web-2-56f9bd988f-tz8p6')?.outcome).toBe('waits');
+    expect(plan.verdict).toBe('disruptive');
   });
 });
