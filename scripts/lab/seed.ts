@@ -150,11 +150,12 @@ export class LabApi {
     url: string,
     body?: unknown,
     contentType = 'application/json',
+    accept = 'application/json',
   ): Promise<{ status: number; body: { message?: string; items?: KubeObject[] } & Partial<KubeObject> }> {
     const response = await fetch(this.server + url, {
       method,
       dispatcher: this.dispatcher,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': contentType }) },
+      headers: { accept, ...(body === undefined ? {} : { 'content-type': contentType }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
