@@ -22,9 +22,6 @@ export const PLAN_CAVEATS = {
     'NoExecute and node-failure timelines start when the controllers see the taint: node tainting is rate-limited per zone (--node-eviction-rate 0.1 nodes/s) and the node monitor period adds up to 5s',
 } as const;
 
-/** Every rule of the plan it does not model (the README lists them with the scheduler's). */
-export const UNMODELLED_PLAN_RULES: readonly string[] = Object.values(PLAN_CAVEATS);
-
 /** What each missing kind costs the plan. */
 const MISSING_KIND_EFFECT: Partial<Record<SnapshotKind, string>> = {
   PodDisruptionBudget: 'budgets are unknown, so evictions the plan calls immediate may wait or be refused',

@@ -207,15 +207,6 @@ export function topologySpread(state: SpreadState, node: NodeInfo): FilterResult
   return null;
 }
 
-/** Matching pods already in the node's domains, summed over constraints: lower means a better spread. */
-export function spreadLoad(state: SpreadState, node: NodeInfo): number {
-  let load = 0;
-  for (let i = 0; i < state.constraints.length; i++) {
-    load += state.domainCounts[i]!.get(node.labels[state.constraints[i]!.topologyKey] ?? '') ?? 0;
-  }
-  return load;
-}
-
 /** A pod without DoNotSchedule constraints is skipped. */
 export const podTopologySpreadPlugin: FilterPlugin<SpreadState> = {
   name: 'PodTopologySpread',
