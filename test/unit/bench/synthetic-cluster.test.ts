@@ -208,11 +208,15 @@ describe('synthetic cluster: objects that agree with each other', () => {
       (p) =>
         p.replacement && index.snapshot.resourceClaims.some((c) => c.metadata?.ownerReferences?.[0]?.uid === p.uid),
     );
-    const placed = gpuPods.filter((p) => p.replacement!.schedulable);
+    // A replacement whose node the wave's race decides is unknown (the race's own rule and tests); the
+    // others are placed with a device of the pool.
+    const placed = gpuPods.filter((p) => p.replacement!.schedulable && p.replacement!.unknown === undefined);
     expect(placed.length).toBeGreaterThan(0);
     for (const p of placed) {
-      expect(p.replacement!.unknown).toBeUndefined();
       expect(index.node(p.replacement!.placedOn!)?.metadata?.labels?.[POOL_LABEL]).toBe('highmem');
+    }
+    for (const p of gpuPods.filter((p) => p.replacement!.unknown !== undefined)) {
+      expect(p.replacement!.unknown).toMatch(/before or after the wave's other evictions/);
     }
     // Some may not fit for their spread or anti-affinity; none for want of a device.
     for (const p of gpuPods) expect(p.replacement!.message).not.toMatch(/cannot allocate all claims/);
