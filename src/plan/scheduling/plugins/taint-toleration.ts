@@ -23,13 +23,9 @@ export const taintTolerationPlugin: FilterPlugin = {
 
 /**
  * TaintToleration's raw score: the node's PreferNoSchedule taints the pod's tolerations (those with no
- * effect or PreferNoSchedule) do not tolerate; normalized reversed, fewer is better (weight 3).
+ * effect or PreferNoSchedule) do not tolerate; normalized reversed, fewer is better (weight 3). One pod
+ * is scored on many nodes: its tolerations are sorted out once.
  */
-export function intolerablePreferNoSchedule(pod: PodInfo, node: NodeInfo): number {
-  return intolerablePreferNoScheduleCounter(pod)(node);
-}
-
-/** `intolerablePreferNoSchedule` for one pod on many nodes: the pod's tolerations sorted out once. */
 export function intolerablePreferNoScheduleCounter(pod: PodInfo): (node: NodeInfo) => number {
   const tolerations = (pod.pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
   return (node) => {
