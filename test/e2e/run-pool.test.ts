@@ -224,6 +224,13 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     const pool3 = (await poolNodes()).find((n) => n.metadata.name === 'pool-3')!;
     expect(pool3.metadata.annotations?.['maint.kubectl.io/run']).toBeUndefined();
     expect(pool3.spec.unschedulable).toBeUndefined();
+    // The first run is done with: a second Ctrl-C stops its reboot, which the first would let run its 30 s.
+    first.child.kill('SIGINT');
+    await eventually(
+      async () => first.events.some((e) => e.type === 'interrupt'),
+      30_000,
+      'the first run to say it stops',
+    );
     first.child.kill('SIGINT');
     await finish(first);
   });
