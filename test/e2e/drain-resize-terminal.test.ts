@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
-import { eventually, seedScenario } from './lab.js';
+import { seedScenario } from './lab.js';
 import { flat, Terminal } from './terminal.js';
 
 // A live drain in a real terminal (tmux, on its own socket) made narrower while it waits: the live area
@@ -27,7 +27,7 @@ describe('a live drain made narrower mid-drain', () => {
     await seedScenario('hello-ignore');
     const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets --yes; echo "EXIT=$?"; sleep 600`;
     await terminal.open(command, 120, 40);
-    await eventually(
+    await terminal.eventually(
       async () => clockOf(await terminal.rows()) && flat(await terminal.history()).includes('blocked:'),
       90_000,
       'the live view, waiting',
@@ -38,7 +38,7 @@ describe('a live drain made narrower mid-drain', () => {
     let seen = clockOf(await terminal.rows());
     for (let redraws = 0; redraws < 2; redraws++) {
       const before = seen;
-      seen = await eventually(
+      seen = await terminal.eventually(
         async () => {
           const now = clockOf(await terminal.rows());
           return now && now !== before ? now : undefined;
@@ -56,7 +56,11 @@ describe('a live drain made narrower mid-drain', () => {
     expect(progress[0]).toMatch(PROGRESS_LINE);
 
     await terminal.keys('C-c');
-    await eventually(async () => flat(await terminal.history()).includes('EXIT=130'), 30_000, 'the drain to stop');
+    await terminal.eventually(
+      async () => flat(await terminal.history()).includes('EXIT=130'),
+      30_000,
+      'the drain to stop',
+    );
     const kept = await rawScrollback();
     // The summary is there; no live header, progress bar or piece of one is.
     expect(flat(kept.join('\n'))).toMatch(/Interrupted after \d+s: \d pods? remains? on k8s-node-1/);

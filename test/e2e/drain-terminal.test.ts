@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { eventually, kubectlJson, labEnv, seedScenario } from './lab.js';
+import { kubectlJson, labEnv, seedScenario } from './lab.js';
 import { bin, podsIn, setHelloMaxUnavailable, unschedulable } from './drain-run.js';
 import { flat, Terminal } from './terminal.js';
 
@@ -45,7 +45,11 @@ describe('kubectl maint drain in a terminal', () => {
   it('shows the plan, asks before changing anything, shows the live view, and ends with the summary', async () => {
     await drainHelloInTerminal();
 
-    await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 30_000, 'the confirmation prompt');
+    await terminal.eventually(
+      async () => (await screen()).includes('Proceed? [y/N]'),
+      30_000,
+      'the confirmation prompt',
+    );
     const beforeAnswer = await screen();
     expect(beforeAnswer).toContain('Drain: cordon k8s-node-1 and evict 2 pods. Proceed? [y/N]');
     expect(beforeAnswer).toMatch(/Budgets[\s\S]*demo\/hello/); // the plan came first
@@ -53,7 +57,7 @@ describe('kubectl maint drain in a terminal', () => {
 
     await terminal.keys('y', 'Enter');
     const frames: string[] = [];
-    const final = await eventually(
+    const final = await terminal.eventually(
       async () => {
         const now = await screen();
         frames.push(now);
@@ -76,7 +80,11 @@ describe('kubectl maint drain in a terminal', () => {
     await seedScenario('hello');
     const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} drain k8s-node-1 --ignore-daemonsets; echo "EXIT=$?"; sleep 600`;
     await terminal.open(command, 80, 24);
-    await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 30_000, 'the confirmation prompt');
+    await terminal.eventually(
+      async () => (await screen()).includes('Proceed? [y/N]'),
+      30_000,
+      'the confirmation prompt',
+    );
     // The visible rows only, not the scrollback: the plan above the question is longer than the screen.
     const visible = (await terminal.rows()).join('\n');
     expect(visible).toMatch(/^SLOW: draining k8s-node-1 waits for disruption budgets/m);
@@ -84,15 +92,19 @@ describe('kubectl maint drain in a terminal', () => {
     expect(flat(visible)).toContain('Drain: cordon k8s-node-1 and evict 2 pods. Proceed? [y/N]');
     expect(await unschedulable('k8s-node-1')).toBe(false);
     await terminal.keys('n', 'Enter');
-    await eventually(async () => (await screen()).includes('EXIT=1'), 30_000, 'the drain to exit');
+    await terminal.eventually(async () => (await screen()).includes('EXIT=1'), 30_000, 'the drain to exit');
     expect(await unschedulable('k8s-node-1')).toBe(false);
   });
 
   it('changes nothing when the answer is no', async () => {
     await drainHelloInTerminal();
-    await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 30_000, 'the confirmation prompt');
+    await terminal.eventually(
+      async () => (await screen()).includes('Proceed? [y/N]'),
+      30_000,
+      'the confirmation prompt',
+    );
     await terminal.keys('n', 'Enter');
-    const final = await eventually(
+    const final = await terminal.eventually(
       async () => ((await screen()).includes('EXIT=') ? screen() : undefined),
       30_000,
       'exit',
@@ -107,7 +119,7 @@ describe('kubectl maint drain in a terminal', () => {
     await openShell(120, 40);
     await type('kubectl maint drain k8s-node-1 --ignore-daemonsets --yes; echo "EXIT=$?"');
 
-    const waiting = await eventually(
+    const waiting = await terminal.eventually(
       async () => {
         const text = flat(await screen());
         return /is Pending, the scheduler says: 0\/\d+ nodes are available/.test(text) && text.includes('blocked:')
@@ -133,7 +145,7 @@ describe('kubectl maint drain in a terminal', () => {
     expect(pods.items.find((p) => `demo/${p.metadata.name}` === named)?.status.phase).toBe('Pending');
 
     await terminal.keys('C-c');
-    const interrupted = await eventually(
+    const interrupted = await terminal.eventually(
       async () => ((await screen()).includes('EXIT=130') ? screen() : undefined),
       30_000,
       'the drain to stop after Ctrl-C',
@@ -146,7 +158,7 @@ describe('kubectl maint drain in a terminal', () => {
     // Once the budget gives, the same command, pasted as printed, finishes the job.
     await setHelloMaxUnavailable(2);
     await type(`${resume}; echo "RESUMED=$?"`);
-    const final = await eventually(
+    const final = await terminal.eventually(
       async () => {
         const text = await screen();
         return /RESUMED=\d+/.test(text) ? text : undefined;

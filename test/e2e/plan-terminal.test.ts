@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
-import { eventually, labEnv, seedScenario } from './lab.js';
+import { labEnv, seedScenario } from './lab.js';
 import { flat, Terminal } from './terminal.js';
 
 // `kubectl maint plan` in a real terminal (tmux, on its own socket), on the lab's scenarios, at three
@@ -15,7 +15,7 @@ const history = () => terminal.history();
 
 /** Waits until the view fills a columns × rows screen: the verdict on top, the key hints at the bottom. */
 async function viewAt(columns: number, rows: number): Promise<string[]> {
-  return eventually(
+  return terminal.eventually(
     async () => {
       const screen = await screenRows();
       const full = screen.length === rows && /^q quit/.test(screen.at(-1) ?? '');
@@ -77,7 +77,7 @@ describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ 
 
       const lastCaveat = plan.caveats.at(-1);
       await terminal.keys('G');
-      const end = await eventually(
+      const end = await terminal.eventually(
         async () => {
           const screen = await screenRows();
           // "21-40/40" once at the end; "all" when the whole plan fits on the screen.
@@ -95,7 +95,7 @@ describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ 
 
       await terminal.keys('q');
       // The prompt the command was typed at may have scrolled off a small screen: read the history.
-      const text = await eventually(
+      const text = await terminal.eventually(
         async () => {
           const all = (await history()).trimEnd();
           return all.split('\n').at(-1) === PROMPT && all.includes('Next: ') ? all : undefined;
@@ -129,7 +129,7 @@ describe('kubectl maint plan over a pool in a terminal', () => {
     expect(first[0]).toMatch(/^(CLEAR|SLOW): 6 nodes in \d batches of at most 2$/);
 
     await terminal.keys('q');
-    const text = await eventually(
+    const text = await terminal.eventually(
       async () => {
         const all = (await history()).trimEnd();
         return all.split('\n').at(-1) === PROMPT && /\n(CLEAR|SLOW): 6 nodes/.test(all) ? all : undefined;

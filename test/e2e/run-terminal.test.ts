@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
-import { eventually, seedScenario } from './lab.js';
+import { seedScenario } from './lab.js';
 import { poolNodes, scratch, seedPool } from './run-helpers.js';
 import { flat, Terminal } from './terminal.js';
 
@@ -14,7 +14,7 @@ const terminal = new Terminal('run');
 const screen = async () => flat(await terminal.history(500));
 /** The screen (flattened, or as `read` reads it) once it shows `text`. */
 const shown = (text: string, ms: number, what: string, read: () => Promise<string> = screen) =>
-  eventually(
+  terminal.eventually(
     async () => {
       const now = await read();
       return now.includes(text) ? now : undefined;
@@ -30,7 +30,11 @@ describe('kubectl maint run in a terminal', () => {
     await seedScenario('pool');
     const command = `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} run pool-1 pool-2 --ignore-daemonsets -- true; echo "EXIT=$?"; sleep 600`;
     await terminal.open(command, 80, 24);
-    await eventually(async () => (await screen()).includes('Proceed? [y/N]'), 60_000, 'the confirmation prompt');
+    await terminal.eventually(
+      async () => (await screen()).includes('Proceed? [y/N]'),
+      60_000,
+      'the confirmation prompt',
+    );
     // The visible rows only: the verdict, the batches and the context are on the screen the answer is typed on.
     const visible = flat((await terminal.rows()).join('\n'));
     expect(visible).toMatch(/(CLEAR|SLOW): 2 nodes in 2 batches of at most 1 · about \S+ for the run/);
@@ -47,7 +51,7 @@ describe('kubectl maint run in a terminal', () => {
     expect(flat(all)).toContain('kubectl maint plan pool-1 pool-2 --ignore-daemonsets --max-unavailable 1');
 
     await terminal.keys('n', 'Enter');
-    const done = await eventually(
+    const done = await terminal.eventually(
       async () => ((await screen()).includes('EXIT=') ? screen() : undefined),
       30_000,
       'the exit',

@@ -52,7 +52,7 @@ export class Terminal {
       columns,
       rows,
     );
-    await eventually(async () => (await this.history()).includes(prompt), 10_000, 'the shell prompt');
+    await this.eventually(async () => (await this.history()).includes(prompt), 10_000, 'the shell prompt');
   }
 
   /** The visible screen, one string per row (tmux drops trailing spaces). */
@@ -74,6 +74,54 @@ export class Terminal {
   async type(line: string): Promise<void> {
     await this.tmux('send-keys', '-t', this.session, '-l', line);
     await this.keys('Enter');
+  }
+
+  /**
+   * eventually() for a wait on this terminal: when it times out, the error carries what the terminal
+   * showed then (describe()), so a failure in CI can be read from its log alone.
+   */
+  async eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+    try {
+      return await eventually(check, timeoutMs, what);
+    } catch (error) {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${await this.describe()}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * The pane as tmux holds it, for a failure message: its size, cursor and whether its command still
+   * runs, the last `scrollback` rows above the screen, then the visible rows, numbered, as drawn (wrapped
+   * rows not joined, so a half frame or a row cut at the edge shows as it is).
+   */
+  async describe(scrollback = 200): Promise<string> {
+    const capture = async (...args: string[]) =>
+      String((await this.tmux('capture-pane', '-p', '-t', this.session, ...args)).stdout);
+    try {
+      const { stdout: pane } = await this.tmux(
+        'display-message',
+        '-p',
+        '-t',
+        this.session,
+        '#{history_size}|#{pane_width}x#{pane_height}, cursor at column #{cursor_x} row #{cursor_y}, ' +
+          'command #{?pane_dead,exited,running}',
+      );
+      const [kept = '0', state] = String(pane).split('|');
+      const rows = Math.min(scrollback, Number(kept));
+      const above = rows > 0 ? (await capture('-S', `-${rows}`, '-E', '-1')).split('\n') : [];
+      const screen = (await capture()).split('\n');
+      return [
+        `terminal ${this.session}: ${state}, ${kept} rows of scrollback`,
+        `--- the last ${above.length} rows of scrollback ---`,
+        ...above,
+        `--- the screen (${screen.length} rows) ---`,
+        ...screen.map((row, i) => `${String(i).padStart(3)}|${row}`),
+        '--- end of the screen ---',
+      ].join('\n');
+    } catch (error) {
+      return `terminal ${this.session}: not readable (${error instanceof Error ? error.message : String(error)})`;
+    }
   }
 
   async resize(columns: number, rows: number): Promise<void> {
