@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { clusterRoleYaml } from '../../src/kube/cluster-roles.js';
 import { permissionsOf, RBAC_COMMANDS, rulesOf, type RbacCommand, type RbacRule } from '../../src/kube/permissions.js';
 import type { RunTimeline } from '../../src/run/run-timeline.js';
@@ -108,17 +109,22 @@ async function bindSubjectWithout(command: RbacCommand, removal: Removal): Promi
     const verbs = rule.verbs.filter((v) => v !== removal.verb);
     return verbs.length > 0 ? [{ ...rule, verbs }] : [];
   });
-  const yaml = [
-    clusterRoleYaml(
-      `${NS}-subject`,
-      rules.filter((r) => r.scope === 'cluster'),
-    ),
-    clusterRoleYaml(
-      `${NS}-subject-state`,
-      rules.filter((r) => r.scope === 'state'),
-    ),
-  ].join('---\n');
-  await kubectl(['apply', '-f', '-'], { input: yaml });
+  // Applied in-process (server-side apply: created the first time, its rules replaced after), not by a
+  // `kubectl apply` per removal, a process of a second or two on a loaded machine.
+  const api = await labApi();
+  for (const [name, scope] of [
+    [`${NS}-subject`, 'cluster'],
+    [`${NS}-subject-state`, 'state'],
+  ] as const) {
+    const role: unknown = parse(
+      clusterRoleYaml(
+        name,
+        rules.filter((r) => r.scope === scope),
+      ),
+    );
+    const url = `/apis/rbac.authorization.k8s.io/v1/clusterroles/${name}?fieldManager=e2e&force=true`;
+    await api.must('PATCH', url, role, 'application/apply-patch+yaml');
+  }
   await eventually(
     async () => !(await allowed(removal)) && (restored === undefined || (await allowed(restored))),
     30_000,
