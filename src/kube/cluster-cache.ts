@@ -17,8 +17,8 @@ export interface ListProgress {
   /** The whole count when the server says it (a LIST's remainingItemCount, or once complete); null otherwise. */
   readonly total: number | null;
   readonly done: boolean;
-  /** The API server throttled the read (429): it is sent again after this many seconds. */
-  readonly throttledSeconds?: number | undefined;
+  /** The read is tried again after `seconds`, and why: the API server throttled it (429), or it broke off. */
+  readonly retry?: { readonly seconds: number; readonly reason: string } | undefined;
 }
 
 export interface CacheOptions {
@@ -63,8 +63,8 @@ export class ClusterCache {
       const plural = resource.split('.')[0]!;
       let read = 0;
       let total: number | null = null;
-      const report = (done: boolean, throttledSeconds?: number) =>
-        options.onProgress?.({ kind, resource: plural, read, total, done, throttledSeconds });
+      const report = (done: boolean, retry?: ListProgress['retry']) =>
+        options.onProgress?.({ kind, resource: plural, read, total, done, retry });
       const informer = new KindInformer({
         target: client.target,
         path: KIND_PATHS[kind],
@@ -78,7 +78,7 @@ export class ClusterCache {
           total = all;
           report(done);
         },
-        onThrottled: (seconds) => report(false, seconds),
+        onRetry: ({ seconds, reason }) => report(false, { seconds, reason }),
         onWatchError: (err, retryInMs) => {
           for (const listener of watchErrors.get(kind) ?? []) listener(err, retryInMs);
         },

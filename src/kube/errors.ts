@@ -1,6 +1,7 @@
 import { isApiException, parseStatus } from './api-status.js';
 import { describeConnectionFailure } from './connection-errors.js';
 import type { ProxyChoice } from './proxy.js';
+import { ReadBrokeOff } from './read-retry.js';
 
 /**
  * Every way a call to the API server (or loading the kubeconfig before it) can fail, reduced to the few
@@ -82,6 +83,16 @@ export interface KubeCall {
  */
 export function classifyKubeError(err: unknown, target: KubeTargetInfo | undefined, call?: KubeCall): KubeError {
   if (err instanceof KubeError) return err;
+  if (err instanceof ReadBrokeOff) {
+    // The last try's failure sets the kind: a 5xx is the server's; a connection that broke, unreachable.
+    const last = classifyKubeError(err.cause, target, call);
+    const what = call ? `${call.verb} ${call.resource}` : 'a read';
+    const kind = last.kind === 'unknown' ? 'unreachable' : last.kind;
+    return new KubeError(kind, `${what} from ${serverName(target)} ${err.message}`, {
+      ...(last.status === undefined ? {} : { status: last.status }),
+      cause: err,
+    });
+  }
   if (isApiException(err)) {
     const status = parseStatus(err.body, err.headers, err.code);
     return fromHttpStatus(

@@ -4,7 +4,7 @@ import { classifyKubeError } from './errors.js';
 import { forEachLine, getRaw, type Query } from './raw-request.js';
 import { ApiError } from './rest.js';
 import { listAllPages, type PageRequest } from './list-pages.js';
-import { retryThrottled } from './throttle-retry.js';
+import { brokenOff, brokenReadWait, readFailure, retryRead, type RetryWait } from './read-retry.js';
 
 /**
  * One kind of object, read once and kept current from a watch, as client-go's reflector and informer keep
@@ -12,7 +12,9 @@ import { retryThrottled } from './throttle-retry.js';
  * answers from its watch cache one object per line, ending with a bookmark) or, where the server refuses
  * it, a paged LIST; then a WATCH from the resourceVersion that read ended at, resumed from the last one
  * seen when it closes, with bookmarks keeping that resourceVersion recent; a 410 Gone (the server no
- * longer has the history to resume from) reads the whole list again. The objects are the API's JSON.
+ * longer has the history to resume from) reads the whole list again. A first read that breaks off
+ * part-way is read again a few times (kube/read-retry.ts): the streaming list from the start, the LIST
+ * from the page that broke; its objects count only once the read is whole. The objects are the API's JSON.
  */
 
 export interface KubeObject {
@@ -49,8 +51,11 @@ export interface InformerOptions {
   readonly transform: (object: KubeObject) => KubeObject;
   /** After each page or each thousand objects of a read: how many so far, and the total when the server says. */
   readonly onProgress?: ((read: number, total: number | null, done: boolean) => void) | undefined;
-  /** A request the API server throttled (429): it is sent again after `seconds`. */
-  readonly onThrottled?: ((seconds: number) => void) | undefined;
+  /**
+   * The first read, or a request of it, is tried again after `wait.seconds` (kube/read-retry.ts): the API
+   * server throttled it (429), or it broke off part-way.
+   */
+  readonly onRetry?: ((wait: RetryWait) => void) | undefined;
   /** The watch failed after the first read and is resumed after `retryInMs` (the objects stay valid). */
   readonly onWatchError?: ((err: unknown, retryInMs: number) => void) | undefined;
 }
@@ -147,6 +152,8 @@ export class KindInformer {
     let freshness = this.options.freshness;
     let needList = true;
     let failures = 0;
+    /** Streaming first reads that broke off part-way, each started over. */
+    let brokenReads = 0;
     const markSynced = () => {
       needList = false;
       failures = 0;
@@ -163,8 +170,9 @@ export class KindInformer {
           } catch (err) {
             // A server that does not serve the streaming list says so with an error answer (422 with the
             // WatchList feature off; 403 to a user who may list but not watch): a LIST serves instead.
-            // A broken connection is not such an answer, and the LIST would meet it too.
-            if (!needList || !(err instanceof ApiError) || err.code === 410) throw err;
+            // A read that broke off (a closed connection, a 5xx) is not such an answer, and the LIST would
+            // meet it too.
+            if (!needList || !(err instanceof ApiError) || err.code === 410 || brokenOff(err) !== null) throw err;
           }
           // Ended without the bookmark that closes the initial events: a server that ignored the request.
           if (needList) this.streamingRefused = true;
@@ -178,9 +186,18 @@ export class KindInformer {
       } catch (err) {
         if (signal.aborted) return;
         if (!isSynced) {
-          this.stop();
-          failed(err);
-          return;
+          // The first read broke off part-way: read again from the start (a streaming list has no place to
+          // resume from; a LIST's pages were already tried again, from their continue tokens).
+          const wait = brokenReadWait(err, brokenReads);
+          if (wait === null) {
+            this.stop();
+            failed(readFailure(err, brokenReads));
+            return;
+          }
+          brokenReads += 1;
+          this.options.onRetry?.(wait);
+          await sleep(wait.seconds * 1000, undefined, { signal }).catch(() => undefined);
+          continue;
         }
         if (classifyKubeError(err, undefined).kind === 'forbidden') {
           // May list but not watch: the objects are read again whenever they are asked for (refresh).
@@ -226,7 +243,7 @@ export class KindInformer {
           timeoutSeconds: watchTimeoutSeconds(),
         };
     try {
-      const response = await this.throttled(() =>
+      const response = await this.retried(false, () =>
         getRaw(this.options.target, this.options.path, query, { timeout: false, signal: request.signal }),
       );
       let fresh: Map<string, KubeObject> | null = initial ? new Map() : null;
@@ -280,13 +297,17 @@ export class KindInformer {
           ? {}
           : { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }),
       };
-      const response = await this.throttled(() =>
-        getRaw(this.options.target, this.options.path, query, { timeout: true, signal: this.stopping.signal }),
-      );
-      const list = JSON.parse(await response.text()) as {
-        items?: KubeObject[] | null;
-        metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-      };
+      // The page and its body: a page that breaks off part-way is asked for again with the same token.
+      const list = await this.retried(true, async () => {
+        const response = await getRaw(this.options.target, this.options.path, query, {
+          timeout: true,
+          signal: this.stopping.signal,
+        });
+        return JSON.parse(await response.text()) as {
+          items?: KubeObject[] | null;
+          metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+        };
+      });
       listVersion = list.metadata?.resourceVersion ?? listVersion;
       return {
         items: list.items ?? [],
@@ -330,11 +351,13 @@ export class KindInformer {
     for (const listener of this.listeners) listener(event, object);
   }
 
-  private throttled<T>(request: () => Promise<T>): Promise<T> {
-    return retryThrottled(request, {
+  /** `request` sent again after a 429, and with `broken` after it broke off part-way (kube/read-retry.ts). */
+  private retried<T>(broken: boolean, request: () => Promise<T>): Promise<T> {
+    return retryRead(request, {
+      brokenOff: broken,
       signal: this.stopping.signal,
       sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
-      onThrottled: (seconds) => this.options.onThrottled?.(seconds),
+      onRetry: (wait) => this.options.onRetry?.(wait),
     });
   }
 }

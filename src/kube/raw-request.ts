@@ -21,7 +21,7 @@ export interface RawResponse {
 
 /**
  * GETs `path` with `query`; a non-2xx answer is thrown as an ApiError (code, body, headers), which
- * kube/errors.ts and throttle-retry.ts read. `timeout`: --request-timeout applies (a list page); a watch
+ * kube/errors.ts and read-retry.ts read. `timeout`: --request-timeout applies (a list page); a watch
  * is a long request and goes without.
  */
 export async function getRaw(

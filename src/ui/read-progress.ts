@@ -27,7 +27,7 @@ export function listProgressText(progress: ReadonlyMap<string, ListProgress>): s
     .map(
       (p) =>
         `${p.resource} ${count(p.read)}${p.total !== null && p.total > p.read ? ` / ${count(p.total)}` : ''}` +
-        (p.throttledSeconds === undefined ? '' : ` (throttled by the API server: again in ${p.throttledSeconds}s)`),
+        (p.retry === undefined ? '' : ` (${p.retry.reason}: again in ${p.retry.seconds}s)`),
     );
   const done = all.filter((p) => p.done).length;
   const head = reading.length > 0 ? `Reading the cluster: ${reading.join(' · ')}` : 'Reading the cluster';

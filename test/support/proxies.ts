@@ -103,3 +103,91 @@ function close(server: net.Server): Promise<void> {
   for (const socket of open.get(server) ?? []) socket.destroy();
   return new Promise((resolve) => server.close(() => resolve()));
 }
+
+/** One request the API proxy passed on: its path and query, and whether the proxy cut its answer. */
+export interface ProxiedRequest {
+  readonly url: string;
+  /** Bytes of the answer's body passed on. */
+  bytes: number;
+  cut: boolean;
+}
+
+export interface CuttingProxy {
+  readonly url: string;
+  /** Every request passed on, in order. */
+  readonly requests: ProxiedRequest[];
+  close(): Promise<void>;
+}
+
+export interface CuttingProxyOptions {
+  readonly upstream: Upstream;
+  /** The upstream's CA, and the client certificate every request is sent on with. */
+  readonly upstreamTls: { readonly ca: string; readonly cert: string; readonly key: string };
+  /** The proxy's own serving certificate. */
+  readonly tls: { readonly cert: string; readonly key: string };
+  /** The requests whose answers may be cut. */
+  readonly matches: (url: URL) => boolean;
+  /** How many of those answers are cut (the first ones); Infinity: every one. */
+  readonly cuts: number;
+  /** Bytes of the answer's body passed on before its connection is dropped. */
+  readonly afterBytes: number;
+  /** Sent on as this user (Impersonate-User), for RBAC to judge. */
+  readonly impersonate?: string | undefined;
+}
+
+/**
+ * A reverse proxy in front of an API server that drops the client's connection part-way through the
+ * answers `matches` picks, as a load balancer, a NAT timeout or a restarting API server does. It ends TLS
+ * itself (a CONNECT tunnel could not tell one request from another) and sends every request on unchanged,
+ * with a client certificate of its own.
+ */
+export async function cuttingProxy(options: CuttingProxyOptions): Promise<CuttingProxy> {
+  const requests: ProxiedRequest[] = [];
+  let cutsLeft = options.cuts;
+  const agent = new https.Agent({
+    keepAlive: true,
+    ca: readFileSync(options.upstreamTls.ca),
+    cert: readFileSync(options.upstreamTls.cert),
+    key: readFileSync(options.upstreamTls.key),
+  });
+  const server = https.createServer({ cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key) });
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const record: ProxiedRequest = { url: req.url ?? '', bytes: 0, cut: false };
+    requests.push(record);
+    const cut = options.matches(new URL(record.url, 'https://proxy')) && cutsLeft > 0;
+    if (cut) cutsLeft -= 1;
+    const headers = { ...req.headers, ...(options.impersonate ? { 'impersonate-user': options.impersonate } : {}) };
+    const upstream = https.request(
+      { host: options.upstream.host, port: options.upstream.port, method: req.method, path: req.url, headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('data', (chunk: Buffer) => {
+          if (record.cut) return;
+          if (!cut || record.bytes + chunk.length <= options.afterBytes) {
+            record.bytes += chunk.length;
+            res.write(chunk);
+            return;
+          }
+          record.cut = true;
+          answer.destroy();
+          const part = chunk.subarray(0, options.afterBytes - record.bytes);
+          record.bytes += part.length;
+          res.write(part, () => res.socket?.destroy());
+        });
+        answer.on('end', () => res.end());
+        answer.on('error', () => res.socket?.destroy());
+      },
+    );
+    upstream.on('error', () => res.socket?.destroy());
+    req.pipe(upstream);
+  });
+  const port = await listen(server);
+  return {
+    url: `https://127.0.0.1:${port}`,
+    requests,
+    close: async () => {
+      agent.destroy();
+      await close(server);
+    },
+  };
+}

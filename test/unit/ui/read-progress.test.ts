@@ -24,9 +24,18 @@ describe('listProgressText', () => {
   });
 
   it('says when the API server throttles a read and when it is sent again', () => {
-    const reads = new Map([['Pod', { ...progress('pods', 0, null), throttledSeconds: 3 }]]);
+    const retry = { seconds: 3, reason: 'throttled by the API server' };
+    const reads = new Map([['Pod', { ...progress('pods', 0, null), retry }]]);
     expect(listProgressText(reads)).toBe(
       'Reading the cluster: pods 0 (throttled by the API server: again in 3s) (0 of 1 kinds read)',
+    );
+  });
+
+  it('says when a read broke off and when it is tried again', () => {
+    const retry = { seconds: 2, reason: 'broke off as the connection closed' };
+    const reads = new Map([['Pod', { ...progress('pods', 12000, null), retry }]]);
+    expect(listProgressText(reads)).toBe(
+      'Reading the cluster: pods 12,000 (broke off as the connection closed: again in 2s) (0 of 1 kinds read)',
     );
   });
 });
