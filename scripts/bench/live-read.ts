@@ -22,6 +22,11 @@
  *
  * Growing the lab is most of the time at 1,500 nodes: LIVE_KEEP=1 leaves it grown at the end (to profile a
  * plan in it; `npm run lab -- seed hello` resets it), LIVE_REUSE=1 measures a lab left so without growing it.
+ *
+ * The GET floor is one LIST of every pod, a short request that the API server ends at its --request-timeout
+ * (60 s by default), which tens of thousands of pods on a loaded machine outlast. To measure it there, start
+ * the lab with a longer one before growing it: `npm run lab -- down`, then
+ * `LAB_APISERVER_REQUEST_TIMEOUT=5m npm run lab -- up` (a lab already up keeps its own).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -131,8 +136,9 @@ export async function runLiveReadBench(options: LiveReadOptions): Promise<{ text
         try {
           measure = timed(argv, options.env);
         } catch (err) {
-          // One LIST of every pod is a short request: the API server ends it at its request timeout (60 s),
-          // which a loaded API server with tens of thousands of pods can reach. The streaming lists stand in.
+          // One LIST of every pod is a short request: the API server ends it at its request timeout (60 s
+          // unless the lab was started with LAB_APISERVER_REQUEST_TIMEOUT), which a loaded API server with
+          // tens of thousands of pods can reach. The streaming lists stand in.
           if (name !== FLOOR_GET) throw err;
           console.error(`bench: live-read: ${name} failed (${/exit \d+/.exec(String(err))?.[0] ?? String(err)})`);
           continue;
@@ -380,7 +386,7 @@ function report(
   for (const [name, measures] of results) {
     if (measures.length < runs) {
       lines.push(
-        `  ${name.padEnd(36)} failed in ${runs - measures.length} of ${runs} runs (the API server's request timeout)`,
+        `  ${name.padEnd(36)} failed in ${runs - measures.length} of ${runs} runs (the API server's request timeout: LAB_APISERVER_REQUEST_TIMEOUT=5m at lab up)`,
       );
       continue;
     }

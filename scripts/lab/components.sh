@@ -59,6 +59,9 @@ start_component() {
   local pki="$LAB_DIR/pki"
   # shellcheck source=/dev/null
   source "$LAB_DIR/ports.env"
+  local API_REQUEST_TIMEOUT=
+  # shellcheck source=/dev/null
+  [[ -f "$LAB_DIR/settings.env" ]] && source "$LAB_DIR/settings.env"
   case "$1" in
     etcd)
       launch etcd "$LAB_BIN/etcd" --name=lab --data-dir="$LAB_DIR/etcd" \
@@ -80,7 +83,8 @@ start_component() {
         --service-cluster-ip-range=10.96.0.0/16 --allow-privileged=true --v=1 \
         --endpoint-reconciler-type=none \
         --audit-policy-file="$LAB_DIR/audit-policy.yaml" --audit-log-path="$LAB_DIR/audit.log" \
-        --audit-log-format=json --audit-log-mode=blocking
+        --audit-log-format=json --audit-log-mode=blocking \
+        ${API_REQUEST_TIMEOUT:+"--request-timeout=$API_REQUEST_TIMEOUT"}
       ;;
     kube-controller-manager)
       launch kube-controller-manager "$LAB_BIN/kube-controller-manager" \

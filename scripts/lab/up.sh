@@ -7,6 +7,9 @@ source "$LAB_SCRIPTS/components.sh"
 
 LAB_POD_READY_DELAY_MS=${LAB_POD_READY_DELAY_MS:-1000}
 LAB_KWOK_POD_WORKERS=${LAB_KWOK_POD_WORKERS:-32}
+LAB_KWOK_LEASE_WORKERS=${LAB_KWOK_LEASE_WORKERS:-64}
+# Empty: the API server's own default (60s).
+LAB_APISERVER_REQUEST_TIMEOUT=${LAB_APISERVER_REQUEST_TIMEOUT:-}
 
 # One `up` at a time per lab: CI starts its labs while it builds, and the e2e global setup's own `up`
 # then waits here and finds the lab up (without the lock it would take the half-started lab for stale).
@@ -68,6 +71,8 @@ openssl rsa -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
 { read -r ETCD_PORT; read -r ETCD_PEER_PORT; read -r API_PORT; read -r KCM_PORT; read -r SCHED_PORT; } < <(free_ports 5)
 printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPI_PORT=%s\nKCM_PORT=%s\nSCHED_PORT=%s\n' \
   "$ETCD_PORT" "$ETCD_PEER_PORT" "$API_PORT" "$KCM_PORT" "$SCHED_PORT" >"$LAB_DIR/ports.env"
+# What a component started again (start-component, the fault tests) is given again.
+printf 'API_REQUEST_TIMEOUT=%q\n' "$LAB_APISERVER_REQUEST_TIMEOUT" >"$LAB_DIR/settings.env"
 
 # The admin kubeconfig, written as YAML (no kubectl needed for it).
 b64() { base64 -w0 <"$1"; }
@@ -100,7 +105,10 @@ leaderElection: {leaderElect: false}
 SCHED
 # KWOK: its configuration, the upstream node stages of its version and the lab's own pod stages.
 # podPlayStageParallelism: KWOK's default is 4 workers, each one patch at a time, and a lab grown to tens
-# of thousands of pods (the live-read bench) then waits hours for them to run. A KwokConfiguration given
+# of thousands of pods (the live-read bench) then waits hours for them to run. nodeLeaseParallelism: each
+# node's Lease is renewed every 10 s (a quarter of --node-lease-duration-seconds), one update per worker at
+# a time; with KWOK's 4, a lab grown to 1,500 nodes renews a few a second where it needs 150, and the node
+# lifecycle controller finds hundreds of them NotReady (and taints them NoExecute). A KwokConfiguration given
 # in the file leaves every option it omits at zero, not at KWOK's default (a zero parallelism stops KWOK):
 # the others are KWOK's defaults (sigs.k8s.io/kwok pkg/apis/config/v1alpha1/zz_generated.defaults.go).
 {
@@ -110,7 +118,7 @@ kind: KwokConfiguration
 options:
   podPlayStageParallelism: $LAB_KWOK_POD_WORKERS
   nodePlayStageParallelism: 4
-  nodeLeaseParallelism: 4
+  nodeLeaseParallelism: $LAB_KWOK_LEASE_WORKERS
   podsOnNodeSyncParallelism: 1
   enablePodsOnNodeSyncListPager: true
   enablePodsOnNodeSyncStreamWatch: false
