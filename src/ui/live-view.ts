@@ -23,7 +23,7 @@ export interface LiveFrame {
  * Redraws `app()` on every event (after `reduce` took it in) and every `tickMs` between events, so
  * elapsed times and countdowns move while nothing happens. The ticker is unref'd: the view never keeps
  * the process alive. The live area is kept below the terminal's height, and a terminal made narrower
- * gets no half frame (eraseReflowedFrame).
+ * gets no half frame (eraseReflowedFrame), whichever comes first, its SIGWINCH or a draw (takeWindowSize).
  */
 export function liveView<E>(
   stdout: NodeJS.WriteStream,
@@ -32,7 +32,10 @@ export function liveView<E>(
   reduce: (event: E) => void,
   tickMs = 1000,
 ): LiveView<E> {
-  const draw = () => instance.rerender(app(liveFrame(stdout)));
+  const draw = () => {
+    takeWindowSize(stdout);
+    instance.rerender(app(liveFrame(stdout)));
+  };
   const ticker = setInterval(draw, tickMs);
   ticker.unref();
   let columns = stdout.columns;
@@ -54,6 +57,8 @@ export function liveView<E>(
   stdout.on('resize', afterInk);
   return {
     onEvent(event) {
+      // Before the event changes the frame: a resize erases the frame that is on the screen.
+      takeWindowSize(stdout);
       reduce(event);
       draw();
     },
@@ -66,6 +71,18 @@ export function liveView<E>(
       await instance.waitUntilExit();
     },
   };
+}
+
+/**
+ * Reads the terminal's size now and, if it changed, does at once what Node does on SIGWINCH: sets
+ * `columns` and `rows` and emits 'resize' (tty.WriteStream's _refreshSize, which Node's SIGWINCH
+ * listener calls; a stream without it is left as it is). A terminal re-wraps its rows the moment it is
+ * made narrower, while the signal waits its turn in the event loop behind a tick or an event that is
+ * already due, as it often is on a loaded machine: a frame drawn then would be laid out for the old width
+ * and erased by the old count, leaving the top of the last frame on the screen.
+ */
+export function takeWindowSize(stdout: NodeJS.WriteStream): void {
+  if (stdout.isTTY) (stdout as { _refreshSize?: () => void })._refreshSize?.();
 }
 
 /** The frame for a stream now: its rows less one (a frame as tall as the screen cannot be redrawn in place). */

@@ -12,6 +12,18 @@ export class FakeStdout extends EventEmitter {
     super();
   }
   readonly writes: string[] = [];
+  /** The terminal's size once resized: re-wrapped at once, taken into columns and rows on SIGWINCH. */
+  private window: { columns: number; rows: number } | undefined;
+  /** The terminal takes a new size; the process learns it when its SIGWINCH is handled (_refreshSize). */
+  resizeTerminal(columns: number, rows: number): void {
+    this.window = { columns, rows };
+  }
+  /** What Node's SIGWINCH listener calls: reads the terminal's size and emits 'resize' if it changed. */
+  _refreshSize = (): void => {
+    if (!this.window || (this.window.columns === this.columns && this.window.rows === this.rows)) return;
+    ({ columns: this.columns, rows: this.rows } = this.window);
+    this.emit('resize');
+  };
   /** Calls the write callback, as a real stream does: Ink waits for it before it reports the unmount. */
   write = (chunk: string, encodingOrCallback?: unknown, callback?: unknown): boolean => {
     this.writes.push(chunk);

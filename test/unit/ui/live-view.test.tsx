@@ -1,4 +1,5 @@
 import { render } from 'ink-testing-library';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/run/events.js';
 import { DrainView } from '../../../src/ui/components/DrainView.js';
@@ -7,7 +8,8 @@ import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-p
 import { startDrainInk } from '../../../src/ui/drain-view.js';
 import { eraseReflowedFrame } from '../../../src/ui/live-view.js';
 import { initialRunProgress, reduceRunEvents } from '../../../src/ui/run-progress.js';
-import { cordoned, helloDrain, podEvent, podRef, started, T0 } from './drain-fixture.js';
+import { displayWidth } from '../../../src/ui/text-wrap.js';
+import { cordoned, HELLO_A, HELLO_B, helloDrain, podEvent, podRef, started, T0, waiting } from './drain-fixture.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';
 
 // The live area must stay below the terminal's height: a frame as tall as the screen cannot be erased
@@ -15,6 +17,16 @@ import { FakeStdin, FakeStdout } from './fake-terminal.js';
 
 const lines = (frame: string | undefined) => (frame ?? '').split('\n');
 const count = (text: string, sequence: string) => text.split(sequence).length - 1;
+
+/** The drain's live view on a terminal `stdout`, its clock stopped at `nowMs`. */
+const liveDrainOn = (stdout: FakeStdout, nowMs: number) =>
+  startDrainInk({
+    stdout: stdout.asStream(),
+    stdin: new FakeStdin(false).asStream(),
+    colors: false,
+    interactive: true,
+    now: () => nowMs,
+  });
 
 describe('the live area', () => {
   const pods = Array.from({ length: 30 }, (_, i) => podRef(`web-${i}`));
@@ -52,13 +64,7 @@ describe('the live area', () => {
   it('leaves the whole summary in the scrollback, however short the screen', async () => {
     const stdout = new FakeStdout(true);
     stdout.rows = 4;
-    const view = startDrainInk({
-      stdout: stdout.asStream(),
-      stdin: new FakeStdin(false).asStream(),
-      colors: false,
-      interactive: true,
-      now: () => T0 + 50_000,
-    });
+    const view = liveDrainOn(stdout, T0 + 50_000);
     helloDrain().forEach((e) => view.onEvent(e));
     await view.done();
     const text = stdout.text();
@@ -67,6 +73,33 @@ describe('the live area', () => {
     }
   });
 });
+
+describe('a live drain on a terminal made narrower', () => {
+  it('takes the new width in before its next draw, even when the SIGWINCH has not been handled yet', async () => {
+    const stdout = new FakeStdout(true);
+    stdout.columns = 120;
+    const view = liveDrainOn(stdout, T0 + 5_000);
+    [started(), cordoned(0), podEvent(HELLO_A, 1, { phase: 'evicting', attempt: 1 }), waiting(HELLO_B, 1, 2)].forEach(
+      (e) => view.onEvent(e),
+    );
+    const wide = stdout.writes.length;
+    expect(widest(stdout.writes)).toBeGreaterThan(80); // the budget's wait fills the 120 columns
+
+    // The terminal re-wraps its rows at 80 columns at once; the drain's next event comes before the signal.
+    stdout.resizeTerminal(80, 40);
+    view.onEvent(waiting(HELLO_B, 3, 3));
+    await view.done();
+    const narrow = stdout.writes.slice(wide);
+    // First the rows the terminal re-wrapped the last frame onto are erased, then every frame fits 80 columns.
+    expect(narrow[0]?.startsWith('\u001b[2K\u001b[1A'.repeat(4))).toBe(true);
+    expect(widest(narrow)).toBeLessThanOrEqual(80);
+    expect(stripVTControlCharacters(narrow.join(''))).toContain('Draining k8s-node-1');
+  });
+});
+
+/** The widest line of what was written, in columns. */
+const widest = (writes: readonly string[]) =>
+  Math.max(...stripVTControlCharacters(writes.join('')).split('\n').map(displayWidth));
 
 describe('eraseReflowedFrame', () => {
   it('erases every row the narrower terminal re-wrapped the frame onto, then gives Ink back the rows it erases', () => {
