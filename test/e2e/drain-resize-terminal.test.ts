@@ -3,9 +3,10 @@ import { bin } from './drain-run.js';
 import { seedScenario } from './lab.js';
 import { flat, Terminal } from './terminal.js';
 
-// A live drain in a real terminal (tmux, on its own socket) made narrower while it waits: the live area
-// is laid out again for the new width, and once the drain ends the scrollback holds the lines printed
-// once and the summary, never a copy or a half of a live frame.
+// A live drain in a real terminal (tmux, on its own socket) made narrower while it waits, between two of
+// its writes (Terminal.resizeBetweenWrites): the live area is laid out again for the new width, and once
+// the drain ends the scrollback holds the lines printed once and the summary, never a copy or a half of a
+// live frame.
 
 const terminal = new Terminal('resize');
 afterEach(() => terminal.close());
@@ -33,7 +34,7 @@ describe('a live drain made narrower mid-drain', () => {
       'the live view, waiting',
     );
 
-    await terminal.resize(80, 40);
+    await terminal.resizeBetweenWrites(80, 40);
     // The view redraws on the resize and every second: wait for two redraws at the new width.
     let seen = clockOf(await terminal.rows());
     for (let redraws = 0; redraws < 2; redraws++) {

@@ -128,6 +128,50 @@ export class Terminal {
     await this.tmux('resize-window', '-t', this.session, '-x', String(columns), '-y', String(rows));
   }
 
+  /**
+   * Gives the terminal a new size between two writes of the command open() started. A terminal re-wraps
+   * its rows the moment it is resized, while its program learns the size only when it handles SIGWINCH:
+   * what the program writes before that, for the old width, lands on the re-wrapped rows, which no
+   * program can help. So the programs are stopped until the terminal has taken what they wrote and the
+   * pty has the new size, then continued with SIGWINCH pending: what they write next, they write able to
+   * know the new size. Stopped: every process of the pane's session but the pane's own (the shell that
+   * runs the command line), which tmux would continue at once.
+   */
+  async resizeBetweenWrites(columns: number, rows: number): Promise<void> {
+    const pane = String(
+      (await this.tmux('display-message', '-p', '-t', this.session, '#{pane_pid} #{pane_tty}')).stdout,
+    );
+    const [shell = '', tty = ''] = pane.split(' ');
+    const processes = async () =>
+      String((await execa('ps', ['-o', 'pid=,stat=', '-s', shell])).stdout)
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .filter(([pid]) => pid !== shell);
+    const programs = (await processes()).map(([pid]) => Number(pid));
+    if (programs.length === 0) throw new Error(`nothing runs in terminal ${this.session} but its shell`);
+    const signal = (name: NodeJS.Signals) => programs.forEach((pid) => process.kill(pid, name));
+    signal('SIGSTOP');
+    try {
+      await this.eventually(
+        async () => (await processes()).every(([, stat]) => stat?.startsWith('T')),
+        10_000,
+        'the programs to stop',
+      );
+      // A request to tmux once they stand still: tmux reads the pane in the loop that answers it, so the
+      // resize that follows re-wraps everything they wrote.
+      await this.rows();
+      await this.resize(columns, rows);
+      const size = `${rows} ${columns}`;
+      await this.eventually(
+        async () => String((await execa('stty', ['-F', tty, 'size'])).stdout) === size,
+        10_000,
+        `the pty's size to be ${size}`,
+      );
+    } finally {
+      signal('SIGCONT');
+    }
+  }
+
   /** Stops the tmux server of the last open() and everything running in it. */
   async close(): Promise<void> {
     await this.tmux('kill-server').catch(() => undefined);
