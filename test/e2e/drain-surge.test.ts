@@ -117,9 +117,81 @@ async function untilSoloSettled(): Promise<void> {
   );
 }
 
-/** Puts solo's one replica on k8s-node-1 (k8s-node-2 cordoned until the scheduler has placed it). */
+/** What a test may change on the workers (its drains' cordons, marks and records), as the seed left it. */
+type SeededNode = Pick<KubeObject['metadata'], 'name' | 'labels' | 'annotations'> &
+  Pick<KubeObject['spec'], 'unschedulable' | 'taints'>;
+let seededNodes: SeededNode[] | undefined;
+
+/**
+ * Takes the lab back to hello as seeded, without a seed: the drains here evict solo's (and after's) pods
+ * alone, so hello's stay where the seed put them. Deletes what the tests make in demo (solo as a Deployment
+ * or StatefulSet, after, the autoscaler, the budget, their events) and waits until none of their pods or
+ * ReplicaSets is left, then gives the workers back the labels, annotations, taints and schedulability the
+ * seed gave them: a fraction of a seed, which makes every node and pod again.
+ */
+async function undoSolo(nodes: readonly SeededNode[]): Promise<void> {
+  const api = await labApi();
+  const gone = [404];
+  const demo = (group: string, resource: string) => `${group}/namespaces/demo/${resource}`;
+  await Promise.all([
+    ...['deployments/solo', 'deployments/after', 'statefulsets/solo'].map((w) =>
+      api.must('DELETE', `${demo('/apis/apps/v1', w)}?propagationPolicy=Background`, undefined, undefined, gone),
+    ),
+    api.must('DELETE', demo('/apis/autoscaling/v2', 'horizontalpodautoscalers/solo'), undefined, undefined, gone),
+    api.must('DELETE', demo('/apis/policy/v1', 'poddisruptionbudgets/solo'), undefined, undefined, gone),
+    api.must('DELETE', demo('/api/v1', 'events')),
+  ]);
+  const selector = `labelSelector=${encodeURIComponent('app in (solo,after)')}`;
+  await eventually(
+    async () => {
+      const [pods, replicaSets] = await Promise.all([
+        labGet<{ items: KubeObject[] }>(`${demo('/api/v1', 'pods')}?${selector}`),
+        labGet<{ items: KubeObject[] }>(`${demo('/apis/apps/v1', 'replicasets')}?${selector}`),
+      ]);
+      if (pods.items.length === 0 && replicaSets.items.length === 0) return true;
+      // A ReplicaSet the garbage collector has not deleted yet may still make a pod: gone at once too.
+      await api.must('DELETE', `${demo('/api/v1', 'pods')}?${selector}&gracePeriodSeconds=0`);
+      return false;
+    },
+    60_000,
+    "solo's and after's pods and ReplicaSets to be deleted",
+  );
+  await Promise.all(
+    nodes.map(async (seeded) => {
+      const live = await labGet<KubeObject>(`/api/v1/nodes/${seeded.name}`);
+      const back = (now: Record<string, string> = {}, then: Record<string, string> = {}) => ({
+        ...Object.fromEntries(Object.keys(now).map((key) => [key, null])),
+        ...then,
+      });
+      const patch = {
+        metadata: {
+          labels: back(live.metadata.labels, seeded.labels),
+          annotations: back(live.metadata.annotations, seeded.annotations),
+        },
+        spec: { unschedulable: seeded.unschedulable ?? null, taints: seeded.taints ?? null },
+      };
+      await api.must('PATCH', `/api/v1/nodes/${seeded.name}`, patch, 'application/merge-patch+json');
+    }),
+  );
+}
+
+/**
+ * Puts solo's one replica on k8s-node-1 (k8s-node-2 cordoned until the scheduler has placed it): on hello,
+ * seeded for the file's first test and undone after each (undoSolo).
+ */
 async function seedSolo(): Promise<void> {
-  await seedScenario('hello');
+  if (seededNodes) await undoSolo(seededNodes);
+  else {
+    await seedScenario('hello');
+    const workers = await labGet<{ items: KubeObject[] }>('/api/v1/nodes');
+    seededNodes = workers.items.map(({ metadata, spec }) => ({
+      name: metadata.name,
+      labels: metadata.labels,
+      annotations: metadata.annotations,
+      unschedulable: spec.unschedulable,
+      taints: spec.taints,
+    }));
+  }
   await setUnschedulable('k8s-node-2', true);
   await kubectl(['apply', '-f', '-'], { input: SOLO });
   await eventually(

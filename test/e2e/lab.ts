@@ -82,6 +82,7 @@ export interface KubeObject {
     uid: string;
     generation?: number;
     labels?: Record<string, string>;
+    annotations?: Record<string, string>;
     deletionTimestamp?: string;
   };
   spec: { nodeName?: string; unschedulable?: boolean; [field: string]: unknown };
