@@ -30,9 +30,11 @@ function leastAllocated(capacity: number, requested: number): number {
  * NodeResourcesBalancedAllocation (noderesources/balanced_allocation.go, v1.37): the closer the node's
  * cpu and memory fractions once the pod is added, the higher: (1 − |cpu − memory| / 2) × 100, each
  * fraction capped at 1. It counts the pods' actual requests (useRequested), not the non-zero defaults.
- * A node without either resource scores 100.
+ * A node without either resource scores 100. A pod that requests neither (best-effort) is not scored
+ * (PreScore skips it): 0 on every node.
  */
 export function balancedAllocationScore(pod: PodInfo, node: NodeInfo): number {
+  if (!pod.requests['cpu'] && !pod.requests['memory']) return 0;
   const cpu = node.allocatable['cpu'] ?? 0;
   const memory = node.allocatable['memory'] ?? 0;
   if (cpu === 0 || memory === 0) return MAX_NODE_SCORE;

@@ -45,7 +45,15 @@ describe('NodeResourcesFit LeastAllocated and NodeResourcesBalancedAllocation (u
     expect(nonZeroRequests(bare)).toEqual({ cpu: 100, memory: 200 * 1024 * 1024 });
     const node = sized('n1', '1000m', `${400 * 1024 * 1024}`);
     expect(leastAllocatedScore(podInfo(bare), node)).toBe(Math.trunc((90 + 50) / 2));
-    expect(balancedAllocationScore(podInfo(bare), node)).toBe(100);
+    expect(balancedAllocationScore(incoming('100m', '0'), node)).toBe(Math.trunc((1 - 0.1 / 2) * 100));
+  });
+
+  it('does not score a pod that requests neither cpu nor memory for balance ("nothing requested, skip in PreScore")', () => {
+    const bare = podInfo(makePod().name('bare').obj());
+    const busy = new NodeInfo(makeNode().name('busy').allocatable('4000m', '10000').obj());
+    busy.addPod(incoming('3000m', '0'));
+    expect(balancedAllocationScore(bare, sized('idle', '4000m', '10000'))).toBe(0);
+    expect(balancedAllocationScore(bare, busy)).toBe(0);
   });
 });
 
