@@ -8,11 +8,17 @@ import { counts, type PreemptionBudget, splitByBudgetViolation } from './plugins
 import { type ChosenPreemption, type DryRun, dryRunPreemption } from './preemption.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
 import { type CycleState, type Rejection, unresolvable } from './framework.js';
-import type { NodeInfo } from './node-info.js';
+import { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
 import { interPodAffinityPlugin, NAMESPACE_SELECTOR_UNKNOWN } from './plugins/inter-pod-affinity.js';
 import { volumeBindingPlugin } from './plugins/volume-binding.js';
+import {
+  insufficientReason,
+  nodeResourcesFit,
+  nodeResourcesFitPreFilter,
+  TOO_MANY_PODS_REASON,
+} from './plugins/node-resources-fit.js';
 import { volumeZonePlugin } from './plugins/volume-zone.js';
 import { isLateReplacement, pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
 import { controllerRef } from '../pod-facts.js';
@@ -48,6 +54,25 @@ function preemptionText(p: PreemptionPlan): string {
 export const EVICTION_RACE_UNKNOWN =
   "the drain evicts a wave's pods at once, and whether kube-scheduler meets this replacement before or after the wave's other evictions and replacements decides whether it finds a node, and which";
 
+/**
+ * Why a replacement's fate is unknown when where another replacement of its wave goes decides it (see
+ * SchedulingSimulation.checkRoom).
+ */
+export const ROOM_CHOICE_UNKNOWN =
+  "one of the wave's replacements could go to either of several nodes (they score alike and kube-scheduler picks one at random, or the order in which it meets the wave's replacements decides), and which it takes decides whether another finds room";
+
+/**
+ * A replacement of the current round placed on a node where it could as well have gone elsewhere: nodes
+ * that scored alike (tiedWith), or the one it would take met first (see placeFirst).
+ */
+interface Movable {
+  readonly pod: V1Pod;
+  readonly plan: MutablePlan;
+  readonly info: PodInfo;
+  readonly node: string;
+  readonly elsewhere: readonly string[];
+}
+
 /** What becomes of a replacement: it fits on a node, it preempts, it finds no node. */
 type Fate = 'fits' | 'preempts' | 'none';
 
@@ -62,6 +87,25 @@ interface RoundPod {
 
 function fateOf(plan: ReplacementPlan): Fate {
   return plan.preemption ? 'preempts' : plan.schedulable ? 'fits' : 'none';
+}
+
+/** A rejection for room alone: too little of a resource, or no pod slot left. */
+function isRoomReason(reason: string): boolean {
+  return reason === TOO_MANY_PODS_REASON || reason.startsWith(insufficientReason(''));
+}
+
+/** The nodes a movable replacement may take, the plan's first; a long list cut short. */
+function nodesOf(m: Movable): string {
+  const nodes = [m.node, ...m.elsewhere];
+  const shown = nodes.slice(0, 5).join(', ');
+  return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
+}
+
+/** The plan names no node: its fate is unknown, for this reason. */
+function markUnknown(plan: MutablePlan, reason: string): void {
+  plan.placedOn = null;
+  plan.unknown = reason;
+  delete plan.tiedWith;
 }
 
 /**
@@ -145,6 +189,8 @@ export class SchedulingSimulation {
   private roundOpen = false;
   /** The round's replacements placed so far by the filters, with their plans. */
   private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
+  /** The round's replacements that could have gone to other nodes (see checkRoom). */
+  private movable: Movable[] = [];
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
@@ -192,7 +238,7 @@ export class SchedulingSimulation {
   }
 
   private nextRound(): void {
-    [this.round, this.roundPlaced, this.roundOpen] = [[], [], false];
+    [this.round, this.roundPlaced, this.movable, this.roundOpen] = [[], [], [], false];
     for (const [key, n] of this.budgetsSpending) this.budgetsSpent.set(key, (this.budgetsSpent.get(key) ?? 0) + n);
     this.budgetsSpending.clear();
   }
@@ -210,7 +256,11 @@ export class SchedulingSimulation {
     this.roundOpen = true;
     const plan = this.placeOnce(pod) as MutablePlan;
     if (mate) this.checkRace(mate, plan);
-    if (!plan.schedulable && plan.unknown === undefined) this.unplaced.push({ pod, plan });
+    if (mate) this.checkRoom(pod, plan, mate.first);
+    // One whose room another's placement decides is tried again too: room a preemption frees settles it.
+    if (!plan.schedulable && (plan.unknown === undefined || plan.unknown === ROOM_CHOICE_UNKNOWN)) {
+      this.unplaced.push({ pod, plan });
+    }
     return plan;
   }
 
@@ -280,10 +330,61 @@ export class SchedulingSimulation {
     const takes = `the replacement of ${mate.pod.metadata?.name ?? ''}, placed first, would take ${first.node}`;
     for (const r of [{ pod: mate.pod, plan }, ...competitors]) {
       r.plan.message = `${r.plan.message} Where the scheduler meets it in its wave matters: ${r.plan === plan ? alone : takes}.`;
-      r.plan.placedOn = null;
-      r.plan.unknown = EVICTION_RACE_UNKNOWN;
-      delete r.plan.tiedWith;
+      markUnknown(r.plan, EVICTION_RACE_UNKNOWN);
     }
+  }
+
+  /**
+   * Whether the room this replacement finds depends on where an earlier replacement of its round went,
+   * when that one could as well have gone elsewhere (nodes that scored alike, among which kube-scheduler
+   * picks at random; or the node it would take met first, see placeFirst):
+   * - this one fits on a single node, and the earlier one, had it gone there, would have left too little
+   *   room for both; or
+   * - this one finds no node (or preempts), and on the earlier one's node it is refused only for room
+   *   that node would have had without the earlier one.
+   * Then both plans say unknown. Asked of the replacements of a round of several evictions. Room only
+   * (resources and pod slots): what the earlier one's move does to spread and affinity counts is not
+   * weighed. Then records this one, placed with other nodes as good, for the round's later replacements.
+   */
+  private checkRoom(pod: V1Pod, plan: MutablePlan, first: RoundPod['first']): void {
+    if (plan.unknown !== undefined) return;
+    const info = podInfo(pod, this.index.snapshot);
+    const fate = fateOf(plan);
+    const single = fate === 'fits' && plan.nodes.length === 1 ? this.cluster.nodeInfo(plan.nodes[0]!) : undefined;
+    let movedBy: Movable[] = [];
+    if (single) {
+      // The replacement is counted on its node already: the earlier one would have had to fit beside it.
+      movedBy = this.movable.filter(
+        (m) =>
+          m.elsewhere.includes(single.name) && nodeResourcesFit(nodeResourcesFitPreFilter(m.info), single) !== null,
+      );
+    } else if (fate !== 'fits' && this.movable.length > 0) {
+      const refused = new Map(plan.rejected.map((r) => [r.node, r.reasons]));
+      const requests = nodeResourcesFitPreFilter(info);
+      movedBy = this.movable.filter((m) => {
+        const reasons = refused.get(m.node);
+        if (!reasons?.every(isRoomReason)) return false;
+        const without = NodeInfo.viewOf(this.cluster.nodeInfo(m.node)!, false);
+        without.removePod(m.info);
+        return nodeResourcesFit(requests, without) === null;
+      });
+    }
+    if (movedBy.length > 0) {
+      const name = pod.metadata?.name ?? '';
+      const where = movedBy.map((m) => `the replacement of ${m.pod.metadata?.name ?? ''} (${nodesOf(m)})`);
+      plan.message = `${plan.message} Whether it finds room depends on where ${where.join(' and ')} goes.`;
+      markUnknown(plan, ROOM_CHOICE_UNKNOWN);
+      for (const m of movedBy) {
+        if (m.plan.unknown !== undefined) continue;
+        m.plan.message = `${m.plan.message} Where it goes (${nodesOf(m)}) decides whether the replacement of ${name} finds room.`;
+        markUnknown(m.plan, ROOM_CHOICE_UNKNOWN);
+      }
+      return;
+    }
+    if (fate !== 'fits' || !plan.placedOn) return;
+    const elsewhere = new Set(plan.tiedWith ?? []);
+    if (first?.fate === 'fits' && first.node !== null && first.node !== plan.placedOn) elsewhere.add(first.node);
+    if (elsewhere.size > 0) this.movable.push({ pod, plan, info, node: plan.placedOn, elsewhere: [...elsewhere] });
   }
 
   /** Whether a DoNotSchedule topology spread constraint of the pod selects another pod of its round. */

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../../src/plan/build-plan.js';
-import { EVICTION_RACE_UNKNOWN } from '../../../../src/plan/scheduling/simulation.js';
+import { EVICTION_RACE_UNKNOWN, ROOM_CHOICE_UNKNOWN } from '../../../../src/plan/scheduling/simulation.js';
 import type { DrainPlan } from '../../../../src/plan/types.js';
 import { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
 import { snapshotFromText } from '../../../../src/snapshot/load-file.js';
@@ -22,7 +22,7 @@ function planOf(seed: number, node: string, now = '2026-01-01T00:10:00Z'): Drain
 
 const placedOn = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement?.placedOn;
 const replacementOf = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement;
-/** The lab's snapshots (seeds 98, 141, 185) were taken on this day. */
+/** The lab's snapshots (seeds 98, 141, 185, 229) were taken on this day. */
 const SNAPSHOT_DAY = '2026-12-03T05:00:00Z';
 
 describe('seed 139: a replacement with several feasible nodes goes where the weighted scores put it', () => {
@@ -128,5 +128,31 @@ describe("seed 98: a wave's preemptions read the budgets without each other's vi
     expect(placedOn(plan, 'web-2-56f9bd988f-l2pb2')).toBe('fid-node-3');
     expect(plan.pods.find((p) => p.name === 'web-2-56f9bd988f-tz8p6')?.outcome).toBe('waits');
     expect(plan.verdict).toBe('disruptive');
+  });
+});
+
+describe('seed 229: a replacement whose room depends on where another of its wave goes is unknown', () => {
+  // One wave evicts web-4's pod, two filler pods, db-2-1 and db-5-2 from fid-node-1. web-4's replacement
+  // (400m) scores alike on fid-node-2…5 once the fillers' replacements are placed, and met before them it
+  // goes to fid-node-4, the least allocated; db-2-1's (500m), whose zonal volume allows fid-node-4 only,
+  // fits there only if web-4's does not go there. The cluster put web-4's on fid-node-4, and db-2-1's
+  // preempted db-5-0 there; the plan had put web-4's on fid-node-2 and db-2-1's beside it, no preemption.
+  const plan = planOf(229, 'fid-node-1', SNAPSHOT_DAY);
+
+  it('db-2-1: unknown, naming no node, and saying whose placement decides it', () => {
+    expect(replacementOf(plan, 'db-2-1')).toMatchObject({ placedOn: null, unknown: ROOM_CHOICE_UNKNOWN });
+    expect(replacementOf(plan, 'db-2-1')?.message).toContain('the replacement of web-4-648b9f77cb-tqbfn');
+  });
+
+  it('web-4: unknown, naming the nodes it may take, fid-node-4 among them', () => {
+    const web4 = replacementOf(plan, 'web-4-648b9f77cb-tqbfn');
+    expect(web4).toMatchObject({ placedOn: null, unknown: ROOM_CHOICE_UNKNOWN });
+    expect(web4?.tiedWith).toBeUndefined();
+    expect(web4?.message).toMatch(/Where it goes \([^)]*fid-node-4[^)]*\) decides whether the replacement of db-2-1/);
+  });
+
+  it('leaves db-5-2, whose local volume is on fid-node-1, without a node until it returns', () => {
+    expect(replacementOf(plan, 'db-5-2')).toMatchObject({ schedulable: false, untilNodeReturns: ['fid-node-1'] });
+    expect(replacementOf(plan, 'db-5-2')?.unknown).toBeUndefined();
   });
 });
