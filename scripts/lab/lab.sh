@@ -26,7 +26,7 @@ usage: npm run lab -- <verb>
 environment: LAB_DIR (default /tmp/kubectl-maint-lab), LAB_CACHE (default ~/.cache/kubectl-maint-lab),
              LAB_KUBE_VERSION (default from scripts/lab/versions.env), LAB_POD_READY_DELAY_MS (default 1000),
              LAB_KWOK_POD_WORKERS (KWOK's pod stage workers, default 32), LAB_KWOK_LEASE_WORKERS (KWOK's
-             node lease workers, default 64), LAB_APISERVER_REQUEST_TIMEOUT (kube-apiserver's
+             node lease workers, default 256), LAB_APISERVER_REQUEST_TIMEOUT (kube-apiserver's
              --request-timeout, a Go duration such as 5m; default its own, 60s); all read at `up`
 USAGE
     ;;
