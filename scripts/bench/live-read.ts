@@ -26,7 +26,9 @@
  * The GET floor is one LIST of every pod, a short request that the API server ends at its --request-timeout
  * (60 s by default), which tens of thousands of pods on a loaded machine outlast. To measure it there, start
  * the lab with a longer one before growing it: `npm run lab -- down`, then
- * `LAB_APISERVER_REQUEST_TIMEOUT=5m npm run lab -- up` (a lab already up keeps its own).
+ * `LAB_APISERVER_REQUEST_TIMEOUT=5m LAB_APISERVER_ETCD_COMPACTION_INTERVAL=2h npm run lab -- up` (a lab
+ * already up keeps its own). The second keeps kubectl get's continue tokens alive while it pages: the API
+ * server compacts etcd every 5 minutes, and a token older than the compaction is refused as too old.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -59,7 +59,7 @@ start_component() {
   local pki="$LAB_DIR/pki"
   # shellcheck source=/dev/null
   source "$LAB_DIR/ports.env"
-  local API_REQUEST_TIMEOUT=
+  local API_REQUEST_TIMEOUT= API_ETCD_COMPACTION_INTERVAL=
   # shellcheck source=/dev/null
   [[ -f "$LAB_DIR/settings.env" ]] && source "$LAB_DIR/settings.env"
   case "$1" in
@@ -84,7 +84,8 @@ start_component() {
         --endpoint-reconciler-type=none \
         --audit-policy-file="$LAB_DIR/audit-policy.yaml" --audit-log-path="$LAB_DIR/audit.log" \
         --audit-log-format=json --audit-log-mode=blocking \
-        ${API_REQUEST_TIMEOUT:+"--request-timeout=$API_REQUEST_TIMEOUT"}
+        ${API_REQUEST_TIMEOUT:+"--request-timeout=$API_REQUEST_TIMEOUT"} \
+        ${API_ETCD_COMPACTION_INTERVAL:+"--etcd-compaction-interval=$API_ETCD_COMPACTION_INTERVAL"}
       ;;
     kube-controller-manager)
       launch kube-controller-manager "$LAB_BIN/kube-controller-manager" \

@@ -27,7 +27,9 @@ environment: LAB_DIR (default /tmp/kubectl-maint-lab), LAB_CACHE (default ~/.cac
              LAB_KUBE_VERSION (default from scripts/lab/versions.env), LAB_POD_READY_DELAY_MS (default 1000),
              LAB_KWOK_POD_WORKERS (KWOK's pod stage workers, default 32), LAB_KWOK_LEASE_WORKERS (KWOK's
              node lease workers, default 256), LAB_APISERVER_REQUEST_TIMEOUT (kube-apiserver's
-             --request-timeout, a Go duration such as 5m; default its own, 60s); all read at `up`
+             --request-timeout, a Go duration such as 5m; default its own, 60s),
+             LAB_APISERVER_ETCD_COMPACTION_INTERVAL (its --etcd-compaction-interval, such as 2h; default
+             5m); all read at `up`
 USAGE
     ;;
   *) echo "lab: unknown verb '$verb' (try: npm run lab -- help)" >&2; exit 2 ;;

@@ -10,6 +10,9 @@ LAB_KWOK_POD_WORKERS=${LAB_KWOK_POD_WORKERS:-32}
 LAB_KWOK_LEASE_WORKERS=${LAB_KWOK_LEASE_WORKERS:-256}
 # Empty: the API server's own default (60s).
 LAB_APISERVER_REQUEST_TIMEOUT=${LAB_APISERVER_REQUEST_TIMEOUT:-}
+# Empty: the API server's own default (5m). A paged list's continue token dies with the compaction after
+# it, so a `kubectl get` of a big lab that pages for longer fails ("continue parameter is too old").
+LAB_APISERVER_ETCD_COMPACTION_INTERVAL=${LAB_APISERVER_ETCD_COMPACTION_INTERVAL:-}
 
 # One `up` at a time per lab: CI starts its labs while it builds, and the e2e global setup's own `up`
 # then waits here and finds the lab up (without the lock it would take the half-started lab for stale).
@@ -72,7 +75,8 @@ openssl rsa -in "$pki/sa.key" -pubout -out "$pki/sa.pub" 2>/dev/null
 printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPI_PORT=%s\nKCM_PORT=%s\nSCHED_PORT=%s\n' \
   "$ETCD_PORT" "$ETCD_PEER_PORT" "$API_PORT" "$KCM_PORT" "$SCHED_PORT" >"$LAB_DIR/ports.env"
 # What a component started again (start-component, the fault tests) is given again.
-printf 'API_REQUEST_TIMEOUT=%q\n' "$LAB_APISERVER_REQUEST_TIMEOUT" >"$LAB_DIR/settings.env"
+printf 'API_REQUEST_TIMEOUT=%q\nAPI_ETCD_COMPACTION_INTERVAL=%q\n' "$LAB_APISERVER_REQUEST_TIMEOUT" \
+  "$LAB_APISERVER_ETCD_COMPACTION_INTERVAL" >"$LAB_DIR/settings.env"
 
 # The admin kubeconfig, written as YAML (no kubectl needed for it).
 b64() { base64 -w0 <"$1"; }
