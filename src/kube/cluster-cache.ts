@@ -48,6 +48,7 @@ export interface CacheOptions {
  */
 export class ClusterCache {
   private constructor(
+    private readonly target: KubeClient['target'],
     private readonly informers: ReadonlyMap<ListableKind, KindInformer>,
     private readonly watchErrors: ReadonlyMap<ListableKind, Set<WatchErrorListener>>,
     readonly warnings: readonly string[],
@@ -103,7 +104,7 @@ export class ClusterCache {
       throw err instanceof KubeError ? err : classifyKubeError(err, client.target);
     }
     const ordered = new Map(options.kinds.filter((k) => informers.has(k)).map((k) => [k, informers.get(k)!] as const));
-    return new ClusterCache(ordered, watchErrors, warnings);
+    return new ClusterCache(client.target, ordered, watchErrors, warnings);
   }
 
   /** Whether `kind` was read (it is absent when it could not be, see warnings). */
@@ -140,7 +141,16 @@ export class ClusterCache {
 
   /** Reads again the kinds that cannot be watched (the user may list them but not watch them). */
   async refresh(): Promise<void> {
-    await Promise.all([...this.informers.values()].map((informer) => informer.refresh()));
+    await Promise.all([...this.informers.keys()].map((kind) => this.refreshKind(kind)));
+  }
+
+  /** Lists `kind` again when it cannot be watched; a failure names the kind, as the first read's does. */
+  private async refreshKind(kind: ListableKind): Promise<void> {
+    try {
+      await this.informers.get(kind)?.refresh();
+    } catch (err) {
+      throw classifyKubeError(err, this.target, { verb: 'list', resource: resourceOf(kind) });
+    }
   }
 
   /**
@@ -177,7 +187,7 @@ export class ClusterCache {
   async waitFor(kind: ListableKind, key: string, test: (object: KubeObject | undefined) => boolean, timeoutMs: number) {
     const informer = this.informers.get(kind);
     if (!informer) return true;
-    await informer.refresh();
+    await this.refreshKind(kind);
     // A kind read once (or polled) has nothing more to show: what it holds now is the answer.
     const now = test(informer.get(key));
     if (now || !informer.following) return now;

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { connect } from '../../src/cli/kube-connect.js';
+import { ClusterCache } from '../../src/kube/cluster-cache.js';
 import { signLeaf } from '../support/pki.js';
 import { cuttingProxy, type CuttingProxy, type CuttingProxyOptions } from '../support/proxies.js';
 import { bin } from './drain-run.js';
-import { kubectl, kubectlJson, labConnection, labEnv, labUserWithRules, seedScenario } from './lab.js';
+import { eventually, kubectl, kubectlJson, labConnection, labEnv, labUserWithRules, seedScenario } from './lab.js';
 
 // A first read of the pods that breaks off part-way, against the lab's real API server behind a proxy that
 // drops the connection after some bytes of the pods' answers: the plan reads them again (a streaming list
@@ -142,5 +144,34 @@ describe('a first read of the pods that breaks off part-way', () => {
       `error: list pods from ${proxy.url} broke off 4 times (the last: the connection closed)`,
     ]);
     expect(podReads(proxy).map((read) => read.cut)).toEqual([true, true, true, true]);
+  });
+
+  it('a kind that may be listed but not watched, listed again for a later plan and cut every time: one line naming it', async () => {
+    // The first LIST of the pods passes; every LIST after it (the refresh a run's next plan makes of a kind
+    // it cannot watch) is cut.
+    let lists = 0;
+    const proxy = await started({
+      matches: (url) => isPods(url) && !url.searchParams.has('watch') && ++lists > 1,
+      cuts: Infinity,
+      afterBytes: CUT_AFTER_BYTES,
+      impersonate: LIST_ONLY,
+    });
+    const cache = await ClusterCache.open(await connect({ kubeconfig: await kubeconfigFor(proxy) }), {
+      kinds: ['Pod'],
+      required: ['Pod'],
+      watch: true,
+      freshness: 'consistent',
+    });
+    try {
+      // Its watch refused (403), the cache lists the pods again whenever it is asked for them.
+      await eventually(async () => !cache.follows('Pod'), 30_000, 'the watch of the pods refused');
+      await expect(cache.refresh()).rejects.toThrow(
+        `list pods from ${proxy.url} broke off 4 times (the last: the connection closed)`,
+      );
+    } finally {
+      cache.stop();
+    }
+    const lastLists = podReads(proxy).filter((read) => !new URL(read.url, 'https://proxy').searchParams.has('watch'));
+    expect(lastLists.map((read) => read.cut)).toEqual([false, true, true, true, true]);
   });
 });
