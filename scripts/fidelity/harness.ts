@@ -4,11 +4,10 @@
  * wait until the scheduler has settled every replacement, and compare (compare.ts). Used by
  * `npm run fidelity` (run.ts) and by the e2e test test/e2e/fidelity.test.ts.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import type { DrainEvent } from '../../src/drain/events.js';
 import type { DrainPlan } from '../../src/plan/types.js';
 import type * as Seed from '../lab/seed.js';
+import type * as Commands from './commands.js';
 import type * as Compare from './compare.js';
 import type * as Generate from './generate-cluster.js';
 import type * as LoadFile from '../../src/snapshot/load-file.js';
@@ -17,11 +16,11 @@ import type * as LoadFile from '../../src/snapshot/load-file.js';
 const load = async <T>(file: string) => (await import(new URL(file, import.meta.url).href)) as T;
 const { LabApi, seedObjects } = await load<typeof Seed>('../lab/seed.ts');
 const { compare } = await load<typeof Compare>('./compare.ts');
+const { CLI, planDrain, run } = await load<typeof Commands>('./commands.ts');
 const { generateCluster, NAMESPACE } = await load<typeof Generate>('./generate-cluster.ts');
 // From the build (npm run fidelity builds it first): src/ imports its siblings by their .js names.
 const { SNAPSHOT_COMMAND } = await load<typeof LoadFile>('../../dist/snapshot/load-file.js');
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/kubectl-maint.js');
 /** `kubectl get …` of every kind the plan reads (the README's snapshot command), after `kubectl`. */
 const SNAPSHOT_ARGS = SNAPSHOT_COMMAND.split(' ').slice(1);
 /** How long a generated cluster may take to settle before it is given up as unplaceable. */
@@ -51,8 +50,11 @@ export interface ClusterResult {
   readonly notJudged: readonly string[];
   readonly error?: string;
   readonly seconds: number;
-  /** What was compared: the plan, the drain's events, the pods before and after (for a disagreement's record). */
-  readonly evidence?: Compare.Observation;
+  /**
+   * What was compared: the plan, the drain's events, the pods before and after (for a disagreement's
+   * record); after an error, as much of it as was read.
+   */
+  readonly evidence?: Partial<Compare.Observation>;
   /**
    * The cluster as the plan read it, just before: the README's `kubectl get … -o json`, what `plan --snapshot`
    * reads (a disagreement is planned again from it, and becomes a regression test's fixture).
@@ -70,21 +72,6 @@ interface ApiPod {
   };
   spec?: { nodeName?: string };
   status?: { nominatedNodeName?: string; conditions?: Array<{ type: string; status: string; reason?: string }> };
-}
-
-function run(
-  args: readonly string[],
-  lab: Lab,
-  command: readonly string[] = [process.execPath, BIN],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      command[0]!,
-      [...command.slice(1), ...args],
-      { env: { ...process.env, KUBECONFIG: lab.kubeconfig, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
 }
 
 const toState = (p: ApiPod): Compare.PodState => {
@@ -112,12 +99,17 @@ async function pods(api: InstanceType<typeof LabApi>): Promise<ApiPod[]> {
  * and each replacement either bound or reported unschedulable by the scheduler; read twice, a second apart,
  * so that a pod the scheduler is about to retry (an evicted pod just gone) is not taken as stuck.
  */
-async function settledAfterDrain(api: InstanceType<typeof LabApi>, replicas: number): Promise<ApiPod[]> {
+async function settledAfterDrain(
+  api: InstanceType<typeof LabApi>,
+  replicas: number,
+  read: (pods: ApiPod[]) => void,
+): Promise<ApiPod[]> {
   const deadline = Date.now() + 90_000;
   let previous = '';
   let previousAt = 0;
   for (;;) {
     const live = (await pods(api)).filter((p) => !p.metadata.deletionTimestamp);
+    read(live);
     const states = live.map(toState);
     const done = live.length === replicas && states.every((s) => s.node !== null || s.unschedulable);
     const key = states
@@ -161,44 +153,66 @@ export async function checkCluster(
     };
   }
   const api = new LabApi(lab.kubeconfig);
+  // What has been read so far: the whole observation once the replacements settle, a part of it after an error.
+  let evidence: Partial<Compare.Observation> = {};
+  let snapshot: string | undefined;
+  let workloads: number | undefined;
   try {
     const before = await pods(api);
     const workloadPods = before.filter((p) => !p.metadata.ownerReferences?.some((r) => r.kind === 'DaemonSet'));
+    workloads = workloadPods.length;
     // The busiest node: the most workload pods, the first by name among equals.
     const perNode = Map.groupBy(workloadPods, (p) => p.spec?.nodeName ?? '');
     const node = [...perNode].sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b))[0]![0];
     log(`seed ${seed}: ${cluster.nodes.length} nodes, ${workloadPods.length} pods; draining ${node}`);
+    evidence = { node, before: before.map(toState) };
 
-    const snapshot = await run(SNAPSHOT_ARGS, lab, [lab.kubectl]);
-    const planned = await run(['plan', node, '--ignore-daemonsets', '-o', 'json'], lab);
-    if (planned.stdout.trim() === '')
-      throw new Error(`plan printed nothing (exit ${planned.code}): ${planned.stderr.trim()}`);
-    const plan = JSON.parse(planned.stdout) as DrainPlan;
+    const read = await run([lab.kubectl], SNAPSHOT_ARGS, { KUBECONFIG: lab.kubeconfig });
+    if (read.code === 0) snapshot = read.stdout;
+    const plan = await planDrain(node, { KUBECONFIG: lab.kubeconfig });
+    evidence = { ...evidence, plan };
     const timeout = plan.verdict === 'blocked' ? blockedDrainTimeout(plan) : DRAIN_TIMEOUT;
-    const drained = await run(['drain', node, '--ignore-daemonsets', '--timeout', timeout, '-o', 'json'], lab);
+    const drained = await run(CLI, ['drain', node, '--ignore-daemonsets', '--timeout', timeout, '-o', 'json'], {
+      KUBECONFIG: lab.kubeconfig,
+    });
     const events = drained.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as DrainEvent);
+    evidence = { ...evidence, events };
     if (!events.some((e) => e.type === 'finished'))
       throw new Error(`drain did not finish (exit ${drained.code}): ${drained.stderr.trim()}`);
-    const after = await settledAfterDrain(api, before.length);
-    const evidence = { node, plan, events, before: before.map(toState), after: after.map(toState) };
-    const { facts, notJudged } = compare(evidence);
+    const after = await settledAfterDrain(api, before.length, (last) => {
+      evidence = { ...evidence, after: last.map(toState) };
+    });
+    const observation = { node, plan, events, before: before.map(toState), after: after.map(toState) };
+    evidence = observation;
+    const { facts, notJudged } = compare(observation);
     return {
       evidence,
-      ...(snapshot.code === 0 ? { snapshot: snapshot.stdout } : {}),
+      ...(snapshot !== undefined ? { snapshot } : {}),
       seed,
       settled: true,
       node,
-      pods: workloadPods.length,
+      pods: workloads,
       verdict: plan.verdict,
       facts,
       notJudged,
       seconds: seconds(),
     };
   } catch (error) {
-    return { seed, settled: true, facts: [], notJudged: [], error: (error as Error).message, seconds: seconds() };
+    return {
+      evidence,
+      ...(snapshot !== undefined ? { snapshot } : {}),
+      seed,
+      settled: true,
+      ...(evidence.node !== undefined ? { node: evidence.node, pods: workloads } : {}),
+      ...(evidence.plan ? { verdict: evidence.plan.verdict } : {}),
+      facts: [],
+      notJudged: [],
+      error: (error as Error).message,
+      seconds: seconds(),
+    };
   } finally {
     await api.dispatcher.close();
   }
