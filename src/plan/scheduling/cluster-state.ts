@@ -118,6 +118,11 @@ export class SimulatedCluster implements ClusterState {
     return this.replacements.length;
   }
 
+  /** The replacements committed since `placedCount` was `from`, less those preemption deleted. */
+  placedSince(from: number): readonly Placed[] {
+    return this.replacements.slice(from).filter(({ pod }) => !this.preempted.has(pod.uid));
+  }
+
   nodeInfo(name: string): NodeInfo | undefined {
     const at = this.cache.positions.get(name);
     return at === undefined ? undefined : this.nodeInfos[at];
@@ -255,10 +260,13 @@ export class SimulatedCluster implements ClusterState {
     return [...state, ...placed].filter((p) => !this.preempted.has(p.uid));
   }
 
-  /** Runs `fn` with these pods off their nodes' counts (pod affinity, anti-affinity, spread): a preemption dry run. */
+  /**
+   * Runs `fn` with these pods off their nodes' counts (pod affinity, anti-affinity, spread): a preemption
+   * dry run. Within another such run, the pods that run hid stay hidden too.
+   */
   withoutPods<T>(uids: ReadonlySet<string>, fn: () => T): T {
     const before = this.hidden;
-    this.hidden = uids;
+    this.hidden = before.size === 0 ? uids : new Set([...before, ...uids]);
     try {
       return fn();
     } finally {

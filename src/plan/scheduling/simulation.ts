@@ -3,6 +3,7 @@ import type { ClusterIndex } from '../../snapshot/cluster-index.js';
 import { budgetKey, type BudgetKey } from '../budgets.js';
 import { controllerOf } from '../controller.js';
 import type { PreemptionPlan, PreemptionVictim, ReplacementPlan } from '../types.js';
+import { isEmptySelector, termMatches } from './affinity-term.js';
 import { type NodePod, SimulatedCluster } from './cluster-state.js';
 import { counts, type PreemptionBudget, splitByBudgetViolation } from './plugins/default-preemption.js';
 import { type ChosenPreemption, type DryRun, dryRunPreemption } from './preemption.js';
@@ -60,6 +61,13 @@ export const EVICTION_RACE_UNKNOWN =
  */
 export const ROOM_CHOICE_UNKNOWN =
   "one of the wave's replacements could go to either of several nodes (they score alike and kube-scheduler picks one at random, or the order in which it meets the wave's replacements decides), and which it takes decides whether another finds room";
+
+/**
+ * Why a replacement's fate is unknown when its required pod affinity is met by replacements of its wave
+ * (see SchedulingSimulation.checkAffinityRace).
+ */
+export const AFFINITY_RACE_UNKNOWN =
+  'its required pod affinity is met by replacements of its wave, and whether kube-scheduler meets it before or after they are placed decides whether it finds a node, and which';
 
 /**
  * A replacement of the current round placed on a node where it could as well have gone elsewhere: nodes
@@ -187,6 +195,8 @@ export class SchedulingSimulation {
   private round: RoundPod[] = [];
   /** Whether the current round's placements have started: the next eviction starts a new round. */
   private roundOpen = false;
+  /** `placedCount` when the current round's placements started (see checkAffinityRace). */
+  private roundFrom = 0;
   /** The round's replacements placed so far by the filters, with their plans. */
   private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
   /** The round's replacements that could have gone to other nodes (see checkRoom). */
@@ -252,10 +262,12 @@ export class SchedulingSimulation {
    */
   place(pod: V1Pod): ReplacementPlan {
     const mate = this.round.length > 1 ? this.round.find((r) => r.pod === pod) : undefined;
+    if (!this.roundOpen) this.roundFrom = this.cluster.placedCount;
     if (!this.roundOpen && this.round.length > 1) this.placeFirst();
     this.roundOpen = true;
     const plan = this.placeOnce(pod) as MutablePlan;
     if (mate) this.checkRace(mate, plan);
+    if (mate) this.checkAffinityRace(pod, plan);
     if (mate) this.checkRoom(pod, plan, mate.first);
     // One whose room another's placement decides is tried again too: room a preemption frees settles it.
     if (!plan.schedulable && (plan.unknown === undefined || plan.unknown === ROOM_CHOICE_UNKNOWN)) {
@@ -385,6 +397,70 @@ export class SchedulingSimulation {
     const elsewhere = new Set(plan.tiedWith ?? []);
     if (first?.fate === 'fits' && first.node !== null && first.node !== plan.placedOn) elsewhere.add(first.node);
     if (elsewhere.size > 0) this.movable.push({ pod, plan, info, node: plan.placedOn, elsewhere: [...elsewhere] });
+  }
+
+  /**
+   * Whether the order in which kube-scheduler meets this replacement and the replacements of its round
+   * that its required pod affinity selects (placed before it in the plan) decides what becomes of it.
+   * Met before they are placed, with their old pods gone (InterPodAffinity counts a terminating pod, not
+   * a deleted one; a replacement counts from the moment the scheduler picks its node, its cache assuming
+   * it before the binding), it may fit elsewhere, preempt, or find no node. Where that differs from the
+   * plan, its plan says unknown, with what becomes of it met before them; except where it would find no
+   * node and the scheduler tries it again once they are bound: InterPodAffinity's queueing hint requeues
+   * a pod whose affinity terms select an assigned pod that is added, but in v1.37 that hint does not read
+   * a term's namespaceSelector, so a pod with a term that selects them only through one waits for the
+   * periodic flush of unschedulable pods (5 minutes). Room only as the plan has it: the other
+   * replacements keep theirs.
+   */
+  private checkAffinityRace(pod: V1Pod, plan: MutablePlan): void {
+    if (plan.unknown !== undefined) return;
+    if (!pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return;
+    const replacement = podInfo(this.replacementOf(pod), this.index.snapshot);
+    const terms = replacement.requiredAffinityTerms;
+    const self = (p: PodInfo) => p.name === replacement.name && p.namespace === replacement.namespace;
+    const needed = this.cluster
+      .placedSince(this.roundFrom)
+      .filter(({ pod: p }) => !self(p) && terms.every((t) => termMatches(t, p.namespace, p.labels)));
+    if (needed.length === 0) return;
+    const start = this.nextStart;
+    const before = this.cluster.withoutPods(new Set(needed.map((p) => p.pod.uid)), () =>
+      this.cluster.withEvictedGone(() => {
+        const attempt = this.attempt(replacement);
+        if (attempt.placedOn) return { fate: 'fits' as const, node: attempt.placedOn.name };
+        const run = this.dryRun(replacement, attempt);
+        return run.chosen
+          ? { fate: 'preempts' as const, node: run.chosen.node }
+          : { fate: 'none' as const, node: null };
+      }),
+    );
+    this.nextStart = start;
+    if (before.fate === fateOf(plan)) return;
+    const requeued = needed.some(({ pod: p }) => !this.selectsOnlyByNamespaceSelector(pod, p.namespace));
+    if (before.fate === 'none' && requeued) return;
+    const names = needed.map(({ pod: p }) => p.name).join(', ');
+    const [whose, placed] = needed.length > 1 ? ['replacements', 'they are'] : ['replacement', 'that is'];
+    const fares =
+      before.fate === 'fits'
+        ? `it would go to ${before.node}`
+        : before.fate === 'preempts'
+          ? `it would preempt on ${before.node}`
+          : 'it would find no node, and kube-scheduler tries it again only when it flushes its unschedulable pods (its affinity term has a namespaceSelector, which the queueing hint for an added pod does not read)';
+    plan.message = `${plan.message} Where the scheduler meets it in its wave matters: its required pod affinity is met by the ${whose} of ${names}; met before ${placed} placed, ${fares}.`;
+    markUnknown(plan, AFFINITY_RACE_UNKNOWN);
+  }
+
+  /**
+   * Whether a required affinity term of the pod selects pods of `namespace` only through a namespaceSelector
+   * with requirements (not among its listed namespaces).
+   */
+  private selectsOnlyByNamespaceSelector(pod: V1Pod, namespace: string): boolean {
+    const terms = pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+    return terms.some(
+      (t) =>
+        t.namespaceSelector != null &&
+        !isEmptySelector(t.namespaceSelector) &&
+        !(t.namespaces ?? []).includes(namespace),
+    );
   }
 
   /** Whether a DoNotSchedule topology spread constraint of the pod selects another pod of its round. */

@@ -7,7 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../../src/plan/build-plan.js';
-import { EVICTION_RACE_UNKNOWN, ROOM_CHOICE_UNKNOWN } from '../../../../src/plan/scheduling/simulation.js';
+import {
+  AFFINITY_RACE_UNKNOWN,
+  EVICTION_RACE_UNKNOWN,
+  ROOM_CHOICE_UNKNOWN,
+} from '../../../../src/plan/scheduling/simulation.js';
 import type { DrainPlan } from '../../../../src/plan/types.js';
 import { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
 import { snapshotFromText } from '../../../../src/snapshot/load-file.js';
@@ -22,22 +26,25 @@ function planOf(seed: number, node: string, now = '2026-01-01T00:10:00Z'): Drain
 
 const placedOn = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement?.placedOn;
 const replacementOf = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement;
-/** The lab's snapshots (seeds 98, 141, 185, 229) were taken on this day. */
+/** The lab's snapshots (seeds 43, 98, 141, 185, 229) were taken on this day. */
 const SNAPSHOT_DAY = '2026-12-03T05:00:00Z';
 
 describe('seed 139: a replacement with several feasible nodes goes where the weighted scores put it', () => {
   // web-1 (one replica, high priority, zone spread DoNotSchedule) had fid-node-1, -2 and -4 to choose from;
   // the scheduler's default spread and resource scores chose fid-node-1, and web-5, whose pods require
-  // web-1's zone, then found room for one of its two replacements only, on fid-node-1.
+  // web-1's zone, then found room for one of its two replacements only, on fid-node-1 (met after web-1's
+  // replacement was placed; met before, it finds no node: see seed 43).
   const plan = planOf(139, 'fid-node-3');
 
   it('places web-1 on fid-node-1, as kube-scheduler did', () => {
     expect(placedOn(plan, 'web-1-64b68d9d5b-wvrjr')).toBe('fid-node-1');
   });
 
-  it("finds a node for one of web-5's two replacements only, in web-1's zone", () => {
-    const web5 = plan.pods.filter((p) => p.name.startsWith('web-5-')).map((p) => p.replacement?.placedOn ?? null);
-    expect(web5.sort()).toEqual(['fid-node-1', null]);
+  it("finds room for one of web-5's two replacements only, in web-1's zone, if met after web-1's", () => {
+    const web5 = plan.pods.filter((p) => p.name.startsWith('web-5-')).map((p) => p.replacement);
+    const placed = web5.find((r) => r?.schedulable);
+    expect(placed).toMatchObject({ nodes: ['fid-node-1'], placedOn: null, unknown: AFFINITY_RACE_UNKNOWN });
+    expect(web5.filter((r) => r?.schedulable === false)).toHaveLength(1);
     expect(plan.verdict).toBe('disruptive');
   });
 });
@@ -154,5 +161,27 @@ describe('seed 229: a replacement whose room depends on where another of its wav
   it('leaves db-5-2, whose local volume is on fid-node-1, without a node until it returns', () => {
     expect(replacementOf(plan, 'db-5-2')).toMatchObject({ schedulable: false, untilNodeReturns: ['fid-node-1'] });
     expect(replacementOf(plan, 'db-5-2')?.unknown).toBeUndefined();
+  });
+});
+
+describe("seed 43: a replacement whose required affinity only its wave's replacements meet is unknown", () => {
+  // One wave evicts web-2's pod, web-3's two and two StatefulSet pods from fid-node-2 (zone-b, its only
+  // node). web-3's pods require a web-2 pod in their zone (a term with a namespaceSelector); the other
+  // web-2 pod is on fid-node-3 (zone-c), too full for a web-3 replacement. The plan places web-2's
+  // replacement on fid-node-1 (zone-a) first and both web-3 replacements beside it. The cluster met one
+  // web-3 replacement before web-2's was placed: no node, and kube-scheduler did not try it again.
+  const plan = planOf(43, 'fid-node-2', SNAPSHOT_DAY);
+  const web3 = ['web-3-65b7789ddc-f6qqh', 'web-3-65b7789ddc-jcbpt'];
+
+  it.each(web3)("%s: unknown, naming no node, and saying what becomes of it met before web-2's", (pod) => {
+    expect(replacementOf(plan, pod)).toMatchObject({ placedOn: null, unknown: AFFINITY_RACE_UNKNOWN });
+    expect(replacementOf(plan, pod)?.message).toContain(
+      'its required pod affinity is met by the replacement of web-2-75b8d9c987-2mg82; met before that is placed, it would find no node',
+    );
+  });
+
+  it("keeps web-2's replacement, which no race decides, on fid-node-1", () => {
+    expect(replacementOf(plan, 'web-2-75b8d9c987-2mg82')).toMatchObject({ placedOn: 'fid-node-1' });
+    expect(replacementOf(plan, 'web-2-75b8d9c987-2mg82')?.unknown).toBeUndefined();
   });
 });

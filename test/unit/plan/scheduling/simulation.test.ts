@@ -1,6 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import {
+  AFFINITY_RACE_UNKNOWN,
   SchedulingSimulation,
   UNMODELLED_SCHEDULER_RULES,
   feasibleNodesToFind,
@@ -137,6 +138,65 @@ describe('SchedulingSimulation', () => {
     const { plans } = drain([worker('n1'), worker('n2'), worker('n3'), worker('n4')], pods, 'n1', [pods[0]!]);
     expect(plans[0]!.nodes).toEqual(['n2', 'n3', 'n4']);
     expect(plans[0]!.placedOn).toBe('n3');
+  });
+});
+
+describe("SchedulingSimulation: a replacement whose required affinity its wave's replacements meet", () => {
+  // n1 (zone a) is drained of db-1 and web-1; web's pods require a db pod in their zone. The other db pod
+  // is on n3 (zone c), too full for either replacement: db-1's goes to n2 (zone b), and web-1's beside it.
+  const zone = (name: string, z: string, cpu = '2') =>
+    makeNode().name(name).allocatable(cpu, '8Gi').label('topology.kubernetes.io/zone', z);
+  const needsDb = (namespaceSelector?: object) => ({
+    podAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        {
+          labelSelector: { matchLabels: { app: 'db' } },
+          topologyKey: 'topology.kubernetes.io/zone',
+          namespaceSelector,
+        },
+      ],
+    },
+  });
+  const db = (name: string, node: string) =>
+    makePod().name(name).node(node).label('app', 'db').owner('ReplicaSet', 'db-1').requests('500m', '64Mi');
+  const web = (affinity: object) =>
+    makePod()
+      .name('web-1')
+      .node('n1')
+      .label('app', 'web')
+      .owner('ReplicaSet', 'web-1')
+      .requests('500m', '64Mi')
+      .affinity(affinity);
+  const namespaces = [{ metadata: { name: 'default', labels: { team: 'shop' } } }];
+
+  function drainN1(affinity: object, more: V1Pod[] = []) {
+    const pods = [db('db-1', 'n1').obj(), web(affinity).obj(), db('db-2', 'n3').obj(), ...more];
+    const nodes = [zone('n1', 'a'), zone('n2', 'b'), zone('n3', 'c', '800m')].map((n) => n.obj());
+    const sim = new SchedulingSimulation(makeIndex({ nodes, pods, namespaces }), new Set(['n1']));
+    for (const pod of pods.slice(0, 2)) sim.evict(pod);
+    return pods.slice(0, 2).map((pod) => sim.place(pod));
+  }
+
+  it('is unknown when, met before they are placed, it finds no node and a namespaceSelector keeps the scheduler from trying it again', () => {
+    const [dbPlan, webPlan] = drainN1(needsDb({ matchLabels: { team: 'shop' } }));
+    expect(dbPlan).toMatchObject({ placedOn: 'n2' });
+    expect(dbPlan!.unknown).toBeUndefined();
+    expect(webPlan).toMatchObject({ schedulable: true, nodes: ['n2'], placedOn: null, unknown: AFFINITY_RACE_UNKNOWN });
+    expect(webPlan!.message).toContain(
+      'its required pod affinity is met by the replacement of db-1; met before that is placed, it would find no node, and kube-scheduler tries it again only when it flushes its unschedulable pods',
+    );
+  });
+
+  it('keeps its node when the scheduler tries it again once they are bound (no namespaceSelector)', () => {
+    const [, webPlan] = drainN1(needsDb());
+    expect(webPlan).toMatchObject({ placedOn: 'n2' });
+    expect(webPlan!.unknown).toBeUndefined();
+  });
+
+  it('keeps its node when a pod outside the wave meets its affinity too', () => {
+    const [, webPlan] = drainN1(needsDb({ matchLabels: { team: 'shop' } }), [db('db-3', 'n2').obj()]);
+    expect(webPlan).toMatchObject({ placedOn: 'n2' });
+    expect(webPlan!.unknown).toBeUndefined();
   });
 });
 
