@@ -43,6 +43,11 @@ export class AntiAffinityIndex {
     }
   }
 
+  /** A copy whose additions stay out of this one. */
+  copy(): AntiAffinityIndex {
+    return new AntiAffinityIndex(new Map([...this.buckets].map(([key, list]) => [key, [...list]])));
+  }
+
   /**
    * A new index without the terms of `removed` and with those of `added` (appended, as a fresh index
    * built from the new pod list would hold them). This one is left as it was: the buckets both share are

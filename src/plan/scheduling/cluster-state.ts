@@ -96,6 +96,27 @@ export class SimulatedCluster implements ClusterState {
     this.drainedNodeInfos = drained;
   }
 
+  /**
+   * A copy to place pods in another order: what it commits, evicts or preempts from now on stays out of
+   * this one, which must not change while the copy is in use (the nodes' sums are shared until the copy
+   * changes them). Memos and the state's cache are shared: they hold what no placement changes.
+   */
+  fork(): SimulatedCluster {
+    const copy = Object.create(SimulatedCluster.prototype) as SimulatedCluster;
+    return Object.assign(copy, this, {
+      nodes: this.nodes.map((node, at) => (node === this.cache.nodeInfos[at] ? node : NodeInfo.viewOf(node, false))),
+      evicted: new Set(this.evicted),
+      replacements: [...this.replacements],
+      antiAffinity: this.antiAffinity.copy(),
+      scoring: this.scoring.copy(),
+      caveatTexts: new Set(this.caveatTexts),
+      evictedClaims: new Set(this.evictedClaims),
+      draDevices: new Map(this.draDevices),
+      draAllocations: new Map(this.draAllocations),
+      preempted: new Set(this.preempted),
+    });
+  }
+
   get nodeInfos(): readonly NodeInfo[] {
     return this.nodes;
   }

@@ -70,6 +70,13 @@ export const AFFINITY_RACE_UNKNOWN =
   'its required pod affinity is met by replacements of its wave, and whether kube-scheduler meets it before or after they are placed decides whether it finds a node, and which';
 
 /**
+ * Why a replacement's fate is unknown when the order in which kube-scheduler meets a wave's StatefulSet
+ * replacements and its other ones decides it (see SchedulingSimulation.checkOrder).
+ */
+export const REPLACEMENT_ORDER_UNKNOWN =
+  "a StatefulSet's replacement is made once its pod is gone, and kube-scheduler may still meet it before the replacements the wave's other controllers made at once; which of them it meets first decides whether this replacement finds a node, and which";
+
+/**
  * A replacement of the current round placed on a node where it could as well have gone elsewhere: nodes
  * that scored alike (tiedWith), or the one it would take met first (see placeFirst).
  */
@@ -83,6 +90,12 @@ interface Movable {
 
 /** What becomes of a replacement: it fits on a node, it preempts, it finds no node. */
 type Fate = 'fits' | 'preempts' | 'none';
+
+/** A replacement of the current round, and its plan. */
+interface RoundPlan {
+  readonly pod: V1Pod;
+  readonly plan: MutablePlan;
+}
 
 /** One pod of the current round of evictions, and what its replacement would meet as the round's first. */
 interface RoundPod {
@@ -107,6 +120,37 @@ function nodesOf(m: Movable): string {
   const nodes = [m.node, ...m.elsewhere];
   const shown = nodes.slice(0, 5).join(', ');
   return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
+}
+
+/** The node a replacement takes, or is nominated to, and the pods it preempts: what the drain makes of it. */
+function sameOutcome(a: ReplacementPlan, b: ReplacementPlan): boolean {
+  if (a.schedulable !== b.schedulable) return false;
+  const [p, q] = [a.preemption, b.preemption];
+  if (p || q) {
+    if (!p || !q) return false;
+    if (p.node !== q.node) return p.tiedWith.includes(q.node) || q.tiedWith.includes(p.node);
+    const victims = (x: PreemptionPlan) =>
+      x.victims
+        .map((v) => `${v.namespace}/${v.name}`)
+        .sort()
+        .join();
+    return victims(p) === victims(q);
+  }
+  if (a.placedOn === b.placedOn) return true;
+  return (
+    (b.placedOn !== null && (a.tiedWith ?? []).includes(b.placedOn)) ||
+    (a.placedOn !== null && (b.tiedWith ?? []).includes(a.placedOn))
+  );
+}
+
+/** What becomes of a replacement, said after "it would". */
+function outcomeText(plan: ReplacementPlan): string {
+  if (plan.preemption) {
+    const victims = plan.preemption.victims.map((v) => v.name).join(', ');
+    return `preempt ${victims} on ${plan.preemption.node}`;
+  }
+  if (!plan.schedulable) return 'find no node';
+  return plan.placedOn ? `go to ${plan.placedOn}` : 'find a node';
 }
 
 /** The plan names no node: its fate is unknown, for this reason. */
@@ -201,6 +245,11 @@ export class SchedulingSimulation {
   private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
   /** The round's replacements that could have gone to other nodes (see checkRoom). */
   private movable: Movable[] = [];
+  /**
+   * For a round with StatefulSet replacements and others: the simulation as the round's placements
+   * found it, and the round's replacements placed so far with their plans (see checkOrder).
+   */
+  private ordered: { readonly before: SchedulingSimulation; readonly placed: RoundPlan[] } | null = null;
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
@@ -248,7 +297,7 @@ export class SchedulingSimulation {
   }
 
   private nextRound(): void {
-    [this.round, this.roundPlaced, this.movable, this.roundOpen] = [[], [], [], false];
+    [this.round, this.roundPlaced, this.movable, this.roundOpen, this.ordered] = [[], [], [], false, null];
     for (const [key, n] of this.budgetsSpending) this.budgetsSpent.set(key, (this.budgetsSpent.get(key) ?? 0) + n);
     this.budgetsSpending.clear();
   }
@@ -264,8 +313,10 @@ export class SchedulingSimulation {
     const mate = this.round.length > 1 ? this.round.find((r) => r.pod === pod) : undefined;
     if (!this.roundOpen) this.roundFrom = this.cluster.placedCount;
     if (!this.roundOpen && this.round.length > 1) this.placeFirst();
+    if (!this.roundOpen && this.holdsBothKinds()) this.ordered = { before: this.fork(), placed: [] };
     this.roundOpen = true;
     const plan = this.placeOnce(pod) as MutablePlan;
+    if (mate) this.ordered?.placed.push({ pod, plan });
     if (mate) this.checkRace(mate, plan);
     if (mate) this.checkAffinityRace(pod, plan);
     if (mate) this.checkRoom(pod, plan, mate.first);
@@ -463,6 +514,64 @@ export class SchedulingSimulation {
     );
   }
 
+  /** Whether the round's evictions make both StatefulSet replacements and others (see checkOrder). */
+  private holdsBothKinds(): boolean {
+    const late = this.round.filter((r) => isLateReplacement(r.pod)).length;
+    return late > 0 && late < this.round.length;
+  }
+
+  /**
+   * A copy of the simulation to place the round's replacements again in another order; nothing it does
+   * reaches this one. Only the placements' state is copied: the round's checks are not run there.
+   */
+  private fork(): SchedulingSimulation {
+    const copy = Object.create(SchedulingSimulation.prototype) as SchedulingSimulation;
+    return Object.assign(copy, this, {
+      cluster: this.cluster.fork(),
+      preempted: [],
+      budgetsSpent: new Map(this.budgetsSpent),
+      budgetsSpending: new Map(this.budgetsSpending),
+      unplaced: [],
+      round: [],
+      roundPlaced: [],
+      movable: [],
+      ordered: null,
+    });
+  }
+
+  /**
+   * Whether the order in which the scheduler meets the round's StatefulSet replacements and its other
+   * ones decides what becomes of a replacement. The plan meets a ReplicaSet's or Job's replacement first
+   * (made as its pod starts terminating) and a StatefulSet's once its pod is gone (replacementQueue); but
+   * a wave's evictions end at about the same time, and the scheduler may meet the StatefulSet's
+   * replacement before the others are created or queued. The round is placed again from where it began,
+   * its StatefulSet replacements first: each replacement whose node, nomination or victims differ there
+   * is unknown, and its message says what becomes of it in that order. Asked only of a round that holds
+   * both kinds.
+   */
+  private checkOrder(): void {
+    const ordered = this.ordered;
+    this.ordered = null;
+    if (!ordered || ordered.placed.length < 2) return;
+    const queue = this.queueOrder(ordered.placed.map((r) => r.pod));
+    const late = queue.filter(isLateReplacement);
+    if (late.length === 0 || late.length === queue.length) return;
+    const other = new Map<V1Pod, ReplacementPlan>();
+    for (const pod of [...late, ...queue.filter((p) => !isLateReplacement(p))]) {
+      other.set(pod, ordered.before.placeOnce(pod));
+    }
+    const names = late.map((p) => p.metadata?.name ?? '').join(', ');
+    for (const { pod, plan } of ordered.placed) {
+      const there = other.get(pod)!;
+      if (plan.unknown !== undefined || sameOutcome(plan, there)) continue;
+      const when = isLateReplacement(pod)
+        ? "met before the wave's other replacements"
+        : `met after the replacement of ${names}`;
+      plan.message = `${plan.message} Which of its wave's replacements the scheduler meets first matters: ${when}, it would ${outcomeText(there)}.`;
+      markUnknown(plan, REPLACEMENT_ORDER_UNKNOWN);
+    }
+  }
+
   /** Whether a DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
   private spreadCountsMate(mate: RoundPod): boolean {
     const info = podInfo(mate.pod, this.index.snapshot);
@@ -501,8 +610,11 @@ export class SchedulingSimulation {
    * queue's order), each of which may preempt in turn; fills in each victim's `replacement`.
    */
   placePreempted(): void {
+    // The round's own replacements are all placed: the order they were met in is judged before the
+    // victims' replacements are placed.
+    this.checkOrder();
     // The victims' replacements are placed in the same round, without the race check of its evicted pods'.
-    [this.round, this.roundOpen] = [[], true];
+    [this.round, this.roundOpen, this.ordered] = [[], true, null];
     while (this.preempted.length > 0 || this.roomFreed) {
       const batch = this.preempted.splice(0).sort((a, b) => b.victim.priority - a.victim.priority);
       for (const { victim, plan } of batch) plan.replacement = this.place(victim.pod);

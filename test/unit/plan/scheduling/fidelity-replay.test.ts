@@ -10,6 +10,7 @@ import { buildPlan } from '../../../../src/plan/build-plan.js';
 import {
   AFFINITY_RACE_UNKNOWN,
   EVICTION_RACE_UNKNOWN,
+  REPLACEMENT_ORDER_UNKNOWN,
   ROOM_CHOICE_UNKNOWN,
 } from '../../../../src/plan/scheduling/simulation.js';
 import type { DrainPlan } from '../../../../src/plan/types.js';
@@ -26,7 +27,7 @@ function planOf(seed: number, node: string, now = '2026-01-01T00:10:00Z'): Drain
 
 const placedOn = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement?.placedOn;
 const replacementOf = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement;
-/** The lab's snapshots (seeds 43, 98, 141, 185, 229) were taken on this day. */
+/** The lab's snapshots (seeds 43, 46, 98, 141, 185, 229) were taken on this day. */
 const SNAPSHOT_DAY = '2026-12-03T05:00:00Z';
 
 describe('seed 139: a replacement with several feasible nodes goes where the weighted scores put it', () => {
@@ -183,5 +184,37 @@ describe("seed 43: a replacement whose required affinity only its wave's replace
   it("keeps web-2's replacement, which no race decides, on fid-node-1", () => {
     expect(replacementOf(plan, 'web-2-75b8d9c987-2mg82')).toMatchObject({ placedOn: 'fid-node-1' });
     expect(replacementOf(plan, 'web-2-75b8d9c987-2mg82')?.unknown).toBeUndefined();
+  });
+});
+
+describe("seed 46: a replacement whose fate depends on meeting the wave's StatefulSet replacement first is unknown", () => {
+  // One wave evicts db-2-0 (StatefulSet, priority 1000, its zonal volume allows zone-a: fid-node-3), two
+  // filler pods (priority 100, fid-node-3 their only node with room), web-3's and web-4's pods from
+  // fid-node-1. In the plan's order the fillers' and web-3's replacements take fid-node-3's room first and
+  // db-2-0's preempts web-4-845d4c5d99-hkjw4 there. The cluster met db-2-0's replacement before the
+  // fillers' had taken that room: it went to fid-node-3 without preempting, and a filler replacement
+  // preempted a web-4 pod elsewhere (web-4-845d4c5d99-5mhv7 on fid-node-4).
+  const plan = planOf(46, 'fid-node-1', SNAPSHOT_DAY);
+
+  it('db-2-0: unknown, naming no node, and saying where it goes met before the others', () => {
+    expect(replacementOf(plan, 'db-2-0')).toMatchObject({ placedOn: null, unknown: REPLACEMENT_ORDER_UNKNOWN });
+    expect(replacementOf(plan, 'db-2-0')?.message).toContain(
+      "met before the wave's other replacements, it would go to fid-node-3",
+    );
+  });
+
+  it('the filler replacement that would then find no room: unknown, and it would preempt a web-4 pod', () => {
+    const fillers = ['filler-565879977f-865vt', 'filler-565879977f-krblj'].map((p) => replacementOf(plan, p));
+    const unknown = fillers.filter((r) => r?.unknown === REPLACEMENT_ORDER_UNKNOWN);
+    expect(unknown).toHaveLength(1);
+    expect(unknown[0]).toMatchObject({ schedulable: true, placedOn: null });
+    expect(unknown[0]?.message).toMatch(
+      /met after the replacement of db-2-0, it would preempt web-4-845d4c5d99-\w+ on/,
+    );
+  });
+
+  it("keeps web-3's replacement, which the order does not change, on fid-node-3", () => {
+    expect(replacementOf(plan, 'web-3-6f59bddf58-5kzw5')).toMatchObject({ placedOn: 'fid-node-3' });
+    expect(replacementOf(plan, 'web-3-6f59bddf58-5kzw5')?.unknown).toBeUndefined();
   });
 });

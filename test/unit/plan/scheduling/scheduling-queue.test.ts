@@ -2,7 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { scheduleEvictions } from '../../../../src/plan/budget-waves.js';
 import { pendingPods, replacementQueue } from '../../../../src/plan/scheduling/scheduling-queue.js';
-import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation.js';
+import { REPLACEMENT_ORDER_UNKNOWN, SchedulingSimulation } from '../../../../src/plan/scheduling/simulation.js';
 import { makeIndex, makeNode, makePod, makeReplicaSet, makeSnapshot } from '../../builders.js';
 
 const worker = (name: string, cpu = '2') => makeNode().name(name).allocatable(cpu, '8Gi').obj();
@@ -134,9 +134,9 @@ describe("replacementQueue: the order kube-scheduler meets one round's replaceme
 
   // Found by the fidelity harness (scripts/fidelity): drained together, a high-priority StatefulSet pod and a
   // Deployment's pod; the Deployment's replacement took the room on the other node first, and the StatefulSet's,
-  // created once its pod was gone, preempted it. Placed in the plan's order (db-0 first), the plan had db-0 fit
-  // and no preemption.
-  it('placed in that order, the late StatefulSet replacement preempts the room the earlier one took', () => {
+  // created once its pod was gone, preempted it. The scheduler may as well meet the StatefulSet's first (seed
+  // 46): then it takes the room and the Deployment's finds none, so the plan gives both as unknown.
+  it('placed in that order, the late StatefulSet replacement preempts the room the earlier one took; met first, it would take it: both unknown', () => {
     const pods = [sts('db-0', 1000), rs('web-a', 0)];
     const sim = new SchedulingSimulation(
       makeIndex({ nodes: [worker('n1'), worker('n2', '1')], pods }),
@@ -145,8 +145,11 @@ describe("replacementQueue: the order kube-scheduler meets one round's replaceme
     const candidates = pods.map((pod) => ({ pod, key: `default/${pod.metadata!.name}`, budgets: [], recreates: true }));
     const schedule = scheduleEvictions(candidates, sim, { deleteInsteadOfEvict: false, budgetsKnown: true });
     const db = schedule.pods.get('default/db-0')!.replacement!;
-    expect(db).toMatchObject({ schedulable: true, placedOn: 'n2' });
-    expect(db.preemption?.victims.map((v) => v.name)).toEqual(['web-a']);
-    expect(schedule.pods.get('default/web-a')!.replacement).toMatchObject({ placedOn: 'n2' });
+    expect(db).toMatchObject({ schedulable: true, placedOn: null, unknown: REPLACEMENT_ORDER_UNKNOWN });
+    expect(db.preemption).toMatchObject({ node: 'n2', victims: [{ name: 'web-a' }] });
+    expect(db.message).toMatch(/met before the wave's other replacements, it would go to n2\.$/);
+    const web = schedule.pods.get('default/web-a')!.replacement!;
+    expect(web).toMatchObject({ schedulable: true, placedOn: null, unknown: REPLACEMENT_ORDER_UNKNOWN });
+    expect(web.message).toMatch(/met after the replacement of db-0, it would find no node\.$/);
   });
 });

@@ -2,6 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import {
   AFFINITY_RACE_UNKNOWN,
+  REPLACEMENT_ORDER_UNKNOWN,
   SchedulingSimulation,
   UNMODELLED_SCHEDULER_RULES,
   feasibleNodesToFind,
@@ -197,6 +198,57 @@ describe("SchedulingSimulation: a replacement whose required affinity its wave's
     const [, webPlan] = drainN1(needsDb({ matchLabels: { team: 'shop' } }), [db('db-3', 'n2').obj()]);
     expect(webPlan).toMatchObject({ placedOn: 'n2' });
     expect(webPlan!.unknown).toBeUndefined();
+  });
+});
+
+describe("SchedulingSimulation: a wave's StatefulSet replacement met before its other ones", () => {
+  // n1 (zone-a) is drained. n2 (zone-a, 1 cpu) holds low-a (priority 50, 500m): room for one more 500m
+  // pod. n3 (zone-b, 1 cpu) is full with low-b (priority 0). db-0 (StatefulSet, priority 1000) may run in
+  // zone-a only; filler (ReplicaSet, priority 100) anywhere.
+  const node = (name: string, zone: string) =>
+    makeNode().name(name).label('topology.kubernetes.io/zone', zone).allocatable('1', '8Gi');
+  const nodes = [node('n1', 'zone-a'), node('n2', 'zone-a'), node('n3', 'zone-b')];
+  const pod = (name: string, on: string, priority: number, cpu = '500m') =>
+    makePod().name(name).node(on).requests(cpu, '64Mi').priority(priority);
+  const db = pod('db-0', 'n1', 1000)
+    .owner('StatefulSet', 'db')
+    .nodeSelector({ 'topology.kubernetes.io/zone': 'zone-a' });
+  const filler = pod('filler-x', 'n1', 100).owner('ReplicaSet', 'filler-1');
+  const lowA = pod('low-a', 'n2', 50).owner('ReplicaSet', 'low-1');
+  const lowB = pod('low-b', 'n3', 0, '1').owner('ReplicaSet', 'low-1');
+
+  /** Drains n1 as the waves do: the round's evictions, its replacements in the queue's order, then the victims'. */
+  function drainN1(evicted: V1Pod[], others: V1Pod[]) {
+    const index = makeIndex({ nodes: nodes.map((n) => n.obj()), pods: [...evicted, ...others] });
+    const sim = new SchedulingSimulation(index, new Set(['n1']));
+    for (const p of evicted) sim.evict(p);
+    const plans = new Map(sim.queueOrder(evicted).map((p) => [p.metadata!.name!, sim.place(p)]));
+    sim.placePreempted();
+    return plans;
+  }
+
+  it('calls both unknown where the order decides: met first, db-0 fits on n2 and the filler preempts on n3', () => {
+    const plans = drainN1([db.obj(), filler.obj()], [lowA.obj(), lowB.obj()]);
+    // The plan's order: the filler's replacement takes n2's room, db-0's preempts low-a there.
+    expect(plans.get('filler-x')).toMatchObject({
+      schedulable: true,
+      placedOn: null,
+      unknown: REPLACEMENT_ORDER_UNKNOWN,
+    });
+    expect(plans.get('filler-x')!.message).toMatch(
+      /met after the replacement of db-0, it would preempt low-b on n3\.$/,
+    );
+    expect(plans.get('db-0')).toMatchObject({ placedOn: null, unknown: REPLACEMENT_ORDER_UNKNOWN });
+    expect(plans.get('db-0')!.preemption?.victims.map((v) => v.name)).toEqual(['low-a']);
+    expect(plans.get('db-0')!.message).toMatch(/met before the wave's other replacements, it would go to n2\.$/);
+  });
+
+  it('names the nodes where the order changes nothing: room for both on n2', () => {
+    const roomy = pod('low-a', 'n2', 50, '0').owner('ReplicaSet', 'low-1');
+    const plans = drainN1([db.obj(), filler.obj()], [roomy.obj(), lowB.obj()]);
+    expect(plans.get('filler-x')).toMatchObject({ placedOn: 'n2' });
+    expect(plans.get('db-0')).toMatchObject({ placedOn: 'n2' });
+    expect([...plans.values()].every((p) => p.unknown === undefined)).toBe(true);
   });
 });
 
