@@ -62,15 +62,27 @@ export function tally(outcomes: Iterable<Outcome | null>): Tally {
 
 export const tallyText = (t: Tally) => `${t.immediate} at once, ${t.waits} after waiting, ${t.blocked} never`;
 
-/** How each pod the drain named fared: admitted at once, after waiting for its budget, or never. */
+/**
+ * How each pod the drain named fared: admitted at once, after waiting for its budget, or never.
+ *
+ * A request the API answers with the pod already gone (`already-gone` right after `evicting`: a 404, or
+ * the 409 of the drain's UID precondition meeting a new pod of the same name) admitted it: in the
+ * harness's clusters nothing but the drain's eviction removes a pod of the drained node, and that
+ * eviction passed its budget before the pod went (docs/fidelity.md, seed 42). A pod that disappears while
+ * it waits for its budget, with no request out, was not admitted.
+ */
 export function drainOutcomes(events: readonly DrainEvent[]): Map<string, Outcome | 'skipped'> {
-  const seen = new Map<string, { waited: boolean; admitted: boolean; skipped: boolean }>();
+  const seen = new Map<string, { waited: boolean; admitted: boolean; skipped: boolean; requested: boolean }>();
   for (const e of events) {
     if (e.type !== 'pod') continue;
-    const s = seen.get(e.pod.name) ?? { waited: false, admitted: false, skipped: false };
-    if (e.state.phase === 'waiting-for-budget') s.waited = true;
-    if (e.state.phase === 'terminating' || (e.state.phase === 'gone' && e.state.how === 'evicted')) s.admitted = true;
-    if (e.state.phase === 'skipped') s.skipped = true;
+    const s = seen.get(e.pod.name) ?? { waited: false, admitted: false, skipped: false, requested: false };
+    const phase = e.state.phase;
+    if (phase === 'waiting-for-budget') s.waited = true;
+    if (phase === 'terminating' || (phase === 'gone' && e.state.how === 'evicted')) s.admitted = true;
+    if (phase === 'gone' && e.state.how === 'already-gone' && s.requested) s.admitted = true;
+    if (phase === 'skipped') s.skipped = true;
+    // The last state was a request still out: its answer is the next state.
+    s.requested = phase === 'evicting';
     seen.set(e.pod.name, s);
   }
   return new Map(

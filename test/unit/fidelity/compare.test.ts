@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DrainEvent, PodDrainState } from '../../../src/drain/events.js';
 import type { DrainPlan, PodPlan, ReplacementPlan } from '../../../src/plan/types.js';
-import { compare, type PodState } from '../../../scripts/fidelity/compare.js';
+import { compare, drainOutcomes, type PodState } from '../../../scripts/fidelity/compare.js';
 
 // The harness's comparison: what is left to chance (which pod of a budget goes first, where a replacement
 // with a choice of nodes lands) is compared as counts; the rest fact by fact.
@@ -308,5 +308,69 @@ describe('compare', () => {
       'filler: preempted where the plan does not say, while 1 replacement(s) are unknown',
       `preemption victims: the plan cannot tell what web-a's replacement preempts (${race})`,
     ]);
+  });
+});
+
+describe('drainOutcomes', () => {
+  const event = (name: string, state: PodDrainState): DrainEvent => ({
+    type: 'pod',
+    atMs: 0,
+    pod: { namespace: 'fidelity', name, uid: `uid-${name}`, node: NODE },
+    state,
+  });
+  const evicting = (attempt: number): PodDrainState => ({ phase: 'evicting', attempt });
+  const alreadyGone: PodDrainState = { phase: 'gone', how: 'already-gone' };
+  const refused = { phase: 'waiting-for-budget', pdb: 'db', why: 'budget-exhausted' } as unknown as PodDrainState;
+
+  it.each<{ name: string; states: PodDrainState[]; outcome: string }>([
+    {
+      name: 'a first request answered with the pod already gone admitted it at once (its budget did not refuse it)',
+      states: [{ phase: 'queued' }, evicting(1), alreadyGone],
+      outcome: 'immediate',
+    },
+    {
+      name: 'a request after a budget refusal answered with the pod already gone admitted it after waiting',
+      states: [{ phase: 'queued' }, evicting(1), refused, evicting(2), alreadyGone],
+      outcome: 'waits',
+    },
+    {
+      name: 'a pod that disappears while it waits for its budget, no request out, was never admitted',
+      states: [{ phase: 'queued' }, evicting(1), refused, alreadyGone],
+      outcome: 'blocked',
+    },
+    {
+      name: 'a pod gone before its first request (queued) was never admitted',
+      states: [{ phase: 'queued' }, alreadyGone],
+      outcome: 'blocked',
+    },
+  ])('$name', ({ states, outcome }) => {
+    expect(drainOutcomes(states.map((s) => event('db-0', s))).get('db-0')).toBe(outcome);
+  });
+
+  it("seed 42: db-4-2's only request found it gone; its budget's wave agrees with the plan's at once", () => {
+    const p = plan(
+      [podPlan('db-4-2', 'db-4', { pdbs: [{ namespace: 'fidelity', name: 'db-4', disruptionsAllowed: 1 }] })],
+      {
+        budgets: [{ namespace: 'fidelity', name: 'db-4', waves: 1 }],
+      } as unknown as Partial<DrainPlan>,
+    );
+    const { facts } = compare({
+      node: NODE,
+      plan: p,
+      events: [
+        event('db-4-2', { phase: 'queued' }),
+        event('db-4-2', evicting(1)),
+        event('db-4-2', alreadyGone),
+        { type: 'finished', atMs: 0, result: 'drained' } as unknown as DrainEvent,
+      ],
+      before: [pod('db-4-2', 'db-4', NODE, { uid: 'old' })],
+      after: [pod('db-4-2', 'db-4', 'fid-node-2', { uid: 'new' })],
+    });
+    expect(facts.find((f) => f.fact === 'waves')).toMatchObject({
+      subject: 'budget fidelity/db-4',
+      cluster: '1 at once, 0 after waiting, 0 never',
+      agree: true,
+    });
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
   });
 });
