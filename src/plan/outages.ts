@@ -79,11 +79,13 @@ function drainedDown(p: PodPlan): DownPod {
 
 /**
  * The pods the replacements preempt whose own replacement finds no node: the drain takes their room, so
- * their workload is down as surely as one whose drained pod has nowhere to go.
+ * their workload is down as surely as one whose drained pod has nowhere to go — unless the fate of the
+ * replacement that preempts them is unknown: then so is theirs.
  */
 function preemptedDown(index: ClusterIndex, pods: readonly PodPlan[]): DownPod[] {
   return pods.flatMap((p) =>
     (p.replacement?.preemption?.victims ?? []).flatMap((v): DownPod[] => {
+      const unknown = v.replacement?.unknown ?? p.replacement!.unknown;
       if (v.controller === null || v.replacement === null || v.replacement.schedulable) return [];
       const victim = index
         .podsOnNode(v.node)
@@ -91,7 +93,8 @@ function preemptedDown(index: ClusterIndex, pods: readonly PodPlan[]): DownPod[]
       if (!victim) return [];
       const workload = `${v.namespace}/${v.controller.kind}/${v.controller.name}`;
       const uid = victim.metadata?.uid ?? '';
-      return [{ ...v, uid, controller: v.controller, workload, message: v.replacement.message, victim }];
+      const message = v.replacement.message;
+      return [{ ...v, uid, controller: v.controller, workload, message, victim, ...(unknown ? { unknown } : {}) }];
     }),
   );
 }

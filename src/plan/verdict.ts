@@ -107,6 +107,7 @@ function racedPeers(
 /**
  * Replacements that make room by preemption: the scheduler deletes lower-priority pods elsewhere (no
  * eviction, no budget asked), one line per replacement naming the victims and the budgets that breaks.
+ * A replacement whose fate is unknown only may: the victims are the plan's answer, not a certainty.
  */
 function preemptionLines(pods: readonly PodPlan[]): string[] {
   return pods.flatMap((p) => {
@@ -115,8 +116,10 @@ function preemptionLines(pods: readonly PodPlan[]): string[] {
     const victims = preemption.victims.map((v) => `${v.namespace}/${v.name}`).join(', ');
     const budgets =
       preemption.budgetsBroken.length > 0 ? `, breaking budget ${preemption.budgetsBroken.join(', ')}` : '';
+    const preempts =
+      p.replacement!.unknown === undefined ? 'preempts' : 'may preempt (whether it does is unknown: see the caveats)';
     return [
-      `the replacement of ${p.namespace}/${p.name} preempts ${victims} on ${preemption.node}: deleted, not evicted${budgets}`,
+      `the replacement of ${p.namespace}/${p.name} ${preempts} ${victims} on ${preemption.node}: deleted, not evicted${budgets}`,
     ];
   });
 }

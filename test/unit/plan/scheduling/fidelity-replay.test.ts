@@ -213,6 +213,13 @@ describe("seed 46: a replacement whose fate depends on meeting the wave's Statef
     );
   });
 
+  it("says db-2-0's replacement only may preempt web-4-845d4c5d99-hkjw4, and web-4 may be short of up to 2 replicas", () => {
+    expect(plan.verdictReasons).toContain(
+      'the replacement of fidelity/db-2-0 may preempt (whether it does is unknown: see the caveats) fidelity/web-4-845d4c5d99-hkjw4 on fid-node-3: deleted, not evicted',
+    );
+    expect(plan.verdictReasons[0]).toMatch(/^Deployment fidelity\/web-4: up to 2 of 4 replicas down/);
+  });
+
   it("keeps web-3's replacement, which the order does not change, on fid-node-3", () => {
     expect(replacementOf(plan, 'web-3-6f59bddf58-5kzw5')).toMatchObject({ placedOn: 'fid-node-3' });
     expect(replacementOf(plan, 'web-3-6f59bddf58-5kzw5')?.unknown).toBeUndefined();
