@@ -63,11 +63,11 @@ export const ROOM_CHOICE_UNKNOWN =
   "one of the wave's replacements could go to either of several nodes (they score alike and kube-scheduler picks one at random, or the order in which it meets the wave's replacements decides), and which it takes decides whether another finds room";
 
 /**
- * Why a replacement's fate is unknown when its required pod affinity is met by replacements of its wave
- * (see SchedulingSimulation.checkAffinityRace).
+ * Why a replacement's fate is unknown when its required pod affinity selects pods of its wave being
+ * replaced (see SchedulingSimulation.checkAffinityRace).
  */
 export const AFFINITY_RACE_UNKNOWN =
-  'its required pod affinity is met by replacements of its wave, and whether kube-scheduler meets it before or after they are placed decides whether it finds a node, and which';
+  'its required pod affinity selects pods of its wave being replaced, and whether kube-scheduler meets it while their old pods or their replacements count, or in between, decides whether it finds a node, and which';
 
 /**
  * Why a replacement's fate is unknown when the order in which kube-scheduler meets a wave's StatefulSet
@@ -451,52 +451,60 @@ export class SchedulingSimulation {
   }
 
   /**
-   * Whether the order in which kube-scheduler meets this replacement and the replacements of its round
-   * that its required pod affinity selects (placed before it in the plan) decides what becomes of it.
-   * Met before they are placed, with their old pods gone (InterPodAffinity counts a terminating pod, not
-   * a deleted one; a replacement counts from the moment the scheduler picks its node, its cache assuming
-   * it before the binding), it may fit elsewhere, preempt, or find no node. Where that differs from the
-   * plan, its plan says unknown, with what becomes of it met before them; except where it would find no
-   * node and the scheduler tries it again once they are bound: InterPodAffinity's queueing hint requeues
-   * a pod whose affinity terms select an assigned pod that is added, but in v1.37 that hint does not read
-   * a term's namespaceSelector, so a pod with a term that selects them only through one waits for the
-   * periodic flush of unschedulable pods (5 minutes). Room only as the plan has it: the other
-   * replacements keep theirs.
+   * Whether the order in which kube-scheduler meets this replacement and the pods of its round being
+   * replaced that its required pod affinity selects decides what becomes of it. The plan counts them as
+   * it places this one: their old pods terminating, or their replacements placed before it.
+   * InterPodAffinity counts a terminating pod (not a deleted one), and a replacement from the moment the
+   * scheduler picks its node (its cache assumes it before the binding); in between, they count nowhere.
+   * Met then, it may fit elsewhere, preempt, or find no node. Where that differs from the plan, its plan
+   * says unknown, with what becomes of it met then; except where it would find no node and the scheduler
+   * tries it again once their replacements are bound: InterPodAffinity's queueing hint requeues a pod
+   * whose affinity terms select an assigned pod that is added, but in v1.37 that hint does not read a
+   * term's namespaceSelector, so a pod with a term that selects them only through one waits for the
+   * periodic flush of unschedulable pods (5 minutes). Room only as the plan has it.
    */
   private checkAffinityRace(pod: V1Pod, plan: MutablePlan): void {
     if (plan.unknown !== undefined) return;
     if (!pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return;
     const replacement = podInfo(this.replacementOf(pod), this.index.snapshot);
     const terms = replacement.requiredAffinityTerms;
-    const self = (p: PodInfo) => p.name === replacement.name && p.namespace === replacement.namespace;
-    const needed = this.cluster
-      .placedSince(this.roundFrom)
-      .filter(({ pod: p }) => !self(p) && terms.every((t) => termMatches(t, p.namespace, p.labels)));
-    if (needed.length === 0) return;
+    const selected = (namespace: string, labels: Readonly<Record<string, string>>) =>
+      terms.every((t) => termMatches(t, namespace, labels));
+    const self = (namespace: string, name: string) => name === replacement.name && namespace === replacement.namespace;
+    const mates = [
+      ...this.round
+        .map(({ pod: { metadata: m } }) => ({
+          uid: m?.uid ?? '',
+          name: m?.name ?? '',
+          namespace: m?.namespace ?? 'default',
+          labels: m?.labels ?? {},
+        }))
+        .filter((p) => !self(p.namespace, p.name) && selected(p.namespace, p.labels)),
+      ...this.cluster
+        .placedSince(this.roundFrom)
+        .map((p) => p.pod)
+        .filter((p) => !self(p.namespace, p.name) && selected(p.namespace, p.labels)),
+    ];
+    if (mates.length === 0) return;
     const start = this.nextStart;
-    const before = this.cluster.withoutPods(new Set(needed.map((p) => p.pod.uid)), () =>
-      this.cluster.withEvictedGone(() => {
-        const attempt = this.attempt(replacement);
-        if (attempt.placedOn) return { fate: 'fits' as const, node: attempt.placedOn.name };
-        const run = this.dryRun(replacement, attempt);
-        return run.chosen
-          ? { fate: 'preempts' as const, node: run.chosen.node }
-          : { fate: 'none' as const, node: null };
-      }),
-    );
+    const between = this.cluster.withoutPods(new Set(mates.map((p) => p.uid)), () => {
+      const attempt = this.attempt(replacement);
+      if (attempt.placedOn) return { fate: 'fits' as const, node: attempt.placedOn.name };
+      const run = this.dryRun(replacement, attempt);
+      return run.chosen ? { fate: 'preempts' as const, node: run.chosen.node } : { fate: 'none' as const, node: null };
+    });
     this.nextStart = start;
-    if (before.fate === fateOf(plan)) return;
-    const requeued = needed.some(({ pod: p }) => !this.selectsOnlyByNamespaceSelector(pod, p.namespace));
-    if (before.fate === 'none' && requeued) return;
-    const names = needed.map(({ pod: p }) => p.name).join(', ');
-    const [whose, placed] = needed.length > 1 ? ['replacements', 'they are'] : ['replacement', 'that is'];
+    if (between.fate === fateOf(plan)) return;
+    const requeued = mates.some((p) => !this.selectsOnlyByNamespaceSelector(pod, p.namespace));
+    if (between.fate === 'none' && requeued) return;
+    const names = [...new Set(mates.map((p) => p.name))].join(', ');
     const fares =
-      before.fate === 'fits'
-        ? `it would go to ${before.node}`
-        : before.fate === 'preempts'
-          ? `it would preempt on ${before.node}`
+      between.fate === 'fits'
+        ? `it would go to ${between.node}`
+        : between.fate === 'preempts'
+          ? `it would preempt on ${between.node}`
           : 'it would find no node, and kube-scheduler tries it again only when it flushes its unschedulable pods (its affinity term has a namespaceSelector, which the queueing hint for an added pod does not read)';
-    plan.message = `${plan.message} Where the scheduler meets it in its wave matters: its required pod affinity is met by the ${whose} of ${names}; met before ${placed} placed, ${fares}.`;
+    plan.message = `${plan.message} Where the scheduler meets it in its wave matters: its required pod affinity selects pods of its wave being replaced (${names}); met once their old pods are gone and before their replacements are placed, ${fares}.`;
     markUnknown(plan, AFFINITY_RACE_UNKNOWN);
   }
 

@@ -165,7 +165,7 @@ describe('seed 229: a replacement whose room depends on where another of its wav
   });
 });
 
-describe("seed 43: a replacement whose required affinity only its wave's replacements meet is unknown", () => {
+describe('seed 43: a replacement whose required affinity selects pods of its wave being replaced is unknown', () => {
   // One wave evicts web-2's pod, web-3's two and two StatefulSet pods from fid-node-2 (zone-b, its only
   // node). web-3's pods require a web-2 pod in their zone (a term with a namespaceSelector); the other
   // web-2 pod is on fid-node-3 (zone-c), too full for a web-3 replacement. The plan places web-2's
@@ -177,7 +177,7 @@ describe("seed 43: a replacement whose required affinity only its wave's replace
   it.each(web3)("%s: unknown, naming no node, and saying what becomes of it met before web-2's", (pod) => {
     expect(replacementOf(plan, pod)).toMatchObject({ placedOn: null, unknown: AFFINITY_RACE_UNKNOWN });
     expect(replacementOf(plan, pod)?.message).toContain(
-      'its required pod affinity is met by the replacement of web-2-75b8d9c987-2mg82; met before that is placed, it would find no node',
+      'its required pod affinity selects pods of its wave being replaced (web-2-75b8d9c987-2mg82); met once their old pods are gone and before their replacements are placed, it would find no node',
     );
   });
 

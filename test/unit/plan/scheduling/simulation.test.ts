@@ -142,7 +142,7 @@ describe('SchedulingSimulation', () => {
   });
 });
 
-describe("SchedulingSimulation: a replacement whose required affinity its wave's replacements meet", () => {
+describe('SchedulingSimulation: a replacement whose required affinity selects pods of its wave being replaced', () => {
   // n1 (zone a) is drained of db-1 and web-1; web's pods require a db pod in their zone. The other db pod
   // is on n3 (zone c), too full for either replacement: db-1's goes to n2 (zone b), and web-1's beside it.
   const zone = (name: string, z: string, cpu = '2') =>
@@ -184,7 +184,7 @@ describe("SchedulingSimulation: a replacement whose required affinity its wave's
     expect(dbPlan!.unknown).toBeUndefined();
     expect(webPlan).toMatchObject({ schedulable: true, nodes: ['n2'], placedOn: null, unknown: AFFINITY_RACE_UNKNOWN });
     expect(webPlan!.message).toContain(
-      'its required pod affinity is met by the replacement of db-1; met before that is placed, it would find no node, and kube-scheduler tries it again only when it flushes its unschedulable pods',
+      'its required pod affinity selects pods of its wave being replaced (db-1); met once their old pods are gone and before their replacements are placed, it would find no node, and kube-scheduler tries it again only when it flushes its unschedulable pods',
     );
   });
 
@@ -192,6 +192,23 @@ describe("SchedulingSimulation: a replacement whose required affinity its wave's
     const [, webPlan] = drainN1(needsDb());
     expect(webPlan).toMatchObject({ placedOn: 'n2' });
     expect(webPlan!.unknown).toBeUndefined();
+  });
+
+  it("is unknown when the plan places it first, in the zone of the other pod's old pod, which counts while it terminates", () => {
+    // n4 shares zone a with the drained n1: placed before db-1's replacement, web-1's goes there.
+    const pods = [
+      web(needsDb({ matchLabels: { team: 'shop' } })).obj(),
+      db('db-1', 'n1').obj(),
+      db('db-2', 'n3').obj(),
+    ];
+    const nodes = [zone('n1', 'a'), zone('n2', 'b'), zone('n3', 'c', '800m'), zone('n4', 'a')].map((n) => n.obj());
+    const sim = new SchedulingSimulation(makeIndex({ nodes, pods, namespaces }), new Set(['n1']));
+    for (const pod of pods.slice(0, 2)) sim.evict(pod);
+    const webPlan = sim.place(pods[0]!);
+    expect(webPlan).toMatchObject({ schedulable: true, nodes: ['n4'], placedOn: null, unknown: AFFINITY_RACE_UNKNOWN });
+    expect(webPlan.message).toContain(
+      'selects pods of its wave being replaced (db-1); met once their old pods are gone',
+    );
   });
 
   it('keeps its node when a pod outside the wave meets its affinity too', () => {
