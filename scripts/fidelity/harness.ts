@@ -10,6 +10,7 @@ import type * as Seed from '../lab/seed.js';
 import type * as Commands from './commands.js';
 import type * as Compare from './compare.js';
 import type * as Generate from './generate-cluster.js';
+import type * as Queue from './scheduler-queue.js';
 import type * as LoadFile from '../../src/snapshot/load-file.js';
 
 // Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
@@ -18,6 +19,7 @@ const { LabApi, seedObjects } = await load<typeof Seed>('../lab/seed.ts');
 const { compare } = await load<typeof Compare>('./compare.ts');
 const { CLI, planDrain, run } = await load<typeof Commands>('./commands.ts');
 const { generateCluster, NAMESPACE } = await load<typeof Generate>('./generate-cluster.ts');
+const { SchedulerMetrics } = await load<typeof Queue>('./scheduler-queue.ts');
 // From the build (npm run fidelity builds it first): src/ imports its siblings by their .js names.
 const { SNAPSHOT_COMMAND } = await load<typeof LoadFile>('../../dist/snapshot/load-file.js');
 
@@ -71,7 +73,10 @@ interface ApiPod {
     ownerReferences?: Array<{ kind: string }>;
   };
   spec?: { nodeName?: string };
-  status?: { nominatedNodeName?: string; conditions?: Array<{ type: string; status: string; reason?: string }> };
+  status?: {
+    nominatedNodeName?: string;
+    conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
+  };
 }
 
 const toState = (p: ApiPod): Compare.PodState => {
@@ -95,37 +100,64 @@ async function pods(api: InstanceType<typeof LabApi>): Promise<ApiPod[]> {
 }
 
 /**
+ * How long the replacements may take to settle before the harness reports a hang: past kube-scheduler's
+ * 5-minute flush of the pods it left unschedulable (podMaxInUnschedulablePodsDuration), after which it
+ * tries each of them again whatever changed, so a nomination that never resolves before then still does.
+ */
+const HANG_SECONDS = 360;
+
+/** Whether the scheduler has decided about the pod: bound, or unschedulable and not nominated; else why not. */
+function undecided(p: ApiPod): string | null {
+  if (p.spec?.nodeName) return null;
+  const scheduled = p.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  const nominated = p.status?.nominatedNodeName;
+  if (!scheduled) return 'not yet tried by the scheduler';
+  if (scheduled.status === 'False' && scheduled.reason === 'Unschedulable')
+    return nominated ? `nominated to ${nominated}, not bound (${scheduled.message ?? ''})` : null;
+  return `PodScheduled ${scheduled.status}${scheduled.reason ? ` (${scheduled.reason})` : ''}, not bound`;
+}
+
+/**
  * Every workload back to its replicas (the drained pods and the preempted ones replaced, the old ones gone),
- * and each replacement either bound or reported unschedulable by the scheduler; read twice, a second apart,
- * so that a pod the scheduler is about to retry (an evicted pod just gone) is not taken as stuck.
+ * each pod bound or left unschedulable without a nomination, and the scheduler with nothing left to try
+ * (its queues empty and its counters unchanged while the pods were read), twice in a row with the same
+ * pods: what it leaves unschedulable then waits for a change in the cluster that the drain no longer makes.
+ * A cluster that has not got there after HANG_SECONDS is a hang, reported with what was still undecided.
  */
 async function settledAfterDrain(
   api: InstanceType<typeof LabApi>,
+  scheduler: InstanceType<typeof SchedulerMetrics>,
   replicas: number,
   read: (pods: ApiPod[]) => void,
 ): Promise<ApiPod[]> {
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + HANG_SECONDS * 1000;
   let previous = '';
-  let previousAt = 0;
   for (;;) {
+    const queueBefore = await scheduler.read();
     const live = (await pods(api)).filter((p) => !p.metadata.deletionTimestamp);
+    const queue = await scheduler.read();
     read(live);
-    const states = live.map(toState);
-    const done = live.length === replicas && states.every((s) => s.node !== null || s.unschedulable);
-    const key = states
-      .map((s) => `${s.uid}:${s.node}`)
-      .sort()
-      .join();
-    if (done && key === previous && Date.now() - previousAt >= 1000) return live;
-    if (!done || key !== previous) [previous, previousAt] = [done ? key : '', Date.now()];
+    const open = live.flatMap((p) => {
+      const why = undecided(p);
+      return why === null ? [] : [`${p.metadata.name} ${why}`];
+    });
+    const idle = queueBefore.busy === 0 && queue.busy === 0 && queueBefore.activity === queue.activity;
+    const key =
+      idle && live.length === replicas && open.length === 0
+        ? live
+            .map((p) => `${p.metadata.uid}:${p.spec?.nodeName}`)
+            .sort()
+            .join() + queue.activity
+        : '';
+    if (key !== '' && key === previous) return live;
+    previous = key;
     if (Date.now() > deadline)
       throw new Error(
-        `the replacements did not settle: ${
-          states
-            .filter((s) => !s.node && !s.unschedulable)
-            .map((s) => s.name)
-            .join(', ') || `${live.length} of ${replicas} pods`
-        }`,
+        `the replacements did not settle within ${HANG_SECONDS} s: ${[
+          ...open,
+          ...(live.length === replicas ? [] : [`${live.length} of ${replicas} pods`]),
+          `kube-scheduler: ${queue.text}`,
+        ].join('; ')}`,
       );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -153,6 +185,7 @@ export async function checkCluster(
     };
   }
   const api = new LabApi(lab.kubeconfig);
+  const scheduler = new SchedulerMetrics(lab.kubeconfig, api.client);
   // What has been read so far: the whole observation once the replacements settle, a part of it after an error.
   let evidence: Partial<Compare.Observation> = {};
   let snapshot: string | undefined;
@@ -182,7 +215,7 @@ export async function checkCluster(
     evidence = { ...evidence, events };
     if (!events.some((e) => e.type === 'finished'))
       throw new Error(`drain did not finish (exit ${drained.code}): ${drained.stderr.trim()}`);
-    const after = await settledAfterDrain(api, before.length, (last) => {
+    const after = await settledAfterDrain(api, scheduler, before.length, (last) => {
       evidence = { ...evidence, after: last.map(toState) };
     });
     const observation = { node, plan, events, before: before.map(toState), after: after.map(toState) };
@@ -214,6 +247,6 @@ export async function checkCluster(
       seconds: seconds(),
     };
   } finally {
-    await api.dispatcher.close();
+    await Promise.all([api.dispatcher.close(), scheduler.close()]);
   }
 }

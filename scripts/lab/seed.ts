@@ -113,6 +113,8 @@ export interface SeedOptions {
 export class LabApi {
   readonly server: string;
   readonly dispatcher: Agent;
+  /** The kubeconfig's client certificate and key (PEM): the lab's admin, also to the scheduler's /metrics. */
+  readonly client: { readonly cert: Buffer; readonly key: Buffer };
 
   constructor(kubeconfig: string) {
     interface Named<T> {
@@ -135,13 +137,8 @@ export class LabApi {
     const user = pick(config.users, context.user, 'user');
     const pem = (b64: string) => Buffer.from(b64, 'base64');
     this.server = cluster.server;
-    this.dispatcher = new Agent({
-      connect: {
-        ca: pem(cluster['certificate-authority-data']),
-        cert: pem(user['client-certificate-data']),
-        key: pem(user['client-key-data']),
-      },
-    });
+    this.client = { cert: pem(user['client-certificate-data']), key: pem(user['client-key-data']) };
+    this.dispatcher = new Agent({ connect: { ca: pem(cluster['certificate-authority-data']), ...this.client } });
   }
 
   /** One request; the answer's status and parsed body (an API Status on failure). */
