@@ -210,11 +210,17 @@ export async function populate(
   });
   console.error(`bench: live-read: ${pods.length} pods created (${elapsed()}); waiting for KWOK to run them`);
   const notRunning = `/api/v1/namespaces/${NAMESPACE}/pods?fieldSelector=${encodeURIComponent('status.phase!=Running')}&limit=1`;
-  await until(1200, 'KWOK to run every bench pod', async () => {
-    const answer = await api.must('GET', notRunning);
-    return (answer.items ?? []).length === 0;
-  });
-  console.error(`bench: live-read: every pod Running (${elapsed()})`);
+  try {
+    await until(1200, 'KWOK to run every bench pod', async () => {
+      const answer = await api.must('GET', notRunning);
+      return (answer.items ?? []).length === 0;
+    });
+    console.error(`bench: live-read: every pod Running (${elapsed()})`);
+  } catch (err) {
+    // A loaded machine's KWOK can take longer: the lists are as big either way, and the block says how
+    // many pods ran (podPhases), so the bench measures rather than throwing the grown lab's hour away.
+    console.error(`bench: live-read: ${(err as Error).message}; measuring the lab as it is`);
+  }
   api.dispatcher.destroy().catch(() => undefined);
 }
 
