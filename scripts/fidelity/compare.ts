@@ -93,22 +93,34 @@ export function drainOutcomes(events: readonly DrainEvent[]): Map<string, Outcom
   );
 }
 
-/** Every replacement the drain causes: the admitted pods', then their preemption victims' (and theirs). */
+/**
+ * Every replacement the drain causes: the admitted pods', then their preemption victims' (and theirs).
+ * `mayNotBe`: a victim's, of a preemption by a replacement the plan calls unknown (which may not preempt,
+ * or preempt elsewhere).
+ */
 function replacementsOf(
   plan: DrainPlan,
   superseded = false,
-): Array<{ pod: string; controller: string; replacement: ReplacementPlan }> {
-  const out: Array<{ pod: string; controller: string; replacement: ReplacementPlan; depth: number }> = [];
-  const visit = (pod: string, controller: string | undefined, replacement: ReplacementPlan | null, depth: number) => {
+): Array<{ pod: string; controller: string; replacement: ReplacementPlan; mayNotBe: boolean }> {
+  type Link = { pod: string; controller: string; replacement: ReplacementPlan; mayNotBe: boolean; depth: number };
+  const out: Link[] = [];
+  const visit = (
+    pod: string,
+    controller: string | undefined,
+    replacement: ReplacementPlan | null,
+    depth: number,
+    mayNotBe: boolean,
+  ) => {
     if (!replacement || !controller) return;
-    out.push({ pod, controller, replacement, depth });
-    for (const v of replacement.preemption?.victims ?? []) visit(v.name, v.controller?.name, v.replacement, depth + 1);
+    out.push({ pod, controller, replacement, mayNotBe, depth });
+    for (const v of replacement.preemption?.victims ?? [])
+      visit(v.name, v.controller?.name, v.replacement, depth + 1, mayNotBe || replacement.unknown !== undefined);
   };
-  for (const p of admittedPods(plan)) visit(p.name, p.controller?.name, p.replacement, 0);
+  for (const p of admittedPods(plan)) visit(p.name, p.controller?.name, p.replacement, 0, false);
   // A replacement a later one preempts is replaced in turn (the plan names it after the pod it replaced,
   // as a victim deeper in the preemption chain than the pod itself): only the last of the chain, the
   // deepest, is left in the cluster.
-  const kept = (r: (typeof out)[number], i: number) =>
+  const kept = (r: Link, i: number) =>
     !out.some(
       (other, j) => j !== i && other.pod === r.pod && (other.depth > r.depth || (other.depth === r.depth && j > i)),
     );
@@ -195,6 +207,13 @@ export function compare(o: Observation): Comparison {
       );
       continue;
     }
+    const preemptedByUnknown = list.filter((r) => r.mayNotBe);
+    if (preemptedByUnknown.length > 0) {
+      notJudged.push(
+        `${controller}: ${preemptedByUnknown.length} pod(s) preempted by a replacement the plan cannot tell about`,
+      );
+      continue;
+    }
     if (displaced.has(controller)) {
       notJudged.push(
         `${controller}: preempted where the plan does not say, while ${unknown.length} replacement(s) are unknown`,
@@ -246,7 +265,7 @@ export function compare(o: Observation): Comparison {
   const perWorkload = count(replacements.map((r) => r.controller));
   for (const r of replacements) {
     const node = r.replacement.placedOn;
-    if (!node || r.replacement.unknown !== undefined || onTiedNodes.has(r.controller)) continue;
+    if (!node || r.replacement.unknown !== undefined || r.mayNotBe || onTiedNodes.has(r.controller)) continue;
     const single = r.replacement.preemption
       ? r.replacement.preemption.tiedWith.length === 0
       : r.replacement.nodes.length === 1;

@@ -12,6 +12,17 @@ function replacement(nodes: string[], extra: Partial<ReplacementPlan> = {}): Rep
   return { schedulable: nodes.length > 0, nodes, placedOn: nodes[0] ?? null, rejected: [], message: '', ...extra };
 }
 
+/** A preemption victim on fid-node-2 whose own replacement finds no node. */
+const victimOf = (name: string, kind: string, controller: string) => ({
+  namespace: 'fidelity',
+  name,
+  node: 'fid-node-2',
+  priority: 0,
+  budgetsBroken: [],
+  controller: { kind, name: controller },
+  replacement: replacement([]),
+});
+
 function podPlan(name: string, app: string, extra: Partial<PodPlan>): PodPlan {
   return {
     namespace: 'fidelity',
@@ -195,17 +206,7 @@ describe('compare', () => {
         replacement: replacement(['fid-node-2'], {
           preemption: {
             node: 'fid-node-2',
-            victims: [
-              {
-                namespace: 'fidelity',
-                name: 'agent-x',
-                node: 'fid-node-2',
-                priority: 0,
-                budgetsBroken: [],
-                controller: { kind: 'DaemonSet', name: 'agent' },
-                replacement: replacement([]),
-              },
-            ],
+            victims: [victimOf('agent-x', 'DaemonSet', 'agent')],
             budgetsBroken: [],
             tiedWith: [],
           },
@@ -233,17 +234,7 @@ describe('compare', () => {
       replacement: replacement(['fid-node-2'], {
         preemption: {
           node: 'fid-node-2',
-          victims: [
-            {
-              namespace: 'fidelity',
-              name: 'web-a',
-              node: 'fid-node-2',
-              priority: 0,
-              budgetsBroken: [],
-              controller: { kind: 'Deployment', name: 'web' },
-              replacement: replacement([]),
-            },
-          ],
+          victims: [victimOf('web-a', 'Deployment', 'web')],
           budgetsBroken: [],
           tiedWith: [],
         },
@@ -308,6 +299,36 @@ describe('compare', () => {
       'filler: preempted where the plan does not say, while 1 replacement(s) are unknown',
       `preemption victims: the plan cannot tell what web-a's replacement preempts (${race})`,
     ]);
+  });
+
+  it("the victims of an unknown replacement's preemption may not be: their workload's replacements are not judged", () => {
+    // web's replacement might preempt db-0 on fid-node-2, as the plan says, or find room where it does not
+    // say (seed 177: a filler's replacement the plan placed on db-6's pods went elsewhere).
+    const race = 'the order of the evictions decides';
+    const victim = victimOf('db-0', 'StatefulSet', 'db');
+    const p = plan([
+      podPlan('web-a', 'web', {
+        replacement: replacement(['fid-node-2'], {
+          unknown: race,
+          preemption: { node: 'fid-node-2', victims: [victim], budgetsBroken: [], tiedWith: [] },
+        }),
+      }),
+      podPlan('db-1', 'db', { replacement: replacement([]) }),
+    ]);
+    const { facts, notJudged } = compare({
+      node: NODE,
+      plan: p,
+      events: drain('drained', ['web-a', 'terminating'], ['db-1', 'terminating']),
+      before: [pod('web-a', 'web', NODE), pod('db-1', 'db', NODE, { uid: 'old-1' }), pod('db-0', 'db', 'fid-node-2')],
+      after: [
+        pod('web-b', 'web', 'fid-node-3'),
+        pod('db-1', 'db', null, { uid: 'new-1' }),
+        pod('db-0', 'db', 'fid-node-2'),
+      ],
+    });
+    expect(facts.filter((f) => f.subject === 'db')).toEqual([]);
+    expect(notJudged).toContain('db: 1 pod(s) preempted by a replacement the plan cannot tell about');
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
   });
 });
 
