@@ -91,10 +91,11 @@ interface Movable {
 /** What becomes of a replacement: it fits on a node, it preempts, it finds no node. */
 type Fate = 'fits' | 'preempts' | 'none';
 
-/** A replacement of the current round, and its plan. */
+/** A replacement of the current round, its plan, and the node the plan placed it on before any check. */
 interface RoundPlan {
   readonly pod: V1Pod;
   readonly plan: MutablePlan;
+  readonly node: string | null;
 }
 
 /** One pod of the current round of evictions, and what its replacement would meet as the round's first. */
@@ -122,7 +123,11 @@ function nodesOf(m: Movable): string {
   return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
 }
 
-/** The node a replacement takes, or is nominated to, and the pods it preempts: what the drain makes of it. */
+/**
+ * Whether two placements of a replacement come to the same: both find a node or neither; the same
+ * preemption (node, unless tied, and victims); the same node where the first had a single feasible one.
+ * Which of several feasible nodes it takes is a score, not flagged (as in checkRace).
+ */
 function sameOutcome(a: ReplacementPlan, b: ReplacementPlan): boolean {
   if (a.schedulable !== b.schedulable) return false;
   const [p, q] = [a.preemption, b.preemption];
@@ -136,7 +141,7 @@ function sameOutcome(a: ReplacementPlan, b: ReplacementPlan): boolean {
         .join();
     return victims(p) === victims(q);
   }
-  if (a.placedOn === b.placedOn) return true;
+  if (a.placedOn === b.placedOn || a.nodes.length !== 1) return true;
   return (
     (b.placedOn !== null && (a.tiedWith ?? []).includes(b.placedOn)) ||
     (a.placedOn !== null && (b.tiedWith ?? []).includes(a.placedOn))
@@ -316,7 +321,7 @@ export class SchedulingSimulation {
     if (!this.roundOpen && this.holdsBothKinds()) this.ordered = { before: this.fork(), placed: [] };
     this.roundOpen = true;
     const plan = this.placeOnce(pod) as MutablePlan;
-    if (mate) this.ordered?.placed.push({ pod, plan });
+    if (mate) this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
     if (mate) this.checkRace(mate, plan);
     if (mate) this.checkAffinityRace(pod, plan);
     if (mate) this.checkRoom(pod, plan, mate.first);
@@ -553,9 +558,10 @@ export class SchedulingSimulation {
    * (made as its pod starts terminating) and a StatefulSet's once its pod is gone (replacementQueue); but
    * a wave's evictions end at about the same time, and the scheduler may meet the StatefulSet's
    * replacement before the others are created or queued. The round is placed again from where it began,
-   * its StatefulSet replacements first: each replacement whose node, nomination or victims differ there
-   * is unknown, and its message says what becomes of it in that order. Asked only of a round that holds
-   * both kinds.
+   * its StatefulSet replacements first, then each other one on the node the plan gave it where it still
+   * fits there (only those that do not are searched again: the cost is about one placement per
+   * StatefulSet replacement): each replacement whose outcome differs there (see sameOutcome) is unknown,
+   * and its message says what becomes of it in that order. Asked only of a round that holds both kinds.
    */
   private checkOrder(): void {
     const ordered = this.ordered;
@@ -564,20 +570,37 @@ export class SchedulingSimulation {
     const queue = this.queueOrder(ordered.placed.map((r) => r.pod));
     const late = queue.filter(isLateReplacement);
     if (late.length === 0 || late.length === queue.length) return;
-    const other = new Map<V1Pod, ReplacementPlan>();
-    for (const pod of [...late, ...queue.filter((p) => !isLateReplacement(p))]) {
-      other.set(pod, ordered.before.placeOnce(pod));
+    const before = ordered.before;
+    const placed = new Map(ordered.placed.map((r) => [r.pod, r]));
+    const other = new Map<V1Pod, ReplacementPlan | null>();
+    for (const pod of late) other.set(pod, before.placeOnce(pod));
+    for (const pod of queue.filter((p) => !isLateReplacement(p))) {
+      // One that still fits on the node the plan gave it comes to the same there (null; a node it might
+      // score higher is a score). Only the others are placed again: the search is the expensive part.
+      const { plan, node } = placed.get(pod)!;
+      const same = plan.schedulable && !plan.preemption && node !== null && before.fitsOn(pod, node);
+      other.set(pod, same ? null : before.placeOnce(pod));
     }
     const names = late.map((p) => p.metadata?.name ?? '').join(', ');
     for (const { pod, plan } of ordered.placed) {
-      const there = other.get(pod)!;
-      if (plan.unknown !== undefined || sameOutcome(plan, there)) continue;
+      const there = other.get(pod);
+      if (plan.unknown !== undefined || !there || sameOutcome(plan, there)) continue;
       const when = isLateReplacement(pod)
         ? "met before the wave's other replacements"
         : `met after the replacement of ${names}`;
       plan.message = `${plan.message} Which of its wave's replacements the scheduler meets first matters: ${when}, it would ${outcomeText(there)}.`;
       markUnknown(plan, REPLACEMENT_ORDER_UNKNOWN);
     }
+  }
+
+  /** Commits the replacement of `pod` on that node if it passes the filters there (see checkOrder). */
+  private fitsOn(pod: V1Pod, name: string): boolean {
+    const replacement = podInfo(this.replacementOf(pod), this.index.snapshot);
+    const node = this.cluster.nodeInfo(name);
+    const state = preFilter(replacement, this.cluster);
+    if (!node || state.rejection || runFilters(replacement, node, state) !== null) return false;
+    this.commit(replacement, node, state);
+    return true;
   }
 
   /** Whether a DoNotSchedule topology spread constraint of the pod selects another pod of its round. */

@@ -260,6 +260,29 @@ describe("SchedulingSimulation: a wave's StatefulSet replacement met before its 
     expect(plans.get('db-0')!.message).toMatch(/met before the wave's other replacements, it would go to n2\.$/);
   });
 
+  it('does not flag a replacement that only scores another of its feasible nodes in that order', () => {
+    // n2 and n4 (zone-a, 2 cpu, n4 with 100m taken): the filler (1 cpu) takes n2 first, so db-0's goes
+    // to n4, the less allocated then; met first, db-0's goes to n2, and the filler's still fits there.
+    const big = (name: string) =>
+      makeNode().name(name).label('topology.kubernetes.io/zone', 'zone-a').allocatable('2', '8Gi');
+    const index = makeIndex({
+      nodes: [node('n1', 'zone-a'), big('n2'), big('n4')].map((n) => n.obj()),
+      pods: [
+        db.obj(),
+        pod('filler-x', 'n1', 100, '1').owner('ReplicaSet', 'filler-1').obj(),
+        pod('busy', 'n4', 0, '100m').obj(),
+      ],
+    });
+    const sim = new SchedulingSimulation(index, new Set(['n1']));
+    const evicted = index.snapshot.pods.filter((p) => p.spec?.nodeName === 'n1');
+    for (const p of evicted) sim.evict(p);
+    const plans = new Map(sim.queueOrder(evicted).map((p) => [p.metadata!.name!, sim.place(p)]));
+    sim.placePreempted();
+    expect(plans.get('filler-x')).toMatchObject({ placedOn: 'n2' });
+    expect(plans.get('db-0')).toMatchObject({ placedOn: 'n4', nodes: ['n2', 'n4'] });
+    expect([...plans.values()].every((p) => p.unknown === undefined)).toBe(true);
+  });
+
   it('names the nodes where the order changes nothing: room for both on n2', () => {
     const roomy = pod('low-a', 'n2', 50, '0').owner('ReplicaSet', 'low-1');
     const plans = drainN1([db.obj(), filler.obj()], [roomy.obj(), lowB.obj()]);
