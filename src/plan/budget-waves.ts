@@ -160,8 +160,10 @@ export function placeBlockedReplacements(
   const placed = new Map<string, ReplacementPlan>();
   const replaced = blocked.filter(needsReplacement);
   for (const c of replaced) placer.evict(c.pod);
-  for (const c of replaced) placed.set(c.key, { ...placer.place(c.pod), whenUnblocked: true });
+  const plans = replaced.map((c) => [c.key, placer.place(c.pod)] as const);
+  // Copied once the round is over: its checks may still mark a plan unknown (see placePreempted).
   placer.placePreempted?.();
+  for (const [key, plan] of plans) placed.set(key, { ...plan, whenUnblocked: true });
   return placed;
 }
 
