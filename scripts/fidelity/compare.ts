@@ -10,7 +10,9 @@
  * choice: the plan found a single feasible node for it and no other replacement could have taken that
  * node (preemption: a nomination not tied with another node). A replacement the plan calls `unknown` (where
  * it runs, or whether it finds a node) is not judged, and said so, never counted as agreeing; nor are the
- * preemption victims then (it may preempt where the plan does not say).
+ * preemption victims then (it may preempt where the plan does not say). Nor, when a budget's later waves
+ * wait for such a replacement (a pod's `outcomeUnknown`), are that budget's waves, those pods'
+ * replacements' nodes, or whether the drain finishes (unless something else certainly blocks it).
  */
 import type { DrainEvent } from '../../src/drain/events.js';
 import type { DrainPlan, PodPlan, ReplacementPlan } from '../../src/plan/types.js';
@@ -143,11 +145,21 @@ export function compare(o: Observation): Comparison {
   const outcomes = drainOutcomes(o.events);
   const finished = o.events.find((e) => e.type === 'finished');
 
-  facts.push(
-    fact(`drain of ${o.node}`, 'blocked', o.plan.verdict === 'blocked', finished?.result !== 'drained', (b) =>
-      b ? 'blocked' : 'finishes',
-    ),
+  // A pod whose budget waits for a replacement of unknown fate may never go: unless something else
+  // certainly blocks the drain, whether it finishes is not the plan's to know.
+  const uncertain = o.plan.pods.filter((p) => p.outcomeUnknown !== undefined);
+  const certainlyBlocked = o.plan.pods.some(
+    (p) => p.action === 'refuse' || (p.outcome === 'blocked' && p.outcomeUnknown === undefined),
   );
+  if (uncertain.length > 0 && !certainlyBlocked) {
+    notJudged.push(`drain of ${o.node}: whether it finishes (${uncertain[0]!.outcomeUnknown})`);
+  } else {
+    facts.push(
+      fact(`drain of ${o.node}`, 'blocked', o.plan.verdict === 'blocked', finished?.result !== 'drained', (b) =>
+        b ? 'blocked' : 'finishes',
+      ),
+    );
+  }
 
   for (const p of drained) {
     const seen = outcomes.get(p.name);
@@ -164,7 +176,12 @@ export function compare(o: Observation): Comparison {
     const planned = tally(pods.map((p) => p.outcome));
     const observed = tally(pods.map((p) => (outcomes.get(p.name) as Outcome | undefined) ?? 'blocked'));
     const budget = pods[0]!.pdbs.length > 0;
-    const waves = o.plan.budgets.find((b) => `${b.namespace}/${b.name}` === group)?.waves;
+    const budgetPlan = o.plan.budgets.find((b) => `${b.namespace}/${b.name}` === group);
+    const waves = budgetPlan?.waves;
+    if (budgetPlan?.unknown !== undefined) {
+      notJudged.push(`budget ${group}: its waves (${budgetPlan.unknown})`);
+      continue;
+    }
     facts.push({
       subject: budget ? `budget ${group}` : group,
       fact: budget ? 'waves' : 'outcome',
@@ -263,9 +280,14 @@ export function compare(o: Observation): Comparison {
   // Several replacements of one workload are matched as a multiset of nodes, never by name: which of
   // them the scheduler meets first (and so which takes the room) is a race between their evictions.
   const perWorkload = count(replacements.map((r) => r.controller));
+  const mayStay = new Set(uncertain.map((p) => p.name));
   for (const r of replacements) {
     const node = r.replacement.placedOn;
     if (!node || r.replacement.unknown !== undefined || r.mayNotBe || onTiedNodes.has(r.controller)) continue;
+    if (mayStay.has(r.pod)) {
+      notJudged.push(`replacement of ${r.pod}: node (whether the pod is evicted at all is unknown)`);
+      continue;
+    }
     const single = r.replacement.preemption
       ? r.replacement.preemption.tiedWith.length === 0
       : r.replacement.nodes.length === 1;

@@ -37,6 +37,12 @@ export interface ScheduledEviction {
   readonly replacement: ReplacementPlan | null;
   /** Set when it waits on something other than its budget: a refused node, an earlier eviction-order group. */
   readonly heldBy?: 'node' | 'order-group';
+  /**
+   * Set when whether (and when) its budget lets it go is unknown: an earlier wave of the budget left a
+   * replacement whose fate the plan cannot tell, and the budget frees up only once that one is Ready.
+   * `outcome` and `wave` are then the plan's answer should that replacement run, not a certainty.
+   */
+  readonly unknown?: string;
 }
 
 export interface BudgetWaves {
@@ -44,6 +50,8 @@ export interface BudgetWaves {
   readonly perWave: number;
   /** How many rounds admit at least one of them. */
   readonly waves: number;
+  /** Set when its later waves wait for a replacement whose fate is unknown (see ScheduledEviction.unknown). */
+  readonly unknown?: string;
 }
 
 export interface ScheduleOptions {
@@ -108,9 +116,22 @@ export function scheduleEvictions(
     if (!changed) break;
   }
   for (const c of waiting) pods.set(c.key, blocked(budgets.get(c.budgets[0]!.key)!.whyBlocked()));
+  for (const c of candidates) {
+    const unknown = c.budgets.length === 1 ? budgets.get(c.budgets[0]!.key)!.unknownFor(pods.get(c.key)!) : null;
+    const e = pods.get(c.key)!;
+    if (unknown !== null)
+      pods.set(c.key, { ...e, reason: `${e.reason}; whether it goes is unknown: ${unknown}`, unknown });
+  }
 
   return { pods, budgets: new Map([...budgets].map(([key, state]) => [key, state.waves()])) };
 }
+
+/**
+ * Why whether the budget lets a pod go is unknown: it waits for the replacement of `pod` to become
+ * Ready, and whether that one finds a node is unknown.
+ */
+export const budgetWaitsOnUnknown = (budget: string, pod: string) =>
+  `budget ${budget} frees up only once the replacement of ${pod} is Ready, and whether that replacement finds a node is unknown`;
 
 type Decision = { kind: 'admit'; reason: string } | { kind: 'wait' } | { kind: 'never'; reason: string };
 
@@ -183,6 +204,8 @@ class BudgetState {
   private readonly admittedByRound = new Map<number, number>();
   /** Evicted pods that give nothing back: no replacement, or one that cannot be scheduled. */
   private readonly lost: string[] = [];
+  /** The first evicted pod whose replacement's fate is unknown, and its round: what the budget frees after it waits on that. */
+  private uncertain: { pod: string; round: number } | null = null;
 
   constructor(private readonly facts: BudgetFacts) {
     this.current = facts.currentHealthy;
@@ -211,6 +234,8 @@ class BudgetState {
 
   recordEviction(c: EvictionCandidate, round: number, replacement: ReplacementPlan | null): void {
     this.admittedByRound.set(round, (this.admittedByRound.get(round) ?? 0) + 1);
+    if (replacement?.unknown !== undefined && needsReplacement(c) && this.uncertain === null)
+      this.uncertain = { pod: c.key, round };
     if (replacement?.schedulable) this.readyNextRound += 1;
     else if (needsReplacement(c)) this.lost.push(`the replacement of ${c.key} cannot be scheduled`);
     else if (!c.recreates) this.lost.push(`${c.key} is not recreated`);
@@ -242,11 +267,27 @@ class BudgetState {
     );
   }
 
+  /**
+   * Why an eviction this budget decided is unknown: one it admits after, or blocks behind, the round
+   * that left a replacement of unknown fate. Null when known.
+   */
+  unknownFor(eviction: ScheduledEviction): string | null {
+    if (this.uncertain === null) return null;
+    const after = eviction.wave === null ? eviction.outcome === 'blocked' : eviction.wave > this.uncertain.round;
+    return after ? budgetWaitsOnUnknown(this.facts.key, this.uncertain.pod) : null;
+  }
+
   waves(): BudgetWaves {
     const counts = [...this.admittedByRound.values()];
+    const later = [...this.admittedByRound.keys()].some((r) => this.uncertain !== null && r > this.uncertain.round);
+    const unknown =
+      this.uncertain !== null && (later || this.lost.length > 0)
+        ? budgetWaitsOnUnknown(this.facts.key, this.uncertain.pod)
+        : null;
     return {
       perWave: Math.max(0, ...counts),
       waves: counts.length,
+      ...(unknown !== null ? { unknown } : {}),
     };
   }
 

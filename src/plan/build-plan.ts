@@ -435,6 +435,7 @@ function podPlan(
     outcome: scheduled?.outcome ?? null,
     outcomeReason: scheduled?.reason ?? '',
     wave: scheduled?.wave ?? null,
+    ...(scheduled?.unknown !== undefined ? { outcomeUnknown: scheduled.unknown } : {}),
     controller: p.controller ? { kind: p.controller.kind, name: p.controller.name } : null,
     pdbs: p.budgets.map((b) => ({ namespace: b.namespace, name: b.name, disruptionsAllowed: b.disruptionsAllowed })),
     replacement: scheduled?.replacement ?? null,
@@ -465,6 +466,7 @@ function budgetPlans(
     drainedPods: (drained.get(b.key) ?? []).map((r) => r.pod),
     perWave: waves.get(b.key)?.perWave ?? 0,
     waves: waves.get(b.key)?.waves ?? 0,
+    ...(waves.get(b.key)?.unknown !== undefined ? { unknown: waves.get(b.key)!.unknown! } : {}),
   }));
 }
 

@@ -11,7 +11,8 @@ export type DrainAction = 'evict' | 'skip' | 'delete' | 'refuse';
 /** For evicted pods: admitted at once, after waiting for its budget, or never. */
 export type EvictOutcome = 'immediate' | 'waits' | 'blocked';
 /**
- * clear: every pod can go now; slow: some wait for their budget; blocked: the drain cannot finish;
+ * clear: every pod can go now; slow: some wait for their budget; blocked: the drain cannot finish, or may
+ * not (a pod's budget waits for a replacement whose fate is unknown: `outcomeUnknown`);
  * disruptive: the drain finishes but leaves a workload with replicas down (a removed pod's replacement
  * finds no node: `outages` says which, how many and until when); incomplete: the plan could not read a
  * kind it needs (budgets, owners, pods — absent from the snapshot file or forbidden to the user) and would
@@ -171,6 +172,12 @@ export interface PodPlan {
   readonly outcomeReason: string;
   /** 1-based wave in which the eviction (or delete) is admitted (null when not evicted or blocked). */
   readonly wave: number | null;
+  /**
+   * Set when whether (and when) its budget lets it go is unknown: it waits behind an earlier wave whose
+   * replacement's fate the plan cannot tell (`replacement.unknown`), and the budget frees up only once
+   * that one is Ready. `outcome` and `wave` are then the plan's answer should it run, not a certainty.
+   */
+  readonly outcomeUnknown?: string;
   /** The controller that recreates the pod, if any. */
   readonly controller: { readonly kind: string; readonly name: string } | null;
   readonly pdbs: readonly PdbRef[];
@@ -260,6 +267,11 @@ export interface BudgetPlan {
   /** How many of them go at once, and how many rounds the drain needs. */
   readonly perWave: number;
   readonly waves: number;
+  /**
+   * Set when its later waves wait for a replacement whose fate is unknown: `waves` (and whether they come
+   * at all) is then the plan's answer should that replacement run, not a certainty.
+   */
+  readonly unknown?: string;
 }
 
 export interface NoExecuteBudgetBreach {

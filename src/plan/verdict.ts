@@ -9,9 +9,11 @@ export interface VerdictWithReasons {
 }
 
 /**
- * blocked: some pod is refused by kubectl's filters or can never be evicted; slow: some eviction waits
- * for its budget; clear otherwise. Reasons come most important first: refusals in kubectl's "cannot
- * delete" wording, pods that can never go, budgets that make the drain wait, then the replacements of
+ * blocked: some pod is refused by kubectl's filters or can never be evicted, or whether its budget ever
+ * lets it go is unknown (`outcomeUnknown`: the budget waits for a replacement whose fate is unknown, and
+ * a drain that may never finish is not called one that finishes); slow: some eviction waits for its
+ * budget; clear otherwise. Reasons come most important first: refusals in kubectl's "cannot delete"
+ * wording, pods that can never go, pods that may never go, budgets that make the drain wait, then the replacements of
  * pods still held on their node that would find no node, and budgets that --disable-eviction breaks.
  * Removed pods whose replacement finds no node are outages (outages.ts), said by their own lines.
  */
@@ -21,8 +23,9 @@ export function decideVerdict(
   brokenByDeletes: readonly NoExecuteBudgetBreach[] = [],
 ): VerdictWithReasons {
   const refused = pods.filter((p) => p.action === 'refuse');
-  const blocked = pods.filter((p) => p.outcome === 'blocked');
-  const waiting = pods.filter((p) => p.outcome === 'waits');
+  const uncertain = pods.filter((p) => p.outcomeUnknown !== undefined);
+  const blocked = pods.filter((p) => p.outcome === 'blocked' && p.outcomeUnknown === undefined);
+  const waiting = pods.filter((p) => p.outcome === 'waits' && p.outcomeUnknown === undefined);
   // Pods held back only because kubectl stops their node are covered by the refusal lines.
   const refusedNodes = new Set(refused.map((p) => p.node));
   const reasons = [
@@ -30,6 +33,11 @@ export function decideVerdict(
     ...blockedLines(
       blocked.filter((p) => !refusedNodes.has(p.node)),
       pods,
+    ),
+    ...groupedLines(
+      uncertain,
+      (names, unknown) => `whether ${names} can be evicted is unknown, so the drain may not finish: ${unknown}`,
+      (p) => p.outcomeUnknown!,
     ),
     ...slowBudgetLines(budgets, waiting),
     ...preemptionLines(pods),
@@ -46,7 +54,11 @@ export function decideVerdict(
     ),
   ];
   const verdict: ReadVerdict =
-    refused.length > 0 || blocked.length > 0 ? 'blocked' : waiting.length > 0 ? 'slow' : 'clear';
+    refused.length > 0 || blocked.length > 0 || uncertain.length > 0
+      ? 'blocked'
+      : waiting.length > 0
+        ? 'slow'
+        : 'clear';
   if (verdict === 'clear') reasons.unshift(clearReason(pods));
   return { verdict, reasons };
 }

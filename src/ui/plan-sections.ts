@@ -136,6 +136,7 @@ export function drainFate(pod: PodPlan): string {
     case 'refuse':
       return 'refused';
     case 'evict':
+      if (pod.outcomeUnknown !== undefined) return 'unknown: may never be evicted';
       if (pod.outcome === 'blocked') return 'blocked';
       if (pod.outcome === 'waits') return pod.wave === null ? 'evicted after a wait' : `evicted in wave ${pod.wave}`;
       return 'evicted at once';

@@ -330,6 +330,59 @@ describe('compare', () => {
     expect(notJudged).toContain('db: 1 pod(s) preempted by a replacement the plan cannot tell about');
     expect(facts.filter((f) => !f.agree)).toEqual([]);
   });
+
+  it("a budget's later waves behind an unknown replacement: its waves, those pods' nodes and whether the drain finishes are not judged", () => {
+    // Seed 96: the first replacement found no node, so the budget never let the second pod go.
+    const race = 'its required pod affinity selects pods of its wave being replaced';
+    const waits = 'budget fidelity/web frees up only once the replacement of fidelity/web-a is Ready';
+    const p = plan(
+      [
+        podPlan('web-a', 'web', { pdbs: [budget], replacement: replacement(['fid-node-2'], { unknown: race }) }),
+        podPlan('web-b', 'web', { pdbs: [budget], outcome: 'waits', wave: 2, outcomeUnknown: waits }),
+      ],
+      { verdict: 'blocked', budgets: [{ ...budget, waves: 2, unknown: waits }] as unknown as DrainPlan['budgets'] },
+    );
+    const { facts, notJudged } = compare({
+      node: NODE,
+      plan: p,
+      events: drain(
+        'timeout',
+        ['web-a', 'evicting', 'terminating', 'gone'],
+        ['web-b', 'evicting', 'waiting-for-budget'],
+      ),
+      before: [pod('web-a', 'web', NODE), pod('web-b', 'web', NODE)],
+      after: [pod('web-c', 'web', null), pod('web-b', 'web', NODE)],
+    });
+    expect(facts.map((f) => f.fact)).not.toContain('blocked');
+    expect(facts.map((f) => f.fact)).not.toContain('waves');
+    expect(facts.filter((f) => f.fact === 'node')).toEqual([]);
+    expect(notJudged).toEqual(
+      expect.arrayContaining([
+        `drain of ${NODE}: whether it finishes (${waits})`,
+        `budget fidelity/web: its waves (${waits})`,
+        'replacement of web-b: node (whether the pod is evicted at all is unknown)',
+      ]),
+    );
+  });
+
+  it('a drain something else certainly blocks is still judged blocked, whatever is unknown', () => {
+    const waits = 'budget fidelity/web frees up only once the replacement of fidelity/web-a is Ready';
+    const p = plan(
+      [
+        podPlan('web-b', 'web', { pdbs: [budget], outcome: 'waits', wave: 2, outcomeUnknown: waits }),
+        podPlan('db-0', 'db', { outcome: 'blocked', wave: null }),
+      ],
+      { verdict: 'blocked' },
+    );
+    const { facts } = compare({
+      node: NODE,
+      plan: p,
+      events: drain('timeout', ['web-b', 'evicting', 'waiting-for-budget'], ['db-0', 'evicting', 'waiting-for-budget']),
+      before: [pod('web-b', 'web', NODE), pod('db-0', 'db', NODE)],
+      after: [pod('web-b', 'web', NODE), pod('db-0', 'db', NODE)],
+    });
+    expect(facts.find((f) => f.fact === 'blocked')).toMatchObject({ plan: 'blocked', cluster: 'blocked', agree: true });
+  });
 });
 
 describe('drainOutcomes', () => {

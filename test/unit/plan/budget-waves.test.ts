@@ -94,6 +94,42 @@ describe('scheduleEvictions', () => {
     });
   });
 
+  describe('behind a replacement whose fate is unknown', () => {
+    /** placerWithRoom, with the first replacement's fate unknown. */
+    function unknownFirst(room: number): ReplacementPlacer {
+      const placer = placerWithRoom(room);
+      let first = true;
+      return {
+        ...placer,
+        place: (pod) => {
+          const plan = placer.place(pod);
+          if (!first) return plan;
+          first = false;
+          return { ...plan, unknown: 'the race decides' };
+        },
+      };
+    }
+    const pods = () => candidates([web('a').obj(), web('b').obj(), web('c').obj()], [oneAtATime().obj()]);
+    const why =
+      'budget shop/web frees up only once the replacement of shop/a is Ready, and whether that replacement finds a node is unknown';
+
+    it("the budget's later waves are unknown, naming that replacement, when the plan finds it a node", () => {
+      const schedule = scheduleEvictions(pods(), unknownFirst(10), EVICT);
+      expect(schedule.pods.get('shop/a')?.unknown).toBeUndefined();
+      for (const key of ['shop/b', 'shop/c']) {
+        expect(schedule.pods.get(key)).toMatchObject({ outcome: 'waits', unknown: why });
+        expect(schedule.pods.get(key)?.reason).toMatch(new RegExp(`; whether it goes is unknown: ${why}$`));
+      }
+      expect(schedule.budgets.get('shop/web')).toEqual({ perWave: 1, waves: 3, unknown: why });
+    });
+
+    it('the pods it blocks are unknown too, when the plan finds it no node', () => {
+      const schedule = scheduleEvictions(pods(), unknownFirst(0), EVICT);
+      expect(schedule.pods.get('shop/b')).toMatchObject({ outcome: 'blocked', unknown: why });
+      expect(schedule.budgets.get('shop/web')).toEqual({ perWave: 1, waves: 1, unknown: why });
+    });
+  });
+
   it('is blocked when an earlier pod of the budget is not recreated (a bare pod under --force)', () => {
     const schedule = scheduleEvictions(
       candidates([web('a').obj(), web('b').obj()], [oneAtATime().obj()], false),

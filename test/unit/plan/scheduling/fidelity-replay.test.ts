@@ -46,7 +46,14 @@ describe('seed 139: a replacement with several feasible nodes goes where the wei
     const placed = web5.find((r) => r?.schedulable);
     expect(placed).toMatchObject({ nodes: ['fid-node-1'], placedOn: null, unknown: AFFINITY_RACE_UNKNOWN });
     expect(web5.filter((r) => r?.schedulable === false)).toHaveLength(1);
-    expect(plan.verdict).toBe('disruptive');
+  });
+
+  it("leaves whether web-5's budget lets its second pod go unknown, so the drain may not finish", () => {
+    const second = plan.pods.find((p) => p.name.startsWith('web-5-') && p.wave === 2);
+    expect(second?.outcomeUnknown).toMatch(
+      /^budget fidelity\/web-5 frees up only once the replacement of fidelity\/web-5-/,
+    );
+    expect(plan.verdict).toBe('blocked');
   });
 });
 
@@ -223,5 +230,32 @@ describe("seed 46: a replacement whose fate depends on meeting the wave's Statef
   it("keeps web-3's replacement, which the order does not change, on fid-node-3", () => {
     expect(replacementOf(plan, 'web-3-6f59bddf58-5kzw5')).toMatchObject({ placedOn: 'fid-node-3' });
     expect(replacementOf(plan, 'web-3-6f59bddf58-5kzw5')?.unknown).toBeUndefined();
+  });
+});
+
+describe("seed 96: a budget's later waves wait for a replacement whose fate is unknown", () => {
+  // web-2 has 5 pods on fid-node-1 and a budget allowing 1 disruption at a time. The first replacement's
+  // required pod affinity selects web-2 pods of its wave being replaced: whether it finds a node is
+  // unknown. In the lab it found none, the budget never freed up, 4 pods stayed and the drain blocked.
+  const plan = planOf(96, 'fid-node-1', SNAPSHOT_DAY);
+  const web2 = plan.pods.filter((p) => p.name.startsWith('web-2-'));
+  const first = web2.find((p) => p.wave === 1);
+
+  it("calls the first web-2 replacement unknown, for its affinity's race", () => {
+    expect(first?.replacement?.unknown).toBe(AFFINITY_RACE_UNKNOWN);
+    expect(first?.outcomeUnknown).toBeUndefined();
+  });
+
+  it("leaves the fate of web-2's 4 later pods and of its budget's waves unknown, naming that replacement", () => {
+    const later = web2.filter((p) => p !== first);
+    expect(later).toHaveLength(4);
+    const why = `budget fidelity/web-2 frees up only once the replacement of fidelity/${first?.name} is Ready, and whether that replacement finds a node is unknown`;
+    for (const p of later) expect(p.outcomeUnknown).toBe(why);
+    expect(plan.budgets.find((b) => b.name === 'web-2')?.unknown).toBe(why);
+  });
+
+  it('does not call the drain one that finishes', () => {
+    expect(plan.verdict).toBe('blocked');
+    expect(plan.verdictReasons.some((r) => r.includes('so the drain may not finish'))).toBe(true);
   });
 });
