@@ -93,12 +93,14 @@ start_component() {
         --authorization-kubeconfig="$KUBECONFIG_LAB" --bind-address=127.0.0.1 --secure-port="$KCM_PORT" \
         --controllers='*' --leader-elect=false --root-ca-file="$pki/ca.crt" \
         --service-account-private-key-file="$pki/sa.key" --node-monitor-period=2s \
-        --node-monitor-grace-period=50s --kube-api-qps=100 --kube-api-burst=200 --v=1
+        --node-monitor-grace-period=50s --kube-api-qps=100 --kube-api-burst=200 --v=1 \
+        --tls-cert-file="$pki/admin.crt" --tls-private-key-file="$pki/admin.key"
       ;;
     kube-scheduler)
       launch kube-scheduler "$LAB_BIN/kube-scheduler" --config="$LAB_DIR/scheduler.yaml" \
         --bind-address=127.0.0.1 --secure-port="$SCHED_PORT" \
-        --authentication-kubeconfig="$KUBECONFIG_LAB" --authorization-kubeconfig="$KUBECONFIG_LAB" --v=1
+        --authentication-kubeconfig="$KUBECONFIG_LAB" --authorization-kubeconfig="$KUBECONFIG_LAB" --v=1 \
+        --tls-cert-file="$pki/admin.crt" --tls-private-key-file="$pki/admin.key"
       ;;
     kwok)
       KWOK_WORKDIR="$LAB_DIR/kwok-home" launch kwok "$LAB_BIN/kwok" \
@@ -118,12 +120,13 @@ wait_component() {
   case "$1" in
     etcd) WAIT_PID_FILE=$pid_file wait_until 30 "etcd" curl -fs "http://127.0.0.1:$ETCD_PORT/health" ;;
     kube-apiserver) WAIT_PID_FILE=$pid_file wait_until 90 "kube-apiserver /readyz" lab_kubectl get --raw /readyz ;;
-    # KCM and the scheduler run without leader election: "leading" means they serve /healthz.
+    # KCM and the scheduler run without leader election: "leading" means they serve /healthz. They serve the
+    # lab CA's certificate (start_component), which is checked as any client of theirs checks it.
     kube-controller-manager)
-      WAIT_PID_FILE=$pid_file wait_until 60 "kube-controller-manager /healthz" curl -fsk "https://127.0.0.1:$KCM_PORT/healthz"
+      WAIT_PID_FILE=$pid_file wait_until 60 "kube-controller-manager /healthz" curl -fs --cacert "$LAB_DIR/pki/ca.crt" "https://127.0.0.1:$KCM_PORT/healthz"
       ;;
     kube-scheduler)
-      WAIT_PID_FILE=$pid_file wait_until 60 "kube-scheduler /healthz" curl -fsk "https://127.0.0.1:$SCHED_PORT/healthz"
+      WAIT_PID_FILE=$pid_file wait_until 60 "kube-scheduler /healthz" curl -fs --cacert "$LAB_DIR/pki/ca.crt" "https://127.0.0.1:$SCHED_PORT/healthz"
       ;;
     kwok) pid_alive "$pid_file" || { log "kwok exited"; return 1; } ;;
     *) die "unknown component '$1' (one of: ${COMPONENTS[*]})" ;;

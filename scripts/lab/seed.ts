@@ -113,8 +113,11 @@ export interface SeedOptions {
 export class LabApi {
   readonly server: string;
   readonly dispatcher: Agent;
-  /** The kubeconfig's client certificate and key (PEM): the lab's admin, also to the scheduler's /metrics. */
-  readonly client: { readonly cert: Buffer; readonly key: Buffer };
+  /**
+   * The kubeconfig's CA and client certificate and key (PEM): the lab's admin, also to the scheduler's
+   * /metrics, which serves a certificate of the lab CA.
+   */
+  readonly client: { readonly ca: Buffer; readonly cert: Buffer; readonly key: Buffer };
 
   constructor(kubeconfig: string) {
     interface Named<T> {
@@ -137,8 +140,12 @@ export class LabApi {
     const user = pick(config.users, context.user, 'user');
     const pem = (b64: string) => Buffer.from(b64, 'base64');
     this.server = cluster.server;
-    this.client = { cert: pem(user['client-certificate-data']), key: pem(user['client-key-data']) };
-    this.dispatcher = new Agent({ connect: { ca: pem(cluster['certificate-authority-data']), ...this.client } });
+    this.client = {
+      ca: pem(cluster['certificate-authority-data']),
+      cert: pem(user['client-certificate-data']),
+      key: pem(user['client-key-data']),
+    };
+    this.dispatcher = new Agent({ connect: this.client });
   }
 
   /** One request; the answer's status and parsed body (an API Status on failure). */

@@ -25,6 +25,10 @@ healthy() {
   # A lab whose apiserver does not write the audit log the tests read (one that logs the runs' Leases)
   # is restarted.
   grep -q coordination.k8s.io "$LAB_DIR/audit-policy.yaml" 2>/dev/null || return 1
+  # One whose scheduler serves a certificate of its own making (not the lab CA's) is restarted.
+  # shellcheck source=/dev/null
+  source "$LAB_DIR/ports.env"
+  curl -fs --cacert "$LAB_DIR/pki/ca.crt" "https://127.0.0.1:$SCHED_PORT/healthz" >/dev/null || return 1
   lab_kubectl get --raw /readyz >/dev/null 2>&1
 }
 
