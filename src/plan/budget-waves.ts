@@ -38,9 +38,9 @@ export interface ScheduledEviction {
   /** Set when it waits on something other than its budget: a refused node, an earlier eviction-order group. */
   readonly heldBy?: 'node' | 'order-group';
   /**
-   * Set when whether (and when) its budget lets it go is unknown: an earlier wave of the budget left a
-   * replacement whose fate the plan cannot tell, and the budget frees up only once that one is Ready.
-   * `outcome` and `wave` are then the plan's answer should that replacement run, not a certainty.
+   * Set when whether (or when) its budget lets it go is unknown: an earlier wave of the budget left a
+   * replacement whose fate the plan cannot tell, and that one decides it (see podsInDoubt). `outcome` and
+   * `wave` are then the plan's answer, not a certainty.
    */
   readonly unknown?: string;
 }
@@ -50,7 +50,7 @@ export interface BudgetWaves {
   readonly perWave: number;
   /** How many rounds admit at least one of them. */
   readonly waves: number;
-  /** Set when its later waves wait for a replacement whose fate is unknown (see ScheduledEviction.unknown). */
+  /** Set when some of its pods are unknown (ScheduledEviction.unknown): the same text. */
   readonly unknown?: string;
 }
 
@@ -71,7 +71,8 @@ export interface EvictionSchedule {
  * in each round every waiting pod is tried; pods that bypass budgets or whose budget still has room are
  * admitted (a healthy pod spends one disruption), then their replacements are placed. Before the next
  * round the disruption controller recounts: replacements that found a node are taken as Ready and give
- * the disruption back. Pods still waiting when a round changes nothing are blocked, not slow.
+ * the disruption back. Pods still waiting when a round changes nothing are blocked, not slow. A pod whose
+ * admission hangs on a replacement of unknown fate is marked unknown (see podsInDoubt).
  *
  * `candidates` must be in the plan's order (node, namespace, name): within a round, earlier pods win
  * the budget's room (in reality a race).
@@ -81,10 +82,38 @@ export function scheduleEvictions(
   placer: ReplacementPlacer,
   options: ScheduleOptions,
 ): EvictionSchedule {
+  const play = playRounds(candidates, placer, options);
+  const doubts = podsInDoubt(candidates, play, options);
+  const pods = new Map(
+    [...play.pods].map(([key, e]) => {
+      const unknown = doubts.get(key);
+      if (unknown === undefined) return [key, e] as const;
+      return [key, { ...e, reason: `${e.reason}; whether it goes is unknown: ${unknown}`, unknown }] as const;
+    }),
+  );
+  const doubted = new Set(candidates.filter((c) => doubts.has(c.key)).map((c) => c.budgets[0]!.key));
+  return { pods, budgets: new Map([...play.budgets].map(([key, state]) => [key, state.waves(doubted.has(key))])) };
+}
+
+/** One play of the rounds. */
+interface Play {
+  readonly pods: ReadonlyMap<string, ScheduledEviction>;
+  readonly budgets: ReadonlyMap<BudgetKey, BudgetState>;
+  /** Each placed replacement as the budgets counted it: a copy, since the placer may rewrite its plans later. */
+  readonly counted: ReadonlyMap<V1Pod, ReplacementPlan>;
+}
+
+/** The rounds (see scheduleEvictions), each pod's replacement placed by `placer` once, when admitted. */
+function playRounds(
+  candidates: readonly EvictionCandidate[],
+  placer: ReplacementPlacer,
+  options: ScheduleOptions,
+): Play {
   const budgets = new Map<BudgetKey, BudgetState>();
   for (const c of candidates)
     for (const b of c.budgets) if (!budgets.has(b.key)) budgets.set(b.key, new BudgetState(b));
   const pods = new Map<string, ScheduledEviction>();
+  const counted = new Map<V1Pod, ReplacementPlan>();
 
   let waiting = [...candidates];
   for (let round = 1; waiting.length > 0 && round <= candidates.length + 2; round++) {
@@ -108,6 +137,7 @@ export function scheduleEvictions(
     for (const { c, reason } of admitted) {
       const replacement = placed.get(c) ?? null;
       pods.set(c.key, { outcome: round === 1 ? 'immediate' : 'waits', wave: round, reason, replacement });
+      if (replacement !== null) counted.set(c.pod, { ...replacement });
       for (const b of c.budgets) budgets.get(b.key)!.recordEviction(c, round, replacement);
     }
     placer.placePreempted?.();
@@ -116,14 +146,52 @@ export function scheduleEvictions(
     if (!changed) break;
   }
   for (const c of waiting) pods.set(c.key, blocked(budgets.get(c.budgets[0]!.key)!.whyBlocked()));
-  for (const c of candidates) {
-    const unknown = c.budgets.length === 1 ? budgets.get(c.budgets[0]!.key)!.unknownFor(pods.get(c.key)!) : null;
-    const e = pods.get(c.key)!;
-    if (unknown !== null)
-      pods.set(c.key, { ...e, reason: `${e.reason}; whether it goes is unknown: ${unknown}`, unknown });
-  }
+  return { pods, budgets, counted };
+}
 
-  return { pods, budgets: new Map([...budgets].map(([key, state]) => [key, state.waves()])) };
+/**
+ * The pods whose admission hangs on a replacement whose fate is unknown, with why (budgetWaitsOnUnknown).
+ * A budget frees up for its next wave only once earlier replacements are Ready, but not every later wave
+ * needs the unknown one: room the budget has to spare, or other replacements known to find a node, may
+ * give back the disruptions it needs. So the rounds are played twice more on the budgets' arithmetic
+ * alone (the placer is not asked again: each pod's replacement is placed once, by the plan's play), the
+ * unknown replacements taken once as Ready and once as never Ready, as one that finds no node. The
+ * plan's own play took each of them one way or the other; a pod both replays admit in the plan's wave,
+ * or both block, is not in doubt. A pod both admit, but in different waves, is: when its budget lets it
+ * go hangs on that replacement, and with it when its own replacement comes and what that gives back.
+ */
+function podsInDoubt(
+  candidates: readonly EvictionCandidate[],
+  play: Play,
+  options: ScheduleOptions,
+): Map<string, string> {
+  const doubts = new Map<string, string>();
+  if (![...play.budgets.values()].some((state) => state.waitsOnUnknown() !== null)) return doubts;
+  const replays = [true, false].map((ready) => playRounds(candidates, countedPlacer(play.counted, ready), options));
+  for (const c of candidates) {
+    // A pod with several budgets is blocked whatever happens (the API answers 500); with none, it goes at once.
+    const why = c.budgets.length === 1 ? play.budgets.get(c.budgets[0]!.key)!.waitsOnUnknown() : null;
+    const wave = play.pods.get(c.key)!.wave;
+    // A blocked pod has no wave: admitted in another wave or not at all, either way it is in doubt.
+    if (why !== null && replays.some((replay) => replay.pods.get(c.key)!.wave !== wave)) doubts.set(c.key, why);
+  }
+  return doubts;
+}
+
+/**
+ * Answers each replacement as the plan's play counted it, and one whose fate is unknown (or that the
+ * plan's play never placed: its pod was blocked there) as finding a node or not, as `ready` says. It
+ * places nothing: the replays it serves are the budgets' arithmetic.
+ */
+function countedPlacer(counted: ReadonlyMap<V1Pod, ReplacementPlan>, ready: boolean): ReplacementPlacer {
+  const assumed: ReplacementPlan = { schedulable: ready, nodes: [], placedOn: null, rejected: [], message: '' };
+  return {
+    evict: () => undefined,
+    place: (pod) => {
+      const plan = counted.get(pod);
+      return plan === undefined || plan.unknown !== undefined ? assumed : plan;
+    },
+  };
 }
 
 /**
@@ -204,8 +272,8 @@ class BudgetState {
   private readonly admittedByRound = new Map<number, number>();
   /** Evicted pods that give nothing back: no replacement, or one that cannot be scheduled. */
   private readonly lost: string[] = [];
-  /** The first evicted pod whose replacement's fate is unknown, and its round: what the budget frees after it waits on that. */
-  private uncertain: { pod: string; round: number } | null = null;
+  /** The first evicted pod whose replacement's fate is unknown: the one named when later pods are in doubt. */
+  private uncertain: string | null = null;
 
   constructor(private readonly facts: BudgetFacts) {
     this.current = facts.currentHealthy;
@@ -234,8 +302,7 @@ class BudgetState {
 
   recordEviction(c: EvictionCandidate, round: number, replacement: ReplacementPlan | null): void {
     this.admittedByRound.set(round, (this.admittedByRound.get(round) ?? 0) + 1);
-    if (replacement?.unknown !== undefined && needsReplacement(c) && this.uncertain === null)
-      this.uncertain = { pod: c.key, round };
+    if (replacement?.unknown !== undefined && needsReplacement(c) && this.uncertain === null) this.uncertain = c.key;
     if (replacement?.schedulable) this.readyNextRound += 1;
     else if (needsReplacement(c)) this.lost.push(`the replacement of ${c.key} cannot be scheduled`);
     else if (!c.recreates) this.lost.push(`${c.key} is not recreated`);
@@ -268,22 +335,18 @@ class BudgetState {
   }
 
   /**
-   * Why an eviction this budget decided is unknown: one it admits after, or blocks behind, the round
-   * that left a replacement of unknown fate. Null when known.
+   * Why whether (or when) it lets a pod go may be unknown: it admitted an eviction whose replacement's
+   * fate is unknown, named here (the first such). Null when it admitted none. Which of its pods are in
+   * doubt is podsInDoubt's to say.
    */
-  unknownFor(eviction: ScheduledEviction): string | null {
-    if (this.uncertain === null) return null;
-    const after = eviction.wave === null ? eviction.outcome === 'blocked' : eviction.wave > this.uncertain.round;
-    return after ? budgetWaitsOnUnknown(this.facts.key, this.uncertain.pod) : null;
+  waitsOnUnknown(): string | null {
+    return this.uncertain === null ? null : budgetWaitsOnUnknown(this.facts.key, this.uncertain);
   }
 
-  waves(): BudgetWaves {
+  /** `inDoubt`: some pod of it is unknown (podsInDoubt), and with it the budget's waves. */
+  waves(inDoubt: boolean): BudgetWaves {
     const counts = [...this.admittedByRound.values()];
-    const later = [...this.admittedByRound.keys()].some((r) => this.uncertain !== null && r > this.uncertain.round);
-    const unknown =
-      this.uncertain !== null && (later || this.lost.length > 0)
-        ? budgetWaitsOnUnknown(this.facts.key, this.uncertain.pod)
-        : null;
+    const unknown = inDoubt ? this.waitsOnUnknown() : null;
     return {
       perWave: Math.max(0, ...counts),
       waves: counts.length,

@@ -173,9 +173,11 @@ export interface PodPlan {
   /** 1-based wave in which the eviction (or delete) is admitted (null when not evicted or blocked). */
   readonly wave: number | null;
   /**
-   * Set when whether (and when) its budget lets it go is unknown: it waits behind an earlier wave whose
-   * replacement's fate the plan cannot tell (`replacement.unknown`), and the budget frees up only once
-   * that one is Ready. `outcome` and `wave` are then the plan's answer should it run, not a certainty.
+   * Set when whether (or when) its budget lets it go is unknown: an earlier wave left a replacement whose
+   * fate the plan cannot tell (`replacement.unknown`), and the budget lets this pod go in the plan's wave
+   * only if that one is Ready (or, where the plan finds it no node, not at all unless it is). Not set when
+   * the budget lets it go in that wave either way. `outcome` and `wave` are then the plan's answer, not a
+   * certainty.
    */
   readonly outcomeUnknown?: string;
   /** The controller that recreates the pod, if any. */
@@ -268,8 +270,8 @@ export interface BudgetPlan {
   readonly perWave: number;
   readonly waves: number;
   /**
-   * Set when its later waves wait for a replacement whose fate is unknown: `waves` (and whether they come
-   * at all) is then the plan's answer should that replacement run, not a certainty.
+   * Set when some of its pods' `outcomeUnknown` is (the same text): `waves` (and whether they come at all)
+   * is then the plan's answer, not a certainty.
    */
   readonly unknown?: string;
 }

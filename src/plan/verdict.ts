@@ -9,9 +9,9 @@ export interface VerdictWithReasons {
 }
 
 /**
- * blocked: some pod is refused by kubectl's filters or can never be evicted, or whether its budget ever
- * lets it go is unknown (`outcomeUnknown`: the budget waits for a replacement whose fate is unknown, and
- * a drain that may never finish is not called one that finishes); slow: some eviction waits for its
+ * blocked: some pod is refused by kubectl's filters or can never be evicted, or whether (or when) its
+ * budget lets it go is unknown (`outcomeUnknown`: the budget waits for a replacement whose fate is
+ * unknown, and a drain that may never finish is not called one that finishes); slow: some eviction waits for its
  * budget; clear otherwise. Reasons come most important first: refusals in kubectl's "cannot delete"
  * wording, pods that can never go, pods that may never go, budgets that make the drain wait, then the replacements of
  * pods still held on their node that would find no node, and budgets that --disable-eviction breaks.

@@ -96,7 +96,7 @@ describe('scheduleEvictions', () => {
 
   describe('behind a replacement whose fate is unknown', () => {
     /** placerWithRoom, with the first replacement's fate unknown. */
-    function unknownFirst(room: number): ReplacementPlacer {
+    function unknownFirst(room: number): ReplacementPlacer & { calls: string[] } {
       const placer = placerWithRoom(room);
       let first = true;
       return {
@@ -127,6 +127,81 @@ describe('scheduleEvictions', () => {
       const schedule = scheduleEvictions(pods(), unknownFirst(0), EVICT);
       expect(schedule.pods.get('shop/b')).toMatchObject({ outcome: 'blocked', unknown: why });
       expect(schedule.budgets.get('shop/web')).toEqual({ perWave: 1, waves: 1, unknown: why });
+    });
+
+    it('places each replacement once: the budgets are played again on their arithmetic alone', () => {
+      const placer = unknownFirst(10);
+      scheduleEvictions(pods(), placer, EVICT);
+      expect(placer.calls).toEqual(['evict a', 'place a', 'evict b', 'place b', 'evict c', 'place c']);
+    });
+
+    /** A budget over `healthy` pods of which `pods` are on the drained node, allowing `maxUnavailable`. */
+    const spare = (maxUnavailable: number, healthy: number) =>
+      budget()
+        .maxUnavailable(maxUnavailable)
+        .status({
+          disruptionsAllowed: maxUnavailable,
+          currentHealthy: healthy,
+          desiredHealthy: healthy - maxUnavailable,
+          expectedPods: healthy,
+        });
+    interface SpareCase {
+      name: string;
+      pdb: ReturnType<typeof spare>;
+      pods: string[];
+      /** wave and whether unknown, by pod. */
+      expected: Record<string, [number | null, boolean]>;
+      budgetUnknown: boolean;
+    }
+    const cases: SpareCase[] = [
+      {
+        name: 'A budget allowing one disruption lets the second pod go only once the unknown replacement is Ready',
+        pdb: oneAtATime(),
+        pods: ['a', 'b'],
+        expected: { a: [1, false], b: [2, true] },
+        budgetUnknown: true,
+      },
+      {
+        name: "A budget with room to spare lets the third pod go in wave 2 on the second pod's replacement alone",
+        pdb: spare(2, 3),
+        pods: ['a', 'b', 'c'],
+        expected: { a: [1, false], b: [1, false], c: [2, false] },
+        budgetUnknown: false,
+      },
+      {
+        name: 'A budget that allows every pod at once waits for no replacement',
+        pdb: spare(3, 4),
+        pods: ['a', 'b', 'c'],
+        expected: { a: [1, false], b: [1, false], c: [1, false] },
+        budgetUnknown: false,
+      },
+      {
+        name: 'A pod the budget lets go in a later wave should the unknown replacement never be Ready has an unknown wave',
+        pdb: spare(2, 4),
+        pods: ['a', 'b', 'c', 'd'],
+        // Never Ready: wave 2 has room for c alone (b's replacement gives one disruption back), d goes in wave 3.
+        expected: { a: [1, false], b: [1, false], c: [2, false], d: [2, true] },
+        budgetUnknown: true,
+      },
+    ];
+    it.each(cases)('$name', ({ pdb, pods: names, expected, budgetUnknown }) => {
+      const schedule = scheduleEvictions(
+        candidates(
+          names.map((n) => web(n).obj()),
+          [pdb.obj()],
+        ),
+        unknownFirst(10),
+        EVICT,
+      );
+      const got = Object.fromEntries(
+        names.map((n) => {
+          const s = schedule.pods.get(`shop/${n}`)!;
+          return [n, [s.wave, s.unknown !== undefined]];
+        }),
+      );
+      expect(got).toEqual(expected);
+      for (const n of names.filter((n) => expected[n]![1])) expect(schedule.pods.get(`shop/${n}`)?.unknown).toBe(why);
+      expect(schedule.budgets.get('shop/web')?.unknown).toBe(budgetUnknown ? why : undefined);
     });
   });
 

@@ -18,9 +18,27 @@ import { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
 import { snapshotFromText } from '../../../../src/snapshot/load-file.js';
 import { options } from '../rules-fixture.js';
 
-function planOf(seed: number, node: string, now = '2026-01-01T00:10:00Z'): DrainPlan {
+/** An object of a fixture's List, as JSON. */
+interface FixtureObject {
+  readonly kind: string;
+  readonly metadata: { readonly name: string };
+  readonly [field: string]: unknown;
+}
+
+/** `edit`, when given, changes the snapshot's objects first (a variant of the lab's cluster, not evidence). */
+function planOf(
+  seed: number,
+  node: string,
+  now = '2026-01-01T00:10:00Z',
+  edit?: (items: FixtureObject[]) => FixtureObject[],
+): DrainPlan {
   const path = new URL(`../../../fixtures/fidelity/seed-${seed}.json`, import.meta.url);
-  const snapshot = snapshotFromText(readFileSync(path, 'utf8'), { type: 'file', path: path.pathname }, `seed ${seed}`);
+  let text = readFileSync(path, 'utf8');
+  if (edit) {
+    const list = JSON.parse(text) as { items: FixtureObject[] };
+    text = JSON.stringify({ ...list, items: edit(list.items) });
+  }
+  const snapshot = snapshotFromText(text, { type: 'file', path: path.pathname }, `seed ${seed}`);
   const at = Date.parse(now) / 1000;
   return buildPlan(new ClusterIndex(snapshot), options({ nodes: [node], nowEpochSeconds: at }));
 }
@@ -257,5 +275,49 @@ describe("seed 96: a budget's later waves wait for a replacement whose fate is u
   it('does not call the drain one that finishes', () => {
     expect(plan.verdict).toBe('blocked');
     expect(plan.verdictReasons.some((r) => r.includes('so the drain may not finish'))).toBe(true);
+  });
+});
+
+describe('seed 96, varied: a budget with room to spare does not wait for the replacement whose fate is unknown', () => {
+  // Not a lab run: the seed 96 cluster with three of web-2's pods removed and its budget covering web-1 and
+  // web-2 (3 pods, all on fid-node-1) with maxUnavailable 2. Wave 1 evicts web-1 and web-2's first pod, whose
+  // replacement is unknown (its affinity selects web-1, replaced in the same wave); web-1's replacement,
+  // known to find a node, gives back the disruption wave 2 needs, whatever becomes of the unknown one.
+  const removed = new Set(['web-2-8464cc5996-sj4hm', 'web-2-8464cc5996-wspwc', 'web-2-8464cc5996-xzp46']);
+  const plan = planOf(96, 'fid-node-1', SNAPSHOT_DAY, (items) =>
+    items
+      .filter((o) => !removed.has(o.metadata.name))
+      .map((o) =>
+        o.kind === 'PodDisruptionBudget' && o.metadata.name === 'web-2'
+          ? {
+              ...o,
+              spec: {
+                maxUnavailable: 2,
+                selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web-1', 'web-2'] }] },
+              },
+              status: {
+                ...(o.status as object),
+                currentHealthy: 3,
+                desiredHealthy: 1,
+                disruptionsAllowed: 2,
+                expectedPods: 3,
+              },
+            }
+          : o,
+      ),
+  );
+  const web2 = plan.pods.filter((p) => p.name.startsWith('web-2-'));
+
+  it("admits web-2's second pod in wave 2, known, behind the unknown replacement of its first", () => {
+    expect(web2.find((p) => p.wave === 1)?.replacement?.unknown).toBe(AFFINITY_RACE_UNKNOWN);
+    const second = web2.find((p) => p.wave === 2);
+    expect(second).toMatchObject({ outcome: 'waits' });
+    expect(second?.outcomeUnknown).toBeUndefined();
+    expect(plan.budgets.find((b) => b.name === 'web-2')).toMatchObject({ perWave: 2, waves: 2 });
+    expect(plan.budgets.find((b) => b.name === 'web-2')?.unknown).toBeUndefined();
+  });
+
+  it('calls the drain slow, not blocked', () => {
+    expect(plan.verdict).toBe('slow');
   });
 });
