@@ -109,9 +109,12 @@ export function scheduleInGroups(
     }
     for (const [key, waves] of schedule.budgets) {
       const before = budgets.get(key);
+      // Waves some group leaves in doubt leave the budget's waves in doubt (BudgetWaves.unknown).
+      const unknown = before?.unknown ?? waves.unknown;
       budgets.set(key, {
         perWave: Math.max(before?.perWave ?? 0, waves.perWave),
         waves: (before?.waves ?? 0) + waves.waves,
+        ...(unknown !== undefined ? { unknown } : {}),
       });
     }
     wavesBefore += lastWave;

@@ -2,6 +2,7 @@ import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { scheduleEvictions, type EvictionCandidate, type ReplacementPlacer } from '../../../src/plan/budget-waves.js';
 import { budgetFacts } from '../../../src/plan/budgets.js';
+import { scheduleInGroups } from '../../../src/plan/eviction-order.js';
 import { podKey } from '../../../src/plan/pod-facts.js';
 import type { ReplacementPlan } from '../../../src/plan/types.js';
 import { makePdb, makePod } from '../builders.js';
@@ -133,6 +134,20 @@ describe('scheduleEvictions', () => {
       const placer = unknownFirst(10);
       scheduleEvictions(pods(), placer, EVICT);
       expect(placer.calls).toEqual(['evict a', 'place a', 'evict b', 'place b', 'evict c', 'place c']);
+    });
+
+    it('a later drain-order group keeps the budget unknown that an earlier group left in doubt', () => {
+      const order = {
+        by: 'annotation' as const,
+        groups: [
+          { index: 1, key: 0, pods: ['shop/a', 'shop/b'] },
+          { index: 2, key: 1, pods: ['shop/c'] },
+        ],
+        problems: [],
+      };
+      const schedule = scheduleInGroups(pods(), order, unknownFirst(10), EVICT);
+      expect(schedule.pods.get('shop/b')?.unknown).toBe(why);
+      expect(schedule.budgets.get('shop/web')).toEqual({ perWave: 1, waves: 3, unknown: why });
     });
 
     /** A budget over `healthy` pods of which `pods` are on the drained node, allowing `maxUnavailable`. */
