@@ -99,8 +99,13 @@ export function scheduleEvictions(
 interface Play {
   readonly pods: ReadonlyMap<string, ScheduledEviction>;
   readonly budgets: ReadonlyMap<BudgetKey, BudgetState>;
-  /** Each placed replacement as the budgets counted it: a copy, since the placer may rewrite its plans later. */
-  readonly counted: ReadonlyMap<V1Pod, ReplacementPlan>;
+  /**
+   * Each placed replacement: `plan` as the placer returned it, and `asCounted`, a copy of it as the budgets
+   * counted it. The placer may rewrite its plans after they were counted (placePreempted: a replacement
+   * placed again once preemption frees room, or called unknown once the round's order is judged), so a
+   * plan's fate is read from `plan` once the rounds are over.
+   */
+  readonly counted: ReadonlyMap<V1Pod, { readonly plan: ReplacementPlan; readonly asCounted: ReplacementPlan }>;
 }
 
 /** The rounds (see scheduleEvictions), each pod's replacement placed by `placer` once, when admitted. */
@@ -113,7 +118,7 @@ function playRounds(
   for (const c of candidates)
     for (const b of c.budgets) if (!budgets.has(b.key)) budgets.set(b.key, new BudgetState(b));
   const pods = new Map<string, ScheduledEviction>();
-  const counted = new Map<V1Pod, ReplacementPlan>();
+  const counted = new Map<V1Pod, { plan: ReplacementPlan; asCounted: ReplacementPlan }>();
 
   let waiting = [...candidates];
   for (let round = 1; waiting.length > 0 && round <= candidates.length + 2; round++) {
@@ -137,7 +142,7 @@ function playRounds(
     for (const { c, reason } of admitted) {
       const replacement = placed.get(c) ?? null;
       pods.set(c.key, { outcome: round === 1 ? 'immediate' : 'waits', wave: round, reason, replacement });
-      if (replacement !== null) counted.set(c.pod, { ...replacement });
+      if (replacement !== null) counted.set(c.pod, { plan: replacement, asCounted: { ...replacement } });
       for (const b of c.budgets) budgets.get(b.key)!.recordEviction(c, round, replacement);
     }
     placer.placePreempted?.();
@@ -155,10 +160,12 @@ function playRounds(
  * needs the unknown one: room the budget has to spare, or other replacements known to find a node, may
  * give back the disruptions it needs. So the rounds are played twice more on the budgets' arithmetic
  * alone (the placer is not asked again: each pod's replacement is placed once, by the plan's play), the
- * unknown replacements taken once as Ready and once as never Ready, as one that finds no node. The
- * plan's own play took each of them one way or the other; a pod both replays admit in the plan's wave,
- * or both block, is not in doubt. A pod both admit, but in different waves, is: when its budget lets it
- * go hangs on that replacement, and with it when its own replacement comes and what that gives back.
+ * unknown replacements taken once as Ready and once as never Ready, as one that finds no node. A
+ * replacement is unknown as its plan says once the rounds are over, though the budgets counted it before
+ * the placer had judged its round's order (see Play.counted). The plan's own play took each of them one
+ * way or the other; a pod both replays admit in the plan's wave, or both block, is not in doubt. A pod
+ * both admit, but in different waves, is: when its budget lets it go hangs on that replacement, and with
+ * it when its own replacement comes and what that gives back.
  */
 function podsInDoubt(
   candidates: readonly EvictionCandidate[],
@@ -179,17 +186,17 @@ function podsInDoubt(
 }
 
 /**
- * Answers each replacement as the plan's play counted it, and one whose fate is unknown (or that the
- * plan's play never placed: its pod was blocked there) as finding a node or not, as `ready` says. It
- * places nothing: the replays it serves are the budgets' arithmetic.
+ * Answers each replacement as the plan's play counted it, and one whose fate is unknown once the rounds
+ * are over (or that the plan's play never placed: its pod was blocked there) as finding a node or not, as
+ * `ready` says. It places nothing: the replays it serves are the budgets' arithmetic.
  */
-function countedPlacer(counted: ReadonlyMap<V1Pod, ReplacementPlan>, ready: boolean): ReplacementPlacer {
+function countedPlacer(counted: Play['counted'], ready: boolean): ReplacementPlacer {
   const assumed: ReplacementPlan = { schedulable: ready, nodes: [], placedOn: null, rejected: [], message: '' };
   return {
     evict: () => undefined,
     place: (pod) => {
-      const plan = counted.get(pod);
-      return plan === undefined || plan.unknown !== undefined ? assumed : plan;
+      const entry = counted.get(pod);
+      return entry === undefined || entry.plan.unknown !== undefined ? assumed : entry.asCounted;
     },
   };
 }
@@ -272,8 +279,11 @@ class BudgetState {
   private readonly admittedByRound = new Map<number, number>();
   /** Evicted pods that give nothing back: no replacement, or one that cannot be scheduled. */
   private readonly lost: string[] = [];
-  /** The first evicted pod whose replacement's fate is unknown: the one named when later pods are in doubt. */
-  private uncertain: string | null = null;
+  /**
+   * The evicted pods it counted a replacement for, in the order it admitted them, with that replacement's
+   * plan: the placer may call its fate unknown after the count (see Play.counted), so it is read after.
+   */
+  private readonly replaced: Array<{ readonly pod: string; readonly plan: ReplacementPlan }> = [];
 
   constructor(private readonly facts: BudgetFacts) {
     this.current = facts.currentHealthy;
@@ -302,7 +312,7 @@ class BudgetState {
 
   recordEviction(c: EvictionCandidate, round: number, replacement: ReplacementPlan | null): void {
     this.admittedByRound.set(round, (this.admittedByRound.get(round) ?? 0) + 1);
-    if (replacement?.unknown !== undefined && needsReplacement(c) && this.uncertain === null) this.uncertain = c.key;
+    if (replacement !== null && needsReplacement(c)) this.replaced.push({ pod: c.key, plan: replacement });
     if (replacement?.schedulable) this.readyNextRound += 1;
     else if (needsReplacement(c)) this.lost.push(`the replacement of ${c.key} cannot be scheduled`);
     else if (!c.recreates) this.lost.push(`${c.key} is not recreated`);
@@ -336,11 +346,13 @@ class BudgetState {
 
   /**
    * Why whether (or when) it lets a pod go may be unknown: it admitted an eviction whose replacement's
-   * fate is unknown, named here (the first such). Null when it admitted none. Which of its pods are in
-   * doubt is podsInDoubt's to say.
+   * fate is unknown, named here (the first such). Null when it admitted none. Asked once the rounds are
+   * over, when the placer has said its last on each plan. Which of its pods are in doubt is podsInDoubt's
+   * to say.
    */
   waitsOnUnknown(): string | null {
-    return this.uncertain === null ? null : budgetWaitsOnUnknown(this.facts.key, this.uncertain);
+    const uncertain = this.replaced.find((r) => r.plan.unknown !== undefined);
+    return uncertain === undefined ? null : budgetWaitsOnUnknown(this.facts.key, uncertain.pod);
   }
 
   /** `inDoubt`: some pod of it is unknown (podsInDoubt), and with it the budget's waves. */

@@ -2,10 +2,13 @@ import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { scheduleEvictions, type EvictionCandidate, type ReplacementPlacer } from '../../../src/plan/budget-waves.js';
 import { budgetFacts } from '../../../src/plan/budgets.js';
+import { buildPlan } from '../../../src/plan/build-plan.js';
 import { scheduleInGroups } from '../../../src/plan/eviction-order.js';
 import { podKey } from '../../../src/plan/pod-facts.js';
+import { REPLACEMENT_ORDER_UNKNOWN } from '../../../src/plan/scheduling/simulation.js';
 import type { ReplacementPlan } from '../../../src/plan/types.js';
-import { makePdb, makePod } from '../builders.js';
+import { makeDeployment, makeIndex, makeNode, makePdb, makePod, makeReplicaSet, makeStatefulSet } from '../builders.js';
+import { options } from './rules-fixture.js';
 
 /**
  * A stand-in for SchedulingSimulation (tests only): the first `room` replacements fit on node "spare",
@@ -148,6 +151,30 @@ describe('scheduleEvictions', () => {
       const schedule = scheduleInGroups(pods(), order, unknownFirst(10), EVICT);
       expect(schedule.pods.get('shop/b')?.unknown).toBe(why);
       expect(schedule.budgets.get('shop/web')).toEqual({ perWave: 1, waves: 3, unknown: why });
+    });
+
+    it('reads a fate the placer calls unknown only after the budget counted the replacement (placePreempted)', () => {
+      // The placer finds each replacement a node, and once the wave's own replacements are placed calls
+      // the first one's fate unknown, in the plan it returned (as SchedulingSimulation.checkOrder does).
+      const placer = placerWithRoom(10);
+      const plans: Array<{ -readonly [K in keyof ReplacementPlan]: ReplacementPlan[K] }> = [];
+      const late: ReplacementPlacer = {
+        ...placer,
+        place: (pod) => {
+          const plan = { ...placer.place(pod) };
+          plans.push(plan);
+          return plan;
+        },
+        placePreempted: () => {
+          if (plans.length === 1) [plans[0]!.placedOn, plans[0]!.unknown] = [null, 'the order decides'];
+        },
+      };
+      const schedule = scheduleEvictions(pods(), late, EVICT);
+      expect(schedule.pods.get('shop/a')?.replacement?.unknown).toBe('the order decides');
+      for (const key of ['shop/b', 'shop/c'])
+        expect(schedule.pods.get(key)).toMatchObject({ wave: expect.any(Number), unknown: why });
+      expect(schedule.budgets.get('shop/web')?.unknown).toBe(why);
+      expect(placer.calls).toEqual(['evict a', 'place a', 'evict b', 'place b', 'evict c', 'place c']);
     });
 
     /** A budget over `healthy` pods of which `pods` are on the drained node, allowing `maxUnavailable`. */
@@ -403,5 +430,61 @@ describe('scheduleEvictions', () => {
       wave: 1,
       reason: 'no PodDisruptionBudget selects it',
     });
+  });
+});
+
+describe("a budget behind a replacement whose fate the wave's StatefulSet replacement decides", () => {
+  // n1 is drained: db-0 (StatefulSet, priority 1000, no budget), web-a and web-b (Deployment web, budget
+  // shop/web one at a time). n2 has room for one 1-cpu pod besides low-a (priority 0). In the plan's order
+  // web-a's replacement takes that room and db-0's, made once its pod is gone, preempts low-a; met first,
+  // db-0's takes it and web-a's finds no node (checkOrder, once the wave is placed). web-b goes once
+  // web-a's replacement is Ready: whether it goes at all is unknown.
+  const worker = (name: string, cpu: string) => makeNode().name(name).allocatable(cpu, '8Gi').obj();
+  const pod = (name: string, namespace: string, node: string) =>
+    makePod().name(name).ns(namespace).node(node).requests('1', '64Mi');
+  const web = (name: string) => pod(name, 'shop', 'n1').label('app', 'web').owner('ReplicaSet', 'web-1');
+  const plan = buildPlan(
+    makeIndex({
+      nodes: [worker('n1', '8'), worker('n2', '2')],
+      pods: [
+        pod('db-0', 'shop', 'n1').label('app', 'db').owner('StatefulSet', 'db').priority(1000).obj(),
+        web('web-a').obj(),
+        web('web-b').obj(),
+        pod('low-a', 'batch', 'n2').owner('ReplicaSet', 'low-1').obj(),
+      ],
+      pdbs: [
+        makePdb()
+          .name('web')
+          .ns('shop')
+          .selector({ app: 'web' })
+          .maxUnavailable(1)
+          .status({ disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 })
+          .obj(),
+      ],
+      replicaSets: [makeReplicaSet().name('web-1').ns('shop').owner('Deployment', 'web').obj()],
+      deployments: [makeDeployment().name('web').ns('shop').replicas(3).obj()],
+      statefulSets: [makeStatefulSet().name('db').ns('shop').replicas(1).obj()],
+    }),
+    options(),
+  );
+  const podOf = (name: string) => plan.pods.find((p) => p.name === name)!;
+  const why =
+    'budget shop/web frees up only once the replacement of shop/web-a is Ready, and whether that replacement finds a node is unknown';
+
+  it("calls web-a's replacement unknown: met after db-0's, it finds no node", () => {
+    expect(podOf('web-a')).toMatchObject({ wave: 1, replacement: { unknown: REPLACEMENT_ORDER_UNKNOWN } });
+    expect(podOf('web-a').replacement?.message).toMatch(/met after the replacement of db-0, it would find no node\.$/);
+  });
+
+  it("leaves whether web-b goes unknown, and its budget's waves, naming that replacement", () => {
+    expect(podOf('web-b')).toMatchObject({ outcome: 'waits', wave: 2, outcomeUnknown: why });
+    expect(plan.budgets.find((b) => b.name === 'web')?.unknown).toBe(why);
+  });
+
+  it('does not call the drain one that finishes', () => {
+    expect(plan.verdict).toBe('blocked');
+    expect(plan.verdictReasons).toContain(
+      `whether shop/web-b can be evicted is unknown, so the drain may not finish: ${why}`,
+    );
   });
 });
