@@ -12,7 +12,8 @@
  * it runs, or whether it finds a node) is not judged, and said so, never counted as agreeing; nor are the
  * preemption victims then (it may preempt where the plan does not say). Nor, when a budget's later waves
  * wait for such a replacement (a pod's `outcomeUnknown`), are that budget's waves, those pods'
- * replacements' nodes, or whether the drain finishes (unless something else certainly blocks it).
+ * replacements' nodes, or whether the drain finishes (unless something else certainly blocks it); where
+ * it decides only in which wave a pod goes (`waveUnknown`), that budget's waves.
  */
 import type { DrainEvent } from '../../src/drain/events.js';
 import type { DrainPlan, PodPlan, ReplacementPlan } from '../../src/plan/types.js';

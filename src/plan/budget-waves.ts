@@ -38,11 +38,16 @@ export interface ScheduledEviction {
   /** Set when it waits on something other than its budget: a refused node, an earlier eviction-order group. */
   readonly heldBy?: 'node' | 'order-group';
   /**
-   * Set when whether (or when) its budget lets it go is unknown: an earlier wave of the budget left a
-   * replacement whose fate the plan cannot tell, and that one decides it (see podsInDoubt). `outcome` and
-   * `wave` are then the plan's answer, not a certainty.
+   * Set when whether its budget lets it go is unknown: an earlier wave of the budget left a replacement
+   * whose fate the plan cannot tell, and that one decides it (see podsInDoubt). `outcome` and `wave` are
+   * then the plan's answer, not a certainty.
    */
   readonly unknown?: string;
+  /**
+   * Set instead when its budget lets it go either way, but that replacement decides in which wave: `wave`
+   * is then the plan's answer, not a certainty (the same text as `unknown` would be).
+   */
+  readonly waveUnknown?: string;
 }
 
 export interface BudgetWaves {
@@ -50,7 +55,7 @@ export interface BudgetWaves {
   readonly perWave: number;
   /** How many rounds admit at least one of them. */
   readonly waves: number;
-  /** Set when some of its pods are unknown (ScheduledEviction.unknown): the same text. */
+  /** Set when some of its pods are unknown (ScheduledEviction.unknown or waveUnknown): the same text. */
   readonly unknown?: string;
 }
 
@@ -72,7 +77,8 @@ export interface EvictionSchedule {
  * admitted (a healthy pod spends one disruption), then their replacements are placed. Before the next
  * round the disruption controller recounts: replacements that found a node are taken as Ready and give
  * the disruption back. Pods still waiting when a round changes nothing are blocked, not slow. A pod whose
- * admission hangs on a replacement of unknown fate is marked unknown (see podsInDoubt).
+ * admission hangs on a replacement of unknown fate is marked unknown, or its wave unknown when it goes
+ * either way (see podsInDoubt).
  *
  * `candidates` must be in the plan's order (node, namespace, name): within a round, earlier pods win
  * the budget's room (in reality a race).
@@ -86,9 +92,15 @@ export function scheduleEvictions(
   const doubts = podsInDoubt(candidates, play, options);
   const pods = new Map(
     [...play.pods].map(([key, e]) => {
-      const unknown = doubts.get(key);
-      if (unknown === undefined) return [key, e] as const;
-      return [key, { ...e, reason: `${e.reason}; whether it goes is unknown: ${unknown}`, unknown }] as const;
+      const doubt = doubts.get(key);
+      if (doubt === undefined) return [key, e] as const;
+      const { why, waveOnly } = doubt;
+      return [
+        key,
+        waveOnly
+          ? { ...e, reason: `${e.reason}; it goes either way, but in which wave is unknown: ${why}`, waveUnknown: why }
+          : { ...e, reason: `${e.reason}; whether it goes is unknown: ${why}`, unknown: why },
+      ] as const;
     }),
   );
   const doubted = new Set(candidates.filter((c) => doubts.has(c.key)).map((c) => c.budgets[0]!.key));
@@ -164,25 +176,34 @@ function playRounds(
  * replacement is unknown as its plan says once the rounds are over, though the budgets counted it before
  * the placer had judged its round's order (see Play.counted). The plan's own play took each of them one
  * way or the other; a pod both replays admit in the plan's wave, or both block, is not in doubt. A pod
- * both admit, but in different waves, is: when its budget lets it go hangs on that replacement, and with
- * it when its own replacement comes and what that gives back.
+ * one of them blocks (or admits where the plan's play blocks it) may never go. A pod both admit, but not
+ * both in the plan's wave, goes either way, only its wave is in doubt (`waveOnly`): when its budget lets
+ * it go hangs on that replacement, and with it when its own replacement comes and what that gives back.
  */
 function podsInDoubt(
   candidates: readonly EvictionCandidate[],
   play: Play,
   options: ScheduleOptions,
-): Map<string, string> {
-  const doubts = new Map<string, string>();
+): Map<string, Doubt> {
+  const doubts = new Map<string, Doubt>();
   if (![...play.budgets.values()].some((state) => state.waitsOnUnknown() !== null)) return doubts;
   const replays = [true, false].map((ready) => playRounds(candidates, countedPlacer(play.counted, ready), options));
   for (const c of candidates) {
     // A pod with several budgets is blocked whatever happens (the API answers 500); with none, it goes at once.
     const why = c.budgets.length === 1 ? play.budgets.get(c.budgets[0]!.key)!.waitsOnUnknown() : null;
     const wave = play.pods.get(c.key)!.wave;
+    const waves = replays.map((replay) => replay.pods.get(c.key)!.wave);
     // A blocked pod has no wave: admitted in another wave or not at all, either way it is in doubt.
-    if (why !== null && replays.some((replay) => replay.pods.get(c.key)!.wave !== wave)) doubts.set(c.key, why);
+    if (why === null || waves.every((w) => w === wave)) continue;
+    doubts.set(c.key, { why, waveOnly: [wave, ...waves].every((w) => w !== null) });
   }
   return doubts;
+}
+
+/** Why a pod is in doubt (budgetWaitsOnUnknown), and whether it goes either way, only its wave unknown. */
+interface Doubt {
+  readonly why: string;
+  readonly waveOnly: boolean;
 }
 
 /**

@@ -436,6 +436,7 @@ function podPlan(
     outcomeReason: scheduled?.reason ?? '',
     wave: scheduled?.wave ?? null,
     ...(scheduled?.unknown !== undefined ? { outcomeUnknown: scheduled.unknown } : {}),
+    ...(scheduled?.waveUnknown !== undefined ? { waveUnknown: scheduled.waveUnknown } : {}),
     controller: p.controller ? { kind: p.controller.kind, name: p.controller.name } : null,
     pdbs: p.budgets.map((b) => ({ namespace: b.namespace, name: b.name, disruptionsAllowed: b.disruptionsAllowed })),
     replacement: scheduled?.replacement ?? null,

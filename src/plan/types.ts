@@ -173,13 +173,18 @@ export interface PodPlan {
   /** 1-based wave in which the eviction (or delete) is admitted (null when not evicted or blocked). */
   readonly wave: number | null;
   /**
-   * Set when whether (or when) its budget lets it go is unknown: an earlier wave left a replacement whose
-   * fate the plan cannot tell (`replacement.unknown`), and the budget lets this pod go in the plan's wave
-   * only if that one is Ready (or, where the plan finds it no node, not at all unless it is). Not set when
-   * the budget lets it go in that wave either way. `outcome` and `wave` are then the plan's answer, not a
+   * Set when whether its budget lets it go is unknown: an earlier wave left a replacement whose fate the
+   * plan cannot tell (`replacement.unknown`), and the budget lets this pod go only if that one is Ready
+   * (or, where the plan finds it no node and the pod goes, would not should that one never be). Not set
+   * when the budget lets it go either way. `outcome` and `wave` are then the plan's answer, not a
    * certainty.
    */
   readonly outcomeUnknown?: string;
+  /**
+   * Set instead of `outcomeUnknown` when the budget lets it go either way, but that replacement decides in
+   * which wave: `wave` is then the plan's answer, not a certainty. The same text.
+   */
+  readonly waveUnknown?: string;
   /** The controller that recreates the pod, if any. */
   readonly controller: { readonly kind: string; readonly name: string } | null;
   readonly pdbs: readonly PdbRef[];
@@ -270,8 +275,8 @@ export interface BudgetPlan {
   readonly perWave: number;
   readonly waves: number;
   /**
-   * Set when some of its pods' `outcomeUnknown` is (the same text): `waves` (and whether they come at all)
-   * is then the plan's answer, not a certainty.
+   * Set when some of its pods' `outcomeUnknown` or `waveUnknown` is (the same text): `waves` (and whether
+   * they come at all) is then the plan's answer, not a certainty.
    */
   readonly unknown?: string;
 }

@@ -9,12 +9,14 @@ export interface VerdictWithReasons {
 }
 
 /**
- * blocked: some pod is refused by kubectl's filters or can never be evicted, or whether (or when) its
- * budget lets it go is unknown (`outcomeUnknown`: the budget waits for a replacement whose fate is
- * unknown, and a drain that may never finish is not called one that finishes); slow: some eviction waits for its
- * budget; clear otherwise. Reasons come most important first: refusals in kubectl's "cannot delete"
- * wording, pods that can never go, pods that may never go, budgets that make the drain wait, then the replacements of
- * pods still held on their node that would find no node, and budgets that --disable-eviction breaks.
+ * blocked: some pod is refused by kubectl's filters or can never be evicted, or whether its budget lets
+ * it go is unknown (`outcomeUnknown`: the budget waits for a replacement whose fate is unknown, and a
+ * drain that may never finish is not called one that finishes); slow: some eviction waits for its budget
+ * (one that goes either way, in a wave such a replacement decides, `waveUnknown`, only waits); clear
+ * otherwise. Reasons come most important first: refusals in kubectl's "cannot delete" wording, pods that
+ * can never go, pods that may never go, budgets that make the drain wait and the pods whose wave is
+ * unknown, then the replacements of pods still held on their node that would find no node, and budgets
+ * that --disable-eviction breaks.
  * Removed pods whose replacement finds no node are outages (outages.ts), said by their own lines.
  */
 export function decideVerdict(
@@ -40,6 +42,11 @@ export function decideVerdict(
       (p) => p.outcomeUnknown!,
     ),
     ...slowBudgetLines(budgets, waiting),
+    ...groupedLines(
+      waiting.filter((p) => p.waveUnknown !== undefined),
+      (names, unknown) => `${names} can be evicted either way, but in which wave is unknown: ${unknown}`,
+      (p) => p.waveUnknown!,
+    ),
     ...preemptionLines(pods),
     // The replacements of pods the drain removes are the outages' lines (outages.ts); these are the rest.
     ...groupedLines(

@@ -137,6 +137,7 @@ export function drainFate(pod: PodPlan): string {
       return 'refused';
     case 'evict':
       if (pod.outcomeUnknown !== undefined) return 'unknown: may never be evicted';
+      if (pod.waveUnknown !== undefined && pod.wave !== null) return `evicted in wave ${pod.wave} or another (unknown)`;
       if (pod.outcome === 'blocked') return 'blocked';
       if (pod.outcome === 'waits') return pod.wave === null ? 'evicted after a wait' : `evicted in wave ${pod.wave}`;
       return 'evicted at once';

@@ -40,6 +40,16 @@ const budget = () => makePdb().name('web').ns('shop').selector({ app: 'web' });
 /** maxUnavailable 1 over 4 healthy pods: one disruption at a time. */
 const oneAtATime = () =>
   budget().maxUnavailable(1).status({ disruptionsAllowed: 1, currentHealthy: 4, desiredHealthy: 3, expectedPods: 4 });
+/** shop/web over `healthy` healthy pods, allowing `maxUnavailable` of them down. */
+const spare = (maxUnavailable: number, healthy: number) =>
+  budget()
+    .maxUnavailable(maxUnavailable)
+    .status({
+      disruptionsAllowed: maxUnavailable,
+      currentHealthy: healthy,
+      desiredHealthy: healthy - maxUnavailable,
+      expectedPods: healthy,
+    });
 
 function candidates(pods: V1Pod[], pdbs: V1PodDisruptionBudget[], recreates = true): EvictionCandidate[] {
   const facts = pdbs.map(budgetFacts);
@@ -177,22 +187,12 @@ describe('scheduleEvictions', () => {
       expect(placer.calls).toEqual(['evict a', 'place a', 'evict b', 'place b', 'evict c', 'place c']);
     });
 
-    /** A budget over `healthy` pods of which `pods` are on the drained node, allowing `maxUnavailable`. */
-    const spare = (maxUnavailable: number, healthy: number) =>
-      budget()
-        .maxUnavailable(maxUnavailable)
-        .status({
-          disruptionsAllowed: maxUnavailable,
-          currentHealthy: healthy,
-          desiredHealthy: healthy - maxUnavailable,
-          expectedPods: healthy,
-        });
     interface SpareCase {
       name: string;
       pdb: ReturnType<typeof spare>;
       pods: string[];
-      /** wave and whether unknown, by pod. */
-      expected: Record<string, [number | null, boolean]>;
+      /** wave, and what of it is unknown (whether it goes, or only its wave), by pod. */
+      expected: Record<string, [number | null, 'whether' | 'wave' | false]>;
       budgetUnknown: boolean;
     }
     const cases: SpareCase[] = [
@@ -200,7 +200,7 @@ describe('scheduleEvictions', () => {
         name: 'A budget allowing one disruption lets the second pod go only once the unknown replacement is Ready',
         pdb: oneAtATime(),
         pods: ['a', 'b'],
-        expected: { a: [1, false], b: [2, true] },
+        expected: { a: [1, false], b: [2, 'whether'] },
         budgetUnknown: true,
       },
       {
@@ -218,11 +218,11 @@ describe('scheduleEvictions', () => {
         budgetUnknown: false,
       },
       {
-        name: 'A pod the budget lets go in a later wave should the unknown replacement never be Ready has an unknown wave',
+        name: 'A pod the budget lets go either way, in a later wave should the unknown replacement never be Ready, has an unknown wave',
         pdb: spare(2, 4),
         pods: ['a', 'b', 'c', 'd'],
         // Never Ready: wave 2 has room for c alone (b's replacement gives one disruption back), d goes in wave 3.
-        expected: { a: [1, false], b: [1, false], c: [2, false], d: [2, true] },
+        expected: { a: [1, false], b: [1, false], c: [2, false], d: [2, 'wave'] },
         budgetUnknown: true,
       },
     ];
@@ -238,11 +238,18 @@ describe('scheduleEvictions', () => {
       const got = Object.fromEntries(
         names.map((n) => {
           const s = schedule.pods.get(`shop/${n}`)!;
-          return [n, [s.wave, s.unknown !== undefined]];
+          const doubt = s.unknown !== undefined ? 'whether' : s.waveUnknown !== undefined ? 'wave' : false;
+          return [n, [s.wave, doubt]];
         }),
       );
       expect(got).toEqual(expected);
-      for (const n of names.filter((n) => expected[n]![1])) expect(schedule.pods.get(`shop/${n}`)?.unknown).toBe(why);
+      for (const n of names.filter((n) => expected[n]![1] !== false)) {
+        const s = schedule.pods.get(`shop/${n}`)!;
+        expect(s.unknown ?? s.waveUnknown).toBe(why);
+        const text =
+          s.unknown !== undefined ? 'whether it goes is unknown' : 'it goes either way, but in which wave is unknown';
+        expect(s.reason).toMatch(new RegExp(`; ${text}: ${why}$`));
+      }
       expect(schedule.budgets.get('shop/web')?.unknown).toBe(budgetUnknown ? why : undefined);
     });
   });
@@ -452,15 +459,7 @@ describe("a budget behind a replacement whose fate the wave's StatefulSet replac
         web('web-b').obj(),
         pod('low-a', 'batch', 'n2').owner('ReplicaSet', 'low-1').obj(),
       ],
-      pdbs: [
-        makePdb()
-          .name('web')
-          .ns('shop')
-          .selector({ app: 'web' })
-          .maxUnavailable(1)
-          .status({ disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3 })
-          .obj(),
-      ],
+      pdbs: [spare(1, 3).obj()],
       replicaSets: [makeReplicaSet().name('web-1').ns('shop').owner('Deployment', 'web').obj()],
       deployments: [makeDeployment().name('web').ns('shop').replicas(3).obj()],
       statefulSets: [makeStatefulSet().name('db').ns('shop').replicas(1).obj()],
@@ -486,5 +485,42 @@ describe("a budget behind a replacement whose fate the wave's StatefulSet replac
     expect(plan.verdictReasons).toContain(
       `whether shop/web-b can be evicted is unknown, so the drain may not finish: ${why}`,
     );
+  });
+});
+
+describe('a budget with room to spare behind a replacement whose fate is unknown', () => {
+  // Budget shop/web allows 2 of its 4 pods down, all on the drained n1: gated-a (ReplicaSet gated, whose
+  // template has a scheduling gate: where its replacement runs, and whether, is unknown) and web-b, web-c,
+  // web-d (ReplicaSet web-1). Wave 1 evicts gated-a and web-b. Should gated-a's replacement never be Ready,
+  // web-b's alone gives a disruption back: web-c goes in wave 2, web-d in wave 3 once web-c's is Ready.
+  const pod = (name: string, owner: string) =>
+    makePod().name(name).ns('shop').node('n1').label('app', 'web').owner('ReplicaSet', owner).requests('100m');
+  const gated = makeReplicaSet().name('gated').ns('shop').obj();
+  gated.spec!.template!.spec!.schedulingGates = [{ name: 'example.com/capacity' }];
+  const plan = buildPlan(
+    makeIndex({
+      nodes: [makeNode().name('n1').obj(), makeNode().name('n2').obj()],
+      pods: [pod('gated-a', 'gated').obj(), ...['web-b', 'web-c', 'web-d'].map((n) => pod(n, 'web-1').obj())],
+      pdbs: [spare(2, 4).obj()],
+      replicaSets: [gated, makeReplicaSet().name('web-1').ns('shop').obj()],
+    }),
+    options(),
+  );
+  const podOf = (name: string) => plan.pods.find((p) => p.name === name)!;
+  const why =
+    'budget shop/web frees up only once the replacement of shop/gated-a is Ready, and whether that replacement finds a node is unknown';
+
+  it('lets web-d go either way, in wave 2 or 3: its wave is unknown, not whether it goes', () => {
+    expect(podOf('gated-a').replacement?.unknown).toMatch(/^its pod template has scheduling gates/);
+    expect(podOf('web-c')).toMatchObject({ outcome: 'waits', wave: 2 });
+    expect(podOf('web-c').waveUnknown).toBeUndefined();
+    expect(podOf('web-d')).toMatchObject({ outcome: 'waits', wave: 2, waveUnknown: why });
+    expect(podOf('web-d').outcomeUnknown).toBeUndefined();
+    expect(plan.budgets.find((b) => b.name === 'web')?.unknown).toBe(why);
+  });
+
+  it('calls the drain slow, saying which pod goes in a wave the plan cannot tell', () => {
+    expect(plan.verdict).toBe('slow');
+    expect(plan.verdictReasons).toContain(`shop/web-d can be evicted either way, but in which wave is unknown: ${why}`);
   });
 });

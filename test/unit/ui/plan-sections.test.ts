@@ -69,6 +69,11 @@ describe('drainFate and taintFate', () => {
     { pod: helloPod('a'), fate: 'evicted at once' },
     { pod: helloPod('a', { outcome: 'waits', wave: 3 }), fate: 'evicted in wave 3' },
     { pod: helloPod('a', { outcome: 'blocked', wave: null }), fate: 'blocked' },
+    { pod: helloPod('a', { outcome: 'waits', wave: 2, outcomeUnknown: 'why' }), fate: 'unknown: may never be evicted' },
+    {
+      pod: helloPod('a', { outcome: 'waits', wave: 2, waveUnknown: 'why' }),
+      fate: 'evicted in wave 2 or another (unknown)',
+    },
     { pod: daemonPod('kube-proxy-x1'), fate: 'left on the node' },
     { pod: helloPod('a', { action: 'refuse', outcome: null }), fate: 'refused' },
   ])('a pod the drain handles as $fate says so', ({ pod, fate }) => {
