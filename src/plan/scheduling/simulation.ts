@@ -366,7 +366,9 @@ export class SchedulingSimulation {
    * - its DoNotSchedule topology spread counts another pod of the round, running or terminating as the
    *   race goes (terminating pods do not count); or
    * - a replacement of another workload, made at the same time (a StatefulSet's comes once its pod is
-   *   gone, after the others), took in the plan's order the node it would fit on first.
+   *   gone, after the others), took in the plan's order the node it would fit on first; or
+   * - it fits either way, but placed first it would take room on another node that such replacements,
+   *   placed before it in the plan's order, need there (takesRoomFirst).
    * Then its plan says unknown (and so do those of the replacements it competes with), and the message
    * says what becomes of it as the round's first.
    */
@@ -375,7 +377,8 @@ export class SchedulingSimulation {
     if (!first || plan.unknown !== undefined) return;
     const fate = fateOf(plan);
     if (fate === 'fits') this.roundPlaced.push({ pod: mate.pod, plan });
-    if (fate === first.fate) return;
+    const takesRoom = this.takesRoomFirst(mate.pod, plan, first);
+    if (fate === first.fate && !takesRoom) return;
     const owner = controllerRef(mate.pod)?.uid;
     // A StatefulSet's replacement, made once its pod is gone, comes after the others' (replacementQueue).
     const late = isLateReplacement(mate.pod);
@@ -388,7 +391,7 @@ export class SchedulingSimulation {
               controllerRef(r.pod)?.uid !== owner &&
               isLateReplacement(r.pod) === late,
           );
-    if (competitors.length === 0 && !mate.spreadsWithMates) return;
+    if (competitors.length === 0 && (takesRoom || !mate.spreadsWithMates)) return;
     const alone =
       first.fate === 'fits'
         ? `placed first, it would go to ${first.node}`
@@ -400,6 +403,21 @@ export class SchedulingSimulation {
       r.plan.message = `${r.plan.message} Where the scheduler meets it in its wave matters: ${r.plan === plan ? alone : takes}.`;
       markUnknown(r.plan, EVICTION_RACE_UNKNOWN);
     }
+  }
+
+  /**
+   * Whether this replacement, placed first, would take room that the round's replacements placed before
+   * it in the plan's order need: it fits either way, but as the round's first it goes to another node,
+   * which the earlier ones have left too small for it. The scheduler may meet it first (the round's
+   * controllers make their replacements at once), and then one of those goes elsewhere, preempts, or
+   * finds no node. Room only (resources and pod slots), as checkRoom.
+   */
+  private takesRoomFirst(pod: V1Pod, plan: MutablePlan, first: NonNullable<RoundPod['first']>): boolean {
+    if (first.fate !== 'fits' || fateOf(plan) !== 'fits' || first.node === null || first.node === plan.placedOn)
+      return false;
+    const node = this.cluster.nodeInfo(first.node);
+    if (!node) return false;
+    return nodeResourcesFit(nodeResourcesFitPreFilter(podInfo(pod, this.index.snapshot)), node) !== null;
   }
 
   /**

@@ -321,3 +321,33 @@ describe('seed 96, varied: a budget with room to spare does not wait for the rep
     expect(plan.verdict).toBe('slow');
   });
 });
+
+describe("seed 403: a replacement that, met first, would take room its wave's earlier ones need is unknown", () => {
+  // Three filler replacements (500m each) and web-3's (100m), all of one priority, were made at once.
+  // In the plan's order the fillers took fid-node-1's 1,590m and web-3's went to fid-node-3; in the lab
+  // the scheduler met web-3's first, which went to fid-node-1, and the third filler, left without room,
+  // preempted a DaemonSet pod on fid-node-3.
+  const plan = planOf(403, 'fid-node-2', '2026-12-03T15:00:00Z');
+  const fillers = plan.pods.filter((p) => p.name.startsWith('filler-')).map((p) => p.replacement);
+
+  it("calls web-3's replacement unknown: placed first, it goes to fid-node-1", () => {
+    const web3 = replacementOf(plan, 'web-3-5c5575b8d8-tr55t');
+    expect(web3).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
+    expect(web3?.message).toContain('placed first, it would go to fid-node-1');
+  });
+
+  it('calls the fillers placed on fid-node-1 unknown too, naming what takes their room', () => {
+    expect(fillers).toHaveLength(3);
+    for (const filler of fillers) {
+      expect(filler).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
+      expect(filler?.message).toContain(
+        'the replacement of web-3-5c5575b8d8-tr55t, placed first, would take fid-node-1',
+      );
+    }
+  });
+
+  it("still finds web-2's replacement no node anywhere (its zone spread)", () => {
+    expect(replacementOf(plan, 'web-2-7bfd67fcf5-rjm28')).toMatchObject({ schedulable: false });
+    expect(replacementOf(plan, 'web-2-7bfd67fcf5-rjm28')?.unknown).toBeUndefined();
+  });
+});
