@@ -90,6 +90,8 @@ export function scheduleEvictions(
 ): EvictionSchedule {
   const play = playRounds(candidates, placer, options);
   const doubts = podsInDoubt(candidates, play, options);
+  for (const [key, doubt] of racedPods(candidates, play))
+    if (!doubts.get(key) || doubts.get(key)!.waveOnly) doubts.set(key, doubt);
   const pods = new Map(
     [...play.pods].map(([key, e]) => {
       const doubt = doubts.get(key);
@@ -103,8 +105,13 @@ export function scheduleEvictions(
       ] as const;
     }),
   );
-  const doubted = new Set(candidates.filter((c) => doubts.has(c.key)).map((c) => c.budgets[0]!.key));
-  return { pods, budgets: new Map([...play.budgets].map(([key, state]) => [key, state.waves(doubted.has(key))])) };
+  // A budget's waves are unknown with its first pod in doubt, for the same reason.
+  const doubted = new Map<BudgetKey, string>();
+  for (const c of candidates) {
+    const why = doubts.get(c.key)?.why;
+    if (why !== undefined && !doubted.has(c.budgets[0]!.key)) doubted.set(c.budgets[0]!.key, why);
+  }
+  return { pods, budgets: new Map([...play.budgets].map(([key, state]) => [key, state.waves(doubted.get(key))])) };
 }
 
 /** One play of the rounds. */
@@ -118,6 +125,8 @@ interface Play {
    * plan's fate is read from `plan` once the rounds are over.
    */
   readonly counted: ReadonlyMap<V1Pod, { readonly plan: ReplacementPlan; readonly asCounted: ReplacementPlan }>;
+  /** Budgets whose round's evictions race a preemption of the same round (see preemptionRaces), by budget. */
+  readonly raced: ReadonlyMap<BudgetKey, PreemptionRace>;
 }
 
 /** The rounds (see scheduleEvictions), each pod's replacement placed by `placer` once, when admitted. */
@@ -131,6 +140,7 @@ function playRounds(
     for (const b of c.budgets) if (!budgets.has(b.key)) budgets.set(b.key, new BudgetState(b));
   const pods = new Map<string, ScheduledEviction>();
   const counted = new Map<V1Pod, { plan: ReplacementPlan; asCounted: ReplacementPlan }>();
+  const raced = new Map<BudgetKey, PreemptionRace>();
 
   let waiting = [...candidates];
   for (let round = 1; waiting.length > 0 && round <= candidates.length + 2; round++) {
@@ -158,13 +168,63 @@ function playRounds(
       for (const b of c.budgets) budgets.get(b.key)!.recordEviction(c, round, replacement);
     }
     placer.placePreempted?.();
+    for (const race of preemptionRaces(
+      round,
+      admitted.map(({ c }) => c),
+      placed,
+    ))
+      if (!raced.has(race.budget)) raced.set(race.budget, race);
     let changed = admitted.length > 0;
     for (const state of budgets.values()) changed = state.settle() || changed;
     if (!changed) break;
   }
   for (const c of waiting) pods.set(c.key, blocked(budgets.get(c.budgets[0]!.key)!.whyBlocked()));
-  return { pods, budgets, counted };
+  return { pods, budgets, counted, raced };
 }
+
+/** A budget whose round's evictions race the deletion of one of its pods by a preemption of that round. */
+interface PreemptionRace {
+  readonly budget: BudgetKey;
+  readonly round: number;
+  /** The preempting replacement's pod and the victim, as ns/name. */
+  readonly preemptor: string;
+  readonly victim: string;
+}
+
+/**
+ * The budgets whose pods this round both admits, two or more of them, and loses to a preemption by one
+ * of the round's replacements (a victim's deletion breaks the budget: the plan counted the round's
+ * evictions first). The drain sends the round's evictions at once, but the API server admits one of a
+ * budget's at once and tries the others again after their update of the budget's status conflicted
+ * (every 500 ms, EvictionsRetry), while kube-scheduler preempts as soon as it meets the replacement; once
+ * the disruption controller has counted the victim gone, the budget refuses the evictions still waiting.
+ * Which comes first is timing: whether the budget lets the round's pods go, and when the rest go, is
+ * unknown. Victims of a replacement whose own fate is unknown count (it may preempt).
+ */
+function preemptionRaces(
+  round: number,
+  admitted: readonly EvictionCandidate[],
+  placed: ReadonlyMap<EvictionCandidate, ReplacementPlan | null>,
+): PreemptionRace[] {
+  const admissions = new Map<BudgetKey, number>();
+  for (const c of admitted)
+    if (c.budgets.length === 1) admissions.set(c.budgets[0]!.key, (admissions.get(c.budgets[0]!.key) ?? 0) + 1);
+  const races: PreemptionRace[] = [];
+  for (const [c, replacement] of placed) {
+    for (const victim of replacement?.preemption?.victims ?? []) {
+      for (const budget of victim.budgetsBroken) {
+        if ((admissions.get(budget) ?? 0) < 2) continue;
+        const preemptor = `${c.pod.metadata?.namespace ?? 'default'}/${c.pod.metadata?.name ?? ''}`;
+        races.push({ budget, round, preemptor, victim: `${victim.namespace}/${victim.name}` });
+      }
+    }
+  }
+  return races;
+}
+
+/** Why whether the budget lets a pod go is unknown: a preemption of its wave may take the budget's room first. */
+export const budgetRacesPreemption = (race: PreemptionRace) =>
+  `the API server admits one of budget ${race.budget}'s evictions of a wave at once and the others after a conflict, 500 ms later, while the replacement of ${race.preemptor} preempts ${race.victim} in that wave: once that pod is deleted, the budget refuses the evictions it has not admitted, and which comes first is timing`;
 
 /**
  * The pods whose admission hangs on a replacement whose fate is unknown, with why (budgetWaitsOnUnknown).
@@ -196,6 +256,22 @@ function podsInDoubt(
     // A blocked pod has no wave: admitted in another wave or not at all, either way it is in doubt.
     if (why === null || waves.every((w) => w === wave)) continue;
     doubts.set(c.key, { why, waveOnly: [wave, ...waves].every((w) => w !== null) });
+  }
+  return doubts;
+}
+
+/**
+ * The pods of a budget that races a preemption (see preemptionRaces) admitted in that round or later, or
+ * never: whether and when the budget lets each go is unknown.
+ */
+function racedPods(candidates: readonly EvictionCandidate[], play: Play): Map<string, Doubt> {
+  const doubts = new Map<string, Doubt>();
+  if (play.raced.size === 0) return doubts;
+  for (const c of candidates) {
+    const race = c.budgets.length === 1 ? play.raced.get(c.budgets[0]!.key) : undefined;
+    const wave = play.pods.get(c.key)!.wave;
+    if (race !== undefined && (wave === null || wave >= race.round))
+      doubts.set(c.key, { why: budgetRacesPreemption(race), waveOnly: false });
   }
   return doubts;
 }
@@ -376,14 +452,13 @@ class BudgetState {
     return uncertain === undefined ? null : budgetWaitsOnUnknown(this.facts.key, uncertain.pod);
   }
 
-  /** `inDoubt`: some pod of it is unknown (podsInDoubt), and with it the budget's waves. */
-  waves(inDoubt: boolean): BudgetWaves {
+  /** `unknown`: why some pod of it is in doubt (podsInDoubt, racedPods), and with it the budget's waves. */
+  waves(unknown: string | undefined): BudgetWaves {
     const counts = [...this.admittedByRound.values()];
-    const unknown = inDoubt ? this.waitsOnUnknown() : null;
     return {
       perWave: Math.max(0, ...counts),
       waves: counts.length,
-      ...(unknown !== null ? { unknown } : {}),
+      ...(unknown !== undefined ? { unknown } : {}),
     };
   }
 

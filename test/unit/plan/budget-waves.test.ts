@@ -1,7 +1,7 @@
 import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { scheduleEvictions, type EvictionCandidate, type ReplacementPlacer } from '../../../src/plan/budget-waves.js';
-import { budgetFacts } from '../../../src/plan/budgets.js';
+import { budgetFacts, type BudgetKey } from '../../../src/plan/budgets.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { scheduleInGroups } from '../../../src/plan/eviction-order.js';
 import { podKey } from '../../../src/plan/pod-facts.js';
@@ -522,5 +522,86 @@ describe('a budget with room to spare behind a replacement whose fate is unknown
   it('calls the drain slow, saying which pod goes in a wave the plan cannot tell', () => {
     expect(plan.verdict).toBe('slow');
     expect(plan.verdictReasons).toContain(`shop/web-d can be evicted either way, but in which wave is unknown: ${why}`);
+  });
+});
+
+describe("a budget whose wave's evictions race a preemption of one of its pods", () => {
+  /** A filler pod on the drained node, no budget: its replacement preempts shop/web-z (breaking shop/web). */
+  const filler = makePod().name('filler').ns('shop').node('n1').label('app', 'filler').owner('ReplicaSet', 'filler-1');
+  /** Every replacement fits; the filler's preempts web-z on n2, which breaks `budget`. */
+  function preemptingPlacer(budgetBroken: BudgetKey): ReplacementPlacer {
+    return {
+      evict: () => undefined,
+      place: (pod): ReplacementPlan => {
+        const preempts = pod.metadata?.name === 'filler';
+        const victim = {
+          namespace: 'shop',
+          name: 'web-z',
+          node: 'n2',
+          priority: 0,
+          controller: null,
+          replacement: null,
+        };
+        return {
+          schedulable: true,
+          nodes: ['n2'],
+          placedOn: 'n2',
+          rejected: [],
+          message: '',
+          ...(preempts
+            ? {
+                preemption: {
+                  node: 'n2',
+                  victims: [{ ...victim, budgetsBroken: [budgetBroken] }],
+                  budgetsBroken: [budgetBroken],
+                  tiedWith: [],
+                },
+              }
+            : {}),
+        };
+      },
+    };
+  }
+  const candidatesOf = (pods: V1Pod[], pdb: V1PodDisruptionBudget) => [
+    { pod: filler.obj(), key: podKey(filler.obj()), budgets: [], recreates: true },
+    ...candidates(pods, [pdb]),
+  ];
+
+  it("leaves whether two of the budget's pods admitted in that wave go unknown, and the budget's waves", () => {
+    const schedule = scheduleEvictions(
+      candidatesOf([web('a').obj(), web('b').obj()], spare(2, 5).obj()),
+      preemptingPlacer('shop/web'),
+      EVICT,
+    );
+    for (const name of ['a', 'b']) {
+      expect(schedule.pods.get(`shop/${name}`)).toMatchObject({
+        wave: 1,
+        unknown: expect.stringMatching(
+          /^the API server admits one of budget shop\/web's evictions of a wave at once and the others after a conflict, 500 ms later, while the replacement of shop\/filler preempts shop\/web-z in that wave/,
+        ),
+      });
+    }
+    expect(schedule.pods.get('shop/filler')?.unknown).toBeUndefined();
+    expect(schedule.budgets.get('shop/web')?.unknown).toBe(schedule.pods.get('shop/a')?.unknown);
+  });
+
+  it('leaves a budget that admits one pod in that wave known: the API server admits it at once', () => {
+    const schedule = scheduleEvictions(
+      candidatesOf([web('a').obj()], spare(1, 5).obj()),
+      preemptingPlacer('shop/web'),
+      EVICT,
+    );
+    expect(schedule.pods.get('shop/a')).toMatchObject({ wave: 1 });
+    expect(schedule.pods.get('shop/a')?.unknown).toBeUndefined();
+    expect(schedule.budgets.get('shop/web')?.unknown).toBeUndefined();
+  });
+
+  it('leaves the budget known when the preemption breaks another budget', () => {
+    const schedule = scheduleEvictions(
+      candidatesOf([web('a').obj(), web('b').obj()], spare(2, 5).obj()),
+      preemptingPlacer('shop/other'),
+      EVICT,
+    );
+    expect([...schedule.pods.values()].filter((s) => s.unknown !== undefined)).toEqual([]);
   });
 });

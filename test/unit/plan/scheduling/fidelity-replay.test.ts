@@ -351,3 +351,26 @@ describe("seed 403: a replacement that, met first, would take room its wave's ea
     expect(replacementOf(plan, 'web-2-7bfd67fcf5-rjm28')?.unknown).toBeUndefined();
   });
 });
+
+describe("seed 387: a budget's evictions racing a preemption of its own pod in the same wave are unknown", () => {
+  // web-7's budget allowed 3 disruptions and its 3 pods on fid-node-1 went in one wave in the plan, while a
+  // filler's replacement preempted another web-7 pod on fid-node-2. In the lab the API server admitted one
+  // web-7 eviction at once; the other two, tried again after their conflict on the budget, met the budget
+  // after the disruption controller had counted the preempted pods: refused, and the drain blocked.
+  const plan = planOf(387, 'fid-node-1', '2026-12-03T15:00:00Z');
+  const web7 = plan.pods.filter((p) => p.name.startsWith('web-7-'));
+
+  it("leaves whether web-7's three pods go unknown, naming the preemption, and the budget's waves", () => {
+    expect(web7).toHaveLength(3);
+    for (const p of web7)
+      expect(p.outcomeUnknown).toMatch(
+        /^the API server admits one of budget fidelity\/web-7's evictions of a wave at once and the others after a conflict, 500 ms later, while the replacement of fidelity\/filler-565879977f-lkws9 preempts fidelity\/web-7-8655cc66cf-fpklc in that wave/,
+      );
+    expect(plan.budgets.find((b) => b.name === 'web-7')?.unknown).toBe(web7[0]?.outcomeUnknown);
+  });
+
+  it('does not call the drain one that finishes', () => {
+    expect(plan.verdict).toBe('blocked');
+    expect(plan.verdictReasons.some((r) => r.includes('so the drain may not finish'))).toBe(true);
+  });
+});
