@@ -276,7 +276,7 @@ function racedPods(candidates: readonly EvictionCandidate[], play: Play): Map<st
   return doubts;
 }
 
-/** Why a pod is in doubt (budgetWaitsOnUnknown), and whether it goes either way, only its wave unknown. */
+/** Why a pod is in doubt (budgetWaitsOnUnknown, budgetRacesPreemption), and whether it goes either way, only its wave unknown. */
 interface Doubt {
   readonly why: string;
   readonly waveOnly: boolean;
