@@ -132,20 +132,34 @@ function defaultSelector(pod: PodInfo, cluster: ClusterState): V1LabelSelector |
   });
 }
 
-/** The namespace's Service and ReplicationController selectors (label sets) and ReplicaSet and StatefulSet ones, none empty. */
-function selectorsOf(namespace: string, cluster: ClusterState) {
-  return cluster.stateMemo(`spread-owner-selectors\u0000${namespace}`, () => {
+/** Selectors of one namespace's owners: Service and ReplicationController label sets, ReplicaSet and StatefulSet selectors. */
+interface OwnerSelectors {
+  readonly sets: Record<string, string>[];
+  readonly selectors: V1LabelSelector[];
+}
+
+const NO_OWNERS: OwnerSelectors = { sets: [], selectors: [] };
+
+/** The namespace's owner selectors, none empty: grouped for every namespace in one pass over the snapshot, once per cluster state. */
+function selectorsOf(namespace: string, cluster: ClusterState): OwnerSelectors {
+  const byNamespace = cluster.stateMemo('spread-owner-selectors', () => {
     const snapshot = cluster.snapshot;
-    const inNamespace = <T extends { metadata?: { namespace?: string } }>(list: readonly T[]) =>
-      list.filter((o) => (o.metadata?.namespace ?? 'default') === namespace);
-    const sets = [
-      ...inNamespace(snapshot.services).map((s) => s.spec?.selector),
-      ...inNamespace(snapshot.replicationControllers).map((rc) => rc.spec?.selector),
-    ].filter((set): set is Record<string, string> => set !== undefined && Object.keys(set).length > 0);
-    const selectors = [
-      ...inNamespace(snapshot.replicaSets).map((rs) => rs.spec?.selector),
-      ...inNamespace(snapshot.statefulSets).map((ss) => ss.spec?.selector),
-    ].filter((sel): sel is V1LabelSelector => sel !== undefined && !isEmptySelector(sel));
-    return { sets, selectors };
+    const grouped = new Map<string, OwnerSelectors>();
+    const of = (o: { metadata?: { namespace?: string } }) => {
+      const ns = o.metadata?.namespace ?? 'default';
+      let owners = grouped.get(ns);
+      if (!owners) grouped.set(ns, (owners = { sets: [], selectors: [] }));
+      return owners;
+    };
+    for (const o of [...snapshot.services, ...snapshot.replicationControllers]) {
+      const set = o.spec?.selector;
+      if (set !== undefined && Object.keys(set).length > 0) of(o).sets.push(set);
+    }
+    for (const o of [...snapshot.replicaSets, ...snapshot.statefulSets]) {
+      const selector = o.spec?.selector;
+      if (selector !== undefined && !isEmptySelector(selector)) of(o).selectors.push(selector);
+    }
+    return grouped;
   });
+  return byNamespace.get(namespace) ?? NO_OWNERS;
 }

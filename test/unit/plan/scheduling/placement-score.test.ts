@@ -92,6 +92,22 @@ describe('pickNode: the default profile’s weighted scores', () => {
     expect(placement({ nodes, pods }, web('new', '').obj())).toMatchObject({ node: 'a1' });
   });
 
+  it('takes the default selector from owners of the pod’s own namespace only: a Service there spreads it, a ReplicaSet elsewhere does not', () => {
+    const nodes = [zoned('a1', 'zone-a', '8'), zoned('a2', 'zone-a'), zoned('b1', 'zone-b', '3')];
+    const pods = [web('w1', 'a1').obj(), web('w2', 'a2').obj(), web('w3', 'b1').obj()];
+    const elsewhere = { ...replicaSet, metadata: { ...replicaSet.metadata, namespace: 'other' } };
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { app: 'web' } },
+    };
+    const other = { nodes, pods, storage: { replicaSets: [elsewhere] as never } };
+    expect(placement(other, web('new', '').obj())).toMatchObject({ node: 'a1' });
+    const served = { nodes, pods, storage: { replicaSets: [elsewhere] as never, services: [service] as never } };
+    expect(placement(served, web('new', '').obj())).toMatchObject({ node: 'b1' });
+  });
+
   it('draws a pod to the zone of an existing pod whose required affinity selects it (hardPodAffinityWeight)', () => {
     const nodes = [zoned('a1', 'zone-a'), zoned('b1', 'zone-b')];
     const follower = makePod()
