@@ -4,6 +4,20 @@ import { addInto, type Resources, toResources } from './pod-requests.js';
 import type { PodInfo } from './pod-info.js';
 import { UNSCHEDULABLE_TAINT } from '../tolerations.js';
 
+/**
+ * The resources every placement reads on every node it checks (NodeResourcesFit's filter and its scores),
+ * kept by position in typed arrays beside the by-name sums: a lookup by a varying name in an object is
+ * the slow path of the JavaScript engine, and a placement makes millions of them on a large cluster.
+ */
+export const HOT_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'] as const;
+export const CPU = 0;
+export const MEMORY = 1;
+
+/** Where a resource is kept in the hot arrays, or -1 (by name only). */
+export const hotResourceIndex = (name: string): number => (HOT_RESOURCES as readonly string[]).indexOf(name);
+
+const hotOf = (resources: Resources): Float64Array => Float64Array.from(HOT_RESOURCES, (name) => resources[name] ?? 0);
+
 /** What a pod adds to its node's counts. */
 export type NodePodCounts = Pick<PodInfo, 'requests' | 'nonZeroRequests' | 'hostPorts'>;
 
@@ -21,8 +35,16 @@ export class NodeInfo {
   readonly taints: readonly V1Taint[];
   readonly unschedulable: boolean;
   readonly allocatable: Resources;
+  /** allocatable pods. */
+  readonly allocatablePods: number;
+  /** allocatable of HOT_RESOURCES, by position. */
+  readonly hotAllocatable: Float64Array;
   private requestedSums: Record<string, number>;
   private nonZeroSums: Record<string, number>;
+  /** `requested` of HOT_RESOURCES, by position. */
+  private hotRequestedSums: Float64Array;
+  /** `nonZeroRequested` of cpu and memory, by position. */
+  private hotNonZeroSums: Float64Array;
   private ports: UsedPorts;
   podCount: number;
   /** The sums and ports belong to another NodeInfo: copied before the first addPod. */
@@ -39,8 +61,12 @@ export class NodeInfo {
     this.taints = this.node.spec?.taints ?? [];
     this.unschedulable = this.node.spec?.unschedulable === true;
     this.allocatable = counts?.allocatable ?? toResources(node.status?.allocatable);
+    this.allocatablePods = this.allocatable['pods'] ?? 0;
+    this.hotAllocatable = counts?.hotAllocatable ?? hotOf(this.allocatable);
     this.requestedSums = counts?.requestedSums ?? {};
     this.nonZeroSums = counts?.nonZeroSums ?? {};
+    this.hotRequestedSums = counts?.hotRequestedSums ?? new Float64Array(HOT_RESOURCES.length);
+    this.hotNonZeroSums = counts?.hotNonZeroSums ?? new Float64Array(2);
     this.ports = counts?.ports ?? new UsedPorts();
     this.podCount = counts?.podCount ?? 0;
     this.shared = counts !== undefined;
@@ -61,6 +87,16 @@ export class NodeInfo {
     return this.nonZeroSums;
   }
 
+  /** `requested` of HOT_RESOURCES, by position. */
+  get hotRequested(): Readonly<Float64Array> {
+    return this.hotRequestedSums;
+  }
+
+  /** `nonZeroRequested` of cpu and memory, by position (CPU, MEMORY). */
+  get hotNonZeroRequested(): Readonly<Float64Array> {
+    return this.hotNonZeroSums;
+  }
+
   get usedPorts(): UsedPorts {
     return this.ports;
   }
@@ -70,6 +106,7 @@ export class NodeInfo {
     this.own();
     addInto(this.requestedSums, pod.requests);
     addInto(this.nonZeroSums, pod.nonZeroRequests);
+    this.syncHot();
     for (const port of pod.hostPorts) this.ports.add(port);
     this.podCount++;
   }
@@ -80,6 +117,7 @@ export class NodeInfo {
     for (const name in pod.requests) this.requestedSums[name] = (this.requestedSums[name] ?? 0) - pod.requests[name]!;
     for (const name in pod.nonZeroRequests)
       this.nonZeroSums[name] = (this.nonZeroSums[name] ?? 0) - pod.nonZeroRequests[name]!;
+    this.syncHot();
     for (const port of pod.hostPorts) this.ports.remove(port);
     this.podCount--;
   }
@@ -90,7 +128,17 @@ export class NodeInfo {
     this.requestedSums = { ...this.requestedSums };
     this.nonZeroSums = { ...this.nonZeroSums };
     this.ports = this.ports.copy();
+    this.hotRequestedSums = new Float64Array(HOT_RESOURCES.length);
+    this.hotNonZeroSums = new Float64Array(2);
     this.shared = false;
+  }
+
+  /** The hot arrays from the sums by name, after a change (the sums are the record; the arrays follow them). */
+  private syncHot(): void {
+    for (let i = 0; i < HOT_RESOURCES.length; i++)
+      this.hotRequestedSums[i] = this.requestedSums[HOT_RESOURCES[i]!] ?? 0;
+    this.hotNonZeroSums[CPU] = this.nonZeroSums['cpu'] ?? 0;
+    this.hotNonZeroSums[MEMORY] = this.nonZeroSums['memory'] ?? 0;
   }
 }
 

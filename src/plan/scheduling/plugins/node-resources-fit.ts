@@ -1,5 +1,5 @@
 import { type FilterPlugin, type FilterResult, type Rejection } from '../framework.js';
-import type { NodeInfo } from '../node-info.js';
+import { hotResourceIndex, type NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 
 /** NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go, v1.37). */
@@ -18,6 +18,8 @@ const isScalarResource = (name: string) => name.startsWith('hugepages-') || name
 export interface ResourceRequest {
   readonly name: string;
   readonly amount: number;
+  /** Its position in the NodeInfo's hot arrays, -1 for one read by name. */
+  readonly hot: number;
 }
 
 /**
@@ -26,7 +28,9 @@ export interface ResourceRequest {
  */
 export function nodeResourcesFitPreFilter(pod: PodInfo): ResourceRequest[] {
   const scalars = Object.keys(pod.requests).filter(isScalarResource).sort();
-  return [...NATIVE, ...scalars].map((name) => ({ name, amount: pod.requests[name] ?? 0 })).filter((r) => r.amount > 0);
+  return [...NATIVE, ...scalars]
+    .map((name) => ({ name, amount: pod.requests[name] ?? 0, hot: hotResourceIndex(name) }))
+    .filter((r) => r.amount > 0);
 }
 
 /**
@@ -42,9 +46,16 @@ export function nodeResourcesFit(requests: readonly ResourceRequest[], node: Nod
 
 /** The common case, checked without building anything: every node a placement filters goes through here. */
 function fits(requests: readonly ResourceRequest[], node: NodeInfo): boolean {
-  const { allocatable, requested } = node;
-  if (node.podCount + 1 > (allocatable['pods'] ?? 0)) return false;
-  for (const { name, amount } of requests) if (amount > (allocatable[name] ?? 0) - (requested[name] ?? 0)) return false;
+  if (node.podCount + 1 > node.allocatablePods) return false;
+  const { hotAllocatable, hotRequested } = node;
+  for (let i = 0; i < requests.length; i++) {
+    const { name, amount, hot } = requests[i]!;
+    const free =
+      hot >= 0
+        ? hotAllocatable[hot]! - hotRequested[hot]!
+        : (node.allocatable[name] ?? 0) - (node.requested[name] ?? 0);
+    if (amount > free) return false;
+  }
   return true;
 }
 

@@ -1,4 +1,4 @@
-import type { NodeInfo } from '../node-info.js';
+import { CPU, MEMORY, type NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 
@@ -10,13 +10,14 @@ import { MAX_NODE_SCORE } from './score-normalize.js';
  * Every feasible node of every placement is scored here: the two resources are read by name, no loop.
  */
 export function leastAllocatedScore(pod: PodInfo, node: NodeInfo): number {
-  const cpu = node.allocatable['cpu'] ?? 0;
-  const memory = node.allocatable['memory'] ?? 0;
+  const cpu = node.hotAllocatable[CPU]!;
+  const memory = node.hotAllocatable[MEMORY]!;
   const weights = (cpu === 0 ? 0 : 1) + (memory === 0 ? 0 : 1);
   if (weights === 0) return 0;
+  const requested = node.hotNonZeroRequested;
   const total =
-    leastAllocated(cpu, (node.nonZeroRequested['cpu'] ?? 0) + (pod.nonZeroRequests['cpu'] ?? 0)) +
-    leastAllocated(memory, (node.nonZeroRequested['memory'] ?? 0) + (pod.nonZeroRequests['memory'] ?? 0));
+    leastAllocated(cpu, requested[CPU]! + (pod.nonZeroRequests['cpu'] ?? 0)) +
+    leastAllocated(memory, requested[MEMORY]! + (pod.nonZeroRequests['memory'] ?? 0));
   return Math.trunc(total / weights);
 }
 
@@ -35,11 +36,12 @@ function leastAllocated(capacity: number, requested: number): number {
  */
 export function balancedAllocationScore(pod: PodInfo, node: NodeInfo): number {
   if (!pod.requests['cpu'] && !pod.requests['memory']) return 0;
-  const cpu = node.allocatable['cpu'] ?? 0;
-  const memory = node.allocatable['memory'] ?? 0;
+  const cpu = node.hotAllocatable[CPU]!;
+  const memory = node.hotAllocatable[MEMORY]!;
   if (cpu === 0 || memory === 0) return MAX_NODE_SCORE;
-  const cpuFraction = Math.min(1, ((node.requested['cpu'] ?? 0) + (pod.requests['cpu'] ?? 0)) / cpu);
-  const memoryFraction = Math.min(1, ((node.requested['memory'] ?? 0) + (pod.requests['memory'] ?? 0)) / memory);
+  const requested = node.hotRequested;
+  const cpuFraction = Math.min(1, (requested[CPU]! + (pod.requests['cpu'] ?? 0)) / cpu);
+  const memoryFraction = Math.min(1, (requested[MEMORY]! + (pod.requests['memory'] ?? 0)) / memory);
   const std = Math.abs((cpuFraction - memoryFraction) / 2);
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }

@@ -1,6 +1,13 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { FilterResult } from '../../../../src/plan/scheduling/framework.js';
+import { NodeInfo } from '../../../../src/plan/scheduling/node-info.js';
+import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
+import {
+  nodeResourcesFit,
+  nodeResourcesFitPreFilter,
+} from '../../../../src/plan/scheduling/plugins/node-resources-fit.js';
+import { leastAllocatedScore } from '../../../../src/plan/scheduling/plugins/resource-scores.js';
 import { makeNode, makePod } from '../../builders.js';
 import { runPlugin } from './harness.js';
 
@@ -107,5 +114,34 @@ describe('NodeResourcesFit Filter', () => {
       code: 'Unschedulable',
       reasons: ['Insufficient cpu'],
     });
+  });
+});
+
+describe('NodeInfo views: what a placement commits or a preemption frees is checked on the view only', () => {
+  const counts = (cpu: number, memory: number) => ({
+    requests: { cpu, memory },
+    nonZeroRequests: { cpu, memory },
+    hostPorts: [],
+  });
+  const requests = (cpu: number, memory: number) =>
+    nodeResourcesFitPreFilter(podInfo(incoming(`${cpu}m`, `${memory}`)));
+
+  it('a view sees its own commit and its base does not; removing a pod frees its room on the view', () => {
+    const base = new NodeInfo(node());
+    base.addPod(counts(1500, 1024));
+    const view = NodeInfo.viewOf(base, false);
+    expect(nodeResourcesFit(requests(400, 1024), view)).toBeNull();
+    view.addPod(counts(400, 1024));
+    expect(nodeResourcesFit(requests(400, 1024), view)).toEqual({
+      code: 'Unschedulable',
+      reasons: ['Insufficient cpu'],
+    });
+    expect(nodeResourcesFit(requests(400, 1024), base)).toBeNull();
+    expect(leastAllocatedScore(podInfo(incoming('100m', '0')), view)).toBeLessThan(
+      leastAllocatedScore(podInfo(incoming('100m', '0')), base),
+    );
+    view.removePod(counts(1500, 1024));
+    expect(nodeResourcesFit(requests(1500, 1024), view)).toBeNull();
+    expect(view.requested).toEqual({ cpu: 400, memory: 1024 });
   });
 });
