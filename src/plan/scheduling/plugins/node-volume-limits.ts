@@ -1,4 +1,4 @@
-import type { V1CSINode, V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import type { V1CSINode, V1Node, V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import { type FilterPlugin, type FilterResult, type Rejection, unschedulable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
@@ -60,11 +60,20 @@ export function podAttachableVolumes(claims: readonly PodClaim[], catalog: Volum
   );
 }
 
+// A memo, not state: a Node and a CSINode object never change.
+const limitsOfNodes = new WeakMap<
+  V1Node,
+  { readonly csiNode: V1CSINode | undefined; readonly limits: ReadonlyMap<string, number> }
+>();
+
 /**
  * `getVolumeLimits`: the node's legacy `attachable-volumes-csi-<driver>` allocatable, overridden by its
- * CSINode's `allocatable.count` per driver. A driver with neither is unlimited.
+ * CSINode's `allocatable.count` per driver. A driver with neither is unlimited. Kept per Node object
+ * (and the CSINode it was read with): the filter asks it of every node of every placement.
  */
-export function volumeLimits(node: NodeInfo, csiNode: V1CSINode | undefined): Map<string, number> {
+export function volumeLimits(node: NodeInfo, csiNode: V1CSINode | undefined): ReadonlyMap<string, number> {
+  const kept = limitsOfNodes.get(node.node);
+  if (kept && kept.csiNode === csiNode) return kept.limits;
   const limits = new Map<string, number>();
   for (const [key, value] of Object.entries(node.node.status?.allocatable ?? {})) {
     if (key.startsWith(LEGACY_LIMIT_PREFIX)) limits.set(key.slice(LEGACY_LIMIT_PREFIX.length), Number(value));
@@ -73,6 +82,7 @@ export function volumeLimits(node: NodeInfo, csiNode: V1CSINode | undefined): Ma
     const count = driver.allocatable?.count;
     if (count !== undefined && count !== null) limits.set(driver.name, count);
   }
+  limitsOfNodes.set(node.node, { csiNode, limits });
   return limits;
 }
 

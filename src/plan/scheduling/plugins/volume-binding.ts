@@ -123,6 +123,15 @@ export interface PodVolumesOnNode {
  * binder's order, all UnschedulableAndUnresolvable.
  */
 export function volumeBinding(state: VolumeBindingState, node: NodeInfo): FilterResult {
+  // Bound claims only (a StatefulSet's, reused): the first missing PV or node conflict decides, as in
+  // findPodVolumes, without what it builds for claims still to bind, on every node a placement checks.
+  if (state.delayed.length === 0) {
+    for (const { volume, affinity } of state.bound) {
+      if (!volume) return unresolvable(VOLUME_PV_NOT_EXIST);
+      if (affinity && !affinity(node)) return unresolvable(VOLUME_NODE_CONFLICT);
+    }
+    return null;
+  }
   const { reasons } = findPodVolumes(state, node);
   return reasons.length > 0 ? unresolvable(...reasons) : null;
 }
