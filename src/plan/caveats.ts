@@ -224,7 +224,7 @@ function isPending(pod: V1Pod): boolean {
  */
 function namespaceSelectorPods(snapshot: Snapshot, replaced: readonly V1Pod[]): readonly V1Pod[] {
   if (snapshot.kinds.has('Namespace')) return [];
-  const own = replaced.filter((pod) => affinityTerms(pod).some(selectsNamespaces));
+  const own = replaced.filter(hasNamespaceSelectorTerm);
   if (own.length > 0) return own;
   return snapshotHas(snapshot, 'namespaceSelector terms') ? replaced : [];
 }
@@ -238,15 +238,22 @@ function selectsNamespaces(term: V1PodAffinityTerm): boolean {
   );
 }
 
-function affinityTerms(pod: V1Pod): V1PodAffinityTerm[] {
-  const weighted = (list: V1WeightedPodAffinityTerm[] | undefined) => (list ?? []).map((w) => w.podAffinityTerm);
+/**
+ * Whether one of the pod's (anti-)affinity terms, required or preferred, has a namespaceSelector with
+ * requirements. Nothing is built per pod: the caveats ask it of every pod of the snapshot.
+ */
+function hasNamespaceSelectorTerm(pod: V1Pod): boolean {
   const a = pod.spec?.affinity;
-  return [
-    ...(a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-    ...weighted(a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
-    ...(a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-    ...weighted(a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution),
-  ];
+  if (!a) return false;
+  const required = (terms: V1PodAffinityTerm[] | undefined) => terms?.some(selectsNamespaces) === true;
+  const preferred = (terms: V1WeightedPodAffinityTerm[] | undefined) =>
+    terms?.some((w) => selectsNamespaces(w.podAffinityTerm)) === true;
+  return (
+    required(a.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution) ||
+    preferred(a.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution) ||
+    required(a.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution) ||
+    preferred(a.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution)
+  );
 }
 
 /**
@@ -272,7 +279,7 @@ const SNAPSHOT_FACTS = {
   'declared features': (snapshot: Snapshot) => snapshot.nodes.some(declaresFeatures),
   'pending pods': (snapshot: Snapshot) => snapshot.pods.some(isPending),
   'namespaceSelector terms': (snapshot: Snapshot) =>
-    snapshot.pods.some((pod) => !isTerminal(pod) && affinityTerms(pod).some(selectsNamespaces)),
+    snapshot.pods.some((pod) => !isTerminal(pod) && hasNamespaceSelectorTerm(pod)),
   'pods on unknown nodes': (snapshot: Snapshot) => {
     const nodes = new Set(snapshot.nodes.map((n) => n.metadata?.name));
     return snapshot.pods.some((p) => p.spec?.nodeName && !nodes.has(p.spec.nodeName));

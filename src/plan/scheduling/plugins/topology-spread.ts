@@ -191,6 +191,10 @@ function withDrainedNodes(
   return { counts: (node) => now.get(node.name) ?? state.included.has(node.name), domains: perDomain.size };
 }
 
+// One of each, shared: the filter refuses many nodes of every placement, and a rejection is only read.
+const MISSING_LABEL = unresolvable(SPREAD_MISSING_LABEL_REASON);
+const SKEWED = unschedulable(SPREAD_REASON);
+
 /**
  * `Filter`: per constraint, the node must carry the topology key (else "(missing required label)",
  * unresolvable), and matching pods in its domain + the pod itself − the global minimum must not exceed
@@ -200,9 +204,9 @@ export function topologySpread(state: SpreadState, node: NodeInfo): FilterResult
   for (let i = 0; i < state.constraints.length; i++) {
     const c = state.constraints[i]!;
     const domain = node.labels[c.topologyKey];
-    if (domain === undefined) return unresolvable(SPREAD_MISSING_LABEL_REASON);
+    if (domain === undefined) return MISSING_LABEL;
     const skew = (state.domainCounts[i]!.get(domain) ?? 0) + (c.selfMatch ? 1 : 0) - state.globalMin[i]!;
-    if (skew > c.maxSkew) return unschedulable(SPREAD_REASON);
+    if (skew > c.maxSkew) return SKEWED;
   }
   return null;
 }

@@ -122,13 +122,17 @@ export interface PodVolumesOnNode {
  * able to provision here (a provisioner, allowedTopologies, published capacity). The reasons come in the
  * binder's order, all UnschedulableAndUnresolvable.
  */
+// One of each, shared: the filter refuses many nodes of every placement, and a rejection is only read.
+const PV_MISSING = unresolvable(VOLUME_PV_NOT_EXIST);
+const NODE_CONFLICT = unresolvable(VOLUME_NODE_CONFLICT);
+
 export function volumeBinding(state: VolumeBindingState, node: NodeInfo): FilterResult {
   // Bound claims only (a StatefulSet's, reused): the first missing PV or node conflict decides, as in
   // findPodVolumes, without what it builds for claims still to bind, on every node a placement checks.
   if (state.delayed.length === 0) {
     for (const { volume, affinity } of state.bound) {
-      if (!volume) return unresolvable(VOLUME_PV_NOT_EXIST);
-      if (affinity && !affinity(node)) return unresolvable(VOLUME_NODE_CONFLICT);
+      if (!volume) return PV_MISSING;
+      if (affinity && !affinity(node)) return NODE_CONFLICT;
     }
     return null;
   }
