@@ -2,17 +2,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeTarget } from './config.js';
 import { classifyKubeError } from './errors.js';
 import { forEachLine, getRaw, type Query } from './raw-request.js';
+import { readListItems } from './list-items.js';
 import { ApiError } from './rest.js';
 import { listAllPages, type PageRequest } from './list-pages.js';
 import { brokenOff, brokenReadWait, readFailure, retryRead, type RetryWait } from './read-retry.js';
 
 /**
  * One kind of object, read once and kept current from a watch, as client-go's reflector and informer keep
- * theirs: the first read is the streaming list (a watch with sendInitialEvents, which the API server
- * answers from its watch cache one object per line, ending with a bookmark) or, where the server refuses
- * it, a paged LIST; then a WATCH from the resourceVersion that read ended at, resumed from the last one
- * seen when it closes, with bookmarks keeping that resourceVersion recent; a 410 Gone (the server no
- * longer has the history to resume from) reads the whole list again. A first read that breaks off
+ * theirs: the first read is a LIST (each item parsed as its bytes arrive, kube/list-items.ts) when it may
+ * come from the API server's watch cache as it is, and the streaming list when it must be consistent (a
+ * watch with sendInitialEvents, which the API server answers from its watch cache one object per line,
+ * ending with a bookmark) or, where the server refuses that, a paged LIST; then a WATCH from the
+ * resourceVersion that read ended at, resumed from the last one seen when it closes, with bookmarks keeping
+ * that resourceVersion recent; a 410 Gone (the server no longer has the history to resume from) reads the
+ * whole list again, consistent. A first read that breaks off
  * part-way is read again a few times (kube/read-retry.ts): the streaming list from the start, the LIST
  * from the page that broke; its objects count only once the read is whole. The objects are the API's JSON.
  */
@@ -43,7 +46,7 @@ export interface InformerOptions {
   /** Objects per LIST page when the streaming list is not served; 0: one request. */
   readonly chunkSize: number;
   readonly freshness: Freshness;
-  /** Try the streaming list first; false: LIST then WATCH only. */
+  /** Try the streaming list first for a consistent read; false: LIST then WATCH only. */
   readonly streaming: boolean;
   /** Keep the objects current after the first read (false: read once and stop). */
   readonly watch: boolean;
@@ -164,7 +167,11 @@ export class KindInformer {
     };
     while (!signal.aborted) {
       try {
-        if (needList && !this.streamingRefused && this.options.streaming) {
+        // A read from the watch cache as it is ('cache') is a LIST at resourceVersion=0, which the API server
+        // sends faster than the same objects as the streaming list's watch events. A read that must be
+        // consistent is the streaming list: the server answers it from its watch cache once that has caught
+        // up with etcd, where a paged LIST without a resourceVersion is read from etcd by servers before 1.34.
+        if (needList && freshness === 'consistent' && !this.streamingRefused && this.options.streaming) {
           try {
             await this.stream(freshness, true, markSynced);
           } catch (err) {
@@ -286,6 +293,8 @@ export class KindInformer {
   /** The whole list, page by page (kube/list-pages.ts), replacing the store once complete. */
   private async list(freshness: Freshness): Promise<void> {
     let listVersion = '';
+    /** Items of the pages before this one, for the progress told within a page. */
+    let readBefore = 0;
     const fresh = new Map<string, KubeObject>();
     const fetchPage = async (page: PageRequest) => {
       const query: Query = {
@@ -303,18 +312,23 @@ export class KindInformer {
           timeout: true,
           signal: this.stopping.signal,
         });
-        return JSON.parse(await response.text()) as {
-          items?: KubeObject[] | null;
-          metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-        };
+        if (!response.body) throw new SyntaxError('Unexpected end of JSON input');
+        // Each item parsed and stripped as its bytes arrive (kube/list-items.ts), not the whole answer at once.
+        const items: KubeObject[] = [];
+        const list = (await readListItems(response.body, (item) => {
+          items.push(this.options.transform(item as KubeObject));
+          if (items.length % PROGRESS_EVERY === 0) this.options.onProgress?.(readBefore + items.length, null, false);
+        })) as { metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } };
+        return { ...list, items };
       });
       listVersion = list.metadata?.resourceVersion ?? listVersion;
+      readBefore += list.items.length;
       return {
         items: list.items ?? [],
         metadata: { _continue: list.metadata?.continue, remainingItemCount: list.metadata?.remainingItemCount },
       };
     };
-    const items = await listAllPages(fetchPage, this.options.chunkSize, this.options.transform, (read, remaining) =>
+    const items = await listAllPages(fetchPage, this.options.chunkSize, undefined, (read, remaining) =>
       this.options.onProgress?.(read, remaining === undefined ? null : read + remaining, false),
     );
     for (const item of items) fresh.set(objectKey(item), item);

@@ -1,5 +1,17 @@
 import { constants } from 'node:buffer';
 import { open } from 'node:fs/promises';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COMMA,
+  NEWLINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  RETURN,
+  isBlank,
+} from '../kube/list-items.js';
 
 /**
  * The longest string V8 can make (2^29 − 24 UTF-16 code units on 64-bit Node). `JSON.parse` needs the whole
@@ -18,17 +30,6 @@ export class JsonStreamError extends Error {
     this.offset = offset;
   }
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const NEWLINE = 0x0a;
-const RETURN = 0x0d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const isBlank = (c: number) => c === 0x20 || c === NEWLINE || c === RETURN || c === 0x09;
 
 /**
  * Parses one JSON document fed in chunks, never holding it as one string. The document is a list: a

@@ -12,9 +12,10 @@ import { bin } from './drain-run.js';
 import { eventually, kubectl, kubectlJson, labConnection, labEnv, labUserWithRules, seedScenario } from './lab.js';
 
 // A first read of the pods that breaks off part-way, against the lab's real API server behind a proxy that
-// drops the connection after some bytes of the pods' answers: the plan reads them again (a streaming list
-// from the start, a paged LIST from the page that broke) and is the plan made without the proxy, every pod
-// of the cluster in it; a proxy that cuts every read makes the plan fail with one line and exit 1.
+// drops the connection after some bytes of the pods' answers: the read is made again (a plan's LIST from
+// the watch cache, a drain's streaming list from the start, a paged LIST from the page that broke) and the
+// plan is the one made without the proxy, every pod of the cluster in it; a proxy that cuts every read
+// makes the plan fail with one line and exit 1.
 
 const work = mkdtempSync(path.join(tmpdir(), 'maint-broken-reads-e2e-'));
 const proxies: CuttingProxy[] = [];
@@ -100,9 +101,9 @@ async function podsOfCluster(): Promise<string[]> {
 }
 
 describe('a first read of the pods that breaks off part-way', () => {
-  it('the streaming list is read again from the start, and the plan is the one made without the proxy', async () => {
+  it("the plan's LIST from the watch cache is asked for again, and the plan is the one made without the proxy", async () => {
     const proxy = await started({
-      matches: (url) => isPods(url) && isStreamingList(url),
+      matches: (url) => isPods(url) && !isStreamingList(url),
       cuts: 2,
       afterBytes: CUT_AFTER_BYTES,
     });
@@ -112,7 +113,22 @@ describe('a first read of the pods that breaks off part-way', () => {
     expect(podsOf(r.stdout)).toEqual(await podsOfCluster());
     const reads = podReads(proxy);
     expect(reads.map((read) => read.cut)).toEqual([true, true, false]);
-    expect(reads.every((read) => isStreamingList(new URL(read.url, 'https://proxy')))).toBe(true);
+    expect(reads.some((read) => isStreamingList(new URL(read.url, 'https://proxy')))).toBe(false);
+  });
+
+  it("a drain's streaming list is read again from the start, and drains every pod of the cluster", async () => {
+    // A drain reads the state of etcd now: the streaming list.
+    const proxy = await started({
+      matches: (url) => isPods(url) && isStreamingList(url),
+      cuts: 2,
+      afterBytes: CUT_AFTER_BYTES,
+    });
+    const drain = ['drain', ...ALL_NODES, '--ignore-daemonsets', '--force', '--dry-run=client', '-o', 'json'];
+    const r = await maint(drain, await kubeconfigFor(proxy));
+    expect([r.exitCode, r.stderr]).toEqual([3, '']);
+    expect(podsDrained(r.stdout)).toEqual(await podsOfCluster());
+    const reads = podReads(proxy).filter((read) => isStreamingList(new URL(read.url, 'https://proxy')));
+    expect(reads.map((read) => read.cut)).toEqual([true, true, false]);
   });
 
   it('a paged LIST goes on from the page that broke, with its continue token', async () => {
