@@ -15,7 +15,8 @@
  *   - the floor: a bare HTTP client (curl, one request per kind, all at once) receiving the lists the plan
  *     reads as JSON from the watch cache, into /dev/null: what the API server needs to hand the data over;
  *   - the same as streaming lists (a watch with sendInitialEvents, up to its closing bookmark): how the
- *     plugin asks for them where the server serves it.
+ *     plugin asks for them when a read must be consistent (a plan's may come from the watch cache as it
+ *     is: a LIST, as the floor's).
  * Reported: median seconds and peak RSS (GNU time, when /usr/bin/time exists), their ratios against kubectl
  * get, and the plans' against the floor, the plan's peak RSS against kubectl get's and the run's re-plan,
  * each with its target (TARGETS).
