@@ -2,7 +2,7 @@ import type { V1LabelSelector, V1Pod, ResourceV1ResourceClaim } from '@kubernete
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
-import { hasScoringTerms, scoringTerms } from './affinity-term.js';
+import { hasScoringTerms, scoringTerms, termMatches } from './affinity-term.js';
 import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
 import { namespaceLabels } from './namespace-labels.js';
 import type { ClaimAllocation } from './dra/allocator.js';
@@ -154,19 +154,30 @@ export class SimulatedCluster implements ClusterState {
   }
 
   antiAffinityTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[] {
-    const candidates = [
-      ...this.cache.antiAffinity.candidates(namespace, labels),
-      ...this.antiAffinity.candidates(namespace, labels),
-    ];
-    return candidates.filter((c) => !this.absent(c.uid));
+    return this.termsFor('anti-affinity-terms', this.cache.antiAffinity, this.antiAffinity, namespace, labels);
   }
 
   scoringTermsFor(namespace: string, labels: Readonly<Record<string, string>>): readonly ExistingTerm[] {
-    const candidates = [
-      ...this.cache.scoringTerms.candidates(namespace, labels),
-      ...this.scoring.candidates(namespace, labels),
-    ];
-    return candidates.filter((c) => !this.absent(c.uid));
+    return this.termsFor('scoring-terms', this.cache.scoringTerms, this.scoring, namespace, labels);
+  }
+
+  /**
+   * The terms of `state` (the cluster state's pods) that match a pod of this namespace with these labels,
+   * kept for every simulation of the state: the replicas of a workload all ask the same, and a bucket can
+   * hold the terms of thousands of pods. Then this simulation's own candidates; the pods gone left out.
+   */
+  private termsFor(
+    kind: string,
+    state: AntiAffinityIndex,
+    own: AntiAffinityIndex,
+    namespace: string,
+    labels: Readonly<Record<string, string>>,
+  ): readonly ExistingTerm[] {
+    const matching = this.cache.memo(`${kind}\u0000${namespace}\u0000${JSON.stringify(labels)}`, () =>
+      state.candidates(namespace, labels).filter((c) => termMatches(c.term, namespace, labels)),
+    );
+    const added = own.candidates(namespace, labels);
+    return (added.length === 0 ? matching : [...matching, ...added]).filter((c) => !this.absent(c.uid));
   }
 
   caveat(text: string): void {

@@ -1,7 +1,7 @@
 import type { V1LabelSelector, V1LabelSelectorRequirement } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
-import type { ClusterState } from '../framework.js';
+import type { AssignedPod, ClusterState } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
@@ -52,24 +52,34 @@ export function topologySpreadScores(
   const requireAll = explicit.length > 0;
   const hasKeys = (node: NodeInfo) => constraints.every((c) => c.topologyKey in node.labels);
   const ignored = feasible.map((node) => requireAll && !hasKeys(node));
-  const scored = feasible.filter((_, i) => !ignored[i]);
 
   const tolerations = pod.pod.spec?.tolerations ?? [];
   const included = (c: SpreadConstraint, node: NodeInfo) =>
     (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
     (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
+  // The system defaults' two constraints share one selector: its pods are looked up once.
+  const matchingOf = new Map<V1LabelSelector, AssignedPod[]>();
+  const matching = (selector: V1LabelSelector) => {
+    let pods = matchingOf.get(selector);
+    if (!pods)
+      matchingOf.set(selector, (pods = cluster.podsMatching(pod.namespace, selector).filter((p) => !p.terminating)));
+    return pods;
+  };
   // Per constraint, its weight and matching pods per node (hostname) or per domain (any other key).
   const perConstraint = constraints.map((c) => {
-    const counted = c.selector !== null && !isEmptySelector(c.selector);
-    const matching = counted ? cluster.podsMatching(pod.namespace, c.selector!).filter((p) => !p.terminating) : [];
+    const counted = c.selector !== null && !isEmptySelector(c.selector) ? matching(c.selector) : [];
     if (c.topologyKey === HOSTNAME) {
       const perNode = new Map<NodeInfo, number>();
-      for (const p of matching) perNode.set(p.node, (perNode.get(p.node) ?? 0) + 1);
-      return { weight: Math.log(scored.length + 2), perNode, domains: null };
+      for (const p of counted) perNode.set(p.node, (perNode.get(p.node) ?? 0) + 1);
+      const scored = ignored.reduce((n, ignore) => (ignore ? n : n + 1), 0);
+      return { weight: Math.log(scored + 2), perNode, domains: null };
     }
     const domains = new Map<string, number>();
-    for (const node of scored) if (c.topologyKey in node.labels) domains.set(node.labels[c.topologyKey]!, 0);
-    for (const p of matching) {
+    for (let i = 0; i < feasible.length; i++) {
+      const value = feasible[i]!.labels[c.topologyKey];
+      if (!ignored[i] && value !== undefined) domains.set(value, 0);
+    }
+    for (const p of counted) {
       const value = p.node.labels[c.topologyKey];
       if (value === undefined || !domains.has(value)) continue;
       if ((requireAll && !hasKeys(p.node)) || !included(c, p.node)) continue;
@@ -78,32 +88,36 @@ export function topologySpreadScores(
     return { weight: Math.log(domains.size + 2), perNode: null, domains };
   });
 
-  // Every feasible node goes through here: plain loops, nothing made per node.
-  const raw = new Array<number>(feasible.length);
+  // Every feasible node goes through here: plain loops, nothing made per node, one array for the scores.
+  const scores = new Array<number>(feasible.length);
+  let max = 0;
+  let min = Infinity;
   for (let i = 0; i < feasible.length; i++) {
     if (ignored[i]) {
-      raw[i] = 0;
+      scores[i] = 0;
       continue;
     }
     const node = feasible[i]!;
     let score = 0;
     for (let k = 0; k < constraints.length; k++) {
       const c = constraints[k]!;
-      if (!(c.topologyKey in node.labels)) continue;
+      const value = node.labels[c.topologyKey];
+      if (value === undefined) continue;
       const { weight, perNode, domains } = perConstraint[k]!;
-      const count = perNode ? (perNode.get(node) ?? 0) : (domains.get(node.labels[c.topologyKey] ?? '') ?? 0);
+      const count = perNode ? (perNode.get(node) ?? 0) : (domains.get(value) ?? 0);
       score += count * weight + (c.maxSkew - 1);
     }
-    raw[i] = Math.round(score);
+    const rounded = (scores[i] = Math.round(score));
+    if (rounded > max) max = rounded;
+    if (rounded < min) min = rounded;
   }
-  const kept = raw.filter((_, i) => !ignored[i]);
-  const max = Math.max(0, ...kept);
-  const min = kept.length > 0 ? Math.min(...kept) : 0;
-  return raw.map((s, i) => {
-    if (ignored[i]) return 0;
-    if (max === 0) return MAX_NODE_SCORE;
-    return Math.trunc((MAX_NODE_SCORE * (max + min - s)) / max);
-  });
+  if (min === Infinity) min = 0;
+  // Normalized in place: fewer matching pods score higher.
+  for (let i = 0; i < scores.length; i++) {
+    if (ignored[i]) continue;
+    scores[i] = max === 0 ? MAX_NODE_SCORE : Math.trunc((MAX_NODE_SCORE * (max + min - scores[i]!)) / max);
+  }
+  return scores;
 }
 
 /**
