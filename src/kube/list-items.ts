@@ -1,3 +1,14 @@
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  isBlank,
+} from '../json-bytes.js';
+
 /**
  * A LIST answer's body (`{"kind":"PodList","metadata":{…},"items":[{…},{…}]}`) read as its bytes arrive:
  * each object of the top-level `items` array is parsed on its own (JSON.parse of its bytes) and handed over
@@ -12,19 +23,6 @@
  * snapshot/json-list-stream.ts reads a snapshot file's list the same way but keeps it whole (with the
  * file offsets its errors name); this hands each item over, for the caller to strip and keep.
  */
-
-/** The bytes of JSON's structure (snapshot/json-list-stream.ts scans files with them too). */
-export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
-export const COMMA = 0x2c;
-export const NEWLINE = 0x0a;
-export const RETURN = 0x0d;
-export const OPEN_BRACE = 0x7b;
-export const CLOSE_BRACE = 0x7d;
-export const OPEN_BRACKET = 0x5b;
-export const CLOSE_BRACKET = 0x5d;
-/** JSON's whitespace. */
-export const isBlank = (byte: number) => byte === 0x20 || byte === NEWLINE || byte === RETURN || byte === 0x09;
 
 /** Where the envelope's text, at the `[` that opens an array at the top level, names that array `items`. */
 const ITEMS_KEY = /"items"\s*:\s*$/;

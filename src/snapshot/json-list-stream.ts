@@ -11,7 +11,7 @@ import {
   QUOTE,
   RETURN,
   isBlank,
-} from '../kube/list-items.js';
+} from '../json-bytes.js';
 
 /**
  * The longest string V8 can make (2^29 − 24 UTF-16 code units on 64-bit Node). `JSON.parse` needs the whole

@@ -128,8 +128,8 @@ export class NodeInfo {
     this.requestedSums = { ...this.requestedSums };
     this.nonZeroSums = { ...this.nonZeroSums };
     this.ports = this.ports.copy();
-    this.hotRequestedSums = new Float64Array(HOT_RESOURCES.length);
-    this.hotNonZeroSums = new Float64Array(2);
+    this.hotRequestedSums = this.hotRequestedSums.slice();
+    this.hotNonZeroSums = this.hotNonZeroSums.slice();
     this.shared = false;
   }
 

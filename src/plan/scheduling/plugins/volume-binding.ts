@@ -116,16 +116,16 @@ export interface PodVolumesOnNode {
   readonly provisioned: readonly DelayedClaim[];
 }
 
+// One of each, shared: the filter refuses many nodes of every placement, and a rejection is only read.
+const PV_MISSING = unresolvable(VOLUME_PV_NOT_EXIST);
+const NODE_CONFLICT = unresolvable(VOLUME_NODE_CONFLICT);
+
 /**
  * VolumeBinding's Filter (`FindPodVolumes`): bound claims' PVs must exist and their node affinity match
  * the node; each unbound claim takes the smallest Available PV that fits here, or else its class must be
  * able to provision here (a provisioner, allowedTopologies, published capacity). The reasons come in the
  * binder's order, all UnschedulableAndUnresolvable.
  */
-// One of each, shared: the filter refuses many nodes of every placement, and a rejection is only read.
-const PV_MISSING = unresolvable(VOLUME_PV_NOT_EXIST);
-const NODE_CONFLICT = unresolvable(VOLUME_NODE_CONFLICT);
-
 export function volumeBinding(state: VolumeBindingState, node: NodeInfo): FilterResult {
   // Bound claims only (a StatefulSet's, reused): the first missing PV or node conflict decides, as in
   // findPodVolumes, without what it builds for claims still to bind, on every node a placement checks.
