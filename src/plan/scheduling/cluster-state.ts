@@ -8,6 +8,7 @@ import { namespaceLabels } from './namespace-labels.js';
 import type { ClaimAllocation } from './dra/allocator.js';
 import { type DraCatalog, draCatalog } from './dra/catalog.js';
 import type { AssignedPod, ClusterState } from './framework.js';
+import { ContentMemo } from './content-memo.js';
 import { NodeInfo } from './node-info.js';
 import { isTerminal, isTerminating, toEpochSeconds } from '../pod-facts.js';
 import { replacementClaims } from './pod-claims.js';
@@ -173,9 +174,11 @@ export class SimulatedCluster implements ClusterState {
     namespace: string,
     labels: Readonly<Record<string, string>>,
   ): readonly ExistingTerm[] {
-    const matching = this.cache.memo(`${kind}\u0000${namespace}\u0000${JSON.stringify(labels)}`, () =>
-      state.candidates(namespace, labels).filter((c) => termMatches(c.term, namespace, labels)),
-    );
+    const matching = this.cache
+      .memo(kind, () => new ContentMemo<readonly ExistingTerm[]>())
+      .get(namespace, labels, () =>
+        state.candidates(namespace, labels).filter((c) => termMatches(c.term, namespace, labels)),
+      );
     const added = own.candidates(namespace, labels);
     return (added.length === 0 ? matching : [...matching, ...added]).filter((c) => !this.absent(c.uid));
   }
@@ -392,20 +395,29 @@ export class SimulatedCluster implements ClusterState {
     return out;
   }
 
+  forEachRunningMatch(namespace: string, selector: V1LabelSelector, each: (at: number) => void): void {
+    for (const pod of this.statePodsMatching(namespace, selector)) {
+      if (pod.terminating || this.absent(pod.uid) || this.isEvicted(pod.uid)) continue;
+      each(pod.at);
+    }
+    for (const { pod, node } of this.replacements) {
+      if (this.absent(pod.uid)) continue;
+      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) each(node.position);
+    }
+  }
+
   /** The assigned pods of the state matching a selector, found once for every simulation of the state. */
-  private statePodsMatching(
-    namespace: string,
-    selector: V1LabelSelector,
-    selectorKey = JSON.stringify(selector),
-  ): readonly StatePod[] {
-    return this.cache.memo(`pods-matching\u0000${namespace}\u0000${selectorKey}`, () =>
-      this.index.podsMatching(namespace, selector).flatMap((pod): StatePod[] => {
-        const at = this.assignedPosition(pod);
-        if (at === undefined) return [];
-        const { uid = '', labels = {} } = pod.metadata ?? {};
-        return [{ uid, labels, at, terminating: isTerminating(pod) }];
-      }),
-    );
+  private statePodsMatching(namespace: string, selector: V1LabelSelector): readonly StatePod[] {
+    return this.cache
+      .memo('pods-matching', () => new ContentMemo<readonly StatePod[]>())
+      .get(namespace, selector, () =>
+        this.index.podsMatching(namespace, selector).flatMap((pod): StatePod[] => {
+          const at = this.assignedPosition(pod);
+          if (at === undefined) return [];
+          const { uid = '', labels = {} } = pod.metadata ?? {};
+          return [{ uid, labels, at, terminating: isTerminating(pod) }];
+        }),
+      );
   }
 
   /** Where the node of a pod the scheduler's cache holds (bound, not Succeeded/Failed, on a known node) is in `nodeInfos`. */

@@ -90,6 +90,11 @@ export interface ClusterState {
   nodeInfo(name: string): NodeInfo | undefined;
   /** Assigned pods of a namespace whose labels match a selector (placed replacements included). */
   podsMatching(namespace: string, selector: V1LabelSelector): readonly AssignedPod[];
+  /**
+   * podsMatching's pods that are not terminating, each given as the position of its node in `nodeInfos`:
+   * what a count per node or domain needs, without an object per pod.
+   */
+  forEachRunningMatch(namespace: string, selector: V1LabelSelector, each: (at: number) => void): void;
   /** Every namespace that has pods, for affinity terms with `namespaceSelector: {}`. */
   namespaces(): Iterable<string>;
   /**

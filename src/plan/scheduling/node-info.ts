@@ -31,6 +31,8 @@ export type NodePodCounts = Pick<PodInfo, 'requests' | 'nonZeroRequests' | 'host
 export class NodeInfo {
   readonly node: V1Node;
   readonly name: string;
+  /** Where the node is in its cluster state's node list (SchedulerCache.nodeInfos), -1 outside one. */
+  readonly position: number;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly V1Taint[];
   readonly unschedulable: boolean;
@@ -52,11 +54,12 @@ export class NodeInfo {
 
   /**
    * `cordon`: the node is being drained, so it is seen as the cordon leaves it (see `cordoned`).
-   * `counts`: start from that NodeInfo's pods (sharing its sums) instead of an empty node.
+   * `counts`: start from that NodeInfo's pods (sharing its sums and its position) instead of an empty node.
    */
-  constructor(node: V1Node, cordon = false, counts?: NodeInfo) {
+  constructor(node: V1Node, cordon = false, counts?: NodeInfo, position = -1) {
     this.node = cordon ? cordoned(node) : node;
     this.name = node.metadata?.name ?? '';
+    this.position = counts?.position ?? position;
     this.labels = node.metadata?.labels ?? {};
     this.taints = this.node.spec?.taints ?? [];
     this.unschedulable = this.node.spec?.unschedulable === true;

@@ -67,7 +67,7 @@ export function schedulerCache(index: ClusterIndex): SchedulerCache {
 }
 
 function buildCache(index: ClusterIndex): SchedulerCache {
-  const nodeInfos = index.nodes.map((node) => new NodeInfo(node));
+  const nodeInfos = index.nodes.map((node, at) => new NodeInfo(node, false, undefined, at));
   const byName = new Map(nodeInfos.map((n) => [n.name, n]));
   const antiAffinity = new AntiAffinityIndex();
   const scoringTerms = new AntiAffinityIndex();
@@ -101,7 +101,7 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
     const at = before.positions.get(name);
     const node = next.node(name);
     if (at === undefined || !node) continue;
-    const info = new NodeInfo(node);
+    const info = new NodeInfo(node, false, undefined, at);
     for (const pod of next.podsOnNode(name)) if (!isTerminal(pod)) addExistingPod(info, pod);
     nodeInfos[at] = info;
   }

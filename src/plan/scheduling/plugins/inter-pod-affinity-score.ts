@@ -3,6 +3,7 @@ import type { ClusterState } from '../framework.js';
 import { namespaceLabels } from '../namespace-labels.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
+import { topologyDomains } from '../topology-domains.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 
 /**
@@ -18,13 +19,16 @@ export function interPodAffinityScores(
   feasible: readonly NodeInfo[],
   cluster: ClusterState,
 ): number[] | null {
-  const pairs = new Map<string, Map<string, number>>();
+  // Per topology key, the summed weights per domain id (topologyDomains), kept in the order keys come.
+  const pairs = new Map<string, { readonly ids: Int32Array; readonly weights: Float64Array }>();
   const add = (key: string, node: NodeInfo, weight: number) => {
-    const value = node.labels[key];
-    if (value === undefined || weight === 0) return;
-    let values = pairs.get(key);
-    if (!values) pairs.set(key, (values = new Map()));
-    values.set(value, (values.get(value) ?? 0) + weight);
+    if (weight === 0) return;
+    let pair = pairs.get(key);
+    const domains = pair ? null : topologyDomains(cluster, key);
+    const id = (pair?.ids ?? domains!.ids)[node.position]!;
+    if (id < 0) return;
+    if (!pair) pairs.set(key, (pair = { ids: domains!.ids, weights: new Float64Array(domains!.values.length) }));
+    pair.weights[id]! += weight;
   };
   for (const term of scoringTerms(pod.pod, namespaceLabels(cluster.snapshot), false)) {
     if (term.selector === null) continue;
@@ -38,13 +42,14 @@ export function interPodAffinityScores(
     if (termMatches(term, pod.namespace, pod.labels)) add(term.topologyKey, node, (term as WeightedTerm).weight);
   }
   if (pairs.size === 0) return null;
-  // Every feasible node goes through here: the pairs are walked as an array, no iterator per node.
-  const keys = [...pairs];
+  // Every feasible node goes through here: typed arrays read by position, no lookup by label name.
+  const keys = [...pairs.values()];
   const raw = feasible.map((node) => {
     let score = 0;
     for (let k = 0; k < keys.length; k++) {
-      const [key, values] = keys[k]!;
-      score += values.get(node.labels[key] ?? '\u0000') ?? 0;
+      const { ids, weights } = keys[k]!;
+      const id = ids[node.position]!;
+      if (id >= 0) score += weights[id]!;
     }
     return score;
   });

@@ -1,11 +1,13 @@
 import type { V1LabelSelector, V1LabelSelectorRequirement } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
-import type { AssignedPod, ClusterState } from '../framework.js';
+import type { ClusterState } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 import type { NodeMatcher } from './node-affinity.js';
+import { ContentMemo } from '../content-memo.js';
+import { topologyDomains } from '../topology-domains.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 import { parseConstraint, type SpreadConstraint } from './topology-spread.js';
 
@@ -50,45 +52,70 @@ export function topologySpreadScores(
   }
   if (constraints.length === 0) return null;
   const requireAll = explicit.length > 0;
-  const hasKeys = (node: NodeInfo) => constraints.every((c) => c.topologyKey in node.labels);
-  const ignored = feasible.map((node) => requireAll && !hasKeys(node));
+  const domainsOf = constraints.map((c) => topologyDomains(cluster, c.topologyKey));
+  const domainIds = domainsOf.map((d) => d.ids);
+  const hasKeys = (at: number) => domainIds.every((ids) => ids[at]! >= 0);
+  // With explicit constraints a feasible node without every key is ignored: it scores 0.
+  const ignored = new Uint8Array(feasible.length);
+  let scored = feasible.length;
+  if (requireAll) {
+    for (let i = 0; i < feasible.length; i++) {
+      if (hasKeys(feasible[i]!.position)) continue;
+      ignored[i] = 1;
+      scored--;
+    }
+  }
 
   const tolerations = pod.pod.spec?.tolerations ?? [];
-  const included = (c: SpreadConstraint, node: NodeInfo) =>
-    (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
-    (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
-  // The system defaults' two constraints share one selector: its pods are looked up once.
-  const matchingOf = new Map<V1LabelSelector, AssignedPod[]>();
-  const matching = (selector: V1LabelSelector) => {
-    let pods = matchingOf.get(selector);
-    if (!pods)
-      matchingOf.set(selector, (pods = cluster.podsMatching(pod.namespace, selector).filter((p) => !p.terminating)));
-    return pods;
+  const nodes = cluster.nodeInfos;
+  const included = (c: SpreadConstraint, at: number) => {
+    const node = nodes[at]!;
+    return (
+      (c.nodeAffinityPolicy === 'Ignore' || affinity(node)) &&
+      (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined)
+    );
   };
-  // Per constraint, its weight and matching pods per node (hostname) or per domain (any other key).
-  const perConstraint = constraints.map((c) => {
-    const counted = c.selector !== null && !isEmptySelector(c.selector) ? matching(c.selector) : [];
-    if (c.topologyKey === HOSTNAME) {
-      const perNode = new Map<NodeInfo, number>();
-      for (const p of counted) perNode.set(p.node, (perNode.get(p.node) ?? 0) + 1);
-      const scored = ignored.reduce((n, ignore) => (ignore ? n : n + 1), 0);
-      return { weight: Math.log(scored + 2), perNode, domains: null };
-    }
-    const domains = new Map<string, number>();
+  // Per constraint, matching pods per node position (hostname) or per domain id (any other key), and
+  // its weight: ln of the number of domains among the scored nodes, + 2.
+  const counts = constraints.map((c, k) =>
+    c.topologyKey === HOSTNAME ? perNodeCounts(k, nodes.length) : new Int32Array(domainsOf[k]!.values.length),
+  );
+  const weights = constraints.map((c, k) => {
+    if (c.topologyKey === HOSTNAME) return Math.log(scored + 2);
+    const present = new Uint8Array(counts[k]!.length);
+    let domains = 0;
     for (let i = 0; i < feasible.length; i++) {
-      const value = feasible[i]!.labels[c.topologyKey];
-      if (!ignored[i] && value !== undefined) domains.set(value, 0);
+      const id = domainIds[k]![feasible[i]!.position]!;
+      if (ignored[i] || id < 0 || present[id]) continue;
+      present[id] = 1;
+      domains++;
     }
-    for (const p of counted) {
-      const value = p.node.labels[c.topologyKey];
-      if (value === undefined || !domains.has(value)) continue;
-      if ((requireAll && !hasKeys(p.node)) || !included(c, p.node)) continue;
-      domains.set(value, domains.get(value)! + 1);
-    }
-    return { weight: Math.log(domains.size + 2), perNode: null, domains };
+    return Math.log(domains + 2);
   });
+  // Constraints that share a selector (the system defaults' two) count its pods in one pass.
+  const bySelector = new Map<V1LabelSelector, number[]>();
+  constraints.forEach((c, k) => {
+    if (c.selector === null || isEmptySelector(c.selector)) return;
+    const group = bySelector.get(c.selector);
+    if (group) group.push(k);
+    else bySelector.set(c.selector, [k]);
+  });
+  for (const [selector, group] of bySelector) {
+    cluster.forEachRunningMatch(pod.namespace, selector, (at) => {
+      for (const k of group) {
+        const c = constraints[k]!;
+        if (c.topologyKey === HOSTNAME) {
+          counts[k]![at]!++;
+          continue;
+        }
+        const id = domainIds[k]![at]!;
+        if (id < 0 || (requireAll && !hasKeys(at)) || !included(c, at)) continue;
+        counts[k]![id]!++;
+      }
+    });
+  }
 
-  // Every feasible node goes through here: plain loops, nothing made per node, one array for the scores.
+  // Every feasible node goes through here: typed arrays read by position, nothing made per node.
   const scores = new Array<number>(feasible.length);
   let max = 0;
   let min = Infinity;
@@ -97,20 +124,21 @@ export function topologySpreadScores(
       scores[i] = 0;
       continue;
     }
-    const node = feasible[i]!;
+    const at = feasible[i]!.position;
     let score = 0;
     for (let k = 0; k < constraints.length; k++) {
-      const c = constraints[k]!;
-      const value = node.labels[c.topologyKey];
-      if (value === undefined) continue;
-      const { weight, perNode, domains } = perConstraint[k]!;
-      const count = perNode ? (perNode.get(node) ?? 0) : (domains.get(value) ?? 0);
-      score += count * weight + (c.maxSkew - 1);
+      const id = domainIds[k]![at]!;
+      if (id < 0) continue;
+      const count = constraints[k]!.topologyKey === HOSTNAME ? counts[k]![at]! : counts[k]![id]!;
+      score += count * weights[k]! + (constraints[k]!.maxSkew - 1);
     }
     const rounded = (scores[i] = Math.round(score));
     if (rounded > max) max = rounded;
     if (rounded < min) min = rounded;
   }
+  constraints.forEach((c, k) => {
+    if (c.topologyKey === HOSTNAME) counts[k]!.fill(0);
+  });
   if (min === Infinity) min = 0;
   // Normalized in place: fewer matching pods score higher.
   for (let i = 0; i < scores.length; i++) {
@@ -121,12 +149,22 @@ export function topologySpreadScores(
 }
 
 /**
+ * Matching pods per node position for the k-th constraint on hostname: one array per constraint for the
+ * whole process, zeroed after each use, rather than one the size of the cluster for every placement.
+ */
+const perNode: Int32Array[] = [];
+function perNodeCounts(k: number, nodes: number): Int32Array {
+  if ((perNode[k]?.length ?? -1) < nodes) perNode[k] = new Int32Array(nodes);
+  return perNode[k]!;
+}
+
+/**
  * `helper.DefaultSelector`: the requirements of every Service, ReplicationController, ReplicaSet and
  * StatefulSet of the pod's namespace that selects it, ANDed; null when none does.
  */
 function defaultSelector(pod: PodInfo, cluster: ClusterState): V1LabelSelector | null {
-  const key = `spread-default-selector\u0000${pod.namespace}\u0000${JSON.stringify(pod.labels)}`;
-  return cluster.stateMemo(key, () => {
+  const memo = cluster.stateMemo('spread-default-selector', () => new ContentMemo<V1LabelSelector | null>());
+  return memo.get(pod.namespace, pod.labels, () => {
     const owners = selectorsOf(pod.namespace, cluster);
     const matchLabels: Record<string, string> = {};
     const matchExpressions: V1LabelSelectorRequirement[] = [];

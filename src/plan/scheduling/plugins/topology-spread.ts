@@ -6,6 +6,7 @@ import { requiredNodeAffinity } from './node-affinity.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
+import { topologyDomains } from '../topology-domains.js';
 
 /** PodTopologySpread (pkg/scheduler/framework/plugins/podtopologyspread, v1.37). */
 export const SPREAD_REASON = "node(s) didn't match pod topology spread constraints";
@@ -32,19 +33,22 @@ export interface SpreadConstraint {
  */
 export interface SpreadState {
   readonly constraints: readonly SpreadConstraint[];
-  readonly domainCounts: readonly ReadonlyMap<string, number>[];
+  /** Per constraint, each node's domain by position (topologyDomains: -1 without the key). */
+  readonly domainIds: readonly Int32Array[];
+  /** Per constraint, matching pods per domain id. */
+  readonly domainCounts: readonly Int32Array[];
   readonly globalMin: readonly number[];
 }
 
-/** Per constraint, the nodes whose pods count and how many domains they make. */
+/** Per constraint, the nodes (by position) whose pods count and how many domains they make. */
 interface EligibleDomains {
-  readonly counts: (node: NodeInfo) => boolean;
+  readonly counts: (at: number) => boolean;
   readonly domains: number;
 }
 
-/** Per constraint, over the cluster state's nodes (none cordoned by the drain): the nodes that count, and how many per domain. */
+/** Per constraint, over the cluster state's nodes (none cordoned by the drain): the nodes that count (1 by position), and how many per domain. */
 interface StateDomains {
-  readonly included: ReadonlySet<string>;
+  readonly included: Uint8Array;
   readonly nodesPerDomain: ReadonlyMap<string, number>;
 }
 
@@ -98,24 +102,34 @@ function withMatchLabelKeys(
  */
 export function topologySpreadPreFilter(pod: PodInfo, cluster: ClusterState): SpreadState {
   const constraints = spreadConstraints(pod);
-  if (constraints.length === 0) return { constraints, domainCounts: [], globalMin: [] };
+  if (constraints.length === 0) return { constraints, domainIds: [], domainCounts: [], globalMin: [] };
   const eligible = eligibleDomains(pod, constraints, cluster);
-  const domainCounts = constraints.map(() => new Map<string, number>());
+  const domains = constraints.map((c) => topologyDomains(cluster, c.topologyKey));
+  const domainIds = domains.map((d) => d.ids);
+  const domainCounts = domains.map((d) => new Int32Array(d.values.length));
   constraints.forEach((c, i) => {
     if (c.selector === null || isEmptySelector(c.selector)) return;
-    for (const other of cluster.podsMatching(pod.namespace, c.selector)) {
-      if (other.terminating || !eligible[i]!.counts(other.node)) continue;
-      const domain = other.node.labels[c.topologyKey]!;
-      domainCounts[i]!.set(domain, (domainCounts[i]!.get(domain) ?? 0) + 1);
-    }
+    const { counts } = eligible[i]!;
+    const [ids, perDomain] = [domainIds[i]!, domainCounts[i]!];
+    // An eligible node has every constraint's key: its domain id is there.
+    cluster.forEachRunningMatch(pod.namespace, c.selector, (at) => {
+      if (counts(at)) perDomain[ids[at]!]!++;
+    });
   });
   const globalMin = constraints.map((c, i) => {
-    const { domains } = eligible[i]!;
-    if (domains < c.minDomains) return 0;
-    const counts = domainCounts[i]!;
-    return counts.size < domains ? 0 : Math.min(...counts.values());
+    const { domains: eligibleCount } = eligible[i]!;
+    if (eligibleCount < c.minDomains) return 0;
+    // Matching pods count only on eligible nodes: the domains with any are eligible ones.
+    let withPods = 0;
+    let min = Infinity;
+    for (const count of domainCounts[i]!) {
+      if (count === 0) continue;
+      withPods++;
+      if (count < min) min = count;
+    }
+    return withPods < eligibleCount ? 0 : min;
   });
-  return { constraints, domainCounts, globalMin };
+  return { constraints, domainIds, domainCounts, globalMin };
 }
 
 /**
@@ -150,15 +164,15 @@ function eligibleDomains(
       (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
     const state = cluster.stateMemo(key, (nodes) =>
       constraints.map((c): StateDomains => {
-        const names = new Set<string>();
+        const eligible = new Uint8Array(nodes.length);
         const nodesPerDomain = new Map<string, number>();
-        for (const node of nodes) {
-          if (!included(c, node)) continue;
-          names.add(node.name);
+        nodes.forEach((node, at) => {
+          if (!included(c, node)) return;
+          eligible[at] = 1;
           const domain = node.labels[c.topologyKey]!;
           nodesPerDomain.set(domain, (nodesPerDomain.get(domain) ?? 0) + 1);
-        }
-        return { included: names, nodesPerDomain };
+        });
+        return { included: eligible, nodesPerDomain };
       }),
     );
     return constraints.map((c, i) =>
@@ -177,18 +191,18 @@ function withDrainedNodes(
   drained: readonly NodeInfo[],
   included: (node: NodeInfo) => boolean,
 ): EligibleDomains {
-  const changed = drained.filter((node) => included(node) !== state.included.has(node.name));
-  if (changed.length === 0)
-    return { counts: (node) => state.included.has(node.name), domains: state.nodesPerDomain.size };
-  const now = new Map(changed.map((node) => [node.name, !state.included.has(node.name)]));
+  const wasIncluded = (node: NodeInfo) => state.included[node.position] === 1;
+  const changed = drained.filter((node) => included(node) !== wasIncluded(node));
+  if (changed.length === 0) return { counts: (at) => state.included[at] === 1, domains: state.nodesPerDomain.size };
+  const now = new Map(changed.map((node) => [node.position, !wasIncluded(node)]));
   const perDomain = new Map(state.nodesPerDomain);
   for (const node of changed) {
     const domain = node.labels[topologyKey]!;
-    const count = (perDomain.get(domain) ?? 0) + (now.get(node.name) ? 1 : -1);
+    const count = (perDomain.get(domain) ?? 0) + (now.get(node.position) ? 1 : -1);
     if (count > 0) perDomain.set(domain, count);
     else perDomain.delete(domain);
   }
-  return { counts: (node) => now.get(node.name) ?? state.included.has(node.name), domains: perDomain.size };
+  return { counts: (at) => now.get(at) ?? state.included[at] === 1, domains: perDomain.size };
 }
 
 // One of each, shared: the filter refuses many nodes of every placement, and a rejection is only read.
@@ -203,9 +217,9 @@ const SKEWED = unschedulable(SPREAD_REASON);
 export function topologySpread(state: SpreadState, node: NodeInfo): FilterResult {
   for (let i = 0; i < state.constraints.length; i++) {
     const c = state.constraints[i]!;
-    const domain = node.labels[c.topologyKey];
-    if (domain === undefined) return MISSING_LABEL;
-    const skew = (state.domainCounts[i]!.get(domain) ?? 0) + (c.selfMatch ? 1 : 0) - state.globalMin[i]!;
+    const domain = state.domainIds[i]![node.position]!;
+    if (domain < 0) return MISSING_LABEL;
+    const skew = state.domainCounts[i]![domain]! + (c.selfMatch ? 1 : 0) - state.globalMin[i]!;
     if (skew > c.maxSkew) return SKEWED;
   }
   return null;
