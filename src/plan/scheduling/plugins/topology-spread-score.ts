@@ -136,9 +136,6 @@ export function topologySpreadScores(
     if (rounded > max) max = rounded;
     if (rounded < min) min = rounded;
   }
-  constraints.forEach((c, k) => {
-    if (c.topologyKey === HOSTNAME) counts[k]!.fill(0);
-  });
   if (min === Infinity) min = 0;
   // Normalized in place: fewer matching pods score higher.
   for (let i = 0; i < scores.length; i++) {
@@ -150,12 +147,12 @@ export function topologySpreadScores(
 
 /**
  * Matching pods per node position for the k-th constraint on hostname: one array per constraint for the
- * whole process, zeroed after each use, rather than one the size of the cluster for every placement.
+ * whole process, zeroed before each use, rather than one the size of the cluster for every placement.
  */
 const perNode: Int32Array[] = [];
 function perNodeCounts(k: number, nodes: number): Int32Array {
   if ((perNode[k]?.length ?? -1) < nodes) perNode[k] = new Int32Array(nodes);
-  return perNode[k]!;
+  return perNode[k]!.fill(0);
 }
 
 /**
