@@ -23,6 +23,8 @@ import type * as Replay from './replay.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const labScript = path.join(root, 'scripts/lab/lab.sh');
+/** A generated cluster whose pods cannot all be placed is given up after this long, not the seeding's bound. */
+const GIVE_UP_SETTLING_SECONDS = 45;
 
 function usage(message: string): never {
   console.error(`fidelity: ${message}`);
@@ -90,7 +92,10 @@ if (values.replay !== undefined) {
   const { checkCluster } = (await import(new URL('./harness.ts', import.meta.url).href)) as typeof Harness;
   seeds = Array.from({ length: count }, (_, i) => first + i);
   judge = async (seed) => ({
-    result: await checkCluster(seed, lab, values.verbose ? (line) => console.log(`  ${line}`) : undefined),
+    result: await checkCluster(seed, lab, {
+      settleSeconds: GIVE_UP_SETTLING_SECONDS,
+      ...(values.verbose ? { log: (line: string) => console.log(`  ${line}`) } : {}),
+    }),
   });
 }
 

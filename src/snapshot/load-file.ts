@@ -11,10 +11,9 @@ import {
 } from './json-list-stream.js';
 import { SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
 import { objectProblem } from './validate.js';
+import { SNAPSHOT_COMMAND } from './snapshot-command.js';
 
-/** The command whose output `--snapshot` reads; quoted in every error so the fix is one copy-paste away. */
-export const SNAPSHOT_COMMAND =
-  'kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services,persistentvolumeclaims,persistentvolumes,storageclasses,csinodes,csidrivers,csistoragecapacities,namespaces,priorityclasses,resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices -A -o json';
+export { SNAPSHOT_COMMAND };
 
 /**
  * Without nodes there is nothing to plan. Pods are not required of a file: one with none may be a
