@@ -7,7 +7,7 @@ import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
 import { namespaceLabels } from './namespace-labels.js';
 import type { ClaimAllocation } from './dra/allocator.js';
 import { type DraCatalog, draCatalog } from './dra/catalog.js';
-import type { AssignedPod, ClusterState } from './framework.js';
+import type { ClusterState, MatchVisitor } from './framework.js';
 import { ContentMemo } from './content-memo.js';
 import { NodeInfo } from './node-info.js';
 import { isTerminal, isTerminating, toEpochSeconds } from '../pod-facts.js';
@@ -379,31 +379,22 @@ export class SimulatedCluster implements ClusterState {
       this.scoring.add(scoringTerms(pod.pod, namespaceLabels(this.snapshot), true), node, pod.uid);
   }
 
-  podsMatching(namespace: string, selector: V1LabelSelector): AssignedPod[] {
-    const out: AssignedPod[] = [];
+  forEachMatch(namespace: string, selector: V1LabelSelector, each: MatchVisitor): void {
     for (const pod of this.statePodsMatching(namespace, selector)) {
       if (this.absent(pod.uid)) continue;
-      const evicted = this.isEvicted(pod.uid);
-      out.push({ namespace, labels: pod.labels, node: this.nodes[pod.at]!, terminating: evicted || pod.terminating });
+      each(pod.at, pod.labels, pod.terminating || this.isEvicted(pod.uid));
     }
     for (const { pod, node } of this.replacements) {
       if (this.absent(pod.uid)) continue;
-      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) {
-        out.push({ namespace, labels: pod.labels, node, terminating: false });
-      }
+      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector))
+        each(node.position, pod.labels, false);
     }
-    return out;
   }
 
   forEachRunningMatch(namespace: string, selector: V1LabelSelector, each: (at: number) => void): void {
-    for (const pod of this.statePodsMatching(namespace, selector)) {
-      if (pod.terminating || this.absent(pod.uid) || this.isEvicted(pod.uid)) continue;
-      each(pod.at);
-    }
-    for (const { pod, node } of this.replacements) {
-      if (this.absent(pod.uid)) continue;
-      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) each(node.position);
-    }
+    this.forEachMatch(namespace, selector, (at, _labels, terminating) => {
+      if (!terminating) each(at);
+    });
   }
 
   /** The assigned pods of the state matching a selector, found once for every simulation of the state. */

@@ -75,25 +75,20 @@ export interface FilterPlugin<S = unknown> {
   filter(pod: PodInfo, node: NodeInfo, state: S): FilterResult;
 }
 
-/** A pod the scheduler's cache holds on a node: bound, and not Succeeded or Failed. */
-export interface AssignedPod {
-  readonly namespace: string;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly node: NodeInfo;
-  /** deletionTimestamp set, or evicted by this simulation. */
-  readonly terminating: boolean;
-}
+/**
+ * Called for each pod the scheduler's cache holds (bound, not Succeeded or Failed) that matches: the
+ * position of its node in `nodeInfos`, its labels, and whether it is terminating (deletionTimestamp set,
+ * or evicted by this simulation). No object is made per pod: counts per node or domain need none.
+ */
+export type MatchVisitor = (at: number, labels: Readonly<Record<string, string>>, terminating: boolean) => void;
 
 /** What the PreFilter steps read from the cluster: built once per simulation, updated by each placement. */
 export interface ClusterState {
   readonly nodeInfos: readonly NodeInfo[];
   nodeInfo(name: string): NodeInfo | undefined;
-  /** Assigned pods of a namespace whose labels match a selector (placed replacements included). */
-  podsMatching(namespace: string, selector: V1LabelSelector): readonly AssignedPod[];
-  /**
-   * podsMatching's pods that are not terminating, each given as the position of its node in `nodeInfos`:
-   * what a count per node or domain needs, without an object per pod.
-   */
+  /** Visits the assigned pods of a namespace whose labels match a selector (placed replacements included). */
+  forEachMatch(namespace: string, selector: V1LabelSelector, each: MatchVisitor): void;
+  /** forEachMatch's pods that are not terminating, each given as the position of its node in `nodeInfos`. */
   forEachRunningMatch(namespace: string, selector: V1LabelSelector, each: (at: number) => void): void;
   /** Every namespace that has pods, for affinity terms with `namespaceSelector: {}`. */
   namespaces(): Iterable<string>;

@@ -21,11 +21,11 @@ export function interPodAffinityScores(
 ): number[] | null {
   // Per topology key, the summed weights per domain id (topologyDomains), kept in the order keys come.
   const pairs = new Map<string, { readonly ids: Int32Array; readonly weights: Float64Array }>();
-  const add = (key: string, node: NodeInfo, weight: number) => {
+  const add = (key: string, at: number, weight: number) => {
     if (weight === 0) return;
     let pair = pairs.get(key);
     const domains = pair ? null : topologyDomains(cluster, key);
-    const id = (pair?.ids ?? domains!.ids)[node.position]!;
+    const id = (pair?.ids ?? domains!.ids)[at]!;
     if (id < 0) return;
     if (!pair) pairs.set(key, (pair = { ids: domains!.ids, weights: new Float64Array(domains!.values.length) }));
     pair.weights[id]! += weight;
@@ -34,12 +34,12 @@ export function interPodAffinityScores(
     if (term.selector === null) continue;
     const namespaces = term.allNamespaces ? cluster.namespaces() : term.namespaces;
     for (const namespace of namespaces) {
-      for (const other of cluster.podsMatching(namespace, term.selector))
-        add(term.topologyKey, other.node, term.weight);
+      cluster.forEachMatch(namespace, term.selector, (at) => add(term.topologyKey, at, term.weight));
     }
   }
   for (const { term, node } of cluster.scoringTermsFor(pod.namespace, pod.labels)) {
-    if (termMatches(term, pod.namespace, pod.labels)) add(term.topologyKey, node, (term as WeightedTerm).weight);
+    if (termMatches(term, pod.namespace, pod.labels))
+      add(term.topologyKey, node.position, (term as WeightedTerm).weight);
   }
   if (pairs.size === 0) return null;
   // Every feasible node goes through here: typed arrays read by position, no lookup by label name.

@@ -1,12 +1,5 @@
 import { type AffinityTerm, termMatches } from '../affinity-term.js';
-import {
-  type AssignedPod,
-  type ClusterState,
-  type FilterPlugin,
-  type FilterResult,
-  unresolvable,
-  unschedulable,
-} from '../framework.js';
+import { type ClusterState, type FilterPlugin, type FilterResult, unresolvable, unschedulable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 
@@ -65,15 +58,15 @@ export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): 
 
   const affinityCounts: PairCounts = new Map();
   if (affinityTerms.length > 0) {
-    const matchingAll = podsMatchingTerm(affinityTerms[0]!, cluster).filter((p) =>
-      affinityTerms.every((t) => termMatches(t, p.namespace, p.labels)),
-    );
-    for (const p of matchingAll) for (const t of affinityTerms) count(affinityCounts, p.node, t.topologyKey);
+    forEachTermMatch(affinityTerms[0]!, cluster, (node, namespace, labels) => {
+      if (!affinityTerms.every((t) => termMatches(t, namespace, labels))) return;
+      for (const t of affinityTerms) count(affinityCounts, node, t.topologyKey);
+    });
   }
 
   const antiAffinityCounts: PairCounts = new Map();
   for (const term of antiAffinityTerms) {
-    for (const p of podsMatchingTerm(term, cluster)) count(antiAffinityCounts, p.node, term.topologyKey);
+    forEachTermMatch(term, cluster, (node) => count(antiAffinityCounts, node, term.topologyKey));
   }
 
   const matchesOwnAffinity =
@@ -91,12 +84,18 @@ export function interPodAffinityPreFilter(pod: PodInfo, cluster: ClusterState): 
   };
 }
 
-function podsMatchingTerm(term: AffinityTerm, cluster: ClusterState): AssignedPod[] {
-  if (term.selector === null) return [];
+/** Visits the assigned pods a term's selector and namespaces match, terminating ones included. */
+function forEachTermMatch(
+  term: AffinityTerm,
+  cluster: ClusterState,
+  each: (node: NodeInfo, namespace: string, labels: Readonly<Record<string, string>>) => void,
+): void {
+  const { selector } = term;
+  if (selector === null) return;
   const namespaces = term.allNamespaces ? cluster.namespaces() : term.namespaces;
-  const out: AssignedPod[] = [];
-  for (const ns of namespaces) out.push(...cluster.podsMatching(ns, term.selector));
-  return out;
+  for (const namespace of namespaces) {
+    cluster.forEachMatch(namespace, selector, (at, labels) => each(cluster.nodeInfos[at]!, namespace, labels));
+  }
 }
 
 /** Pods on nodes without the key add nothing. */

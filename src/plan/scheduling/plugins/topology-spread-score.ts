@@ -78,7 +78,7 @@ export function topologySpreadScores(
   // Per constraint, matching pods per node position (hostname) or per domain id (any other key), and
   // its weight: ln of the number of domains among the scored nodes, + 2.
   const counts = constraints.map((c, k) =>
-    c.topologyKey === HOSTNAME ? perNodeCounts(k, nodes.length) : new Int32Array(domainsOf[k]!.values.length),
+    c.topologyKey === HOSTNAME ? perNodeCounts(cluster, k) : new Int32Array(domainsOf[k]!.values.length),
   );
   const weights = constraints.map((c, k) => {
     if (c.topologyKey === HOSTNAME) return Math.log(scored + 2);
@@ -147,12 +147,11 @@ export function topologySpreadScores(
 
 /**
  * Matching pods per node position for the k-th constraint on hostname: one array per constraint for the
- * whole process, zeroed before each use, rather than one the size of the cluster for every placement.
+ * simulation, zeroed before each use, rather than one the size of the cluster for every placement.
  */
-const perNode: Int32Array[] = [];
-function perNodeCounts(k: number, nodes: number): Int32Array {
-  if ((perNode[k]?.length ?? -1) < nodes) perNode[k] = new Int32Array(nodes);
-  return perNode[k]!.fill(0);
+function perNodeCounts(cluster: ClusterState, k: number): Int32Array {
+  const perNode = cluster.memo('spread-score-hostname-counts', (): Int32Array[] => []);
+  return (perNode[k] ??= new Int32Array(cluster.nodeInfos.length)).fill(0);
 }
 
 /**

@@ -46,10 +46,14 @@ interface EligibleDomains {
   readonly domains: number;
 }
 
-/** Per constraint, over the cluster state's nodes (none cordoned by the drain): the nodes that count (1 by position), and how many per domain. */
+/**
+ * Per constraint, over the cluster state's nodes (none cordoned by the drain): the nodes that count (1 by
+ * position), how many per domain id (topologyDomains), and how many domains have one.
+ */
 interface StateDomains {
   readonly included: Uint8Array;
-  readonly nodesPerDomain: ReadonlyMap<string, number>;
+  readonly nodesPerDomain: Int32Array;
+  readonly domains: number;
 }
 
 /**
@@ -164,19 +168,22 @@ function eligibleDomains(
       (c.nodeTaintsPolicy === 'Ignore' || untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined);
     const state = cluster.stateMemo(key, (nodes) =>
       constraints.map((c): StateDomains => {
+        const { ids, values } = topologyDomains(cluster, c.topologyKey);
         const eligible = new Uint8Array(nodes.length);
-        const nodesPerDomain = new Map<string, number>();
+        const nodesPerDomain = new Int32Array(values.length);
+        let domains = 0;
         nodes.forEach((node, at) => {
           if (!included(c, node)) return;
           eligible[at] = 1;
-          const domain = node.labels[c.topologyKey]!;
-          nodesPerDomain.set(domain, (nodesPerDomain.get(domain) ?? 0) + 1);
+          if (nodesPerDomain[ids[at]!]!++ === 0) domains++;
         });
-        return { included: eligible, nodesPerDomain };
+        return { included: eligible, nodesPerDomain, domains };
       }),
     );
     return constraints.map((c, i) =>
-      withDrainedNodes(state[i]!, c.topologyKey, cluster.drainedNodeInfos, (node) => included(c, node)),
+      withDrainedNodes(state[i]!, topologyDomains(cluster, c.topologyKey).ids, cluster.drainedNodeInfos, (node) =>
+        included(c, node),
+      ),
     );
   });
 }
@@ -187,22 +194,25 @@ function eligibleDomains(
  */
 function withDrainedNodes(
   state: StateDomains,
-  topologyKey: string,
+  domainIds: Int32Array,
   drained: readonly NodeInfo[],
   included: (node: NodeInfo) => boolean,
 ): EligibleDomains {
   const wasIncluded = (node: NodeInfo) => state.included[node.position] === 1;
   const changed = drained.filter((node) => included(node) !== wasIncluded(node));
-  if (changed.length === 0) return { counts: (at) => state.included[at] === 1, domains: state.nodesPerDomain.size };
+  if (changed.length === 0) return { counts: (at) => state.included[at] === 1, domains: state.domains };
   const now = new Map(changed.map((node) => [node.position, !wasIncluded(node)]));
-  const perDomain = new Map(state.nodesPerDomain);
+  const perDomain = state.nodesPerDomain.slice();
+  let domains = state.domains;
   for (const node of changed) {
-    const domain = node.labels[topologyKey]!;
-    const count = (perDomain.get(domain) ?? 0) + (now.get(node.position) ? 1 : -1);
-    if (count > 0) perDomain.set(domain, count);
-    else perDomain.delete(domain);
+    // A node that changes was (or is now) included, so it has the key: its domain id is there.
+    const id = domainIds[node.position]!;
+    const before = perDomain[id]!;
+    const after = (perDomain[id] = before + (now.get(node.position) ? 1 : -1));
+    if (before === 0 && after > 0) domains++;
+    else if (before > 0 && after === 0) domains--;
   }
-  return { counts: (at) => now.get(at) ?? state.included[at] === 1, domains: perDomain.size };
+  return { counts: (at) => now.get(at) ?? state.included[at] === 1, domains };
 }
 
 // One of each, shared: the filter refuses many nodes of every placement, and a rejection is only read.
