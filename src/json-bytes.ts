@@ -1,6 +1,6 @@
 /**
  * The bytes of JSON's structure, for the scans that find where each item of a JSON list ends without
- * parsing it: a snapshot file's (snapshot/json-list-stream.ts) and a LIST answer's (kube/list-items.ts).
+ * parsing it (json-list-stream.ts): a snapshot file's and a LIST answer's.
  */
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;

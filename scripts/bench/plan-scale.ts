@@ -30,7 +30,7 @@ import { runInNewContext } from 'node:vm';
 import type * as BuildPlanModule from '../../src/plan/build-plan.js';
 import type * as IndexModule from '../../src/snapshot/cluster-index.js';
 import type { ClusterIndex } from '../../src/snapshot/cluster-index.js';
-import type * as JsonStreamModule from '../../src/snapshot/json-list-stream.js';
+import type * as JsonStreamModule from '../../src/json-list-stream.js';
 import type * as LoadFileModule from '../../src/snapshot/load-file.js';
 import type * as GeneratorModule from './synthetic-cluster.js';
 
@@ -257,7 +257,7 @@ async function loadProject(): Promise<Project> {
     loadFile: (await import(dist('snapshot/load-file.js'))) as LoadFile,
     index: (await import(dist('snapshot/cluster-index.js'))) as Index,
     buildPlan: (await import(dist('plan/build-plan.js'))) as BuildPlan,
-    stream: (await import(dist('snapshot/json-list-stream.js'))) as JsonStream,
+    stream: (await import(dist('json-list-stream.js'))) as JsonStream,
   };
 }
 

@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type * as PoolPlanModule from '../../src/plan/pool-plan.js';
 import type * as IndexModule from '../../src/snapshot/cluster-index.js';
-import type * as JsonStreamModule from '../../src/snapshot/json-list-stream.js';
+import type * as JsonStreamModule from '../../src/json-list-stream.js';
 import type * as LoadFileModule from '../../src/snapshot/load-file.js';
 import type * as PlanScaleModule from './plan-scale.js';
 import type * as GeneratorModule from './synthetic-cluster.js';
@@ -52,7 +52,7 @@ export async function runPoolPlanScaleBench(
   const { loadSnapshotFile } = await dist<typeof LoadFileModule>('snapshot/load-file.js');
   const { ClusterIndex } = await dist<typeof IndexModule>('snapshot/cluster-index.js');
   const { buildPoolPlan } = await dist<typeof PoolPlanModule>('plan/pool-plan.js');
-  const { MAX_STRING_LENGTH } = await dist<typeof JsonStreamModule>('snapshot/json-list-stream.js');
+  const { MAX_STRING_LENGTH } = await dist<typeof JsonStreamModule>('json-list-stream.js');
   const scale = options.scale ?? 1;
   const runs = Math.max(1, options.runs ?? 1);
   const dir = mkdtempSync(path.join(tmpdir(), 'pool-plan-scale-'));

@@ -2,14 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeTarget } from './config.js';
 import { classifyKubeError } from './errors.js';
 import { forEachLine, getRaw, type Query } from './raw-request.js';
-import { readListItems } from './list-items.js';
+import { readListItems } from '../json-list-stream.js';
 import { ApiError } from './rest.js';
 import { listAllPages, type PageRequest } from './list-pages.js';
 import { brokenOff, brokenReadWait, readFailure, retryRead, type RetryWait } from './read-retry.js';
 
 /**
  * One kind of object, read once and kept current from a watch, as client-go's reflector and informer keep
- * theirs: the first read is a LIST (each item parsed as its bytes arrive, kube/list-items.ts) when it may
+ * theirs: the first read is a LIST (each item parsed as its bytes arrive, json-list-stream.ts) when it may
  * come from the API server's watch cache as it is, and the streaming list when it must be consistent (a
  * watch with sendInitialEvents, which the API server answers from its watch cache one object per line,
  * ending with a bookmark) or, where the server refuses that, a paged LIST; then a WATCH from the
@@ -313,7 +313,7 @@ export class KindInformer {
           signal: this.stopping.signal,
         });
         if (!response.body) throw new SyntaxError('Unexpected end of JSON input');
-        // Each item parsed and stripped as its bytes arrive (kube/list-items.ts), not the whole answer at once.
+        // Each item parsed and stripped as its bytes arrive (json-list-stream.ts), not the whole answer at once.
         const items: KubeObject[] = [];
         const list = (await readListItems(response.body, (item) => {
           items.push(this.options.transform(item as KubeObject));

@@ -8,7 +8,7 @@ import {
   MAX_STRING_LENGTH,
   positionOf,
   readJsonListFile,
-} from './json-list-stream.js';
+} from '../json-list-stream.js';
 import { SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
 import { objectProblem } from './validate.js';
 import { SNAPSHOT_COMMAND } from './snapshot-command.js';

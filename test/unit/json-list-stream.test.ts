@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonListStream, JsonStreamError } from '../../../src/snapshot/json-list-stream.js';
+import { JsonListStream, JsonStreamError } from '../../src/json-list-stream.js';
 
 /** Feeds `text` to a stream `chunkSize` bytes at a time. */
 function parseInChunks(text: string, chunkSize: number, maxPieceBytes?: number): unknown {

@@ -11,7 +11,7 @@ import {
   QUOTE,
   RETURN,
   isBlank,
-} from '../json-bytes.js';
+} from './json-bytes.js';
 
 /**
  * The longest string V8 can make (2^29 − 24 UTF-16 code units on 64-bit Node). `JSON.parse` needs the whole
@@ -20,8 +20,12 @@ import {
  */
 export const MAX_STRING_LENGTH = constants.MAX_STRING_LENGTH;
 
-/** A JSON document that is not valid, or that cannot be read in pieces; `offset` is a byte offset in the file. */
-export class JsonStreamError extends Error {
+/**
+ * A JSON document that is not valid, or that cannot be read in pieces; `offset` is a byte offset in the
+ * document. A SyntaxError, as JSON.parse's: a LIST answer that ends before its JSON does is one
+ * (kube/read-retry.ts takes that as an answer cut short).
+ */
+export class JsonStreamError extends SyntaxError {
   readonly offset: number;
 
   constructor(message: string, offset: number) {
@@ -32,13 +36,17 @@ export class JsonStreamError extends Error {
 }
 
 /**
- * Parses one JSON document fed in chunks, never holding it as one string. The document is a list: a
- * top-level array, or a top-level object whose `items` is an array (a kubectl `List`). Each element is
- * parsed on its own as soon as it is complete; what lies outside the list (apiVersion, kind, metadata) is
- * small and parsed at the end. One small string per element is also what the garbage collector handles
- * best: a hundred thousand objects parsed from one huge string all land in the old generation at once.
+ * Parses one JSON document fed in chunks, never holding it as one string: a snapshot file (kubectl's
+ * `List`, snapshot/load-file.ts) or a LIST answer as its bytes arrive (kube/informer.ts). The document is
+ * a list: a top-level array, or a top-level object whose `items` is an array. Each element is parsed on
+ * its own as soon as it is complete, and kept or handed to `onItem`; what lies outside the list
+ * (apiVersion, kind, metadata) is small and parsed at the end. One small string per element is also what
+ * the garbage collector handles best: a hundred thousand objects parsed from one huge string all land in
+ * the old generation at once. A LIST answer's parse then overlaps its transfer, and the caller may strip
+ * each item before the next arrives.
  *
- * Where an element ends is found by a byte scan that follows strings and nesting. Pretty-printed lists
+ * Where an element ends is found by a scan that follows strings (jumping to the next quote or backslash)
+ * and nesting. Pretty-printed lists
  * (kubectl's, jq's, JSON.stringify's) allow a shortcut: elements are separated by `},` + newline +
  * the indentation of the first element + `{`, which only a structural brace can be followed by (JSON
  * strings hold no raw newline). A piece cut there is checked by parsing it: a cut that is not really
@@ -73,8 +81,14 @@ export class JsonListStream {
   /** `,` + line break + indentation + `{` between pretty-printed elements; null: scan every byte. */
   private separator: Buffer | null | undefined;
 
-  /** `maxPieceBytes`: the most bytes one element, or the document outside the list, may take. */
-  constructor(maxPieceBytes = 64 * 1024 * 1024) {
+  /**
+   * `maxPieceBytes`: the most bytes one element, or the document outside the list, may take. `onItem`:
+   * each element in turn, handed over instead of kept (end() then gives the list's `items` empty).
+   */
+  constructor(
+    maxPieceBytes = 64 * 1024 * 1024,
+    private readonly onItem: (item: unknown) => void = (item) => this.items.push(item),
+  ) {
     this.maxPieceBytes = maxPieceBytes;
   }
 
@@ -110,17 +124,34 @@ export class JsonListStream {
     let depth = this.depth;
     let inString = this.inString;
     let escaped = this.escaped;
+    // The next backslash at or after i (n: none), looked up again only once i has passed it.
+    let backslash = -1;
     for (; i < n; i++) {
-      const c = buf[i]!;
       if (inString) {
-        if (escaped) escaped = false;
-        else if (c === BACKSLASH) escaped = true;
-        else if (c === QUOTE) {
+        if (escaped) {
+          escaped = false; // byte i is the escaped one
+          continue;
+        }
+        // Most of a document's bytes are in strings: jump to the quote that ends this one, or an escape.
+        if (backslash < i) {
+          backslash = buf.indexOf(BACKSLASH, i);
+          if (backslash < 0) backslash = n;
+        }
+        let quote = buf.indexOf(QUOTE, i);
+        if (quote < 0) quote = n;
+        if (backslash < quote) {
+          escaped = true;
+          i = backslash;
+        } else if (quote === n) {
+          i = n - 1;
+        } else {
           inString = false;
+          i = quote;
           if (depth === 1 && this.phase === 'head') this.lastKey = buf.toString('utf8', this.keyStart, i);
         }
         continue;
       }
+      const c = buf[i]!;
       if (depth === this.elementDepth && this.elementStart < 0 && !isBlank(c) && c !== COMMA && c !== CLOSE_BRACKET) {
         if (c === OPEN_BRACE && this.separator !== null) {
           const next = this.parseSeparated(i, final);
@@ -191,7 +222,7 @@ export class JsonListStream {
   private endElement(end: number): void {
     const start = this.elementStart;
     this.elementStart = -1;
-    this.items.push(parseAt(this.buffer.toString('utf8', start, end), this.bufferOffset + start));
+    this.onItem(parseAt(this.buffer.toString('utf8', start, end), this.bufferOffset + start));
   }
 
   /**
@@ -212,7 +243,7 @@ export class JsonListStream {
         this.separator = null; // not a cut between elements after all, or broken JSON: the scan will tell
         return from > start ? from : 'scan';
       }
-      this.items.push(element);
+      this.onItem(element);
       from = p + separator.length;
     }
     if (from > start) return from;
@@ -312,6 +343,18 @@ export function jsonErrorReason(err: unknown): string {
 
 function syntaxError(err: unknown, offset: number): JsonStreamError {
   return new JsonStreamError(jsonErrorReason(err), offset);
+}
+
+/** Reads a LIST answer's `body` to its end (see JsonListStream): each item to `onItem`; returns the rest, `items` empty. */
+export async function readListItems(
+  body: AsyncIterable<Uint8Array>,
+  onItem: (item: unknown) => void,
+): Promise<unknown> {
+  const stream = new JsonListStream(undefined, onItem);
+  for await (const bytes of body) {
+    stream.push(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+  return stream.end();
 }
 
 /** Reads a JSON list file of any size (see JsonListStream). */
