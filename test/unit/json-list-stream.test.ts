@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonListStream, JsonStreamError } from '../../src/json-list-stream.js';
 
@@ -67,6 +68,49 @@ describe('JsonListStream gives what JSON.parse gives, whatever the chunks', () =
       for (const size of [1, 2, 3, 7, 64, text.length]) expect(parseInChunks(text, size)).toEqual(expected);
     });
   }
+});
+
+describe('JsonListStream on any JSON list', () => {
+  // Strings full of what the scan jumps through or stops at: quotes, backslashes, braces, brackets, commas.
+  const tricky = fc.string({ unit: fc.constantFrom('"', '\\', '{', '}', '[', ']', ',', ':', 'a', 'é', '😀', '\n') });
+  const value = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      tricky,
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(tricky, tie('value'), { maxKeys: 4 }),
+    ),
+  })).value;
+  const document = fc.record({
+    head: fc.dictionary(
+      tricky.filter((k) => k !== 'items'),
+      value,
+      { maxKeys: 3 },
+    ),
+    items: fc.array(value, { maxLength: 8 }),
+    indent: fc.constantFrom(undefined, 1, 2, 4, '\t'),
+    chunk: fc.integer({ min: 1, max: 64 }),
+  });
+
+  it('gives what JSON.parse gives, kept or handed over, whatever the chunks', () => {
+    fc.assert(
+      fc.property(document, ({ head, items, indent, chunk }) => {
+        const text = JSON.stringify({ ...head, items }, null, indent);
+        const expected: unknown = JSON.parse(text);
+        expect(parseInChunks(text, chunk)).toEqual(expected);
+        const handed: unknown[] = [];
+        const stream = new JsonListStream(undefined, (item) => handed.push(item));
+        const bytes = Buffer.from(text);
+        for (let i = 0; i < bytes.length; i += chunk) stream.push(bytes.subarray(i, i + chunk));
+        expect(stream.end()).toEqual({ ...(expected as object), items: [] });
+        expect(handed).toEqual(items.map((item) => JSON.parse(JSON.stringify(item)) as unknown));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('JsonListStream errors give the byte offset in the file', () => {
