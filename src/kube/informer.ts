@@ -67,6 +67,9 @@ export interface InformerOptions {
 export type ReadMethod = 'stream' | 'list';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+/** Told when a LIST from the watch cache broke off (`why`: brokenOff's words) and the kind is read consistently instead. */
+export const cacheListBrokeOff = (why: string) =>
+  `the list from the watch cache broke off as ${why}: read again consistently`;
 const PROGRESS_EVERY = 1000;
 const RESTART_DELAYS_MS = [500, 1000, 2000, 5000, 10000];
 
@@ -193,6 +196,17 @@ export class KindInformer {
       } catch (err) {
         if (signal.aborted) return;
         if (!isSynced) {
+          const reason = freshness === 'cache' ? brokenOff(err) : null;
+          if (reason !== null) {
+            // A LIST from the watch cache comes as one answer however many objects it holds, and the API
+            // server's request timeout (a minute by default) cuts one too long to send in time the same way
+            // on every try: it is read again as a consistent read is, a watch (the streaming list) or pages,
+            // each within that timeout. It counts as a try of the read, made at once.
+            freshness = 'consistent';
+            brokenReads += 1;
+            this.options.onRetry?.({ seconds: 0, reason: cacheListBrokeOff(reason), retry: brokenReads });
+            continue;
+          }
           // The first read broke off part-way: read again from the start (a streaming list has no place to
           // resume from; a LIST's pages were already tried again, from their continue tokens).
           const wait = brokenReadWait(err, brokenReads);
@@ -306,8 +320,9 @@ export class KindInformer {
           ? {}
           : { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }),
       };
-      // The page and its body: a page that breaks off part-way is asked for again with the same token.
-      const list = await this.retried(true, async () => {
+      // The page and its body: a page that breaks off part-way is asked for again with the same token. A
+      // LIST from the watch cache, one answer, is not: the read goes on consistently (run).
+      const list = await this.retried(freshness !== 'cache', async () => {
         const response = await getRaw(this.options.target, this.options.path, query, {
           timeout: true,
           signal: this.stopping.signal,

@@ -27,7 +27,9 @@ export function listProgressText(progress: ReadonlyMap<string, ListProgress>): s
     .map(
       (p) =>
         `${p.resource} ${count(p.read)}${p.total !== null && p.total > p.read ? ` / ${count(p.total)}` : ''}` +
-        (p.retry === undefined ? '' : ` (${p.retry.reason}: again in ${p.retry.seconds}s)`),
+        (p.retry === undefined
+          ? ''
+          : ` (${p.retry.reason}${p.retry.seconds > 0 ? `: again in ${p.retry.seconds}s` : ''})`),
     );
   const done = all.filter((p) => p.done).length;
   const head = reading.length > 0 ? `Reading the cluster: ${reading.join(' · ')}` : 'Reading the cluster';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ListProgress } from '../../../src/snapshot/load-live.js';
+import { cacheListBrokeOff } from '../../../src/kube/informer.js';
 import { fileProgressText, listProgressText, startReadProgress } from '../../../src/ui/read-progress.js';
 import { FakeStdout } from './fake-terminal.js';
 
@@ -36,6 +37,14 @@ describe('listProgressText', () => {
     const reads = new Map([['Pod', { ...progress('pods', 12000, null), retry }]]);
     expect(listProgressText(reads)).toBe(
       'Reading the cluster: pods 12,000 (broke off as the connection closed: again in 2s) (0 of 1 kinds read)',
+    );
+  });
+
+  it('says when a read is made again at once, another way', () => {
+    const retry = { seconds: 0, reason: cacheListBrokeOff('the connection closed') };
+    const reads = new Map([['Pod', { ...progress('pods', 0, null), retry }]]);
+    expect(listProgressText(reads)).toBe(
+      'Reading the cluster: pods 0 (the list from the watch cache broke off as the connection closed: read again consistently) (0 of 1 kinds read)',
     );
   });
 });
