@@ -83,6 +83,17 @@ describe('volumes that tie a replacement to the drained node (lab scenario volum
     ]);
   });
 
+  it('says so first as the user runs it, as text, and exits 5 so that a pipeline stops', async () => {
+    const r = await planRun(['k8s-node-1', '--ignore-daemonsets']);
+    expect(r.exitCode, r.stderr).toBe(5);
+    const [headline, ...rest] = r.stdout.split('\n');
+    expect(headline).toBe('DISRUPTIVE: draining k8s-node-1 leaves 2 workloads with replicas down');
+    // The reasons under the headline, before any section, each outage on one (wrapped) line.
+    const reasons = rest.join('\n').split('\n\n')[0]!.replace(/\n\s+/g, ' ');
+    expect(reasons).toContain('StatefulSet demo/db: 1 of 1 replica down until k8s-node-1 returns');
+    expect(reasons).toContain('StatefulSet demo/cache: 1 of 1 replica down until k8s-node-1 returns');
+  });
+
   it('a user who may not list the storage kinds: db-0 unknown (no node named), a caveat on the pods with claims', async () => {
     const r = await planNode1AsLimitedUser('maint-no-storage', [], work);
     expect(r.stderr).not.toMatch(/PersistentVolumeClaim objects not loaded/);
