@@ -4,4 +4,4 @@
  * can load it without a build.
  */
 export const SNAPSHOT_COMMAND =
-  'kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services,persistentvolumeclaims,persistentvolumes,storageclasses,csinodes,csidrivers,csistoragecapacities,namespaces,priorityclasses,resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices -A -o json';
+  'kubectl get nodes,pods,poddisruptionbudgets,replicasets,deployments,statefulsets,daemonsets,replicationcontrollers,jobs,services,persistentvolumeclaims,persistentvolumes,storageclasses,csinodes,csidrivers,csistoragecapacities,namespaces,priorityclasses,resourceclaims,resourceclaimtemplates,deviceclasses,resourceslices,horizontalpodautoscalers -A -o json';

@@ -75,7 +75,7 @@ export function isDraKindWarning(warning: string): boolean {
   return DRA_KINDS.some((kind) => warning.endsWith(`(${kind} objects not loaded)`));
 }
 
-/** The kinds a snapshot can hold, in the order `kubectl get` lists them in the README's command. */
+/** The kinds a snapshot can hold, in the order `kubectl get` lists them in SNAPSHOT_COMMAND (docs/planning.md). */
 export const SNAPSHOT_KINDS = [
   'Node',
   'Pod',
