@@ -23,7 +23,7 @@ const { SchedulerMetrics } = await load<typeof Queue>('./scheduler-queue.ts');
 // From source: the module imports nothing, so node runs it without a build (which CI makes beside the e2e run).
 const { SNAPSHOT_COMMAND } = await load<typeof SnapshotCommand>('../../src/snapshot/snapshot-command.ts');
 
-/** `kubectl get …` of every kind the plan reads (the README's snapshot command), after `kubectl`. */
+/** `kubectl get …` of every kind the plan reads (docs/planning.md's snapshot command), after `kubectl`. */
 const SNAPSHOT_ARGS = SNAPSHOT_COMMAND.split(' ').slice(1);
 /**
  * How long a drain the plan calls blocked is given before it is stopped: enough for the waves it admits

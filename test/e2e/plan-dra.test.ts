@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SNAPSHOT_COMMAND } from '../../src/snapshot/load-file.js';
+import { SNAPSHOT_RESOURCES } from '../../src/snapshot/snapshot-command.js';
 import { planNode1AsLimitedUser, planRun, runMaint } from './drain-run.js';
 import { type Plan, parsePlan } from './plan-json.js';
 import { eventually, kubectl, kubectlJson, type KubeObject, seedScenario } from './lab.js';
@@ -95,8 +95,7 @@ describe('a GPU job whose only GPU node is drained (lab scenario dra)', () => {
   });
 
   it('a snapshot file of the kinds the plan reads gives the same answer', async () => {
-    const kinds = /kubectl get (\S+) -A -o json/.exec(SNAPSHOT_COMMAND)![1]!;
-    const { stdout } = await kubectl(['get', kinds, '-A', '-o', 'json']);
+    const { stdout } = await kubectl(['get', SNAPSHOT_RESOURCES.join(','), '-A', '-o', 'json']);
     const file = path.join(work, 'dra.json');
     writeFileSync(file, String(stdout));
     expect(trainerOf(await planNode1('--snapshot', file))).toEqual(trainerOf(live));

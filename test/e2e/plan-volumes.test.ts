@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SNAPSHOT_COMMAND } from '../../src/snapshot/load-file.js';
+import { SNAPSHOT_RESOURCES } from '../../src/snapshot/snapshot-command.js';
 import { planNode1AsLimitedUser, planRun, runMaint } from './drain-run.js';
 import { type Plan, parsePlan } from './plan-json.js';
 import { eventually, kubectl, kubectlJson, type KubeObject, seedScenario } from './lab.js';
@@ -109,8 +109,7 @@ describe('volumes that tie a replacement to the drained node (lab scenario volum
   });
 
   it('a snapshot file of the kinds the plan reads gives the same answers', async () => {
-    const kinds = /kubectl get (\S+) -A -o json/.exec(SNAPSHOT_COMMAND)![1]!;
-    const { stdout } = await kubectl(['get', kinds, '-A', '-o', 'json']);
+    const { stdout } = await kubectl(['get', SNAPSHOT_RESOURCES.join(','), '-A', '-o', 'json']);
     const file = path.join(work, 'volumes.json');
     writeFileSync(file, String(stdout));
     const fromFile = await planNode1('--snapshot', file);
