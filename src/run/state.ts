@@ -104,7 +104,7 @@ export interface RunDefinition {
   readonly batches: readonly (readonly string[])[];
   /** argv of the operator's command, its file an absolute path (resolveCommand); empty for none. */
   readonly command: readonly string[];
-  /** The directory the command runs in: where the run was started (absent on older runs: the resume's). */
+  /** The directory the command runs in: where the run was started (absent: where --resume runs). */
   readonly commandDir?: string | undefined;
   readonly options: RunOptions;
   /** The pool plan's estimates when the run started (absent on a run recorded before they were kept). */
@@ -130,7 +130,7 @@ export interface RunOptions {
   readonly expectReboot: boolean;
   readonly uncordon: boolean;
   readonly keepGoing: boolean;
-  /** --pause (runs without a command): wait for the operator once each batch is drained. Absent on older runs. */
+  /** --pause (runs without a command): wait for the operator once each batch is drained (absent: no pause). */
   readonly pause?: boolean;
 }
 

@@ -94,7 +94,7 @@ describe('a replacement that fits only by preempting lower-priority pods (lab sc
       async () => {
         const events = (await kubectlJson(['get', 'events', '-n', 'demo', '--field-selector', 'reason=Preempted']))
           .items as Array<KubeObject & { involvedObject: { name: string; uid: string } }>;
-        // Only this run's pods: events of an earlier run on the same lab outlive its pods.
+        // Only this test's pods: events of the tests before it on the same lab outlive their pods.
         const ours = new Set([lowfill.metadata.uid, smalllow.metadata.uid]);
         const preempted = events.filter((e) => ours.has(e.involvedObject.uid)).map((e) => e.involvedObject.name);
         return preempted.length > 0 ? preempted : undefined;

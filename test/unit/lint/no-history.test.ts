@@ -21,6 +21,8 @@ const HISTORY_LABELS: ReadonlyArray<readonly [what: string, pattern: RegExp]> = 
   ['a before/now story', /\bBefore\s*\/\s*(Now|After)\b/],
   ['a tried-and-left story', /\btried and left\b/i],
   ['a finding or item of an issue', /\b(finding|item)s? \d+(,| and)/i],
+  ['a commit narrative', /\b(commit|build) [0-9a-f]{7,40}\b/i],
+  ['an earlier-run story', /\b(earlier|older|previous) runs?\b|\bfixed the same way\b/i],
 ];
 
 /** Dated labels, in prose only (fixtures and code hold timestamps as data). */
@@ -73,6 +75,9 @@ describe('no history in the tree', () => {
     ['| Before/Now |', 'a before/now story'],
     ['Tried and left: a larger heap', 'a tried-and-left story'],
     ['(finding 4, item 7)', 'a finding or item of an issue'],
+    ['against the build of commit b81ec8e', 'a commit narrative'],
+    ['Earlier runs, of seeds 1–200', 'an earlier-run story'],
+    ['(absent on older runs)', 'an earlier-run story'],
   ])('catches %j as %s', (line, what) => {
     expect(historyLabels(['src/probe.ts'], () => line)).toEqual([`src/probe.ts:1: ${what}: ${line}`]);
   });
