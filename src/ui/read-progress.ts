@@ -2,6 +2,7 @@ import ora, { type Ora } from 'ora';
 import type { ListProgress } from '../snapshot/load-live.js';
 import type { FileProgress } from '../snapshot/load-file.js';
 import { colorsEnabled } from './theme.js';
+import { truncateToWidth } from './text-wrap.js';
 
 /**
  * The spinner on stderr while `plan` reads the cluster or a large snapshot: what is being read and how
@@ -74,7 +75,8 @@ export function startReadProgress(options: ReadProgressOptions = {}): ReadProgre
   const show = (text: string) => {
     if (disabled) return;
     const width = stream.columns ?? 80;
-    const fitted = text.length > width - 3 ? `${text.slice(0, width - 4)}…` : text;
+    // The spinner and a space take the first columns.
+    const fitted = truncateToWidth(text, width - 3);
     if (spinner) {
       spinner.text = fitted;
       // Draw now: the step that follows (parsing, planning) may hold the event loop, and with it the timer.

@@ -2,8 +2,8 @@ import { displayWidth, truncateToWidth } from './text-wrap.js';
 
 /**
  * Aligned columns like kubectl's tabwriter (3 spaces between columns, no borders, no trailing spaces).
- * Plain padding rather than cli-table3: Kubernetes names and our reasons are ASCII, and a borderless
- * cli-table3 still pads the last column and colours headers.
+ * Plain padding rather than cli-table3 (a borderless cli-table3 still pads the last column and colours
+ * headers), by terminal columns: a label value or a message from the cluster may hold wide characters.
  */
 export const COLUMN_GAP = 3;
 
@@ -12,7 +12,7 @@ export function columnWidths(rows: readonly (readonly string[])[]): number[] {
   const widths: number[] = [];
   for (const row of rows) {
     row.slice(0, -1).forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+      widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell));
     });
   }
   return widths;
@@ -21,9 +21,14 @@ export function columnWidths(rows: readonly (readonly string[])[]): number[] {
 export function formatColumns(rows: readonly (readonly string[])[], indent = ''): string[] {
   const widths = columnWidths(rows);
   return rows.map((row) => {
-    const cells = row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)));
+    const cells = row.map((cell, i) => (i === row.length - 1 ? cell : padToWidth(cell, widths[i] ?? 0)));
     return `${indent}${cells.join(' '.repeat(COLUMN_GAP))}`.trimEnd();
   });
+}
+
+/** `cell` padded with spaces to `width` terminal columns (a wide character takes two, padEnd counts one). */
+function padToWidth(cell: string, width: number): string {
+  return cell + ' '.repeat(Math.max(0, width - displayWidth(cell)));
 }
 
 /** A column that may be cut: its index, or its index and the width it keeps at this step (default: its header's). */

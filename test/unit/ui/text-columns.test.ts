@@ -22,6 +22,14 @@ describe('formatColumns', () => {
       ]),
     ).toEqual([4]);
   });
+  it('pads by terminal columns, so a wide character takes two', () => {
+    expect(
+      formatColumns([
+        ['名前', 'OK'],
+        ['web', 'OK'],
+      ]),
+    ).toEqual(['名前   OK', 'web    OK']);
+  });
 });
 
 describe('fitColumns', () => {
