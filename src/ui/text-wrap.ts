@@ -23,32 +23,19 @@ export function wrapText(text: string, width: number, firstIndent = '', restInde
   if (!Number.isFinite(width) || displayWidth(firstIndent) + displayWidth(text) <= width) {
     return [`${firstIndent}${text}`];
   }
-  const words = text.split(' ').filter((w) => w.length > 0);
-  const lines: string[] = [];
-  let line = firstIndent;
-  let lineHasWord = false;
-  const room = () => width - displayWidth(line);
-  for (const word of words) {
-    const wordWidth = displayWidth(word);
-    const needed = lineHasWord ? wordWidth + 1 : wordWidth;
-    if (needed <= room()) {
-      line += lineHasWord ? ` ${word}` : word;
-      lineHasWord = true;
-      continue;
-    }
-    if (lineHasWord) lines.push(line);
-    line = lines.length === 0 && !lineHasWord ? firstIndent : restIndent;
-    // A word wider than a whole line: cut it, each piece on its own line.
-    const pieces = wordWidth > Math.max(1, room()) ? cutToWidth(word, Math.max(1, room())) : [word];
-    for (const piece of pieces.slice(0, -1)) {
-      lines.push(`${line}${piece}`);
-      line = restIndent;
-    }
-    line += pieces.at(-1) ?? '';
-    lineHasWord = true;
-  }
-  lines.push(line);
-  return lines;
+  // wrap-ansi wraps every line to one width, and the hanging indent gives the first line another: the
+  // first line is wrapped at its own width, the rest of the text at the indented lines' width.
+  const firstRoom = Math.max(1, width - displayWidth(firstIndent));
+  const restRoom = Math.max(1, width - displayWidth(restIndent));
+  const words = text.trim();
+  const first = wrapWords(words, firstRoom)[0] ?? '';
+  const rest = words.slice(first.length).trimStart();
+  return [`${firstIndent}${first}`, ...(rest === '' ? [] : wrapWords(rest, restRoom).map((l) => `${restIndent}${l}`))];
+}
+
+/** `text` as lines of at most `width` columns, broken between words; a word wider than a line is cut. */
+function wrapWords(text: string, width: number): string[] {
+  return wrapAnsi(text, width, { hard: true, trim: true }).split('\n');
 }
 
 /** A word cut into pieces of at most `width` columns, never inside a wide character. */
