@@ -1,6 +1,9 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { commandProcesses } from './command-processes.js';
 import { OutputLines } from './output-lines.js';
 
 export interface CommandRequest {
@@ -37,40 +40,45 @@ export function commandFor(argv: readonly string[], node: string): string[] {
  * Runs the operator's command once for a node, without a shell (the argv as given), with MAINT_NODE,
  * MAINT_RUN and KUBECONFIG in its environment, streaming its lines. Never throws: a command that cannot
  * start, exits non-zero, is killed by --command-timeout or by an interruption is a result.
+ *
+ * Its result is its process's exit, not the end of its output: a process it left behind (`setsid sleep
+ * 25 &`) may hold its stdout open long after. What it wrote before it exited is read to the end (the
+ * pipes are read until they close or stay quiet for a moment); what a process left behind writes later
+ * is not kept.
  */
 export async function runCommand(request: CommandRequest): Promise<CommandResult> {
   const [file, ...args] = commandFor(request.argv, request.node);
-  const child = execa(file!, args, {
+  const marks = [`MAINT_NODE=${request.node}`, `MAINT_RUN=${request.runId}`];
+  const child = spawn(file!, args, {
     env: {
+      ...process.env,
       MAINT_NODE: request.node,
       MAINT_RUN: request.runId,
       ...(request.kubeconfig ? { KUBECONFIG: request.kubeconfig } : {}),
     },
-    reject: false,
     ...(request.cwd ? { cwd: request.cwd } : {}),
-    stdin: 'ignore',
-    // Its own process group, so that a timeout or an interruption stops the whole command (a script's
-    // children too), not only its first process.
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own session and process group (its pid is both), so that a timeout or an interruption stops
+    // the whole command (a script's children too), not only its first process.
     detached: true,
-    lines: false,
-    // The output goes to onLine as it comes, line by line with a bound in bytes (OutputLines): never
-    // gathered whole, whatever the command writes.
-    buffer: false,
   });
-  const stopped = stopGroupOn(child.pid, request);
-  const forward = (stream: 'stdout' | 'stderr') => {
-    const lines = new OutputLines();
-    child[stream]?.on('data', (chunk: Buffer) => {
-      for (const line of lines.push(chunk)) request.onLine(stream, line);
-    });
-    child[stream]?.on('end', () => {
-      for (const line of lines.end()) request.onLine(stream, line);
-    });
-  };
-  forward('stdout');
-  forward('stderr');
-  const result = await child;
-  stopped.dispose();
+  const spawned = await new Promise<Error | null>((resolve) => {
+    child.once('spawn', () => resolve(null));
+    child.once('error', resolve);
+  });
+  if (spawned || child.pid === undefined) {
+    // spawn's own words ("spawn /opt/x ENOENT").
+    return { exitCode: null, failure: null, interrupted: false, cannotStart: firstLine(spawned) };
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const stopped = stopCommandOn(child.pid, marks, request);
+  const output = [forward(child.stdout, 'stdout', request), forward(child.stderr, 'stderr', request)];
+  const { code, signal } = await exited;
+  stopped.exited();
+  await Promise.all(output.map((stream) => stream.drained()));
+  await stopped.settled();
   if (stopped.why === 'interrupted') return { exitCode: null, failure: 'interrupted', interrupted: true };
   if (stopped.why === 'timeout') {
     return {
@@ -79,46 +87,116 @@ export async function runCommand(request: CommandRequest): Promise<CommandResult
       interrupted: false,
     };
   }
-  if (result.failed && result.exitCode === undefined && result.signal === undefined) {
-    // spawn's own words ("spawn /opt/x ENOENT"), not execa's sentence around them.
-    const why = result.cause instanceof Error ? result.cause.message : (result.shortMessage ?? 'failed to start');
-    return { exitCode: null, failure: null, interrupted: false, cannotStart: why.split('\n')[0]! };
-  }
-  if (result.exitCode !== 0) {
-    const how = result.signal ? `killed by ${result.signal}` : `exited ${result.exitCode}`;
-    return { exitCode: result.exitCode ?? null, failure: how, interrupted: false };
+  if (code !== 0) {
+    const how = signal ? `killed by ${signal}` : `exited ${code}`;
+    return { exitCode: code, failure: how, interrupted: false };
   }
   return { exitCode: 0, failure: null, interrupted: false };
 }
 
-const KILL_AFTER_MS = 5000;
+function firstLine(err: Error | null): string {
+  return (err?.message ?? 'failed to start').split('\n')[0]!;
+}
 
-/** SIGTERM to the command's process group on timeout or abort, SIGKILL if it is still there 5 s later. */
-function stopGroupOn(pid: number | undefined, request: CommandRequest) {
-  const state: { why: 'timeout' | 'interrupted' | null; dispose: () => void } = { why: null, dispose: () => {} };
-  if (pid === undefined) return state;
-  const timers: NodeJS.Timeout[] = [];
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // already gone
+/** How long the output may stay quiet after the command exited before it counts as read to its end. */
+const QUIET_AFTER_EXIT_MS = 100;
+/** The most time spent reading after the exit, however much a process left behind keeps writing. */
+const READ_AFTER_EXIT_MS = 2000;
+
+/**
+ * Hands on one stream's lines as they come; `drained` (called once the command exited) resolves when the
+ * stream closed, or when it stayed quiet for QUIET_AFTER_EXIT_MS: the command's own output was in the pipe
+ * when it exited, read at once, so quiet means only processes it left behind still hold the pipe. The
+ * stream is then closed and its last line without a newline handed on.
+ */
+function forward(stream: Readable | null, name: 'stdout' | 'stderr', request: CommandRequest) {
+  const lines = new OutputLines();
+  let ended = false;
+  let onActivity = () => {};
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    for (const line of lines.end()) request.onLine(name, line);
+    onActivity();
+  };
+  stream?.on('data', (chunk: Buffer) => {
+    for (const line of lines.push(chunk)) request.onLine(name, line);
+    onActivity();
+  });
+  stream?.on('end', finish);
+  stream?.on('close', finish);
+  stream?.on('error', finish);
+  return {
+    drained: () =>
+      new Promise<void>((resolve) => {
+        if (!stream || ended) return resolve(finish());
+        const started = Date.now();
+        let quiet: NodeJS.Timeout | undefined;
+        const done = () => {
+          clearTimeout(quiet);
+          onActivity = () => {};
+          stream.destroy();
+          finish();
+          resolve();
+        };
+        onActivity = () => {
+          clearTimeout(quiet);
+          if (ended || Date.now() - started >= READ_AFTER_EXIT_MS) return done();
+          quiet = setTimeout(done, QUIET_AFTER_EXIT_MS);
+        };
+        onActivity();
+      }),
+  };
+}
+
+const KILL_AFTER_MS = 5000;
+/** How often the processes are looked for again, after the SIGTERM, until none is left. */
+const GONE_POLL_MS = 100;
+
+/**
+ * On timeout or abort: SIGTERM to every process the command started (command-processes.ts: its group, its
+ * session, its descendants, what carries its environment), SIGKILL to those still there 5 s later.
+ * `settled` resolves at once when neither happened, else once none of them is left (or the SIGKILL went):
+ * the command is over only when all it started is.
+ */
+function stopCommandOn(leader: number, marks: readonly string[], request: CommandRequest) {
+  let kill: NodeJS.Timeout | undefined;
+  let killed = false;
+  const signalAll = (signal: NodeJS.Signals) => {
+    for (const pid of [-leader, ...commandProcesses(leader, marks)]) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // already gone
+      }
     }
+  };
+  const state = {
+    why: null as 'timeout' | 'interrupted' | null,
+    /** The command's process exited: what happens from now on is no longer its timeout nor its interruption. */
+    exited: () => {
+      clearTimeout(timeout);
+      request.signal?.removeEventListener('abort', onAbort);
+    },
+    settled: async () => {
+      if (state.why === null) return;
+      while (!killed && commandProcesses(leader, marks).length > 0) await sleep(GONE_POLL_MS);
+      clearTimeout(kill);
+    },
   };
   const stop = (why: 'timeout' | 'interrupted') => {
     if (state.why) return;
     state.why = why;
-    signalGroup('SIGTERM');
-    timers.push(setTimeout(() => signalGroup('SIGKILL'), KILL_AFTER_MS).unref());
+    signalAll('SIGTERM');
+    kill = setTimeout(() => {
+      killed = true;
+      signalAll('SIGKILL');
+    }, KILL_AFTER_MS);
   };
-  if (request.timeoutMs > 0) timers.push(setTimeout(() => stop('timeout'), request.timeoutMs));
+  const timeout = request.timeoutMs > 0 ? setTimeout(() => stop('timeout'), request.timeoutMs) : undefined;
   const onAbort = () => stop('interrupted');
   if (request.signal?.aborted) onAbort();
   request.signal?.addEventListener('abort', onAbort, { once: true });
-  state.dispose = () => {
-    for (const t of timers) clearTimeout(t);
-    request.signal?.removeEventListener('abort', onAbort);
-  };
   return state;
 }
 

@@ -83,7 +83,7 @@ export type RunEvent =
   | { readonly type: 'warning'; readonly atMs: number; readonly message: string }
   /**
    * Ctrl-C or SIGTERM. 'stop' (the first): nothing new starts, drains stop, the commands listed run on to
-   * their end. 'kill' (the second): the commands listed are killed, their whole process groups.
+   * their end. 'kill' (the second): the commands listed are killed, every process each started (run/command-processes.ts).
    */
   | {
       readonly type: 'interrupt';

@@ -101,7 +101,7 @@ export function interruptLine(event: Extract<RunEvent, { type: 'interrupt' }>): 
   if (event.step === 'kill') {
     return event.commands.length === 0
       ? null
-      : `interrupted again: killing ${which(event.commands)} (each with its process group)`;
+      : `interrupted again: killing ${which(event.commands)} (each with every process it started)`;
   }
   if (event.commands.length === 0) return 'interrupted: stopping; nothing new starts';
   return `interrupted: nothing new starts; waiting for ${which(event.commands)} to finish (Ctrl-C again kills ${event.commands.length === 1 ? 'it' : 'them'})`;

@@ -62,7 +62,10 @@ export function register(program: Command): void {
     new Option('--concurrency <n>', 'at most this many pods evicted and not yet gone at a time; 0 = no limit')
       .argParser(parseCount)
       .default(16),
-    new Option('--command-timeout <duration>', 'kill the command after this long (a failure); 0 = never')
+    new Option(
+      '--command-timeout <duration>',
+      'kill the command, with every process it started, after this long (a failure); 0 = never',
+    )
       .argParser(parseDurationMs)
       .default(0, '0s'),
     new Option('--node-ready-timeout <duration>', 'a node not Ready again after this long has failed')

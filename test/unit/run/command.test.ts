@@ -1,8 +1,9 @@
-import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commandFor, commandProblem, resolveCommand, runCommand } from '../../../src/run/command.js';
+import { parseStat } from '../../../src/run/command-processes.js';
 import { SPLIT_MARKER } from '../../../src/run/output-lines.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'maint-command-'));
@@ -13,6 +14,15 @@ function script(name: string, body: string, mode = 0o755): string {
   writeFileSync(file, `#!/bin/sh\n${body}\n`);
   chmodSync(file, mode);
   return file;
+}
+
+/** Whether a process runs (a zombie, ended but not yet waited for by its parent, does not). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 describe('the operator command', () => {
@@ -61,6 +71,55 @@ describe('the operator command', () => {
     const running = runCommand({ ...base, argv: [slow], timeoutMs: 0, signal: abort.signal });
     abort.abort();
     expect(await running).toMatchObject({ interrupted: true });
+  });
+
+  it('is over when its process exits, not when a process it left behind closes its output', async () => {
+    // The leftover holds stdout and stderr open for 30 s, in a session of its own; the command exits at once.
+    const pidFile = path.join(dir, 'leftover.pid');
+    const file = script(
+      'leaves.sh',
+      `setsid sleep 30 & echo $! > ${pidFile}; head -c 300000 /dev/zero | tr "\\0" x | fold -w 1000; echo; echo last-line`,
+    );
+    const lines: string[] = [];
+    const result = await runCommand({
+      argv: [file],
+      node: 'w1',
+      runId: 'r1',
+      timeoutMs: 0,
+      onLine: (_stream, line) => lines.push(line),
+    });
+    const leftover = Number(readFileSync(pidFile, 'utf8'));
+    try {
+      expect(result).toEqual({ exitCode: 0, failure: null, interrupted: false });
+      // Returned while the leftover still runs, and every line the command wrote was read.
+      expect(alive(leftover)).toBe(true);
+      expect(lines).toHaveLength(301);
+      expect(lines.at(-1)).toBe('last-line');
+    } finally {
+      process.kill(leftover, 'SIGKILL');
+    }
+  });
+
+  it('on --command-timeout ends every process it started: its group, and one that ignores SIGTERM in its own session', async () => {
+    const pidFile = path.join(dir, 'stubborn.pid');
+    rmSync(pidFile, { force: true });
+    const file = script(
+      'stubborn.sh',
+      `setsid sh -c 'trap "" TERM; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; exec sleep 60' &\n` +
+        `sleep 60 & wait`,
+    );
+    const lines: string[] = [];
+    const running = runCommand({
+      argv: [file],
+      node: 'w1',
+      runId: 'r-timeout',
+      timeoutMs: 1000,
+      onLine: (_stream, line) => lines.push(line),
+    });
+    const result = await running;
+    const stubborn = Number(readFileSync(pidFile, 'utf8'));
+    expect(result).toMatchObject({ failure: 'timed out after 1s (--command-timeout)', interrupted: false });
+    expect(alive(stubborn)).toBe(false);
   });
 
   it('hands on 10 MB written without a newline as lines of at most 4096 bytes, each piece marked', async () => {
@@ -126,5 +185,19 @@ describe('the operator command', () => {
       interrupted: false,
       cannotStart: `spawn ${path.join(dir, 'gone.sh')} ENOENT`,
     });
+  });
+});
+
+describe('the processes a command started', () => {
+  it('are read from /proc/PID/stat, whose name may hold spaces and parentheses', () => {
+    expect(parseStat('4242 (my (odd) cmd) S 4200 4242 4100 0 -1')).toEqual({
+      pid: 4242,
+      ppid: 4200,
+      pgrp: 4242,
+      session: 4100,
+      ended: false,
+    });
+    expect(parseStat('4243 (sh) Z 4242 4242 4100 0')).toMatchObject({ ended: true });
+    expect(parseStat('garbage')).toBeNull();
   });
 });

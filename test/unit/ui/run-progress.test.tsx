@@ -309,7 +309,7 @@ describe('an interrupted run', () => {
 
   it('names the commands the second Ctrl-C kills, and says nothing when none runs', () => {
     expect(new RunLines().lines(interrupt('kill', ['w2']))[0]?.text).toBe(
-      'interrupted again: killing the command on w2 (each with its process group)',
+      'interrupted again: killing the command on w2 (each with every process it started)',
     );
     expect(new RunLines().lines(interrupt('kill', []))).toEqual([]);
   });
