@@ -103,6 +103,26 @@ export default tseslint.config(
     },
   },
   {
+    // The base modules at the top of src/ (wording, terminal-safe text, JSON scanning, timers, the version,
+    // the single executable's loader) serve every layer and import none: a layer's code here would let
+    // one layer reach another's around the rules below.
+    files: ['src/*.ts', 'src/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['./kube/**', './snapshot/**', './plan/**', './drain/**', './run/**', './ui/**', './cli/**'],
+              message: 'The base modules of src/ import no layer: move the code into the layer that needs it.',
+            },
+            { group: ['@kubernetes/client-node', 'ink', 'react'], message: 'The base modules import no layer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // kube/ is the bottom layer: it talks to the API server and knows nothing of the layers above it.
     files: ['src/kube/**'],
     rules: {

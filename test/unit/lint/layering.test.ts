@@ -69,6 +69,19 @@ describe('layering lint', () => {
   });
 });
 
+describe('the base modules of src/', () => {
+  it.each(LAYERS)('import nothing of %s/', async (layer) => {
+    const code = PROBE_TARGET[layer]!.replace('../', './');
+    expect(await messagesFor('src/probe.ts', `${code}\n`)).toEqual([
+      expect.stringMatching(/is restricted from being used by a pattern/),
+    ]);
+  });
+
+  it('import each other', async () => {
+    expect(await messagesFor('src/probe.ts', "export { plural } from './wording.js';\n")).toEqual([]);
+  });
+});
+
 describe('plan/ reads no clock and draws no random number', () => {
   it.each([
     'export const t = Date.now();',
