@@ -8,6 +8,8 @@
  *   cordon        `cordon` + `uncordon` of a node against kubectl's                      target <= 1.5
  *   plan          `plan k8s-node-1 -o json` on a 20-node lab against `kubectl get` of
  *                 every kind the plan reads (-A -o json)                                  target <= 1.2
+ *   kubeconfig    a fresh process loading js-yaml and parsing the lab's kubeconfig, against `yaml` doing
+ *                 the same: the reason the CLI keeps a second YAML library. Reported, a ratio.
  *   demo          time to the first screen (first bytes on stdout) of `npm run demo`, warm: dist/ built,
  *                 compile cache filled. Reported, no baseline.
  *
@@ -86,6 +88,7 @@ export async function runStartupBench(options: StartupOptions): Promise<{ text: 
     const onPath = { ...options.env, PATH: `${path.dirname(release)}:${options.env.PATH ?? ''}` };
     const viaKubectl = median(repeat(options.runs, () => time([...kubectl, 'maint', 'version'], onPath)));
     lines.push(`  for scale: kubectl maint version (kubectl finding the release plugin on PATH) ${ms(viaKubectl)}`);
+    lines.push(kubeconfigParsers(options));
     const demo = median(await repeatAsync(options.runs, () => firstScreenOfDemo(options.root)));
     lines.push(`  demo     first screen of npm run demo, warm: ${ms(demo)}`);
     return { text: lines.join('\n'), passed };
@@ -93,6 +96,27 @@ export async function runStartupBench(options: StartupOptions): Promise<{ text: 
     rmSync(work, { recursive: true, force: true });
     spawnSync('bash', [options.labScript, 'seed', 'hello'], { env: options.env, stdio: 'ignore' });
   }
+}
+
+/**
+ * Why the kubeconfig is read with js-yaml while every other YAML the CLI reads or writes goes through
+ * `yaml`: a fresh Node process loading each library and parsing the lab's kubeconfig, alternating. Every
+ * command reads the kubeconfig, and the short ones (cordon, uncordon, runs) read no other YAML; the second
+ * library earns its place only while it costs a short command markedly less (a ratio under 0.8).
+ */
+function kubeconfigParsers(options: StartupOptions): string {
+  const kubeconfig = options.env.KUBECONFIG ?? '';
+  const parse = (specifier: string, fn: string) => [
+    process.execPath,
+    '--input-type=module',
+    '-e',
+    `import { readFileSync } from 'node:fs'; const m = await import(${JSON.stringify(import.meta.resolve(specifier))}); m.${fn}(readFileSync(${JSON.stringify(kubeconfig)}, 'utf8'));`,
+  ];
+  const empty = [process.execPath, '--input-type=module', '-e', ''];
+  const [jsYaml, yaml] = alternate([parse('js-yaml', 'load')], [parse('yaml', 'parse')], options);
+  const [node] = alternate([empty], [empty], options);
+  const r = (jsYaml - node) / (yaml - node);
+  return `  kubeconfig read  js-yaml ${ms(jsYaml)} vs yaml ${ms(yaml)} (Node alone ${ms(node)}): load and parse ${ratio(r)} of yaml's, ${r < 0.8 ? 'js-yaml kept for the kubeconfig' : 'NOT worth a second YAML library'}`;
 }
 
 /** Runs each command sequence `runs` times, ours and theirs in turn; median milliseconds of each. */
