@@ -1,3 +1,4 @@
+import type { ClusterAudit } from '../plan/audit-types.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { DrainPlan } from '../plan/types.js';
 import { safeLines } from '../safe-text.js';
@@ -44,9 +45,9 @@ export async function showDocument(
   process.stdout.write(safeLines(await views.text(terminalWidth(process.stdout))));
 }
 
-/** A plan or a pool plan: its text, its full-screen view (which suggests `nextCommand`), or the document. */
+/** A plan, a pool plan or an audit: its text, its full-screen view (which suggests `nextCommand`), or the document. */
 export function showPlan(
-  plan: DrainPlan | PoolPlan,
+  plan: DrainPlan | PoolPlan | ClusterAudit,
   format: OutputFormat | undefined,
   options: {
     readonly noTui?: boolean | undefined;
@@ -62,6 +63,10 @@ export function showPlan(
     format,
     {
       text: async (width) => {
+        if (plan.kind === 'ClusterAudit') {
+          const { renderAuditText } = await import('../ui/audit-text.js');
+          return renderAuditText(plan, { width });
+        }
         if (plan.kind === 'PoolPlan') {
           const { renderPoolPlanText } = await import('../ui/pool-plan-text.js');
           return renderPoolPlanText(plan, { width });

@@ -1,16 +1,12 @@
 import { buildPlan } from '../plan/build-plan.js';
 import type { DrainPlan } from '../plan/types.js';
-import type { Snapshot } from '../snapshot/types.js';
-import type { ReadProgressReporter } from '../ui/read-progress.js';
 import { advisedFlags } from '../ui/plan-advice.js';
 import type { PlanFlagValues } from './commands/plan.js';
 import { drainOptionsFrom } from './drain-flags.js';
 import { planExitCode } from './exit-codes.js';
-import { connect } from './kube-connect.js';
-import { asCliError } from './kube-flag-values.js';
 import { nodeSelection } from './node-selection.js';
 import { showPlan } from './output.js';
-import { indexAndNodes, planOptionsNow, readProgress } from './plan-input.js';
+import { indexAndNodes, planOptionsNow, readProgress, snapshotFromFlags } from './plan-input.js';
 import { isPoolPlan, poolPlanOf } from './pool-plan.js';
 import { shellQuote, type SuggestedCommands } from './suggested-commands.js';
 
@@ -40,20 +36,6 @@ export async function planAction(
     await showPlan(plan, values.output, { noTui: values.tui === false, nextCommand: next });
   }
   return planExitCode(plan, values.allowIncomplete === true);
-}
-
-/** Loads the snapshot the flags name: the file of --snapshot, else the live cluster. */
-async function snapshotFromFlags(values: PlanFlagValues, progress?: ReadProgressReporter | null): Promise<Snapshot> {
-  try {
-    if (values.snapshot) {
-      const { loadSnapshotFile } = await import('../snapshot/load-file.js');
-      return await loadSnapshotFile(values.snapshot, { onProgress: progress?.onFile });
-    }
-    const { loadLiveSnapshot } = await import('../snapshot/load-live.js');
-    return await loadLiveSnapshot(await connect(values), { ...values, onProgress: progress?.onList });
-  } catch (err) {
-    throw asCliError(err);
-  }
 }
 
 /**

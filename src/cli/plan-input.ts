@@ -3,7 +3,10 @@ import type { DrainOptions, DrainPlan, PlanOptions } from '../plan/types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
 import { isScopedKindWarning, type Snapshot } from '../snapshot/types.js';
 import type { ReadProgressReporter } from '../ui/read-progress.js';
+import { connect } from './kube-connect.js';
+import { asCliError } from './kube-flag-values.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
+import type { ReadFlagValues } from './plan-flags.js';
 
 /** What `plan`, `drain`, `run` and `demo` share to plan: the spinner while reading, a loaded snapshot's nodes, its plan. */
 
@@ -33,4 +36,21 @@ export function planOptionsNow(options: DrainOptions, nodes: readonly string[]):
 export function planSnapshot(snapshot: Snapshot, selection: NodeSelection, options: DrainOptions): DrainPlan {
   const { index, nodes } = indexAndNodes(snapshot, selection);
   return buildPlan(index, planOptionsNow(options, nodes));
+}
+
+/** Loads the snapshot the flags name: the file of --snapshot, else the live cluster. */
+export async function snapshotFromFlags(
+  values: ReadFlagValues,
+  progress?: ReadProgressReporter | null,
+): Promise<Snapshot> {
+  try {
+    if (values.snapshot) {
+      const { loadSnapshotFile } = await import('../snapshot/load-file.js');
+      return await loadSnapshotFile(values.snapshot, { onProgress: progress?.onFile });
+    }
+    const { loadLiveSnapshot } = await import('../snapshot/load-live.js');
+    return await loadLiveSnapshot(await connect(values), { ...values, onProgress: progress?.onList });
+  } catch (err) {
+    throw asCliError(err);
+  }
 }

@@ -27,7 +27,7 @@ export async function buildProgramWith(register: RegisterCommands): Promise<Comm
   program.addHelpText(
     'after',
     `
-Exit codes:
+Exit codes (audit: those of its worst node's verdict):
   0    plan: verdict clear or slow; drain: done
   1    error (cluster unreachable, forbidden, unknown node, malformed snapshot, drain failed or timed out)
   2    usage error (unknown flag, missing argument)

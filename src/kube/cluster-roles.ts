@@ -13,9 +13,9 @@ export function clusterRoleName(command: RbacCommand, scope: RbacRule['scope'] =
 }
 
 const DESCRIPTION: Readonly<Record<RbacCommand, string>> = {
-  plan: '`kubectl maint plan` (read only)',
-  drain: '`kubectl maint drain` (and cordon, uncordon, plan)',
-  run: '`kubectl maint run` (and runs, run --resume, run --abandon, drain, cordon, uncordon, plan)',
+  plan: '`kubectl maint plan` and `kubectl maint audit` (read only)',
+  drain: '`kubectl maint drain` (and cordon, uncordon, plan, audit)',
+  run: '`kubectl maint run` (and runs, run --resume, run --abandon, drain, cordon, uncordon, plan, audit)',
 };
 
 const EXTRA: Readonly<Record<RbacOption, string>> = {

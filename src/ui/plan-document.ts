@@ -78,7 +78,10 @@ export type SectionId =
   | 'batches'
   | 'run-estimate'
   | `batch-${number}`
-  | 'moved-twice';
+  | 'moved-twice'
+  // The cluster audit's sections.
+  | 'audit-workloads'
+  | 'audit-nodes';
 
 export interface PlanSection {
   readonly id: SectionId;

@@ -1,7 +1,9 @@
 import { Box, render, Text, useApp, useInput, useWindowSize } from 'ink';
 import { useMemo, useState } from 'react';
+import type { ClusterAudit } from '../plan/audit-types.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { DrainPlan } from '../plan/types.js';
+import { auditDocument } from './audit-text.js';
 import { planDocument, type PlanDocument } from './plan-document.js';
 import type { StyledLine } from './plan-layout.js';
 import { applyAction, INITIAL_SCREEN_STATE, keyAction, layoutScreen, screenSummary } from './plan-screen.js';
@@ -10,8 +12,8 @@ import { colorsEnabled, toneColor } from './theme.js';
 import { safeLines } from '../safe-text.js';
 
 export interface PlanScreenProps {
-  /** A drain's plan, or a pool's (batch by batch). */
-  readonly plan: DrainPlan | PoolPlan;
+  /** A drain's plan, a pool's (batch by batch), or the cluster audit (each node on its own). */
+  readonly plan: ScreenDocument;
   /** The command to run next, with the user's own flags. */
   readonly nextCommand?: string | undefined;
   readonly colors: boolean;
@@ -54,8 +56,12 @@ export function PlanScreen({ plan, nextCommand, colors, title, quitHint }: PlanS
   );
 }
 
-/** What the screen lays out: a pool plan has no per-node details to show. */
-function documentOf(plan: DrainPlan | PoolPlan, details: boolean, nextCommand: string | undefined): PlanDocument {
+/** What the full-screen view shows. */
+export type ScreenDocument = DrainPlan | PoolPlan | ClusterAudit;
+
+/** What the screen lays out: a pool plan and an audit have no per-node details to show. */
+function documentOf(plan: ScreenDocument, details: boolean, nextCommand: string | undefined): PlanDocument {
+  if (plan.kind === 'ClusterAudit') return auditDocument(plan);
   return plan.kind === 'PoolPlan' ? poolPlanDocument(plan, nextCommand) : planDocument(plan, { details, nextCommand });
 }
 
@@ -90,7 +96,7 @@ export interface PlanScreenOptions {
  * are left in the scrollback, ending with a newline so the prompt starts on its own line. Only for a
  * terminal on both stdin and stdout: the caller prints text otherwise.
  */
-export async function renderPlanScreen(plan: DrainPlan | PoolPlan, options: PlanScreenOptions = {}): Promise<void> {
+export async function renderPlanScreen(plan: ScreenDocument, options: PlanScreenOptions = {}): Promise<void> {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   const instance = render(

@@ -9,6 +9,7 @@ type CommandModule = { register(program: Command): void };
  */
 const COMMANDS: ReadonlyArray<{ readonly names: readonly string[]; readonly load: () => Promise<CommandModule> }> = [
   { names: ['plan'], load: () => import('./plan.js') },
+  { names: ['audit'], load: () => import('./audit.js') },
   { names: ['drain'], load: () => import('./drain.js') },
   { names: ['run'], load: () => import('./run.js') },
   { names: ['runs'], load: () => import('./runs.js') },

@@ -1,21 +1,12 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { addDrainFlags } from '../drain-flags.js';
-import { parseSelectorArg } from '../flag-values.js';
-import type { KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
+import { addPlanFlags, type ReadFlagValues } from '../plan-flags.js';
 import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
-import type { OutputFormat } from '../output.js';
 import type { PoolFlagValues } from '../pool-plan.js';
 import { invocation, suggestedCommands } from '../suggested-commands.js';
 
-export interface PlanFlagValues extends PoolFlagValues, KubeFlagValues {
-  readonly selector?: string;
-  readonly snapshot?: string;
-  readonly output?: OutputFormat;
-  readonly allowIncomplete?: boolean;
-  /** false with --no-tui: text even on a terminal. */
-  readonly tui?: boolean;
-}
+export interface PlanFlagValues extends PoolFlagValues, ReadFlagValues {}
 
 export function register(program: Command): void {
   const command = program
@@ -27,20 +18,14 @@ export function register(program: Command): void {
         'how PodDisruptionBudgets pace the evictions, where the replacements can be scheduled, and how this ' +
         'compares with a NoExecute taint or a node failure. Reads the live cluster, or a file with --snapshot.',
     )
-    .argument('[node...]', 'the nodes to drain together')
-    .option('-l, --selector <selector>', 'drain the nodes matching this label selector instead', parseSelectorArg)
-    .option('--snapshot <file>', 'plan against the output of kubectl get … -o json|yaml instead of the live cluster')
-    .addOption(
-      new Option('-o, --output <format>', 'output format (default: a live view on a terminal, text otherwise)').choices(
-        ['text', 'json', 'yaml'],
-      ),
-    )
-    .option(
-      '--allow-incomplete',
+    .argument('[node...]', 'the nodes to drain together');
+  addPlanFlags(command, {
+    selector: 'drain the nodes matching this label selector instead',
+    snapshot: 'plan against the output of kubectl get … -o json|yaml instead of the live cluster',
+    allowIncomplete:
       'exit as the verdict from what was read (0 for clear or slow) when a kind the plan needs could not be ' +
-        'read, instead of 4 (the plan still says incomplete)',
-    )
-    .option('--no-tui', 'print text even on a terminal, instead of the full-screen view');
+      'read, instead of 4 (the plan still says incomplete)',
+  });
   const poolGroup = 'Pool (batch by batch, as run takes the nodes; without it, the nodes are drained together):';
   command.addOption(
     maxUnavailableOption(

@@ -18,6 +18,7 @@ describe('complete', () => {
   it('subcommands at the first word, with their summaries', async () => {
     expect(await values('')).toEqual([
       'plan',
+      'audit',
       'drain',
       'run',
       'runs',
@@ -35,8 +36,9 @@ describe('complete', () => {
     });
   });
 
-  it('live node names for plan, drain, cordon and uncordon, without those already given', async () => {
+  it('live node names for plan, audit, drain, cordon and uncordon, without those already given', async () => {
     expect(await values('drain', 'k8s-')).toEqual(nodes);
+    expect(await values('audit', '--force', 'k8s-node-2', 'k8s-')).toEqual(['k8s-master-1', 'k8s-node-1']);
     expect(await values('plan', 'k8s-node-1', '--ignore-daemonsets', 'k8s-')).toEqual(['k8s-master-1', 'k8s-node-2']);
     expect(await values('uncordon', 'k8s-n')).toEqual(['k8s-node-1', 'k8s-node-2']);
     expect(await values('drain', '--dry-run', '')).toEqual(nodes); // bare --dry-run takes no value

@@ -101,7 +101,7 @@ describe('what each command loads at start-up', () => {
   // run driver and the views are loaded by the action alone.
   const WIRING_ONLY = [
     ['--help'],
-    ...['plan', 'drain', 'run', 'runs', 'cordon', 'uncordon', 'rbac', 'demo', 'version', 'completion'].map(
+    ...['plan', 'audit', 'drain', 'run', 'runs', 'cordon', 'uncordon', 'rbac', 'demo', 'version', 'completion'].map(
       (command) => [command, '--help'],
     ),
     ['version'],
@@ -119,10 +119,12 @@ describe('what each command loads at start-up', () => {
     },
   );
 
-  it('a plan from a snapshot file, off a terminal, loads no Kubernetes client and no Ink/React', () => {
+  it.each([
+    ['a plan', ['plan', 'k8s-node-1']],
+    ['an audit', ['audit']],
+  ])('%s from a snapshot file, off a terminal, loads no Kubernetes client and no Ink/React', (_, command) => {
     const loaded = packagesLoadedBy([
-      'plan',
-      'k8s-node-1',
+      ...command,
       '--snapshot',
       'examples/hello.json',
       '--ignore-daemonsets',

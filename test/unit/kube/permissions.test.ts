@@ -38,6 +38,13 @@ describe('the ClusterRoles of plan, drain and run', () => {
     },
   );
 
+  it("audit needs what plan needs: `rbac audit` prints plan's roles", async () => {
+    const printed = await runCli(['rbac', 'audit']);
+    expect(printed.exitCode, printed.stderr).toBe(0);
+    expect(`${printed.stdout}\n`).toBe(clusterRolesYaml('plan'));
+    expect(printed.stdout).toContain('`kubectl maint audit`');
+  });
+
   it('plan lists every kind a live read lists, and nothing else (its role is read only)', () => {
     const kinds = SNAPSHOT_KINDS.filter((k) => !ON_DEMAND_KINDS.includes(k));
     const [role] = rolesIn(clusterRolesYaml('plan'));
