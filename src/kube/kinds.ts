@@ -27,6 +27,10 @@ export const KIND_PATHS = {
   DeviceClass: '/apis/resource.k8s.io/v1/deviceclasses',
   ResourceSlice: '/apis/resource.k8s.io/v1/resourceslices',
   HorizontalPodAutoscaler: '/apis/autoscaling/v2/horizontalpodautoscalers',
+  ValidatingAdmissionPolicy: '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies',
+  ValidatingAdmissionPolicyBinding: '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
+  ValidatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+  MutatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
 } as const;
 
 /** The kinds this module can list across the cluster. */

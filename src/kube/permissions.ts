@@ -72,6 +72,10 @@ const PLAN: readonly Permission[] = [
   list('resource.k8s.io', 'deviceclasses'),
   list('resource.k8s.io', 'resourceslices'),
   { ...list('autoscaling', 'horizontalpodautoscalers'), option: 'surge' },
+  list('admissionregistration.k8s.io', 'validatingadmissionpolicies'),
+  list('admissionregistration.k8s.io', 'validatingadmissionpolicybindings'),
+  list('admissionregistration.k8s.io', 'validatingwebhookconfigurations'),
+  list('admissionregistration.k8s.io', 'mutatingwebhookconfigurations'),
 ];
 
 const cluster = (

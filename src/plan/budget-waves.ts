@@ -35,8 +35,11 @@ export interface ScheduledEviction {
   readonly wave: number | null;
   readonly reason: string;
   readonly replacement: ReplacementPlan | null;
-  /** Set when it waits on something other than its budget: a refused node, an earlier eviction-order group. */
-  readonly heldBy?: 'node' | 'order-group';
+  /**
+   * Set when it waits on something other than its budget: a refused node, an earlier eviction-order group,
+   * or the admission chain, which denies its eviction.
+   */
+  readonly heldBy?: 'node' | 'order-group' | 'admission';
   /**
    * Set when whether its budget lets it go is unknown: an earlier wave of the budget left a replacement
    * whose fate the plan cannot tell, and that one decides it (see podsInDoubt). `outcome` and `wave` are

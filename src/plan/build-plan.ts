@@ -27,6 +27,8 @@ import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
 import { planWarnings } from './warnings.js';
 import { verdictWithStrategies } from './strategy-verdict.js';
 import { withOutages, workloadOutages } from './outages.js';
+import { deniedEviction, podAdmissions, unreadPolicies } from './admission/pod-admission.js';
+import type { PodAdmissionPlan } from './types.js';
 
 /** One pod on a drained node with everything the plan learns about it before the waves. */
 interface PodFacts {
@@ -36,6 +38,8 @@ interface PodFacts {
   readonly filter: FilterVerdict;
   readonly controller: ControllerInfo | null;
   readonly budgets: readonly BudgetFacts[];
+  /** What the admission chain does with the drain's request for it (removed pods only). */
+  readonly admission: PodAdmissionPlan | undefined;
 }
 
 /**
@@ -71,12 +75,15 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     pods.map((p) => ({ pod: p.pod, removed: isRemoved(p), surged: surged.has(p.key) })),
   );
   const tainted = pods.map((p, i) => ({ ...p, deletion: podPlans[i]!.noExecute }));
-  const caveats = planCaveats({
-    snapshot: index.snapshot,
-    pods: pods.map((p, i) => ({ pod: p.pod, plan: podPlans[i]!, controllerCaveat: p.controller?.caveat ?? null })),
-    budgets,
-    simulationCaveats: simulation.caveats,
-  });
+  const caveats = [
+    ...planCaveats({
+      snapshot: index.snapshot,
+      pods: pods.map((p, i) => ({ pod: p.pod, plan: podPlans[i]!, controllerCaveat: p.controller?.caveat ?? null })),
+      budgets,
+      simulationCaveats: simulation.caveats,
+    }),
+    ...admissionCaveats(index, pods),
+  ];
 
   return {
     kind: 'DrainPlan',
@@ -128,7 +135,9 @@ function playDrain(
   const taint = maintenanceTaint(options.taint.key, options.taint.value);
   const orderGroups = groupOfPod(order);
   const scheduledOf = (p: PodFacts) =>
-    isRemoved(p) ? (schedule.pods.get(p.key) ?? heldByNode(p.node, refusals)) : undefined;
+    isRemoved(p)
+      ? (deniedEviction(p.admission) ?? schedule.pods.get(p.key) ?? heldByNode(p.node, refusals))
+      : undefined;
   const firstEta = drainEta(index, pods, scheduledOf, orderGroups);
   const podPlans = pods.map((p) => {
     const scheduled = scheduledOf(p);
@@ -179,6 +188,13 @@ function playDrain(
   return { simulation, schedule, podPlans, heldByOthers, surged, withStrategies, rescued, eta, leaving };
 }
 
+/** The admission kinds not read: a caveat on the pods the drain removes, whose requests they could concern. */
+function admissionCaveats(index: ClusterIndex, pods: readonly PodFacts[]) {
+  const unread = unreadPolicies(index.snapshot);
+  const removed = pods.filter(isRemoved).map((p) => p.key);
+  return unread === null || removed.length === 0 ? [] : [{ caveat: unread, pods: removed }];
+}
+
 /** Whether a pod is held behind an eviction-order group that the strategies get out: the drain must be played again. */
 function freesAGroup(play: ReturnType<typeof playDrain>): boolean {
   const grew = [...play.rescued.keys()].some((key) => !play.leaving.has(key));
@@ -194,9 +210,10 @@ function freesAGroup(play: ReturnType<typeof playDrain>): boolean {
  */
 export function drainBlockedNodes(index: ClusterIndex, options: PlanOptions): string[] {
   const nodes = [...new Set(options.nodes)];
-  const { refusals, candidates, order } = drainedPods(index, nodes, options);
+  const { pods, refusals, candidates, order } = drainedPods(index, nodes, options);
   const schedule = scheduleInGroups(candidates, order, ASSUMED_PLACED, scheduleOptions(index, options));
   const blocked = new Set(refusals.keys());
+  for (const p of pods) if (deniedEviction(p.admission)) blocked.add(p.node);
   for (const c of candidates) {
     if (schedule.pods.get(c.key)?.outcome === 'blocked') blocked.add(c.pod.spec?.nodeName ?? '');
   }
@@ -214,17 +231,23 @@ function drainedPods(index: ClusterIndex, nodes: readonly string[], options: Pla
   const budgetCache = new Map<V1PodDisruptionBudget, BudgetFacts>();
   const factsOf = (pdb: V1PodDisruptionBudget) => budgetCache.get(pdb) ?? cache(budgetCache, pdb, budgetFacts(pdb));
   const ctx = { options, index };
-  const pods: PodFacts[] = podsToDrain(index, nodes, options.podSelector).map((pod) => ({
-    pod,
-    key: podKey(pod),
-    node: pod.spec?.nodeName ?? '',
-    filter: filterPod(pod, ctx, options.disableEviction),
-    controller: controllerOf(pod, index),
-    budgets: index.pdbsForPod(pod).map(factsOf).sort(byKey),
-  }));
+  const admission = podAdmissions(index.snapshot, options.disableEviction);
+  const pods: PodFacts[] = podsToDrain(index, nodes, options.podSelector).map((pod) => {
+    const filter = filterPod(pod, ctx, options.disableEviction);
+    return {
+      pod,
+      key: podKey(pod),
+      node: pod.spec?.nodeName ?? '',
+      filter,
+      controller: controllerOf(pod, index),
+      budgets: index.pdbsForPod(pod).map(factsOf).sort(byKey),
+      admission: filter.action === 'evict' || filter.action === 'delete' ? admission(pod) : undefined,
+    };
+  });
   const refusals = refusalsByNode(pods);
+  // A pod the admission chain denies never leaves: its budget is not spent, the others go without it.
   const removed: EvictionCandidate[] = pods
-    .filter(isRemoved)
+    .filter((p) => isRemoved(p) && !deniedEviction(p.admission))
     .map((p) => ({ pod: p.pod, key: p.key, budgets: p.budgets, recreates: p.controller?.recreates ?? false }));
   const candidates = removed.filter((c) => !refusals.has(c.pod.spec?.nodeName ?? ''));
   const order = evictionOrder(
@@ -443,7 +466,19 @@ function podPlan(
     noExecute: taintDeletion(p.pod, taint),
     nodeFailure: nodeFailureDeletion(p.pod, options.nodeMonitorGracePeriodSeconds),
     ...(optOut ? { disruptionOptOut: optOut } : {}),
+    ...(p.admission ? { admission: p.admission } : {}),
+    ...admissionUnknown(p.admission, scheduled),
   };
+}
+
+/** A request whose admission is unknown is not called admitted: its outcome is the plan's answer, not a certainty. */
+function admissionUnknown(
+  admission: PodAdmissionPlan | undefined,
+  scheduled: ScheduledEviction | undefined,
+): { outcomeUnknown?: string } {
+  if (!admission || admission.denied || admission.unknown.length === 0 || scheduled?.unknown !== undefined) return {};
+  const first = admission.unknown[0]!;
+  return { outcomeUnknown: `ValidatingAdmissionPolicy '${first.policy}' may deny its eviction: ${first.why}` };
 }
 
 /** Every budget selecting a pod on the drained nodes, with the pods it would see go and its waves. */

@@ -215,6 +215,8 @@ export interface PodPlan {
     readonly annotations: readonly string[];
     readonly text: string;
   };
+  /** The admission chain's answer to the drain's request for this pod; absent when nothing in it concerns the pod. */
+  readonly admission?: PodAdmissionPlan;
   /** --surge: whether the drain surges this pod's Deployment (from → to replicas) or why not. */
   readonly surge?: {
     readonly surged: boolean;
@@ -223,6 +225,47 @@ export interface PodPlan {
     readonly toReplicas?: number;
     readonly text: string;
   };
+}
+
+/**
+ * What the API server's admission chain does with the drain's request for a pod (its eviction, or its
+ * delete under --disable-eviction): the ValidatingAdmissionPolicies judged as the API server judges them,
+ * and the webhooks that decide. Absent on a pod whose request nothing in the chain concerns.
+ */
+export interface PodAdmissionPlan {
+  /** The request judged: "CREATE pods/eviction", or "DELETE pods" under --disable-eviction. */
+  readonly request: string;
+  /** The first denial, as the API server reports it (the chain stops there); absent when nothing denies. */
+  readonly denied?: AdmissionDenial;
+  /** The warnings the API server sends back (a binding's Warn action), in its words. */
+  readonly warnings: readonly string[];
+  /** Policies whose answer the plan cannot tell, and why (the request is then not called admitted). */
+  readonly unknown: readonly AdmissionUnknown[];
+  /**
+   * For a denied eviction: what --disable-eviction's DELETE of the pod would meet instead, judged by the
+   * same policies (`admitted` null when unknown).
+   */
+  readonly deleteInstead?: { readonly admitted: boolean | null; readonly text: string };
+}
+
+export interface AdmissionDenial {
+  readonly by: 'ValidatingAdmissionPolicy';
+  /** The policy's name. */
+  readonly name: string;
+  /** The binding's name (null for a policy that failed to configure). */
+  readonly binding: string | null;
+  /** The validation's message (or the error that failurePolicy Fail turned into a denial). */
+  readonly message: string;
+  /** The HTTP status the client gets: 422 (Invalid), 403, 401 or 413. */
+  readonly code: number;
+  /** The error as the client prints it: `pods "NAME" is forbidden: ValidatingAdmissionPolicy 'P' with binding 'B' denied request: MSG`. */
+  readonly text: string;
+}
+
+export interface AdmissionUnknown {
+  readonly policy: string;
+  readonly binding: string | null;
+  readonly why: string;
 }
 
 export interface PodEtaPlan {

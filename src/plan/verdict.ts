@@ -9,7 +9,8 @@ export interface VerdictWithReasons {
 }
 
 /**
- * blocked: some pod is refused by kubectl's filters or can never be evicted, or whether its budget lets
+ * blocked: some pod is refused by kubectl's filters or can never be evicted (its budget, or an admission
+ * policy that denies its eviction: admission/pod-admission.ts), or whether its budget (or a policy) lets
  * it go is unknown (`outcomeUnknown`: the budget waits for a replacement whose fate is unknown, and a
  * drain that may never finish is not called one that finishes); slow: some eviction waits for its budget
  * (one that goes either way, in a wave such a replacement decides, `waveUnknown`, only waits); clear

@@ -28,6 +28,10 @@ const FIELD_OF_KIND = {
   DeviceClass: 'deviceClasses',
   ResourceSlice: 'resourceSlices',
   HorizontalPodAutoscaler: 'autoscalers',
+  ValidatingAdmissionPolicy: 'validatingAdmissionPolicies',
+  ValidatingAdmissionPolicyBinding: 'validatingAdmissionPolicyBindings',
+  ValidatingWebhookConfiguration: 'validatingWebhooks',
+  MutatingWebhookConfiguration: 'mutatingWebhooks',
 } as const satisfies Record<SnapshotKind, keyof Snapshot>;
 
 /**
@@ -38,6 +42,7 @@ export function assembleSnapshot(
   source: SnapshotSource,
   objects: ObjectsByKind,
   warnings: readonly string[],
+  extras: Pick<Snapshot, 'admissionParams' | 'requester'> = {},
 ): Snapshot {
   const lists = Object.fromEntries(
     Object.entries(FIELD_OF_KIND).map(([kind, field]) => [
@@ -50,5 +55,6 @@ export function assembleSnapshot(
     kinds: new Set(objects.keys()),
     ...lists,
     warnings: Object.freeze([...warnings]),
+    ...extras,
   }) as unknown as Snapshot;
 }

@@ -9,7 +9,14 @@ import {
   positionOf,
   readJsonListFile,
 } from '../json-list-stream.js';
-import { SNAPSHOT_KINDS, type Snapshot, type SnapshotKind, type SnapshotSource } from './types.js';
+import {
+  SNAPSHOT_KINDS,
+  type AdmissionParams,
+  type Snapshot,
+  type SnapshotKind,
+  type SnapshotSource,
+} from './types.js';
+import type { V1ValidatingAdmissionPolicy } from '@kubernetes/client-node';
 import { objectProblem } from './validate.js';
 import { SNAPSHOT_COMMAND } from './snapshot-command.js';
 
@@ -152,7 +159,10 @@ export function snapshotFromDocuments(documents: readonly unknown[], source: Sna
       );
     }
   }
-  return assembleSnapshot(source, collected.orderedObjects(), collected.warnings());
+  const admissionParams = collected.admissionParams();
+  return assembleSnapshot(source, collected.orderedObjects(), collected.warnings(), {
+    ...(admissionParams.length > 0 ? { admissionParams } : {}),
+  });
 }
 
 function parseDocuments(text: string, label: string): unknown[] {
@@ -224,6 +234,8 @@ function isSnapshotKind(kind: string): kind is SnapshotKind {
 class ObjectCollector {
   readonly objects = new Map<SnapshotKind, object[]>();
   private readonly skipped = new Map<string, number>();
+  /** Objects of kinds the plan does not read as such, kept for the policies that take them as params. */
+  private readonly others = new Map<string, object[]>();
   /**
    * Each object's first place in the file, by kind, namespace and name, to tell an identical copy from a
    * conflicting one. A place is a number: the list it is in (an index into `lists`) and its index there.
@@ -273,6 +285,9 @@ class ObjectCollector {
     if (kind.endsWith('List') && Array.isArray(item.items)) return this.addDocument(item, `${this.where(place)}: `);
     if (!isSnapshotKind(kind)) {
       this.skipped.set(kind, (this.skipped.get(kind) ?? 0) + 1);
+      const others = this.others.get(kind);
+      if (others) others.push(item);
+      else this.others.set(kind, [item]);
       return;
     }
     const metadata = item.metadata;
@@ -313,10 +328,36 @@ class ObjectCollector {
     return new Map(SNAPSHOT_KINDS.filter((k) => this.objects.has(k)).map((k) => [k, this.objects.get(k)!] as const));
   }
 
+  /**
+   * The params of the file's ValidatingAdmissionPolicies (their paramKind), from the objects of other kinds
+   * it holds; a param kind with no object in the file was not read (a file cannot say it has none).
+   */
+  admissionParams(): AdmissionParams[] {
+    const kinds = new Map<string, { apiVersion: string; kind: string }>();
+    for (const p of (this.objects.get('ValidatingAdmissionPolicy') ?? []) as V1ValidatingAdmissionPolicy[]) {
+      const k = p.spec?.paramKind;
+      if (k?.apiVersion && k.kind) kinds.set(`${k.apiVersion}/${k.kind}`, { apiVersion: k.apiVersion, kind: k.kind });
+    }
+    return [...kinds.values()].map(({ apiVersion, kind }) => {
+      const objects = (this.others.get(kind) ?? []).filter(
+        (o) => (o as { apiVersion?: string }).apiVersion === apiVersion,
+      );
+      return objects.length > 0
+        ? { apiVersion, kind, namespaced: null, objects }
+        : { apiVersion, kind, namespaced: null, objects: null, why: 'none in the snapshot file' };
+    });
+  }
+
   warnings(): string[] {
     const warnings: string[] = [];
-    if (this.skipped.size > 0) {
-      const kinds = [...this.skipped].map(([kind, count]) => `${kind} (${count})`).join(', ');
+    const params = new Set(
+      this.admissionParams()
+        .filter((p) => p.objects !== null)
+        .map((p) => p.kind),
+    );
+    const skipped = [...this.skipped].filter(([kind]) => !params.has(kind));
+    if (skipped.length > 0) {
+      const kinds = skipped.map(([kind, count]) => `${kind} (${count})`).join(', ');
       warnings.push(`${this.label}: ignored objects of kinds the plan does not use: ${kinds}`);
     }
     if (this.duplicates.length > 0) {

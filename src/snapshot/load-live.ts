@@ -1,6 +1,8 @@
+import type { V1ValidatingAdmissionPolicy } from '@kubernetes/client-node';
 import type { KubeClient } from '../kube/client.js';
 import { ClusterCache } from '../kube/cluster-cache.js';
 import { readCluster, type ListProgress } from '../kube/reads.js';
+import { readParams, readRequester } from '../kube/admission-reads.js';
 import { assembleSnapshot } from './assemble.js';
 import { ON_DEMAND_KINDS, REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot, type SnapshotKind } from './types.js';
 
@@ -38,7 +40,30 @@ export async function loadLiveSnapshot(client: KubeClient, options: LiveSnapshot
     freshness: options.freshness,
   });
   const { context, server } = client.target;
-  return assembleSnapshot({ type: 'live', context, server }, read.objects, read.warnings);
+  const extras = await admissionExtras(client, read.objects);
+  return assembleSnapshot({ type: 'live', context, server }, read.objects, read.warnings, extras);
+}
+
+/**
+ * What admission knows besides the objects (kube/admission-reads.ts): the caller, and the params of the
+ * ValidatingAdmissionPolicies that name some, read once the policies are. Nothing is read without a policy.
+ */
+async function admissionExtras(
+  client: KubeClient,
+  objects: ReadonlyMap<SnapshotKind, readonly object[]>,
+): Promise<Pick<Snapshot, 'admissionParams' | 'requester'>> {
+  const policies = (objects.get('ValidatingAdmissionPolicy') ?? []) as readonly V1ValidatingAdmissionPolicy[];
+  if (policies.length === 0) return {};
+  const kinds = new Map<string, { apiVersion: string; kind: string }>();
+  for (const p of policies) {
+    const k = p.spec?.paramKind;
+    if (k?.apiVersion && k.kind) kinds.set(`${k.apiVersion}/${k.kind}`, { apiVersion: k.apiVersion, kind: k.kind });
+  }
+  const [requester, admissionParams] = await Promise.all([
+    readRequester(client.target),
+    readParams(client.target, [...kinds.values()]),
+  ]);
+  return { admissionParams, ...(requester ? { requester } : {}) };
 }
 
 /** The cluster read once and kept current (kube/cluster-cache.ts), for commands that plan more than once. */
@@ -65,6 +90,8 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
     freshness: 'consistent',
   });
   const { context, server } = client.target;
+  // Read once: the caller does not change, and params seldom do during a drain.
+  const extras = await admissionExtras(client, cache.objects());
   let last: { generation: number; snapshot: Snapshot } | undefined;
   return {
     cache,
@@ -74,7 +101,7 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
       if (last?.generation !== generation) {
         last = {
           generation,
-          snapshot: assembleSnapshot({ type: 'live', context, server }, cache.objects(), cache.warnings),
+          snapshot: assembleSnapshot({ type: 'live', context, server }, cache.objects(), cache.warnings, extras),
         };
       }
       return last.snapshot;

@@ -29,6 +29,10 @@ export const SNAPSHOT_RESOURCES = [
   'deviceclasses',
   'resourceslices',
   'horizontalpodautoscalers',
+  'validatingadmissionpolicies',
+  'validatingadmissionpolicybindings',
+  'validatingwebhookconfigurations',
+  'mutatingwebhookconfigurations',
 ] as const;
 
 export const SNAPSHOT_COMMAND = `kubectl get ${SNAPSHOT_RESOURCES.join(',')} -A -o json`;

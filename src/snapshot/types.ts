@@ -22,6 +22,11 @@ import type {
   V1StatefulSet,
   V1StorageClass,
   V2HorizontalPodAutoscaler,
+  V1MutatingWebhookConfiguration,
+  V1UserInfo,
+  V1ValidatingAdmissionPolicy,
+  V1ValidatingAdmissionPolicyBinding,
+  V1ValidatingWebhookConfiguration,
 } from '@kubernetes/client-node';
 
 /** The kinds the volume filters read (VolumeBinding, VolumeZone, VolumeRestrictions, NodeVolumeLimits). */
@@ -53,6 +58,7 @@ export function isScopedKindWarning(warning: string): boolean {
   return (
     isVolumeKindWarning(warning) ||
     isDraKindWarning(warning) ||
+    isAdmissionKindWarning(warning) ||
     isKindWarning(warning, 'Namespace') ||
     isKindWarning(warning, 'PriorityClass')
   );
@@ -75,6 +81,38 @@ export function isDraKindWarning(warning: string): boolean {
   return DRA_KINDS.some((kind) => warning.endsWith(`(${kind} objects not loaded)`));
 }
 
+/**
+ * The admission chain's configuration an eviction meets (admissionregistration.k8s.io/v1): the policies and
+ * their bindings, the webhooks. Like a volume kind, one that could not be read concerns only the pods the
+ * drain removes, said on them as a caveat.
+ */
+export const ADMISSION_KINDS = [
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'ValidatingWebhookConfiguration',
+  'MutatingWebhookConfiguration',
+] as const;
+export type AdmissionKind = (typeof ADMISSION_KINDS)[number];
+
+/** A live read's warning that an admission kind could not be listed. */
+export function isAdmissionKindWarning(warning: string): boolean {
+  return ADMISSION_KINDS.some((kind) => warning.endsWith(`(${kind} objects not loaded)`));
+}
+
+/**
+ * The objects of one kind a ValidatingAdmissionPolicy takes its params from (`spec.paramKind`), read after
+ * the policies. `objects` is null when they could not be read (`why` says why): the policies using them are
+ * then unknown.
+ */
+export interface AdmissionParams {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Whether the kind is namespaced (discovery); null when unknown (a file: from the objects' namespaces). */
+  readonly namespaced: boolean | null;
+  readonly objects: readonly object[] | null;
+  readonly why?: string;
+}
+
 /** The kinds a snapshot can hold, in the order `kubectl get` lists them in SNAPSHOT_COMMAND (docs/planning.md). */
 export const SNAPSHOT_KINDS = [
   'Node',
@@ -92,6 +130,7 @@ export const SNAPSHOT_KINDS = [
   'PriorityClass',
   ...DRA_KINDS,
   'HorizontalPodAutoscaler',
+  ...ADMISSION_KINDS,
 ] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
 
@@ -149,6 +188,17 @@ export interface Snapshot {
   readonly resourceSlices: readonly V1ResourceSlice[];
   /** autoscaling/v2; read live only for --surge. */
   readonly autoscalers: readonly V2HorizontalPodAutoscaler[];
+  readonly validatingAdmissionPolicies: readonly V1ValidatingAdmissionPolicy[];
+  readonly validatingAdmissionPolicyBindings: readonly V1ValidatingAdmissionPolicyBinding[];
+  readonly validatingWebhooks: readonly V1ValidatingWebhookConfiguration[];
+  readonly mutatingWebhooks: readonly V1MutatingWebhookConfiguration[];
+  /** The params of the policies that take them (paramKind), one entry per kind. */
+  readonly admissionParams?: readonly AdmissionParams[];
+  /**
+   * Who the API server takes the caller for (a SelfSubjectReview): the `request.userInfo` admission sees for
+   * the drain's evictions. Absent when not known (a snapshot file, a server that refused the review).
+   */
+  readonly requester?: V1UserInfo;
   /** Problems met while loading that did not stop it (unknown kinds skipped, forbidden lists...). */
   readonly warnings: readonly string[];
 }

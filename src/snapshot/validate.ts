@@ -203,6 +203,37 @@ const DEVICE = obj(
 );
 const NODE_SELECTOR = obj({ nodeSelectorTerms: list(NODE_SELECTOR_TERM) });
 
+const RULE = obj({
+  apiGroups: list('string'),
+  apiVersions: list('string'),
+  resources: list('string'),
+  operations: list('string'),
+  scope: 'string',
+  resourceNames: list('string'),
+});
+const MATCH_RESOURCES = obj({
+  namespaceSelector: 'selector',
+  objectSelector: 'selector',
+  resourceRules: list(RULE),
+  excludeResourceRules: list(RULE),
+  matchPolicy: 'string',
+});
+const NAMED_EXPRESSION = obj({ name: 'string', expression: 'string' }, ['name', 'expression']);
+const WEBHOOK = obj(
+  {
+    name: 'string',
+    rules: list(RULE),
+    namespaceSelector: 'selector',
+    objectSelector: 'selector',
+    matchConditions: list(NAMED_EXPRESSION),
+    failurePolicy: 'string',
+    sideEffects: 'string',
+    timeoutSeconds: 'integer',
+    clientConfig: 'any',
+  },
+  ['name'],
+);
+
 const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
   Node: obj(
     {
@@ -378,6 +409,38 @@ const SCHEMA_OF_KIND: Readonly<Record<SnapshotKind, Schema>> = {
     },
     ['metadata', 'spec'],
   ),
+  ValidatingAdmissionPolicy: obj(
+    {
+      metadata: METADATA,
+      spec: obj({
+        failurePolicy: 'string',
+        paramKind: obj({ apiVersion: 'string', kind: 'string' }),
+        matchConstraints: MATCH_RESOURCES,
+        matchConditions: list(NAMED_EXPRESSION),
+        variables: list(NAMED_EXPRESSION),
+        validations: list(
+          obj({ expression: 'string', message: 'string', messageExpression: 'string', reason: 'string' }, [
+            'expression',
+          ]),
+        ),
+      }),
+    },
+    ['metadata'],
+  ),
+  ValidatingAdmissionPolicyBinding: obj(
+    {
+      metadata: METADATA,
+      spec: obj({
+        policyName: 'string',
+        validationActions: list('string'),
+        paramRef: obj({ name: 'string', namespace: 'string', selector: 'selector', parameterNotFoundAction: 'string' }),
+        matchResources: MATCH_RESOURCES,
+      }),
+    },
+    ['metadata'],
+  ),
+  ValidatingWebhookConfiguration: obj({ metadata: METADATA, webhooks: list(WEBHOOK) }, ['metadata']),
+  MutatingWebhookConfiguration: obj({ metadata: METADATA, webhooks: list(WEBHOOK) }, ['metadata']),
 };
 
 let compiled: Readonly<Record<SnapshotKind, Check>> | undefined;

@@ -11,6 +11,7 @@ import {
   noExecuteComparison,
   orderSection,
   optOutSection,
+  admissionSection,
   etaSection,
   placementText,
   podGroupRows,
@@ -66,6 +67,7 @@ export type Block = (TextBlock | TableBlock | AxisBlock) & {
 export type SectionId =
   | 'pods'
   | 'opt-out'
+  | 'admission'
   | 'order'
   | 'budgets'
   | 'replacements'
@@ -117,6 +119,7 @@ export function planDocument(plan: DrainPlan, options: PlanDocumentOptions = {})
   const sections: (PlanSection | null)[] = [
     podsSection(plan),
     optOutTable(plan),
+    admissionTable(plan),
     linesSection('order', orderSection(plan)),
     budgetsSection(plan),
     replacementsSection(plan, options.details ?? false),
@@ -199,6 +202,12 @@ function optOutTable(plan: DrainPlan): PlanSection | null {
   const { title, rows } = optOutSection(plan);
   if (rows.length === 0) return null;
   return { id: 'opt-out', title, blocks: [{ kind: 'table', rows, tones: rows.map(() => 'warn'), indent: 2 }] };
+}
+
+function admissionTable(plan: DrainPlan): PlanSection | null {
+  const { title, rows, tones } = admissionSection(plan);
+  if (rows.length === 0) return null;
+  return { id: 'admission', title, blocks: [{ kind: 'table', rows, tones, indent: 2, lastCellBelow: true }] };
 }
 
 function budgetsSection(plan: DrainPlan): PlanSection | null {

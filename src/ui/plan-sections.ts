@@ -248,6 +248,32 @@ export function optOutSection(plan: DrainPlan): { title: string; rows: string[][
 }
 
 /**
+ * What the API server's admission chain answers the drain's requests, pod by pod: the denials (with
+ * whether --disable-eviction would pass), the warnings it sends back, the policies the plan cannot judge.
+ */
+export function admissionSection(plan: DrainPlan): { title: string; rows: string[][]; tones: Tone[] } {
+  const rows: string[][] = [];
+  const tones: Tone[] = [];
+  for (const p of plan.pods) {
+    const a = p.admission;
+    if (!a) continue;
+    const add = (text: string, tone: Tone) => {
+      rows.push([qualified(p), text]);
+      tones.push(tone);
+    };
+    if (a.denied) add(`denied: ${a.denied.text} (HTTP ${a.denied.code})`, 'bad');
+    for (const w of a.warnings) add(`Warning: ${w}`, 'warn');
+    for (const u of a.unknown) add(`unknown: ValidatingAdmissionPolicy '${u.policy}': ${u.why}`, 'warn');
+  }
+  const count = new Set(rows.map((r) => r[0])).size;
+  return {
+    title: rows.length === 0 ? '' : `Admission (${count}): what the API server's admission chain answers the drain`,
+    rows,
+    tones,
+  };
+}
+
+/**
  * The pods a replacement preempts, each with the budgets its deletion breaks and where its own
  * replacement goes: "shop/batch-1 (priority 0; breaks budget shop/batch): its replacement -> n3".
  */

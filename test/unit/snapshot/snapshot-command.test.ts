@@ -6,9 +6,10 @@ import { SNAPSHOT_COMMAND, SNAPSHOT_RESOURCES } from '../../../src/snapshot/snap
 import { SNAPSHOT_KINDS } from '../../../src/snapshot/types.js';
 
 describe('the snapshot command quoted in errors and docs', () => {
-  it('asks for every kind a snapshot can hold, in their order, HorizontalPodAutoscalers (--surge) included', () => {
+  it('asks for every kind a snapshot can hold, in their order, HorizontalPodAutoscalers (--surge) and the admission chain included', () => {
     expect(SNAPSHOT_RESOURCES).toEqual(SNAPSHOT_KINDS.map((kind) => KIND_PATHS[kind].split('/').at(-1)));
-    expect(SNAPSHOT_COMMAND).toContain(',horizontalpodautoscalers ');
+    expect(SNAPSHOT_COMMAND).toContain(',horizontalpodautoscalers,');
+    expect(SNAPSHOT_COMMAND).toContain(',validatingadmissionpolicies,validatingadmissionpolicybindings,');
   });
 
   it('is the command docs/planning.md tells the user to run', () => {
