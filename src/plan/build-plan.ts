@@ -27,7 +27,7 @@ import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
 import { planWarnings } from './warnings.js';
 import { verdictWithStrategies } from './strategy-verdict.js';
 import { withOutages, workloadOutages } from './outages.js';
-import { deniedEviction, podAdmissions, unreadPolicies } from './admission/pod-admission.js';
+import { deniedEviction, podAdmissions, unreadAdmission, waitingWebhook } from './admission/pod-admission.js';
 import type { PodAdmissionPlan } from './types.js';
 
 /** One pod on a drained node with everything the plan learns about it before the waves. */
@@ -190,9 +190,8 @@ function playDrain(
 
 /** The admission kinds not read: a caveat on the pods the drain removes, whose requests they could concern. */
 function admissionCaveats(index: ClusterIndex, pods: readonly PodFacts[]) {
-  const unread = unreadPolicies(index.snapshot);
   const removed = pods.filter(isRemoved).map((p) => p.key);
-  return unread === null || removed.length === 0 ? [] : [{ caveat: unread, pods: removed }];
+  return removed.length === 0 ? [] : unreadAdmission(index.snapshot).map((caveat) => ({ caveat, pods: removed }));
 }
 
 /** Whether a pod is held behind an eviction-order group that the strategies get out: the drain must be played again. */
@@ -447,6 +446,9 @@ function podPlan(
   taint: ReturnType<typeof maintenanceTaint>,
 ): PodPlan {
   const optOut = disruptionOptOutOf(p.pod, p.filter.action);
+  // An operator's webhook that answers 429 until it has moved the pod: the eviction waits for it.
+  const webhook = scheduled?.outcome === 'immediate' ? waitingWebhook(p.admission) : undefined;
+  if (webhook) scheduled = { ...scheduled!, outcome: 'waits', reason: `${scheduled!.reason}; ${webhook.text}` };
   return {
     namespace: namespaceOf(p.pod),
     name: nameOf(p.pod),

@@ -246,19 +246,52 @@ export interface PodAdmissionPlan {
    * same policies (`admitted` null when unknown).
    */
   readonly deleteInstead?: { readonly admitted: boolean | null; readonly text: string };
+  /** The admission webhooks the request meets, mutating ones first, each with what it is known to answer. */
+  readonly webhooks?: readonly AdmissionWebhookPlan[];
+}
+
+/** An admission webhook that decides the drain's request for a pod. */
+export interface AdmissionWebhookPlan {
+  readonly kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
+  /** The configuration's name. */
+  readonly configuration: string;
+  /** The webhook's name, as the API server names it in its errors. */
+  readonly name: string;
+  readonly failurePolicy: 'Fail' | 'Ignore';
+  readonly timeoutSeconds: number;
+  /** None, NoneOnDryRun, or Some/Unknown (the API server then refuses any dry run it meets). */
+  readonly sideEffects: string;
+  /** Set when whether it is called at all cannot be told (a selector or matchCondition the plan cannot judge). */
+  readonly matchUnknown?: string;
+  /**
+   * What it answers: admit, wait (429 until its operator has moved the pod), deny, or unknown (a webhook
+   * whose behaviour the plan does not know).
+   */
+  readonly answer: 'admit' | 'wait' | 'deny' | 'unknown';
+  /** The HTTP status of a refusal (wait, deny). */
+  readonly code?: number;
+  /** The webhook's message with a refusal, as the client sees it after `admission webhook "W" denied the request: `. */
+  readonly message?: string;
+  /** The operator recognised by the webhook (KubeVirt, Strimzi, GCS FUSE CSI driver). */
+  readonly operator?: string;
+  /** The webhook, its failurePolicy and timeout, and its answer, in words. */
+  readonly text: string;
 }
 
 export interface AdmissionDenial {
-  readonly by: 'ValidatingAdmissionPolicy';
-  /** The policy's name. */
+  readonly by: 'ValidatingAdmissionPolicy' | 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
+  /** The policy's name, or the webhook's. */
   readonly name: string;
-  /** The binding's name (null for a policy that failed to configure). */
+  /** The binding's name (null for a webhook, or a policy that failed to configure). */
   readonly binding: string | null;
   /** The validation's message (or the error that failurePolicy Fail turned into a denial). */
   readonly message: string;
-  /** The HTTP status the client gets: 422 (Invalid), 403, 401 or 413. */
+  /** The HTTP status the client gets: a policy's 422 (Invalid), 403, 401 or 413; a webhook's own. */
   readonly code: number;
-  /** The error as the client prints it: `pods "NAME" is forbidden: ValidatingAdmissionPolicy 'P' with binding 'B' denied request: MSG`. */
+  /**
+   * The error as the client prints it: `pods "NAME" is forbidden: ValidatingAdmissionPolicy 'P' with
+   * binding 'B' denied request: MSG`, or `admission webhook "W" denied the request: MSG`.
+   */
   readonly text: string;
 }
 

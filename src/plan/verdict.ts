@@ -43,6 +43,7 @@ export function decideVerdict(
       (p) => p.outcomeUnknown!,
     ),
     ...slowBudgetLines(budgets, waiting),
+    ...webhookLines(pods),
     ...groupedLines(
       waiting.filter((p) => p.waveUnknown !== undefined),
       (names, unknown) => `${names} can be evicted either way, but in which wave is unknown: ${unknown}`,
@@ -161,6 +162,20 @@ function slowBudgetLines(budgets: readonly BudgetPlan[], waiting: readonly PodPl
         `budget ${b.namespace}/${b.name} lets ${plural(b.perWave, 'pod')} go at a time: ${plural(b.waves, 'wave')}, each waiting for replacements to become Ready` +
         (b.stale ? ' (its status is stale: the first wave waits for the disruption controller)' : ''),
     );
+}
+
+/**
+ * The admission webhooks that decide the drain's requests (unless one refuses them, said among the blocked
+ * pods), one line per webhook naming its pods: a drain a webhook decides is never called clear without it.
+ */
+function webhookLines(pods: readonly PodPlan[]): string[] {
+  const decided = pods.flatMap((p) =>
+    p.admission?.denied ? [] : (p.admission?.webhooks ?? []).filter((w) => w.answer !== 'admit').map((w) => ({ p, w })),
+  );
+  return groupedLines(
+    decided.map(({ p, w }) => ({ ...p, outcomeReason: w.text })),
+    (names, text) => `${names}: ${text}`,
+  );
 }
 
 /** One line per distinct text, naming the pods that share it in plan order. */

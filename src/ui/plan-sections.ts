@@ -264,6 +264,8 @@ export function admissionSection(plan: DrainPlan): { title: string; rows: string
     if (a.denied) add(`denied: ${a.denied.text} (HTTP ${a.denied.code})`, 'bad');
     for (const w of a.warnings) add(`Warning: ${w}`, 'warn');
     for (const u of a.unknown) add(`unknown: ValidatingAdmissionPolicy '${u.policy}': ${u.why}`, 'warn');
+    for (const w of a.webhooks ?? [])
+      if (!a.denied || a.denied.name !== w.name) add(w.text, w.answer === 'admit' ? 'muted' : 'warn');
   }
   const count = new Set(rows.map((r) => r[0])).size;
   return {

@@ -1,45 +1,116 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import type { ScheduledEviction } from '../budget-waves.js';
-import type { PodAdmissionPlan } from '../types.js';
-import { podAdmission, policySet } from './policy-judge.js';
+import type { AdmissionDenial, AdmissionWebhookPlan, PodAdmissionPlan } from '../types.js';
+import { deleteUnderPolicies, judgeRequest, policySet, type PolicySet } from './policy-judge.js';
+import { deleteRequest, evictionRequest } from './request.js';
+import { webhookSet, webhooksFor, type WebhookSet } from './webhook-match.js';
 
 /**
- * The admission chain in the plan: each removed pod's request judged once (policy-judge.ts), and what a
- * denial makes of its eviction.
+ * The admission chain in the plan: each removed pod's request judged once, in the chain's order —
+ * mutating webhooks, ValidatingAdmissionPolicies (policy-judge.ts), validating webhooks (webhook-match.ts)
+ * — the first refusal ending it, as the API server's chain returns on the first error.
  */
 
-/** The judge of one plan: the snapshot's policies gathered once, then one call per removed pod. */
+/** The judge of one plan: the snapshot's policies and webhooks gathered once, then one call per removed pod. */
 export function podAdmissions(
   snapshot: Snapshot,
   disableEviction: boolean,
 ): (pod: V1Pod) => PodAdmissionPlan | undefined {
-  const set = policySet(snapshot);
-  if (set.policies.length === 0) return () => undefined;
-  return (pod) => podAdmission(pod, set, disableEviction);
+  const policies = policySet(snapshot);
+  const hooks = webhookSet(snapshot);
+  if (policies.policies.length === 0 && hooks.hooks.length === 0) return () => undefined;
+  return (pod) => podAdmission(pod, policies, hooks, disableEviction);
 }
 
-/** Why the policies could not be judged (a kind not read), for a caveat on the removed pods; null when they were. */
-export function unreadPolicies(snapshot: Snapshot): string | null {
-  return policySet(snapshot).unread;
+function podAdmission(
+  pod: V1Pod,
+  policies: PolicySet,
+  hooks: WebhookSet,
+  disableEviction: boolean,
+): PodAdmissionPlan | undefined {
+  const request = disableEviction ? deleteRequest(pod) : evictionRequest(pod);
+  const context = { namespace: policies.namespaces.get(request.namespace), namespacesKnown: policies.namespacesKnown };
+  const verdict = judgeRequest(request, policies);
+  const webhooks = webhooksFor(pod, request, hooks, context);
+  const refusing = (kind: AdmissionWebhookPlan['kind']) =>
+    webhooks.find((w) => w.kind === kind && w.answer === 'deny' && w.matchUnknown === undefined);
+  const mutating = refusing('MutatingWebhookConfiguration');
+  const validating = refusing('ValidatingWebhookConfiguration');
+  const denied =
+    (mutating && webhookDenial(mutating)) ?? verdict.denied ?? (validating && webhookDenial(validating)) ?? null;
+  if (!denied && verdict.warnings.length === 0 && verdict.unknown.length === 0 && webhooks.length === 0) {
+    return undefined;
+  }
+  return {
+    request: disableEviction ? 'DELETE pods' : 'CREATE pods/eviction',
+    ...(denied ? { denied } : {}),
+    warnings: verdict.warnings,
+    unknown: verdict.unknown,
+    ...(denied && !disableEviction ? { deleteInstead: deleteInstead(pod, policies, hooks, context) } : {}),
+    ...(webhooks.length > 0 ? { webhooks } : {}),
+  };
+}
+
+function webhookDenial(w: AdmissionWebhookPlan): AdmissionDenial {
+  const message = w.message ?? '';
+  return {
+    by: w.kind,
+    name: w.name,
+    binding: null,
+    message,
+    code: w.code ?? 400,
+    text: `admission webhook "${w.name}" denied the request: ${message}`,
+  };
+}
+
+/** What --disable-eviction's delete meets: the policies, and any webhook on pod deletes. */
+function deleteInstead(
+  pod: V1Pod,
+  policies: PolicySet,
+  hooks: WebhookSet,
+  context: Parameters<typeof webhooksFor>[3],
+): { admitted: boolean | null; text: string } {
+  const byPolicies = deleteUnderPolicies(pod, policies);
+  if (byPolicies.admitted !== true) return byPolicies;
+  const webhook = webhooksFor(pod, deleteRequest(pod), hooks, context)[0];
+  if (!webhook) return byPolicies;
+  return {
+    admitted: null,
+    text: `whether --disable-eviction's delete passes is for admission webhook "${webhook.name}" to say`,
+  };
+}
+
+/** Why the policies or webhooks could not be judged (a kind not read), for a caveat on the removed pods. */
+export function unreadAdmission(snapshot: Snapshot): string[] {
+  return [policySet(snapshot).unread, webhookSet(snapshot).unread].filter((u): u is string => u !== null);
 }
 
 /**
- * A request the chain denies: blocked for good, whatever its budget says (the API server answers 422 or 403
- * before it looks at a budget, and the drain does not retry either). Undefined when not denied.
+ * A request the chain denies: blocked for good, whatever its budget says (the API server answers before
+ * it looks at a budget, and the drain does not retry a refusal other than 429). Undefined when not denied.
  */
 export function deniedEviction(admission: PodAdmissionPlan | undefined): ScheduledEviction | undefined {
   const denied = admission?.denied;
   if (!denied) return undefined;
   const verb = admission.request === 'DELETE pods' ? 'delete' : 'eviction';
-  const instead = admission.deleteInstead ? `; ${admission.deleteInstead.text}` : '';
+  const webhook = admission.webhooks?.find((w) => w.kind === denied.by && w.name === denied.name);
+  const instead = [webhook?.text, admission.deleteInstead?.text].map((t) => (t ? `; ${t}` : '')).join('');
+  const by =
+    denied.by === 'ValidatingAdmissionPolicy'
+      ? `ValidatingAdmissionPolicy '${denied.name}'${denied.binding ? ` (binding '${denied.binding}')` : ''}`
+      : `admission webhook "${denied.name}"`;
   return {
     outcome: 'blocked',
     wave: null,
-    reason:
-      `the API server denies its ${verb}: ${denied.by} '${denied.name}'` +
-      `${denied.binding ? ` (binding '${denied.binding}')` : ''}: ${denied.message} (HTTP ${denied.code})${instead}`,
+    reason: `the API server denies its ${verb}: ${by}: ${denied.message} (HTTP ${denied.code})${instead}`,
     replacement: null,
     heldBy: 'admission',
   };
+}
+
+/** A webhook that makes the request wait (429 until its operator has moved the pod): the first, or undefined. */
+export function waitingWebhook(admission: PodAdmissionPlan | undefined): AdmissionWebhookPlan | undefined {
+  if (admission?.denied) return undefined;
+  return admission?.webhooks?.find((w) => w.answer === 'wait' && w.matchUnknown === undefined);
 }

@@ -6,10 +6,10 @@ import type {
   V1ValidatingAdmissionPolicyBinding,
 } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
-import type { AdmissionDenial, AdmissionUnknown, PodAdmissionPlan } from '../types.js';
+import type { AdmissionDenial, AdmissionUnknown } from '../types.js';
 import { bindingMatches, collectParams, policyMatches } from './policy-match.js';
 import { runPolicy } from './policy-validate.js';
-import { celNamespace, celRequest, deleteRequest, evictionRequest, type AdmissionRequest } from './request.js';
+import { celNamespace, celRequest, deleteRequest, type AdmissionRequest } from './request.js';
 import type { MatchContext } from './rules.js';
 import { kindPlural } from '../../wording.js';
 
@@ -150,25 +150,10 @@ function denial(
 }
 
 /**
- * The policies' answer to the drain's request for `pod`: its eviction, or its delete under
- * --disable-eviction. For a denied eviction, what the delete would meet instead. Undefined when no policy
- * concerns the request.
+ * What --disable-eviction's DELETE of the pod meets from the policies: denied (by which), unknown, or
+ * admitted.
  */
-export function podAdmission(pod: V1Pod, set: PolicySet, disableEviction: boolean): PodAdmissionPlan | undefined {
-  const request = disableEviction ? deleteRequest(pod) : evictionRequest(pod);
-  const verdict = judgeRequest(request, set);
-  const unknown = verdict.unknown;
-  if (!verdict.denied && verdict.warnings.length === 0 && unknown.length === 0) return undefined;
-  return {
-    request: disableEviction ? 'DELETE pods' : 'CREATE pods/eviction',
-    ...(verdict.denied ? { denied: verdict.denied } : {}),
-    warnings: verdict.warnings,
-    unknown,
-    ...(verdict.denied && !disableEviction ? { deleteInstead: deleteInstead(pod, set) } : {}),
-  };
-}
-
-function deleteInstead(pod: V1Pod, set: PolicySet): { admitted: boolean | null; text: string } {
+export function deleteUnderPolicies(pod: V1Pod, set: PolicySet): { admitted: boolean | null; text: string } {
   const verdict = judgeRequest(deleteRequest(pod), set);
   if (verdict.denied) {
     return {

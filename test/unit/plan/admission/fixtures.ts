@@ -82,3 +82,48 @@ export function binding(name: string, policyName: string, spec: BindingSpec = {}
     },
   };
 }
+
+export interface WebhookSpec {
+  readonly resources?: readonly string[];
+  readonly failurePolicy?: 'Fail' | 'Ignore';
+  readonly timeoutSeconds?: number;
+  readonly sideEffects?: string;
+  readonly matchConditions?: ReadonlyArray<{ name: string; expression: string }>;
+  readonly objectSelector?: object;
+  readonly namespaceSelector?: object;
+}
+
+/** A webhook configuration of one webhook on CREATE of `resources` (pods/eviction unless told). */
+export function webhookConfiguration<K extends 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration'>(
+  kind: K,
+  name: string,
+  webhook: string,
+  spec: WebhookSpec = {},
+) {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind,
+    metadata: { name },
+    webhooks: [
+      {
+        name: webhook,
+        admissionReviewVersions: ['v1'],
+        clientConfig: { service: { namespace: 'ops', name: 'hook' } },
+        rules: [
+          {
+            apiGroups: [''],
+            apiVersions: ['v1'],
+            operations: ['CREATE'],
+            resources: [...(spec.resources ?? ['pods/eviction'])],
+          },
+        ],
+        sideEffects: spec.sideEffects ?? 'None',
+        ...(spec.failurePolicy ? { failurePolicy: spec.failurePolicy } : {}),
+        ...(spec.timeoutSeconds ? { timeoutSeconds: spec.timeoutSeconds } : {}),
+        ...(spec.matchConditions ? { matchConditions: [...spec.matchConditions] } : {}),
+        ...(spec.objectSelector ? { objectSelector: spec.objectSelector } : {}),
+        ...(spec.namespaceSelector ? { namespaceSelector: spec.namespaceSelector } : {}),
+      },
+    ],
+  };
+}
