@@ -19,8 +19,17 @@ export type EvictionStep =
       readonly currentHealthy: number | null;
       readonly message: string;
     }
-  /** Worth asking again after a delay: network error, 5xx, throttling, terminating namespace, conflict. */
-  | { readonly kind: 'retry'; readonly error: string; readonly retryAfterMs: number | null }
+  /**
+   * Worth asking again after a delay: network error, 5xx, throttling, terminating namespace, conflict, an
+   * admission webhook's 429. `patient`: a refusal that is the answer, not a failure (a webhook whose operator
+   * moves the pod first): it does not count towards the pod's limit of failures, the drain's timeout bounds it.
+   */
+  | {
+      readonly kind: 'retry';
+      readonly error: string;
+      readonly retryAfterMs: number | null;
+      readonly patient?: boolean;
+    }
   /** Asking again will not help: forbidden, more than one budget, invalid request. */
   | { readonly kind: 'fail'; readonly error: string };
 
@@ -47,6 +56,11 @@ const MULTIPLE_PDBS = /more than one PodDisruptionBudget/;
 // The answer to a UID precondition that fails (eviction: "the UID in the precondition (…) does not match the
 // UID in record (…)"; delete: "Precondition failed: UID in precondition: …"): the name now belongs to another pod.
 const UID_MISMATCH = /UID in (the )?precondition/i;
+// How the API server words a webhook's refusal (apiserver webhook/errors/statuserror.go ToStatusErr).
+const WEBHOOK_REFUSAL = /^admission webhook "([^"]+)" denied the request/;
+
+/** kubectl drain's delay after any 429 (EvictErrorRetryDelay): a webhook's 429 is asked again no slower. */
+const WEBHOOK_RETRY_MS = 5_000;
 
 /** The API's 500 for a pod that more than one budget selects: the drain reads which ones before saying so. */
 export function refusedForSeveralBudgets(outcome: ApiOutcome): boolean {
@@ -69,7 +83,8 @@ export function classifyEviction(outcome: ApiOutcome, call: EvictionCall): Evict
       return { kind: 'retry', error: `conflict: ${status.message}`, retryAfterMs };
     case 429:
       return (
-        budgetRefusal(status) ?? {
+        budgetRefusal(status) ??
+        webhookWait(status) ?? {
           kind: 'retry',
           error: `throttled by the API server: ${status.message}`,
           retryAfterMs,
@@ -81,11 +96,24 @@ export function classifyEviction(outcome: ApiOutcome, call: EvictionCall): Evict
       return { kind: 'fail', error: 'unauthorized: the API server rejected the credentials' };
     case 500:
       if (refusedForSeveralBudgets(outcome)) return { kind: 'fail', error: multiplePdbs(call) };
+      // A webhook's refusal is its answer, whatever its code (Strimzi's drain cleaner answers 500): kubectl fails it.
+      if (WEBHOOK_REFUSAL.test(status.message)) return { kind: 'fail', error: `${status.message} (HTTP ${code})` };
       return { kind: 'retry', error: `server error: ${status.message}`, retryAfterMs };
     default:
       if (code >= 500) return { kind: 'retry', error: `server error: ${status.message} (HTTP ${code})`, retryAfterMs };
       return { kind: 'fail', error: `${status.message} (HTTP ${code})` };
   }
+}
+
+/**
+ * An admission webhook's 429: its operator is moving the pod (KubeVirt live-migrates a VM) and admits the
+ * eviction once done. Named as that webhook, with its message; asked again after its Retry-After, at most
+ * kubectl's 5 s.
+ */
+function webhookWait(status: ApiStatus): EvictionStep | null {
+  if (!WEBHOOK_REFUSAL.test(status.message)) return null;
+  const asked = status.retryAfterSeconds === null ? WEBHOOK_RETRY_MS : status.retryAfterSeconds * 1000;
+  return { kind: 'retry', error: status.message, retryAfterMs: Math.min(asked, WEBHOOK_RETRY_MS), patient: true };
 }
 
 function budgetRefusal(status: ApiStatus): EvictionStep | null {
@@ -113,6 +141,10 @@ function budgetRefusal(status: ApiStatus): EvictionStep | null {
 function forbidden(status: ApiStatus, call: EvictionCall): EvictionStep {
   if (status.causes.some((c) => c.reason === 'NamespaceTerminating')) {
     return { kind: 'retry', error: `namespace "${call.namespace}" is terminating`, retryAfterMs: null };
+  }
+  // The admission chain's refusals keep their own words: the policy or webhook, and its message.
+  if (WEBHOOK_REFUSAL.test(status.message) || /ValidatingAdmissionPolicy '/.test(status.message)) {
+    return { kind: 'fail', error: `${status.message} (HTTP 403)` };
   }
   if (/cannot \S+ resource/.test(status.message)) {
     return {

@@ -132,7 +132,7 @@ export function answered(
       return { machine: next, action: { do: 'wait-for-budget', pdb: step.pdb, fallbackMs } };
     }
     case 'retry': {
-      const failures = machine.failures + 1;
+      const failures = step.patient ? machine.failures : machine.failures + 1;
       if (failures > config.maxFailures) {
         return stop(machine, { phase: 'failed', error: `${step.error} (gave up after ${machine.attempts} attempts)` });
       }

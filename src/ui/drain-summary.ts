@@ -50,7 +50,8 @@ export function summarizeDrain(progress: DrainProgress, finished: FinishedEvent)
     ...(finished.remaining.length > 0
       ? [`remaining: ${remainingText(progress, finished.remaining, finished.atMs)}`]
       : []),
-    ...finished.failed.map((f) => `failed: ${qualified(f.pod)}: ${f.error}`),
+    ...failedLines(finished.failed),
+    ...admissionAdvice(finished.failed),
     ...(finished.escalated ?? []).map(
       (pod) => `escalated: ${qualified(pod)} deleted by --escalate-after, breaking its budget`,
     ),
@@ -88,6 +89,43 @@ function doneWord(state: Extract<DrainLogEntry, { kind: 'pod' }>['state'], mode:
   }
   if (state.phase === 'dry-run') return state.admitted ? 'admitted (server dry run)' : 'refused (server dry run)';
   return state.phase;
+}
+
+/**
+ * The failed pods, one line per error naming its pods: a policy that denies every pod of a namespace says
+ * its message once. The error's own pod name (`pods "x" is forbidden: …`) is left out of the shared text.
+ */
+function failedLines(failed: FinishedEvent['failed']): string[] {
+  const groups = Map.groupBy(failed, (f) => f.error.replace(/^pods "[^"]*" is forbidden: /, ''));
+  return [...groups].map(
+    ([error, list]) =>
+      `failed: ${listNames(
+        list.map((f) => qualified(f.pod)),
+        5,
+      )}: ${error}`,
+  );
+}
+
+const POLICY_DENIAL = /ValidatingAdmissionPolicy '([^']+)'/;
+const WEBHOOK_DENIAL = /admission webhook "([^"]+)" denied the request/;
+
+/**
+ * What to do about pods the admission chain refused: its owner decides, or --disable-eviction deletes
+ * through another admission path (the plan says whether the policies let that pass).
+ */
+function admissionAdvice(failed: FinishedEvent['failed']): string[] {
+  const deciders = new Set(
+    failed.flatMap((f) => {
+      const policy = POLICY_DENIAL.exec(f.error)?.[1];
+      const webhook = WEBHOOK_DENIAL.exec(f.error)?.[1];
+      return policy ? [`ValidatingAdmissionPolicy '${policy}'`] : webhook ? [`admission webhook "${webhook}"`] : [];
+    }),
+  );
+  if (deciders.size === 0) return [];
+  return [
+    `why: the admission chain refuses these evictions (${[...deciders].join(', ')}): the drain does not ask again; ` +
+      'ask its owner to let this drain pass, or see with `kubectl maint plan … --disable-eviction` whether deleting the pods instead passes',
+  ];
 }
 
 /** Remaining pods with what each was last doing, so the operator knows what held the drain. */

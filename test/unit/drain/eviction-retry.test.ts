@@ -180,6 +180,72 @@ const cases: Case[] = [
     outcome: status(400, 'name in URL does not match name in Eviction object'),
     expected: { kind: 'fail', error: 'name in URL does not match name in Eviction object (HTTP 400)' },
   },
+  {
+    name: "An admission webhook's 429 is that webhook refusing for now (its operator moves the pod): asked again after 5 s at most, not counted as a failure",
+    outcome: status(
+      429,
+      'admission webhook "migrate.demo.io" denied the request: pod demo/hello-1 is being live-migrated',
+    ),
+    expected: {
+      kind: 'retry',
+      error: 'admission webhook "migrate.demo.io" denied the request: pod demo/hello-1 is being live-migrated',
+      retryAfterMs: 5_000,
+      patient: true,
+    },
+  },
+  {
+    name: "A webhook's 429 with a shorter Retry-After is asked again after it",
+    outcome: {
+      kind: 'status',
+      code: 429,
+      status: parseStatus(
+        JSON.stringify({ kind: 'Status', code: 429, message: 'admission webhook "w.io" denied the request: later' }),
+        { 'retry-after': '2' },
+        429,
+      ),
+    },
+    expected: {
+      kind: 'retry',
+      error: 'admission webhook "w.io" denied the request: later',
+      retryAfterMs: 2_000,
+      patient: true,
+    },
+  },
+  {
+    name: "A webhook's 500 is its answer (Strimzi's drain cleaner), not a server error: the pod fails, once",
+    outcome: status(
+      500,
+      'admission webhook "strimzi-drain-cleaner.strimzi.io" denied the request: The pod will be rolled by the Strimzi Cluster Operator',
+    ),
+    expected: {
+      kind: 'fail',
+      error:
+        'admission webhook "strimzi-drain-cleaner.strimzi.io" denied the request: The pod will be rolled by the Strimzi Cluster Operator (HTTP 500)',
+    },
+  },
+  {
+    name: "A webhook's 403 (the GCS FUSE driver's mounter pods) keeps the webhook's words",
+    outcome: status(
+      403,
+      'admission webhook "gcsfuse-sidecar-injector.csi.storage.gke.io" denied the request: Eviction of Mounter Pod is not allowed',
+    ),
+    expected: {
+      kind: 'fail',
+      error:
+        'admission webhook "gcsfuse-sidecar-injector.csi.storage.gke.io" denied the request: Eviction of Mounter Pod is not allowed (HTTP 403)',
+    },
+  },
+  {
+    name: "A ValidatingAdmissionPolicy's 422 ends the pod's attempts with the policy and its message",
+    outcome: status(
+      422,
+      `pods "hello-1" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no`,
+    ),
+    expected: {
+      kind: 'fail',
+      error: `pods "hello-1" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no (HTTP 422)`,
+    },
+  },
 ];
 
 describe('classifyEviction', () => {

@@ -88,6 +88,28 @@ describe('summarizeDrain', () => {
     expect(summary.lines).toContain('failed: demo/hello-a: forbidden');
   });
 
+  it("a policy's denial of every pod: said once, naming the pods, with what to do", () => {
+    const HELLO_B_POD = { ...HELLO_A, name: 'hello-b', uid: 'uid-b' };
+    const denial = (name: string) =>
+      `pods "${name}" is forbidden: ValidatingAdmissionPolicy 'protect' with binding 'protect-binding' denied request: handled by the operator (HTTP 422)`;
+    const failedEvent: DrainEvent = {
+      ...(finished(3, 'failed', []) as FinishedEvent),
+      gone: [],
+      failed: [
+        { pod: HELLO_A, error: denial('hello-a') },
+        { pod: HELLO_B_POD, error: denial('hello-b') },
+      ],
+    };
+    const summary = summaryOf([started([HELLO_A, HELLO_B_POD]), failedEvent]);
+    const failedLines = summary.lines.filter((l) => l.startsWith('failed:'));
+    expect(failedLines).toEqual([
+      "failed: demo/hello-a, demo/hello-b: ValidatingAdmissionPolicy 'protect' with binding 'protect-binding' denied request: handled by the operator (HTTP 422)",
+    ]);
+    expect(summary.lines.find((l) => l.startsWith('why:'))).toMatch(
+      /^why: the admission chain refuses these evictions \(ValidatingAdmissionPolicy 'protect'\): .*--disable-eviction/,
+    );
+  });
+
   it('suggests no next step after a dry run, which changed nothing', () => {
     const summary = summaryOf([started([HELLO_A], 'server'), finished(1, 'dry-run', [HELLO_A])]);
     expect(summary.headline).toBe('Dry run of k8s-node-1 done in 1s: nothing was changed');
