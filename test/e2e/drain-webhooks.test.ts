@@ -1,0 +1,161 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { base64Of, makePki } from '../support/pki.js';
+import { planRun, runMaint } from './drain-run.js';
+import { kubectl, seedScenario } from './lab.js';
+
+// Real admission webhooks on pods/eviction, served by the test on loopback over TLS (caBundle from a
+// throwaway CA): one answers 429 for each pod's first tries, as KubeVirt does while it migrates a VM, then
+// admits; one denies. The plan names them, the drain lives with them.
+
+const work = mkdtempSync(path.join(tmpdir(), 'maint-webhook-e2e-'));
+const WAIT_MESSAGE = (pod: string) => `pod demo/${pod} is being live-migrated by the demo operator`;
+const DENY_MESSAGE = 'demo pods are moved by the demo operator, never evicted';
+/** How many times the waiting webhook refuses each pod before it admits it. */
+const REFUSALS = 2;
+
+let server: Server;
+let port: number;
+let caBundle: string;
+const calls = new Map<string, number>();
+
+interface Review {
+  request: { uid: string; name: string; namespace: string; dryRun?: boolean };
+}
+
+beforeAll(async () => {
+  const pki = makePki(work);
+  const leaf = pki.leaf('webhook', { cn: '127.0.0.1', san: 'IP:127.0.0.1' });
+  caBundle = base64Of(pki.caFile);
+  server = createServer({ cert: readFileSync(leaf.cert), key: readFileSync(leaf.key) }, (req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const review = JSON.parse(body) as Review;
+      const { uid, name } = review.request;
+      const n = (calls.get(name) ?? 0) + 1;
+      calls.set(name, n);
+      const refuse = (code: number, message: string) => ({ uid, allowed: false, status: { code, message } });
+      const response = req.url?.startsWith('/deny')
+        ? refuse(403, DENY_MESSAGE)
+        : n <= REFUSALS
+          ? refuse(429, WAIT_MESSAGE(name))
+          : { uid, allowed: true };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(work, { recursive: true, force: true });
+});
+
+function webhookYaml(mode: 'wait' | 'deny'): string {
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: { name: demo-${mode} }
+webhooks:
+  - name: ${mode}.demo.kubectl-maint.io
+    admissionReviewVersions: [v1]
+    sideEffects: None
+    failurePolicy: Fail
+    timeoutSeconds: 5
+    namespaceSelector: { matchLabels: { kubernetes.io/metadata.name: demo } }
+    clientConfig:
+      url: https://127.0.0.1:${port}/${mode}
+      caBundle: ${caBundle}
+    rules:
+      - { apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods/eviction] }
+`;
+}
+
+interface WebhookPlan {
+  verdictReasons: string[];
+  pods: Array<{
+    namespace: string;
+    node: string;
+    admission?: { webhooks?: Array<{ name: string; failurePolicy: string; timeoutSeconds: number; answer: string }> };
+  }>;
+}
+
+describe('drain with admission webhooks on evictions (hello)', () => {
+  beforeEach(async () => {
+    await seedScenario('hello');
+    calls.clear();
+  });
+  afterEach(async () => {
+    await kubectl(['delete', 'validatingwebhookconfiguration', 'demo-wait', 'demo-deny', '--ignore-not-found'], {
+      reject: false,
+    });
+  });
+
+  it("a webhook's 429s: the plan names it; the drain retries as that webhook with its message, within 5 s, and finishes once it admits", async () => {
+    await kubectl(['apply', '-f', '-'], { input: webhookYaml('wait') });
+
+    const planned = await planRun(['k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+    const plan = JSON.parse(planned.stdout) as WebhookPlan;
+    const hello = plan.pods.filter((p) => p.namespace === 'demo' && p.node === 'k8s-node-1');
+    expect(hello).toHaveLength(2);
+    for (const pod of hello) {
+      expect(pod.admission!.webhooks).toEqual([
+        expect.objectContaining({
+          name: 'wait.demo.kubectl-maint.io',
+          failurePolicy: 'Fail',
+          timeoutSeconds: 5,
+          answer: 'unknown',
+        }),
+      ]);
+    }
+    expect(plan.verdictReasons.some((r) => r.includes('admission webhook "wait.demo.kubectl-maint.io" decides'))).toBe(
+      true,
+    );
+
+    const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.finished).toMatchObject({ result: 'drained', failed: [] });
+    const retries = run.events.flatMap((e) =>
+      e.type === 'pod' && e.state.phase === 'retrying' ? [{ atMs: e.atMs, state: e.state }] : [],
+    );
+    expect(retries.length).toBeGreaterThan(0);
+    for (const { atMs, state } of retries) {
+      expect(state.error).toMatch(
+        /^admission webhook "wait.demo.kubectl-maint.io" denied the request: pod demo\/\S+ is being live-migrated/,
+      );
+      expect(state.error).not.toContain('throttled');
+      expect(state.nextAttemptMs - atMs).toBeLessThanOrEqual(5_000);
+    }
+    // Each pod was refused REFUSALS times, then admitted: the webhook was asked again until it said yes.
+    for (const pod of hello) expect(calls.get((pod as unknown as { name: string }).name)).toBeGreaterThan(REFUSALS);
+  });
+
+  it("a webhook's denial ends each pod's attempts once; the summary says what to do", async () => {
+    await kubectl(['apply', '-f', '-'], { input: webhookYaml('deny') });
+    const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+    expect(run.exitCode).not.toBe(0);
+    expect(run.finished?.result).toBe('failed');
+    expect(run.finished?.failed).toHaveLength(2);
+    for (const f of run.finished!.failed) {
+      expect(f.error).toBe(
+        `admission webhook "deny.demo.kubectl-maint.io" denied the request: ${DENY_MESSAGE} (HTTP 403)`,
+      );
+      // Asked once: a denial is not retried.
+      expect(calls.get(f.pod.name)).toBe(1);
+    }
+
+    const text = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets']);
+    const output = `${text.stdout}\n${text.stderr}`;
+    const failedLines = output.split('\n').filter((l) => l.trim().startsWith('failed:'));
+    expect(failedLines).toHaveLength(1);
+    expect(output).toMatch(
+      /why: the admission chain refuses these evictions \(admission webhook "deny.demo.kubectl-maint.io"\)/,
+    );
+  });
+});

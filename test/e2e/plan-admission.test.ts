@@ -1,0 +1,199 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { planRun } from './drain-run.js';
+import { eventually, kubectl, labApi, seedScenario } from './lab.js';
+
+// ValidatingAdmissionPolicies on evictions against the lab's real API server: the plan's judge says what
+// the API server answers a dry-run eviction of the same pod (`?dryRun=All`: admission runs, nothing is written).
+
+const MESSAGE = 'evictions of demo pods are handled by the demo operator: it migrates them itself';
+const POLICIES = ['protect-hello-evictions', 'hello-by-name', 'hello-by-labels', 'hello-frozen'];
+
+interface AdmissionPlan {
+  verdict: string;
+  verdictReasons: string[];
+  pods: Array<{
+    namespace: string;
+    name: string;
+    node: string;
+    outcome: string | null;
+    outcomeReason: string;
+    admission?: {
+      denied?: { name: string; binding: string; message: string; code: number; text: string };
+      warnings: string[];
+      deleteInstead?: { admitted: boolean | null; text: string };
+    };
+  }>;
+}
+
+/** A policy on CREATE pods/eviction with one validation, and its binding (actions, params, selectors). */
+function policyYaml(
+  name: string,
+  options: {
+    expression?: string;
+    message?: string;
+    messageExpression?: string;
+    matchConditions?: string[];
+    objectSelector?: string;
+    actions?: string;
+    paramKind?: boolean;
+    paramRef?: string;
+  } = {},
+): string {
+  const conditions = (options.matchConditions ?? []).map((e, i) => `    - name: c${i}\n      expression: '${e}'`);
+  return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: { name: ${name} }
+spec:
+  failurePolicy: Fail
+${options.paramKind ? '  paramKind: { apiVersion: v1, kind: ConfigMap }\n' : ''}  matchConstraints:
+    namespaceSelector: { matchLabels: { kubernetes.io/metadata.name: demo } }
+${options.objectSelector ? `    objectSelector: ${options.objectSelector}\n` : ''}    resourceRules:
+      - { apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods/eviction] }
+${conditions.length > 0 ? `  matchConditions:\n${conditions.join('\n')}\n` : ''}  validations:
+    - expression: '${options.expression ?? 'false'}'
+      message: '${options.message ?? MESSAGE}'
+${options.messageExpression ? `      messageExpression: '${options.messageExpression}'\n` : ''}---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: { name: ${name}-binding }
+spec:
+  policyName: ${name}
+  validationActions: [${options.actions ?? 'Deny'}]
+${options.paramRef ? `  paramRef: ${options.paramRef}\n` : ''}`;
+}
+
+async function apply(yaml: string): Promise<void> {
+  await kubectl(['apply', '-f', '-'], { input: yaml });
+}
+
+/**
+ * The API server's answer to a dry-run eviction of the pod: the status code and message (the policies
+ * come into force a moment after they are written, so the caller waits on this).
+ */
+async function dryRunEviction(namespace: string, name: string): Promise<{ code: number; message: string }> {
+  const api = await labApi();
+  const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace } };
+  const answer = await api.call('POST', `/api/v1/namespaces/${namespace}/pods/${name}/eviction?dryRun=All`, body);
+  return { code: answer.status, message: String(answer.body.message ?? '') };
+}
+
+async function planNode1(): Promise<{ exitCode: number; plan: AdmissionPlan; stdout: string }> {
+  const run = await planRun(['k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
+  return { exitCode: run.exitCode, plan: JSON.parse(run.stdout) as AdmissionPlan, stdout: run.stdout };
+}
+
+const helloOnNode1 = (plan: AdmissionPlan) =>
+  plan.pods.filter((p) => p.namespace === 'demo' && p.node === 'k8s-node-1');
+
+/** Waits until the API server enforces what was applied: its answer to a dry-run eviction of the pod. */
+async function enforced(pod: string, test: (answer: { code: number; message: string }) => boolean) {
+  return eventually(
+    async () => {
+      const answer = await dryRunEviction('demo', pod);
+      return test(answer) ? answer : undefined;
+    },
+    60_000,
+    `the API server enforcing the policy on demo/${pod}`,
+  );
+}
+
+describe('plan with ValidatingAdmissionPolicies on evictions (hello)', () => {
+  beforeEach(async () => {
+    await seedScenario('hello');
+  });
+  afterEach(async () => {
+    await kubectl(
+      [
+        'delete',
+        'validatingadmissionpolicy,validatingadmissionpolicybinding',
+        '--ignore-not-found',
+        ...POLICIES.flatMap((p) => [p, `${p}-binding`]),
+      ],
+      { reject: false },
+    );
+    await kubectl(['delete', 'configmap', '-n', 'demo', 'eviction-rules', '--ignore-not-found'], { reject: false });
+  });
+
+  it('Deny: blocked (exit 3), each hello pod naming the policy and its message, as the API server answers', async () => {
+    await apply(policyYaml('protect-hello-evictions'));
+    const before = await planNode1();
+    const pods = helloOnNode1(before.plan);
+    expect(pods).toHaveLength(2);
+    const answer = await enforced(pods[0]!.name, (a) => a.code === 422);
+
+    const { exitCode, plan } = await planNode1();
+    expect(exitCode).toBe(3);
+    expect(plan.verdict).toBe('blocked');
+    for (const pod of helloOnNode1(plan)) {
+      expect(pod.outcome).toBe('blocked');
+      expect(pod.admission!.denied).toMatchObject({
+        name: 'protect-hello-evictions',
+        binding: 'protect-hello-evictions-binding',
+        message: MESSAGE,
+        code: 422,
+      });
+      expect(pod.outcomeReason).toContain(MESSAGE);
+      expect(pod.admission!.deleteInstead!.admitted).toBe(true);
+    }
+    // The API server's own words for the first pod are the plan's.
+    expect(answer.message).toBe(helloOnNode1(plan)[0]!.admission!.denied!.text);
+
+    const text = await planRun(['k8s-node-1', '--ignore-daemonsets']);
+    expect(text.exitCode).toBe(3);
+    expect(text.stdout).toContain('BLOCKED');
+    expect(text.stdout).toContain(`ValidatingAdmissionPolicy 'protect-hello-evictions'`);
+  });
+
+  it("Warn: the verdict as without the policy (slow), the API server's warning on each pod", async () => {
+    await apply(policyYaml('protect-hello-evictions', { actions: 'Warn' }));
+    const { exitCode, plan } = await planNode1();
+    expect(exitCode).toBe(0);
+    expect(plan.verdict).toBe('slow');
+    for (const pod of helloOnNode1(plan)) {
+      expect(pod.admission!.warnings).toEqual([
+        `Validation failed for ValidatingAdmissionPolicy 'protect-hello-evictions' with binding 'protect-hello-evictions-binding': ${MESSAGE}`,
+      ]);
+    }
+  });
+
+  it("matchConditions on the Eviction's name and namespace fire; an objectSelector on the pod's labels never does", async () => {
+    const pods = helloOnNode1((await planNode1()).plan);
+    const target = pods[0]!.name;
+    await apply(
+      policyYaml('hello-by-name', {
+        matchConditions: [`object.metadata.name == "${target}"`, 'request.namespace == "demo"'],
+        messageExpression: '"no eviction of " + object.metadata.name',
+      }),
+    );
+    await apply(policyYaml('hello-by-labels', { objectSelector: '{ matchLabels: { app: hello } }' }));
+    await enforced(target, (a) => a.code === 422);
+    // The labels policy does not fire on the real API server either: the other pod's eviction only meets the budget.
+    expect((await dryRunEviction('demo', pods[1]!.name)).code).not.toBe(422);
+
+    const { plan } = await planNode1();
+    const [first, second] = helloOnNode1(plan);
+    expect(first!.admission!.denied).toMatchObject({ name: 'hello-by-name', message: `no eviction of ${target}` });
+    expect(second!.admission?.denied).toBeUndefined();
+    expect(plan.verdict).toBe('blocked');
+  });
+
+  it("params: the policy reads the ConfigMap its binding names in the pod's namespace", async () => {
+    await kubectl(['create', 'configmap', '-n', 'demo', 'eviction-rules', '--from-literal=evictions=frozen']);
+    await apply(
+      policyYaml('hello-frozen', {
+        paramKind: true,
+        paramRef: '{ name: eviction-rules, parameterNotFoundAction: Deny }',
+        expression: 'params.data.evictions != "frozen"',
+        messageExpression: '"evictions in " + request.namespace + " are " + params.data.evictions',
+      }),
+    );
+    const pods = helloOnNode1((await planNode1()).plan);
+    const answer = await enforced(pods[0]!.name, (a) => a.code === 422);
+
+    const { plan } = await planNode1();
+    for (const pod of helloOnNode1(plan)) {
+      expect(pod.admission!.denied!.message).toBe('evictions in demo are frozen');
+    }
+    expect(answer.message).toBe(helloOnNode1(plan)[0]!.admission!.denied!.text);
+  });
+});
