@@ -293,9 +293,9 @@ export function wayOut(p: Pick<Problem, 'workload' | 'kind' | 'budget' | 'flag' 
         ? `add ${p.flag} ${FLAG_COSTS[p.flag] ?? 'if that is acceptable'}`
         : 'kubectl refuses the pod and no flag overrides it: its owner moves or removes it';
     case 'budget-never-allows':
-      return `the owner relaxes budget ${p.budget} so that it allows a disruption (${p.detail})`;
+      return `the owner relaxes budget ${p.budget} so that it allows a disruption`;
     case 'single-replica':
-      return `the owner runs ${workload} with more than one replica, or lets budget ${p.budget} allow a disruption (${p.detail})`;
+      return `the owner runs ${workload} with more than one replica, or lets budget ${p.budget} allow a disruption`;
     case 'two-budgets':
       return `the owner keeps one budget per pod: ${p.budget} both select it, and the Eviction API refuses such a pod`;
     case 'budget-unhealthy':

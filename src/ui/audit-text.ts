@@ -16,12 +16,12 @@ const NODES_SHOWN = 6;
  *
  *   BLOCKED: 2 of 6 nodes cannot be drained
  *     - 6 nodes planned one by one: 2 blocked, 4 clear
- *     - Deployment shop/web blocks 2 nodes: the owner relaxes budget shop/web so that it allows a disruption (…)
+ *     - Deployment shop/web blocks 2 nodes: the owner relaxes budget shop/web so that it allows a disruption
  *
  *   Workloads holding nodes back (1), most nodes first
  *     Deployment shop/web (budget shop/web): blocks pool-1, pool-2
  *       - budget shop/web never allows an eviction: maxUnavailable is 0 (shop/web-1, shop/web-2)
- *         way out: the owner relaxes budget shop/web so that it allows a disruption (…)
+ *         way out: the owner relaxes budget shop/web so that it allows a disruption
  */
 export function renderAuditText(audit: ClusterAudit, options: { readonly width?: number | undefined } = {}): string {
   return layoutPlanText(auditDocument(audit), options.width ?? UNLIMITED_WIDTH);
