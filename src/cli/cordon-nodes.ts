@@ -3,7 +3,9 @@ import { restNodeCalls, setUnschedulableOf, type NodeCalls, type NodeRead } from
 import type { KubeTargetInfo } from '../kube/errors.js';
 import type { NodeEventRecorder } from '../kube/node-event-recorder.js';
 import { connectRest, type KubeRest } from '../kube/rest.js';
+import type { V1Lease } from '@kubernetes/client-node';
 import type { DryRunMode } from './dry-run.js';
+import type { IgnoreRunClaimValue } from './ignore-run-claim.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { kubeConfigFlags, type KubeFlagValues } from './kube-flag-values.js';
 import { nodeSelection } from './node-selection.js';
@@ -11,7 +13,7 @@ import { nodeSelection } from './node-selection.js';
 // What `cordon` and `uncordon` do once their flags are read, by commander (commands/cordon.ts) or, for a
 // plain command line, without it (plain-cordon.ts): nothing here loads commander.
 
-export interface CordonValues extends KubeFlagValues {
+export interface CordonValues extends KubeFlagValues, IgnoreRunClaimValue {
   readonly selector?: string;
   readonly dryRun: DryRunMode;
 }
@@ -52,6 +54,16 @@ export async function cordonNodes(
     return ExitCode.Error;
   }
   const current = (i: number) => (read[i] as PromiseFulfilledResult<NodeRead>).value;
+  if (values.dryRun === 'none' && !values.ignoreRunClaim) {
+    const refusals = await claimRefusals(
+      rest,
+      names.map((_name, i) => current(i)),
+    );
+    if (refusals.length > 0) {
+      process.stderr.write(`${refusals.map((line) => `error: ${line}`).join('\n')}\n`);
+      return ExitCode.Error;
+    }
+  }
   let failed = 0;
   let trail: NodeEventRecorder | undefined;
   // One node at a time, each reported, the others still done when one fails: kubectl's behaviour.
@@ -71,6 +83,32 @@ export async function cordonNodes(
   }
   await trail?.flush();
   return failed > 0 ? ExitCode.Error : ExitCode.Ok;
+}
+
+/** The annotation of a node a run claimed (run/state.ts ANNOTATION.run), read here without loading run/. */
+export const CLAIM_ANNOTATION = 'maint.kubectl.io/run';
+
+/**
+ * Why nodes may not be changed: a live run claims them (run/live-claim.ts), one line each. Loaded only
+ * when a node carries a run's annotation, and its Lease read over the same plain requests.
+ */
+async function claimRefusals(rest: KubeRest, nodes: readonly NodeRead[]): Promise<string[]> {
+  const claimed = nodes.filter((node) => node.metadata?.annotations?.[CLAIM_ANNOTATION]);
+  if (claimed.length === 0) return [];
+  const { liveClaimRefusal } = await import('../run/live-claim.js');
+  const readLease = async (namespace: string, name: string) => {
+    try {
+      return await rest.request<V1Lease>({
+        method: 'GET',
+        path: `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases/${encodeURIComponent(name)}`,
+      });
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 404) return null;
+      throw err;
+    }
+  };
+  const refusals = await Promise.all(claimed.map((node) => liveClaimRefusal(node, readLease, Date.now())));
+  return refusals.filter((line) => line !== null);
 }
 
 /**

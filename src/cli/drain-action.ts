@@ -12,6 +12,7 @@ import { drainErrorLine, drainEventLines } from '../ui/drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../ui/drain-progress.js';
 import type { ClusterTarget } from '../ui/proceed-question.js';
 import { kubectlRefusal, NOT_CONFIRMED, refusedUnchanged } from '../ui/drain-refusal.js';
+import type { RunApi } from '../kube/run-api.js';
 import type { DrainCommandValues } from './commands/drain.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { drainOptionsFrom } from './drain-flags.js';
@@ -80,6 +81,7 @@ export async function drainAction(
   try {
     const plan = planSnapshot(snapshot, selection, options);
     if (values.dryRun === 'none') refuseMarked(snapshot, plan.nodes);
+    if (values.dryRun === 'none' && !values.ignoreRunClaim) await refuseClaimed(snapshot, plan.nodes, runApi(client));
     const work = drainTargets(plan, snapshot.pods);
     const json = values.output === 'json';
     if (!json) {
@@ -195,6 +197,19 @@ function refuseMarked(snapshot: Snapshot, nodes: readonly string[]): void {
   for (const node of snapshot.nodes.filter((n) => nodes.includes(n.metadata?.name ?? ''))) {
     const mark = liveDrainMark(node, Date.now());
     if (mark) throw new CliError(drainMarkRefusal(node.metadata?.name ?? '', mark, Date.now()));
+  }
+}
+
+/** A node a live run has claimed (run/live-claim.ts): refused, nothing written, unless --ignore-run-claim. */
+async function refuseClaimed(snapshot: Snapshot, nodes: readonly string[], api: Pick<RunApi, 'readLease'>) {
+  const { liveClaimRefusal } = await import('../run/live-claim.js');
+  for (const node of snapshot.nodes.filter((n) => nodes.includes(n.metadata?.name ?? ''))) {
+    const refusal = await liveClaimRefusal(node, (ns, name) => api.readLease(ns, name), Date.now()).catch(
+      (err: unknown) => {
+        throw asCliError(err);
+      },
+    );
+    if (refusal) throw new CliError(refusal);
   }
 }
 

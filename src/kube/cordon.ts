@@ -24,6 +24,7 @@ export interface NodeCalls {
 export interface NodeRead {
   readonly metadata?:
     | {
+        readonly name?: string | undefined;
         readonly annotations?: Readonly<Record<string, string>> | undefined;
         readonly resourceVersion?: string | undefined;
         readonly uid?: string | undefined;

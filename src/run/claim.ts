@@ -90,6 +90,7 @@ export async function claimRun(ctx: ClaimContext, definition: RunDefinition, tak
   const since = new Date(ctx.nowMs).toISOString();
   const claim = {
     [ANNOTATION.run]: definition.id,
+    [ANNOTATION.runNamespace]: ctx.namespace,
     [ANNOTATION.phase]: 'pending',
     [ANNOTATION.since]: since,
     [ANNOTATION.history]: historyWith(null, 'pending', since),

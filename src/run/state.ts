@@ -20,6 +20,8 @@ import type { RunEstimates } from './run-eta.js';
  */
 export const ANNOTATION = {
   run: 'maint.kubectl.io/run',
+  /** On a node: the namespace of its run's Lease, for the commands that have no --state-namespace. */
+  runNamespace: 'maint.kubectl.io/run-namespace',
   phase: 'maint.kubectl.io/phase',
   since: 'maint.kubectl.io/phase-since',
   bootId: 'maint.kubectl.io/boot-id-before',
@@ -36,6 +38,7 @@ export const ANNOTATION = {
 /** A node's run annotations, each removed (a merge patch's null): the node released from its run. */
 export const RELEASED_NODE: Readonly<Record<string, null>> = {
   [ANNOTATION.run]: null,
+  [ANNOTATION.runNamespace]: null,
   [ANNOTATION.phase]: null,
   [ANNOTATION.since]: null,
   [ANNOTATION.seal]: null,

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CordonValues } from '../cordon-nodes.js';
 import { parseDryRun } from '../dry-run.js';
 import { parseSelectorArg } from '../flag-values.js';
+import { ignoreRunClaimOption } from '../ignore-run-claim.js';
 import { addKubeFlags } from '../kube-flags.js';
 
 /** `kubectl maint cordon` and `uncordon`: kubectl's commands, flags (-l, --dry-run) and output. */
@@ -22,7 +23,8 @@ function addCommand(program: Command, name: 'cordon' | 'uncordon', unschedulable
         .argParser(parseDryRun)
         .preset('client')
         .default('none'),
-    );
+    )
+    .addOption(ignoreRunClaimOption());
   addKubeFlags(command);
   command.action(async (nodes: string[], values: CordonValues) => {
     // Loaded when it runs: registering the command (for `version`, for help) loads none of the kube layer.

@@ -1,12 +1,13 @@
 import { Option, type Command } from 'commander';
 import { addDrainFlags, type DrainFlagValues } from '../drain-flags.js';
+import { ignoreRunClaimOption, type IgnoreRunClaimValue } from '../ignore-run-claim.js';
 import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
 import type { KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
 import { invocation, suggestedCommands } from '../suggested-commands.js';
 import { parseDryRun, type DryRunMode } from '../dry-run.js';
 
-export interface DrainCommandValues extends DrainFlagValues, KubeFlagValues {
+export interface DrainCommandValues extends DrainFlagValues, KubeFlagValues, IgnoreRunClaimValue {
   readonly selector?: string;
   readonly gracePeriod: number;
   /** Milliseconds; 0 = no limit. */
@@ -64,6 +65,7 @@ export function register(program: Command): void {
     ).choices(['text', 'json']),
   ];
   for (const option of options) command.addOption(option.helpGroup('Drain options (as in kubectl drain):'));
+  command.addOption(ignoreRunClaimOption());
   addKubeFlags(command);
   command.action(async (nodes: string[], values: DrainCommandValues) => {
     const { drainAction } = await import('../drain-action.js');
