@@ -106,6 +106,8 @@ describe('the operator command', () => {
     const file = script(
       'stubborn.sh',
       `setsid sh -c 'trap "" TERM; echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; exec sleep 60' &\n` +
+        // The command goes on once the stubborn process ignores SIGTERM: the timeout finds it so.
+        `until [ -e ${pidFile} ]; do sleep 0.05; done\n` +
         `sleep 60 & wait`,
     );
     const lines: string[] = [];
@@ -113,12 +115,12 @@ describe('the operator command', () => {
       argv: [file],
       node: 'w1',
       runId: 'r-timeout',
-      timeoutMs: 1000,
+      timeoutMs: 3000,
       onLine: (_stream, line) => lines.push(line),
     });
     const result = await running;
     const stubborn = Number(readFileSync(pidFile, 'utf8'));
-    expect(result).toMatchObject({ failure: 'timed out after 1s (--command-timeout)', interrupted: false });
+    expect(result).toMatchObject({ failure: 'timed out after 3s (--command-timeout)', interrupted: false });
     expect(alive(stubborn)).toBe(false);
   });
 
