@@ -11,6 +11,8 @@ import type { ReadVerdict, Verdict } from './types.js';
  * reaching every pod, a budget the disruption controller cannot compute);
  * single-replica: the same, for a budget over a single pod: its only replica must stay up;
  * two-budgets: more than one budget selects the pod, and the Eviction API refuses it;
+ * admission-denied: the API server's admission chain (a ValidatingAdmissionPolicy, a webhook) denies the
+ * eviction;
  * budget-unhealthy: its budget allows no disruption now and the drain frees none (pods elsewhere not Ready);
  * no-room: a replacement finds no node (blocking the budget's other pods, or leaving replicas down);
  * unknown: whether the pod can go is unknown (the replacement whose Readiness its budget waits on);
@@ -21,6 +23,7 @@ export type AuditCauseKind =
   | 'budget-never-allows'
   | 'single-replica'
   | 'two-budgets'
+  | 'admission-denied'
   | 'budget-unhealthy'
   | 'no-room'
   | 'unknown'

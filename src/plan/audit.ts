@@ -140,6 +140,8 @@ function blockCause(
   unplaced: readonly PodPlan[],
   plan: DrainPlan,
 ): Pick<Problem, 'kind' | 'budget' | 'flag' | 'detail'> {
+  const denied = pod.admission?.denied;
+  if (denied) return { kind: 'admission-denied', budget: null, flag: null, detail: denied.text };
   if (pod.outcomeUnknown !== undefined) {
     return {
       kind: 'unknown',
@@ -298,6 +300,8 @@ export function wayOut(p: Pick<Problem, 'workload' | 'kind' | 'budget' | 'flag' 
       return `the owner runs ${workload} with more than one replica, or lets budget ${p.budget} allow a disruption`;
     case 'two-budgets':
       return `the owner keeps one budget per pod: ${p.budget} both select it, and the Eviction API refuses such a pod`;
+    case 'admission-denied':
+      return 'the owner of the policy or webhook that denies it admits the eviction, or the pod is changed so that it does not match';
     case 'budget-unhealthy':
       return p.flag
         ? `add ${p.flag} (an extra Ready replica first, then the eviction its budget allows)`

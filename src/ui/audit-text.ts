@@ -106,6 +106,8 @@ function causeText(c: AuditCause): string {
       return `a single replica its budget ${c.budget} keeps up: ${c.detail}`;
     case 'two-budgets':
       return `more than one budget selects its pods: ${c.detail}`;
+    case 'admission-denied':
+      return `the API server denies its eviction: ${c.detail}`;
     case 'budget-unhealthy':
       return c.detail;
     case 'no-room':

@@ -6,6 +6,7 @@ import { buildPlan } from '../../../src/plan/build-plan.js';
 import type { PlanOptions } from '../../../src/plan/types.js';
 import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
 import { EMBEDDED_SNAPSHOT_NAMES, loadEmbeddedSnapshot } from '../../../src/snapshot/embedded.js';
+import { binding, policy } from './admission/fixtures.js';
 import { options as ruleOptions } from './rules-fixture.js';
 import { makeDaemonSet, makeIndex, makeNode, makePdb, makePod, makeReplicaSet, makeStatefulSet } from '../builders.js';
 
@@ -171,6 +172,28 @@ const cases: AuditCase[] = [
       },
       // On w2 kubectl refuses the node first: the twin's pod there is not judged.
       { id: 'shop/ReplicaSet/twin', blocks: ['w1'], disrupts: [], causes: [{ kind: 'two-budgets', flag: null }] },
+    ],
+  },
+  {
+    name: 'a ValidatingAdmissionPolicy denies the eviction of the pods it matches',
+    index: makeIndex({
+      nodes: ['w1', 'w2'].map(worker),
+      pods: [replica('web', 0, 'w1'), replica('web', 1, 'w2')],
+      pdbs: [budget('web', { maxUnavailable: 1 }, [1, 2, 1, 2])],
+      replicaSets: [makeReplicaSet().name('web').ns('shop').selector({ app: 'web' }).obj()],
+      validatingAdmissionPolicies: [policy('protect-shop', { validations: [{ expression: 'false', message: 'no' }] })],
+      validatingAdmissionPolicyBindings: [binding('protect-shop-binding', 'protect-shop')],
+    }),
+    flags: {},
+    verdict: 'blocked',
+    nodes: { w1: 'blocked', w2: 'blocked' },
+    workloads: [
+      {
+        id: 'shop/ReplicaSet/web',
+        blocks: ['w1', 'w2'],
+        disrupts: [],
+        causes: [{ kind: 'admission-denied', flag: null }],
+      },
     ],
   },
   {
