@@ -1,7 +1,11 @@
 import { render } from 'ink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stripVTControlCharacters } from 'node:util';
+import { buildAudit } from '../../../src/plan/audit.js';
 import type { DrainPlan } from '../../../src/plan/types.js';
+import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
+import { loadEmbeddedSnapshot } from '../../../src/snapshot/embedded.js';
+import { options } from '../plan/rules-fixture.js';
 import { PlanScreen, renderPlanScreen } from '../../../src/ui/plan-view.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';
 import { blockedPlan, slowPlan } from './plan-fixture.js';
@@ -104,5 +108,29 @@ describe('renderPlanScreen', () => {
     const summary = stripVTControlCharacters(after[1]!);
     expect(summary).toMatch(/^SLOW: draining k8s-node-1 waits for disruption budgets\n/);
     expect(summary.endsWith(`Next: ${NEXT}\n`)).toBe(true);
+  });
+});
+
+describe('renderPlanScreen of a cluster audit', () => {
+  it('shows the audit full-screen, and on q leaves its verdict and reasons in the scrollback', async () => {
+    const index = new ClusterIndex(loadEmbeddedSnapshot('hello-blocked'));
+    const audit = buildAudit(index, options({ nodes: index.nodes.map((n) => n.metadata!.name!) }));
+    const stdout = new FakeStdout(true);
+    stdout.columns = 100;
+    stdout.rows = 30;
+    const stdin = new FakeStdin(true);
+    const done = renderPlanScreen(audit, { stdout: stdout.asStream(), stdin: stdin.asStream(), colors: false });
+    await until(
+      () => stdout.text().includes('2 Nodes (3)'),
+      () => stdout.text(),
+    );
+    const screen = stripVTControlCharacters(stdout.text());
+    expect(screen).toContain('BLOCKED: 2 of 3 nodes cannot be drained');
+    expect(screen).toContain('1 Workloads holding nodes back (1), most nodes first');
+    stdin.press('q');
+    await done;
+    const summary = stripVTControlCharacters(stdout.writes.join('').split('\u001b[?1049l')[1]!);
+    expect(summary).toContain('BLOCKED: 2 of 3 nodes cannot be drained');
+    expect(summary).toContain('- Deployment demo/hello blocks 2 nodes');
   });
 });
