@@ -26,11 +26,20 @@ const { SNAPSHOT_COMMAND } = await load<typeof SnapshotCommand>('../../src/snaps
 /** `kubectl get …` of every kind the plan reads (docs/planning.md's snapshot command), after `kubectl`. */
 const SNAPSHOT_ARGS = SNAPSHOT_COMMAND.split(' ').slice(1);
 /**
+ * How long the plan's estimate (eta.ts) gives the waves it admits: until the last pod is gone, or for a
+ * drain it calls blocked until its last admitted wave starts. A budget's wave can wait minutes for the
+ * disruption controller (a StatefulSet's pod deleted at once), which the fixed allowances below do not cover.
+ */
+const estimatedSeconds = (plan: DrainPlan) =>
+  Math.ceil(plan.eta?.totalSeconds ?? Math.max(0, ...(plan.eta?.waves ?? []).map((w) => w.startsAfterSeconds)));
+/**
  * How long a drain the plan calls blocked is given before it is stopped: enough for the waves it admits
  * before the block (a wave takes a replacement's start to Ready, about a second in the lab) several times over.
  */
-const blockedDrainTimeout = (plan: DrainPlan) => `${10 + 3 * Math.max(0, ...plan.budgets.map((b) => b.waves))}s`;
-const DRAIN_TIMEOUT = '90s';
+const blockedDrainTimeout = (plan: DrainPlan) =>
+  `${10 + 3 * Math.max(0, ...plan.budgets.map((b) => b.waves)) + estimatedSeconds(plan)}s`;
+/** …and a drain it says finishes: 90 s beyond its estimate. */
+const drainTimeout = (plan: DrainPlan) => `${90 + estimatedSeconds(plan)}s`;
 const POLL_MS = 250;
 
 export interface Lab {
@@ -210,7 +219,7 @@ export async function checkCluster(seed: number, lab: Lab, options: CheckOptions
     if (read.code === 0) snapshot = read.stdout;
     const plan = await planDrain(node, { KUBECONFIG: lab.kubeconfig });
     evidence = { ...evidence, plan };
-    const timeout = plan.verdict === 'blocked' ? blockedDrainTimeout(plan) : DRAIN_TIMEOUT;
+    const timeout = plan.verdict === 'blocked' ? blockedDrainTimeout(plan) : drainTimeout(plan);
     const drained = await run(CLI, ['drain', node, '--ignore-daemonsets', '--timeout', timeout, '-o', 'json'], {
       KUBECONFIG: lab.kubeconfig,
     });

@@ -22,6 +22,7 @@ import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { nodeFailureDeletion } from './node-failure.js';
 import { controllerRef, podKey } from './pod-facts.js';
 import { SchedulingSimulation } from './scheduling/simulation.js';
+import { isLateReplacement } from './scheduling/scheduling-queue.js';
 import { budgetsBrokenByTaint, maintenanceTaint, taintDeletion, taintText } from './taint-eviction.js';
 import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
 import { planWarnings } from './warnings.js';
@@ -387,6 +388,7 @@ function drainEta(
             graceSeconds: graceSecondsOf(p.pod),
             budgets: p.budgets.map((b) => b.key),
             replacement: scheduled.replacement?.schedulable ? readinessOf(p) : null,
+            replacementKeepsName: isLateReplacement(p.pod),
           },
         ],
   );

@@ -11,9 +11,34 @@ import { plural } from '../wording.js';
  *   history: for its pods that are Ready now, the Ready condition's lastTransitionTime minus the pod's
  *   creationTimestamp (the replacement is created the moment the old pod is evicted). Without history,
  *   the readiness probe's initialDelaySeconds + periodSeconds (its first successful probe, at the earliest).
- * - Waves in sequence: wave w+1 is admitted when wave w's replacements are Ready; eviction-order groups in
- *   sequence: a group starts when the previous one is gone.
+ * - Waves in sequence: wave w+1 is admitted when wave w's replacements are Ready (or, for a StatefulSet's
+ *   pod deleted at once, up to the disruption controller's DeletionTimeout: see disruptedPodWait);
+ *   eviction-order groups in sequence: a group starts when the previous one is gone.
  */
+
+/**
+ * The disruption controller's DeletionTimeout (pkg/controller/disruption): how long after an admitted
+ * eviction it counts a pod of the evicted pod's name as disrupted, not healthy, unless it sees that pod
+ * terminating or gone first.
+ */
+export const DISRUPTED_POD_TIMEOUT_SECONDS = 120;
+
+/**
+ * How long a budget may wait for the replacement of `p`, when that is longer than its start-to-Ready time.
+ * The Eviction API records the evicted pod's name in the budget's status.disruptedPods, and the disruption
+ * controller counts no pod of that name as healthy until it has seen the evicted one terminating or gone,
+ * or DeletionTimeout after the eviction. A StatefulSet's replacement takes the evicted pod's name; a pod
+ * with terminationGracePeriodSeconds 0 is deleted by the eviction itself, never seen terminating, and the
+ * StatefulSet controller may make its replacement before the disruption controller looks: whether the
+ * budget frees up once the replacement is Ready or DeletionTimeout after the eviction is a race, so the
+ * estimate takes the longer. A pod with a grace period stays terminating while its kubelet stops it, and
+ * the controller sees that.
+ */
+function disruptedPodWait(p: EtaPod): number | null {
+  return p.replacementKeepsName && p.graceSeconds === 0 && p.replacement
+    ? Math.max(p.replacement.seconds, DISRUPTED_POD_TIMEOUT_SECONDS)
+    : null;
+}
 
 /** Where a replacement's start-to-Ready time comes from. */
 export type ReadinessBasis = 'observed' | 'readiness-probe' | 'none';
@@ -37,6 +62,8 @@ export interface EtaPod {
   readonly budgets: readonly string[];
   /** null when nothing recreates it. */
   readonly replacement: StartToReady | null;
+  /** Its replacement takes its name (a StatefulSet's pod): see disruptedPodWait. */
+  readonly replacementKeepsName?: boolean;
 }
 
 /** A pod no wave admits that a strategy removes after a fixed time (an escalation's bound, a surge's replica Ready). */
@@ -182,14 +209,12 @@ export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: r
     const nextGroup = nextMembers[0]?.group ?? group;
     const heldBudgets = new Set(nextMembers.flatMap((p) => p.budgets));
     const slowest = members
-      .flatMap((p) => (p.replacement && p.budgets.some((b) => heldBudgets.has(b)) ? [p.replacement] : []))
-      .sort((a, b) => b.seconds - a.seconds)[0];
+      .flatMap((p) => (p.replacement && p.budgets.some((b) => heldBudgets.has(b)) ? [freedBy(p, p.replacement)] : []))
+      .sort((a, b) => b.after - a.after)[0];
     const frees =
       nextGroup !== group
         ? { after: groupEnd - start, basis: 'the group is gone (longest grace period): the next group starts' }
-        : slowest
-          ? { after: slowest.seconds, basis: `its replacements Ready (${BASIS_WORDS[slowest.basis]})` }
-          : { after: 0, basis: 'no replacement to wait for' };
+        : (slowest ?? { after: 0, basis: 'no replacement to wait for' });
     waveEtas.push({
       wave,
       group,
@@ -211,6 +236,20 @@ export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: r
     basis: blocked
       ? ['the drain cannot finish: no total']
       : [...new Set(pods.flatMap((p) => (p.replacement ? [p.replacement.text] : [])))],
+  };
+}
+
+/** How long after its eviction `p`'s replacement gives its budget back, and why. */
+function freedBy(p: EtaPod, replacement: StartToReady): { readonly after: number; readonly basis: string } {
+  const wait = disruptedPodWait(p);
+  if (wait === null)
+    return { after: replacement.seconds, basis: `its replacements Ready (${BASIS_WORDS[replacement.basis]})` };
+  return {
+    after: wait,
+    basis:
+      `up to ${DISRUPTED_POD_TIMEOUT_SECONDS} s after the eviction of ${p.key}: its replacement takes its name, ` +
+      'and the disruption controller counts that name as disrupted until it sees the evicted pod go (deleted at ' +
+      `once, with terminationGracePeriodSeconds 0, it may be gone unseen) or ${DISRUPTED_POD_TIMEOUT_SECONDS} s have passed`,
   };
 }
 

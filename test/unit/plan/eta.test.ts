@@ -1,7 +1,13 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
-import { estimateDrain, startToReady, type EtaPod, type StartToReady } from '../../../src/plan/eta.js';
+import {
+  DISRUPTED_POD_TIMEOUT_SECONDS,
+  estimateDrain,
+  startToReady,
+  type EtaPod,
+  type StartToReady,
+} from '../../../src/plan/eta.js';
 import { makeDeployment, makeIndex, makeNode, makePdb, makePod, makeReplicaSet } from '../builders.js';
 import { options as planOptions } from './rules-fixture.js';
 
@@ -112,6 +118,31 @@ describe('estimateDrain', () => {
       [2, 5, 0],
     ]);
     expect(eta.totalSeconds).toBe(8);
+  });
+
+  it("a StatefulSet's pod deleted at once holds its budget's next wave up to the disruption controller's DeletionTimeout", () => {
+    const sts = { replacementKeepsName: true, graceSeconds: 0 };
+    const eta = estimateDrain([etaPod('shop/db-0', 1, sts), etaPod('shop/db-1', 2, sts)], false);
+    expect(eta.waves.map((w) => [w.wave, w.startsAfterSeconds, w.freesAfterSeconds])).toEqual([
+      [1, 0, DISRUPTED_POD_TIMEOUT_SECONDS],
+      [2, DISRUPTED_POD_TIMEOUT_SECONDS, 0],
+    ]);
+    expect(eta.waves[0]!.basis).toMatch(
+      /^up to 120 s after the eviction of shop\/db-0: its replacement takes its name/,
+    );
+    expect(eta.totalSeconds).toBe(DISRUPTED_POD_TIMEOUT_SECONDS);
+  });
+
+  it('a pod with a grace period, or whose replacement has a name of its own, frees its budget once that is Ready', () => {
+    const graceful = { replacementKeepsName: true, graceSeconds: 1 };
+    const newName = { replacementKeepsName: false, graceSeconds: 0 };
+    for (const extra of [graceful, newName]) {
+      const eta = estimateDrain([etaPod('shop/a', 1, extra), etaPod('shop/b', 2, extra)], false);
+      expect(eta.waves[0]).toMatchObject({
+        freesAfterSeconds: 2,
+        basis: 'its replacements Ready (observed start-to-Ready)',
+      });
+    }
   });
 
   it('a drain that cannot finish has no total', () => {

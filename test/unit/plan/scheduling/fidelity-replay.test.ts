@@ -374,3 +374,29 @@ describe("seed 387: a budget's evictions racing a preemption of its own pod in t
     expect(plan.verdictReasons.some((r) => r.includes('so the drain may not finish'))).toBe(true);
   });
 });
+
+describe("seed 7324: a budget's wave after a StatefulSet pod deleted at once waits up to the disruption controller's DeletionTimeout", () => {
+  // db-1 (StatefulSet, 5 replicas, budget maxUnavailable 1, terminationGracePeriodSeconds 0): db-1-0 and
+  // db-1-3 on fid-node-2. The eviction of the first went through and its replacement, of the same name, was
+  // Ready within 2 s; but the disruption controller had not seen the evicted pod go before the new one
+  // came, counted that name as disrupted for 2 minutes after the eviction, and the budget refused the
+  // second pod until then (in 3 of 4 runs; in the fourth it freed up at once). The harness's 90 s drain
+  // timeout cut that wait short.
+  const plan = planOf(7324, 'fid-node-2', '2026-12-04T21:30:00Z');
+
+  it('still says the drain finishes, db-1 in two waves', () => {
+    expect(plan.verdict).not.toBe('blocked');
+    const db1 = plan.pods.filter((p) => p.name.startsWith('db-1-'));
+    expect(db1.map((p) => [p.outcome, p.wave])).toEqual([
+      ['immediate', 1],
+      ['waits', 2],
+    ]);
+  });
+
+  it("puts db-1's second wave up to 120 s after the first eviction, saying why", () => {
+    const [first, second] = plan.eta!.waves;
+    expect(first).toMatchObject({ freesAfterSeconds: 120 });
+    expect(first!.basis).toContain('the disruption controller counts that name as disrupted');
+    expect(second).toMatchObject({ startsAfterSeconds: 120, pods: ['fidelity/db-1-3'] });
+  });
+});
