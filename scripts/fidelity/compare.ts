@@ -99,7 +99,8 @@ export function drainOutcomes(events: readonly DrainEvent[]): Map<string, Outcom
 /**
  * Every replacement the drain causes: the admitted pods', then their preemption victims' (and theirs).
  * `mayNotBe`: a victim's, of a preemption by a replacement the plan calls unknown (which may not preempt,
- * or preempt elsewhere).
+ * or preempt elsewhere); and the replacement of a pod whose eviction the plan calls unknown
+ * (`outcomeUnknown`: it may never be evicted), with its victims'.
  */
 function replacementsOf(
   plan: DrainPlan,
@@ -119,7 +120,8 @@ function replacementsOf(
     for (const v of replacement.preemption?.victims ?? [])
       visit(v.name, v.controller?.name, v.replacement, depth + 1, mayNotBe || replacement.unknown !== undefined);
   };
-  for (const p of admittedPods(plan)) visit(p.name, p.controller?.name, p.replacement, 0, false);
+  for (const p of admittedPods(plan))
+    visit(p.name, p.controller?.name, p.replacement, 0, p.outcomeUnknown !== undefined);
   // A replacement a later one preempts is replaced in turn (the plan names it after the pod it replaced,
   // as a victim deeper in the preemption chain than the pod itself): only the last of the chain, the
   // deepest, is left in the cluster.
@@ -228,7 +230,7 @@ export function compare(o: Observation): Comparison {
     const preemptedByUnknown = list.filter((r) => r.mayNotBe);
     if (preemptedByUnknown.length > 0) {
       notJudged.push(
-        `${controller}: ${preemptedByUnknown.length} pod(s) preempted by a replacement the plan cannot tell about`,
+        `${controller}: ${preemptedByUnknown.length} replacement(s) that may not be made (preempted by a replacement the plan cannot tell about, or replacing a pod whose eviction is unknown)`,
       );
       continue;
     }
@@ -284,11 +286,12 @@ export function compare(o: Observation): Comparison {
   const mayStay = new Set(uncertain.map((p) => p.name));
   for (const r of replacements) {
     const node = r.replacement.placedOn;
-    if (!node || r.replacement.unknown !== undefined || r.mayNotBe || onTiedNodes.has(r.controller)) continue;
+    if (!node || r.replacement.unknown !== undefined || onTiedNodes.has(r.controller)) continue;
     if (mayStay.has(r.pod)) {
       notJudged.push(`replacement of ${r.pod}: node (whether the pod is evicted at all is unknown)`);
       continue;
     }
+    if (r.mayNotBe) continue;
     const single = r.replacement.preemption
       ? r.replacement.preemption.tiedWith.length === 0
       : r.replacement.nodes.length === 1;
@@ -312,6 +315,7 @@ export function compare(o: Observation): Comparison {
   }
 
   // Preemption: the pods deleted to make room, off the drained node.
+  const mayNotPreempt = everyLink.find((r) => r.mayNotBe && r.replacement.preemption);
   if (tied) {
     notJudged.push(
       `preemption victims: ${tied.pod}'s nomination is tied with ${tied.replacement.preemption!.tiedWith.join(', ')}`,
@@ -320,6 +324,8 @@ export function compare(o: Observation): Comparison {
     notJudged.push(
       `preemption victims: the plan cannot tell what ${unknown.map((r) => `${r.pod}'s replacement`).join(', ')} preempts (${unknown[0]!.replacement.unknown})`,
     );
+  } else if (mayNotPreempt) {
+    notJudged.push(`preemption victims: ${mayNotPreempt.pod}'s replacement preempts, but may not be made`);
   } else {
     // A victim named after a drained pod is its replacement, preempted by a later one: a pod the cluster
     // made during the drain, not compared by name.

@@ -327,7 +327,9 @@ describe('compare', () => {
       ],
     });
     expect(facts.filter((f) => f.subject === 'db')).toEqual([]);
-    expect(notJudged).toContain('db: 1 pod(s) preempted by a replacement the plan cannot tell about');
+    expect(notJudged).toContain(
+      'db: 1 replacement(s) that may not be made (preempted by a replacement the plan cannot tell about, or replacing a pod whose eviction is unknown)',
+    );
     expect(facts.filter((f) => !f.agree)).toEqual([]);
   });
 
@@ -363,6 +365,38 @@ describe('compare', () => {
         'replacement of web-b: node (whether the pod is evicted at all is unknown)',
       ]),
     );
+  });
+
+  it("a pod whose eviction is unknown may not be replaced: its replacement's victims are not judged", () => {
+    // Seed 7329: web-2's second pod waits for a replacement of unknown fate; if evicted, its replacement
+    // preempts a DaemonSet pod on fid-node-2. The budget never let it go, so nothing was preempted. (Here
+    // the eviction is unknown for a race of its own: with an unknown replacement, no victim is judged.)
+    const waits = "the API server admits one of budget fidelity/web's evictions of a wave at once";
+    const victim = victimOf('agent-x', 'DaemonSet', 'agent');
+    const preemption = { node: 'fid-node-2', victims: [victim], budgetsBroken: [], tiedWith: [] };
+    const p = plan(
+      [
+        podPlan('web-a', 'web', { pdbs: [budget] }),
+        podPlan('web-b', 'web', {
+          pdbs: [budget],
+          outcome: 'waits',
+          wave: 2,
+          outcomeUnknown: waits,
+          replacement: replacement([], { schedulable: true, preemption }),
+        }),
+      ],
+      { verdict: 'blocked', budgets: [{ ...budget, waves: 2, unknown: waits }] as unknown as DrainPlan['budgets'] },
+    );
+    const { facts, notJudged } = compare({
+      node: NODE,
+      plan: p,
+      events: drain('timeout', ['web-a', 'terminating'], ['web-b', 'evicting', 'waiting-for-budget']),
+      before: [pod('web-a', 'web', NODE), pod('web-b', 'web', NODE), pod('agent-x', 'agent', 'fid-node-2')],
+      after: [pod('web-c', 'web', 'fid-node-2'), pod('web-b', 'web', NODE), pod('agent-x', 'agent', 'fid-node-2')],
+    });
+    expect(facts.filter((f) => f.subject === 'agent' || f.fact === 'preemption victims')).toEqual([]);
+    expect(notJudged).toContain("preemption victims: web-b's replacement preempts, but may not be made");
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
   });
 
   it('a drain something else certainly blocks is still judged blocked, whatever is unknown', () => {
