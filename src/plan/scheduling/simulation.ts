@@ -78,7 +78,8 @@ export const REPLACEMENT_ORDER_UNKNOWN =
 
 /**
  * A replacement of the current round placed on a node where it could as well have gone elsewhere: nodes
- * that scored alike (tiedWith), or the one it would take met first (see placeFirst).
+ * that scored alike (tiedWith), or the one it would take met first (see placeFirst); or one placed on a
+ * node whose fate a race leaves unknown (elsewhere empty: it may go to another node, or to none).
  */
 interface Movable {
   readonly pod: V1Pod;
@@ -118,6 +119,7 @@ function isRoomReason(reason: string): boolean {
 
 /** The nodes a movable replacement may take, the plan's first; a long list cut short. */
 function nodesOf(m: Movable): string {
+  if (m.elsewhere.length === 0) return `${m.node}, if it goes there at all`;
   const nodes = [m.node, ...m.elsewhere];
   const shown = nodes.slice(0, 5).join(', ');
   return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
@@ -321,10 +323,12 @@ export class SchedulingSimulation {
     if (!this.roundOpen && this.holdsBothKinds()) this.ordered = { before: this.fork(), placed: [] };
     this.roundOpen = true;
     const plan = this.placeOnce(pod) as MutablePlan;
+    // The node it is committed on: the checks below may call its fate unknown and name none.
+    const committedOn = plan.schedulable && !plan.preemption ? plan.placedOn : null;
     if (mate) this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
     if (mate) this.checkRace(mate, plan);
     if (mate) this.checkAffinityRace(pod, plan);
-    if (mate) this.checkRoom(pod, plan, mate.first);
+    if (mate) this.checkRoom(pod, plan, mate.first, committedOn);
     // One whose room another's placement decides is tried again too: room a preemption frees settles it.
     if (!plan.schedulable && (plan.unknown === undefined || plan.unknown === ROOM_CHOICE_UNKNOWN)) {
       this.unplaced.push({ pod, plan });
@@ -423,18 +427,26 @@ export class SchedulingSimulation {
   /**
    * Whether the room this replacement finds depends on where an earlier replacement of its round went,
    * when that one could as well have gone elsewhere (nodes that scored alike, among which kube-scheduler
-   * picks at random; or the node it would take met first, see placeFirst):
+   * picks at random; or the node it would take met first, see placeFirst; or a node the plan committed
+   * it to while a race leaves its fate unknown, `committedOn`: it may go elsewhere or nowhere):
    * - this one fits on a single node, and the earlier one, had it gone there, would have left too little
    *   room for both; or
    * - this one finds no node (or preempts), and on the earlier one's node it is refused only for room
    *   that node would have had without the earlier one.
    * Then both plans say unknown. Asked of the replacements of a round of several evictions. Room only
    * (resources and pod slots): what the earlier one's move does to spread and affinity counts is not
-   * weighed. Then records this one, placed with other nodes as good, for the round's later replacements.
+   * weighed. Then records this one, placed with other nodes as good (or of unknown fate), for the round's
+   * later replacements.
    */
-  private checkRoom(pod: V1Pod, plan: MutablePlan, first: RoundPod['first']): void {
-    if (plan.unknown !== undefined) return;
+  private checkRoom(pod: V1Pod, plan: MutablePlan, first: RoundPod['first'], committedOn: string | null): void {
     const info = podInfo(pod, this.index.snapshot);
+    if (plan.unknown !== undefined) {
+      // Committed on a node, but where (or whether) it goes is unknown: the room it takes there is not
+      // certain either, for the round's later replacements.
+      if (committedOn !== null && plan.unknown !== ROOM_CHOICE_UNKNOWN)
+        this.movable.push({ pod, plan, info, node: committedOn, elsewhere: [] });
+      return;
+    }
     const fate = fateOf(plan);
     const single = fate === 'fits' && plan.nodes.length === 1 ? this.cluster.nodeInfo(plan.nodes[0]!) : undefined;
     let movedBy: Movable[] = [];

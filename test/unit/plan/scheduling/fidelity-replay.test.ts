@@ -375,6 +375,35 @@ describe("seed 387: a budget's evictions racing a preemption of its own pod in t
   });
 });
 
+describe('seed 7329: a replacement whose room depends on where a replacement of unknown fate goes is unknown', () => {
+  // web-2 (high priority) requires a web-1 pod in its zone; web-1's only pod and three of web-2's were on
+  // fid-node-6 (zone-c). The plan committed web-2's first replacement to fid-node-3, beside web-1's old pod,
+  // while calling it unknown (met before web-1's replacement is placed, it finds no node); web-6's
+  // replacement (zone spread) then found fid-node-3 full and preempted web-3 there. In the lab web-2's
+  // replacements went to zone-a, after web-1's, and web-6's found room on fid-node-3: nothing preempted.
+  const plan = planOf(7329, 'fid-node-6', '2026-12-04T21:40:00Z');
+
+  it("calls web-2's first replacement unknown (its affinity race)", () => {
+    expect(replacementOf(plan, 'web-2-5b44f5b6cf-b8cpj')).toMatchObject({ unknown: AFFINITY_RACE_UNKNOWN });
+  });
+
+  it("calls web-6's replacement, refused on fid-node-3 for the room web-2's took, unknown, naming it", () => {
+    expect(replacementOf(plan, 'web-6-57cf844dc8-wb2sh')).toMatchObject({
+      placedOn: null,
+      unknown: ROOM_CHOICE_UNKNOWN,
+    });
+    expect(replacementOf(plan, 'web-6-57cf844dc8-wb2sh')?.message).toContain(
+      'Whether it finds room depends on where the replacement of web-2-5b44f5b6cf-b8cpj (fid-node-3, if it goes there at all) goes.',
+    );
+  });
+
+  it("leaves whether web-2's later pods go, and so their replacements' preemptions, unknown", () => {
+    const later = plan.pods.filter((p) => p.name.startsWith('web-2-') && (p.wave ?? 0) > 1);
+    expect(later).toHaveLength(2);
+    for (const p of later) expect(p.outcomeUnknown).toMatch(/^budget fidelity\/web-2 frees up only once/);
+  });
+});
+
 describe("seed 7324: a budget's wave after a StatefulSet pod deleted at once waits up to the disruption controller's DeletionTimeout", () => {
   // db-1 (StatefulSet, 5 replicas, budget maxUnavailable 1, terminationGracePeriodSeconds 0): db-1-0 and
   // db-1-3 on fid-node-2. The eviction of the first went through and its replacement, of the same name, was
