@@ -15,8 +15,8 @@ is_component() {
 # The audit policy of the lab's kube-apiserver: only the writes the drain and run tests judge (evictions,
 # pod deletes, node patches, the runs' Leases in kube-system, and every write of the ServiceAccounts of
 # namespace maint-rbac, the least-privilege test's users) and the reads whose count they judge (lists
-# and watches: a run lists each kind once), at Metadata level (who, what, answer; no bodies), so the log
-# stays small.
+# and watches: a run lists each kind once; GETs of budgets: a run's wait for them stays bounded), at
+# Metadata level (who, what, answer; no bodies), so the log stays small.
 write_audit_policy() {
   cat >"$LAB_DIR/audit-policy.yaml" <<'POLICY'
 apiVersion: audit.k8s.io/v1
@@ -38,6 +38,9 @@ rules:
     resources: [{group: coordination.k8s.io, resources: [leases]}]
   - level: Metadata
     verbs: [list, watch]
+  - level: Metadata
+    verbs: [get]
+    resources: [{group: policy, resources: [poddisruptionbudgets]}]
   - level: Metadata
     userGroups: [system:serviceaccounts:maint-rbac]
     verbs: [create, update, patch, delete, deletecollection]

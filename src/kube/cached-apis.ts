@@ -64,6 +64,13 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache): RunApi {
   };
   return {
     ...api,
+    // A batch's wait for its budgets reads them on every change its watch tells (watchChanges): from the
+    // same watch's objects, not a GET each time; once its watch is back, should it have broken.
+    async readPdb(namespace, name) {
+      if (!cache.follows('PodDisruptionBudget')) return api.readPdb(namespace, name);
+      await cache.current();
+      return (cache.get('PodDisruptionBudget', `${namespace}/${name}`) as V1PodDisruptionBudget | undefined) ?? null;
+    },
     async annotateNode(name, annotations, options) {
       await api.annotateNode(name, annotations, options);
       if (options?.uncordon) await uncordoned(name);

@@ -1,7 +1,14 @@
 import { resolveCredentials, type KubeClient } from './client.js';
 import { DEFAULT_CHUNK_SIZE } from './defaults.js';
 import { KubeError, classifyKubeError } from './errors.js';
-import { KindInformer, objectKey, type Freshness, type KubeObject, type ReadMethod } from './informer.js';
+import {
+  KindInformer,
+  objectKey,
+  type Freshness,
+  type KubeObject,
+  type ReadMethod,
+  type Staleness,
+} from './informer.js';
 import { KIND_PATHS, resourceOf, type ListableKind } from './kinds.js';
 import type { RunningWatch, WatchHandlers } from './list-watch.js';
 import { stripUnusedFields } from './strip-fields.js';
@@ -39,6 +46,9 @@ export interface CacheOptions {
   /** Try the streaming list first (default); false: LIST then WATCH only. */
   readonly streaming?: boolean | undefined;
 }
+
+/** How long a read of the cache waits for its broken watches to come back before it fails. */
+export const STALE_WAIT_MS = 120_000;
 
 /**
  * The cluster's objects, one informer per kind (kube/informer.ts): every kind read once, nodes first (a
@@ -107,6 +117,11 @@ export class ClusterCache {
     return new ClusterCache(client.target, ordered, watchErrors, warnings);
   }
 
+  /** The cached object `namespace/name` (or `name`) of `kind`, as its watch last showed it. */
+  get(kind: ListableKind, key: string): KubeObject | undefined {
+    return this.informers.get(kind)?.get(key);
+  }
+
   /** Whether `kind` was read (it is absent when it could not be, see warnings). */
   has(kind: ListableKind): boolean {
     return this.informers.has(kind);
@@ -137,6 +152,44 @@ export class ClusterCache {
   /** How each kind was last read in whole ('stream' or 'list'), and how many times. */
   reads(): ReadonlyMap<ListableKind, { readonly method: ReadMethod | undefined; readonly count: number }> {
     return new Map([...this.informers].map(([k, i]) => [k, { method: i.readMethod, count: i.reads }] as const));
+  }
+
+  /** The followed kinds whose watch is down (kube/informer.ts `stale`): what the cache may hold out of date. */
+  stale(): Array<{ readonly kind: ListableKind } & Staleness> {
+    return [...this.informers].flatMap(([kind, informer]) => {
+      const stale = informer.stale;
+      return stale ? [{ kind, ...stale }] : [];
+    });
+  }
+
+  /**
+   * Resolves once no followed kind is stale: at once while every watch is up, else when the watches are
+   * open again (or relisted), within `timeoutMs`. Past it, one line naming the kinds, since when, and the
+   * last failure: a plan is never made from what the cache held before an outage without saying so.
+   */
+  async current(timeoutMs = STALE_WAIT_MS): Promise<void> {
+    if (this.stale().length === 0) return;
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    try {
+      // A kind current again may break again before the others are (a relist whose watch meets a 410).
+      while (!timer.signal.aborted && this.stale().length > 0) {
+        for (const informer of this.informers.values()) await informer.whenCurrent(timer.signal);
+      }
+    } finally {
+      clearTimeout(timeout);
+    }
+    const stale = this.stale();
+    if (stale.length === 0) return;
+    const oldest = Math.min(...stale.map((s) => s.sinceMs));
+    const last = stale.reduce((a, b) => (b.sinceMs >= a.sinceMs ? b : a));
+    const cause = classifyKubeError(last.error, this.target).message;
+    const kinds = stale.map((s) => resourceOf(s.kind).split('.')[0]!).join(', ');
+    throw new KubeError(
+      'unreachable',
+      `the cluster cache is stale: the watch of ${kinds} has been down for ${Math.round((Date.now() - oldest) / 1000)}s (${cause}), and nothing is planned from what it held before`,
+      { cause: last.error },
+    );
   }
 
   /** Reads again the kinds that cannot be watched (the user may list them but not watch them). */

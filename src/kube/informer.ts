@@ -15,7 +15,12 @@ import { brokenOff, brokenReadWait, readFailure, retryRead, type RetryWait } fro
  * ending with a bookmark) or, where the server refuses that, a paged LIST; then a WATCH from the
  * resourceVersion that read ended at, resumed from the last one seen when it closes, with bookmarks keeping
  * that resourceVersion recent; a 410 Gone (the server no longer has the history to resume from) reads the
- * whole list again, consistent. A first read that breaks off
+ * whole list again, consistent. A watch that fails after the first read is reopened with a back-off (a
+ * 403 then too: an API server that just started answers 403 until its authorizer has read the RBAC
+ * objects), and the kind says it is stale (`stale`) from the failure until a watch is open again or a
+ * relist is complete, so that nothing is planned from what it held before an outage without saying so.
+ * A watch the server ends at once is reopened after the same back-off, never in a tight loop.
+ * A first read that breaks off
  * part-way is read again a few times (kube/read-retry.ts): the streaming list from the start, the LIST
  * from the page that broke; its objects count only once the read is whole. The objects are the API's JSON.
  */
@@ -72,6 +77,16 @@ export const cacheListBrokeOff = (why: string) =>
   `the list from the watch cache broke off as ${why}: read again consistently`;
 const PROGRESS_EVERY = 1000;
 const RESTART_DELAYS_MS = [500, 1000, 2000, 5000, 10000];
+/** A resumed watch answered and without an error for this long holds: the kind is current again. */
+const OPEN_AFTER_MS = 500;
+/** A watch that lived this long was healthy: the back-off starts again from its first delay. */
+const HEALTHY_WATCH_MS = 10_000;
+
+/** Since when a followed kind's watch has been down, and the last failure. */
+export interface Staleness {
+  readonly sinceMs: number;
+  readonly error: unknown;
+}
 
 /** client-go's reflector: the server ends each watch after 5 to 10 minutes, so that watches spread over servers. */
 function watchTimeoutSeconds(): string {
@@ -106,8 +121,12 @@ export class KindInformer {
   readMethod: ReadMethod | undefined;
   /** Whole reads so far: the first, and one per 410. */
   reads = 0;
-  /** The watch was refused (403): `refresh` lists the kind again. */
+  /** The watch was refused (403) from the start: `refresh` lists the kind again. */
   polling = false;
+  /** A watch of the kind was open once: a later 403 is the server's passing state, not a lack of rights. */
+  private watched = false;
+  private staleness: Staleness | null = null;
+  private readonly currentWaiters = new Set<() => void>();
 
   constructor(private readonly options: InformerOptions) {}
 
@@ -120,6 +139,7 @@ export class KindInformer {
 
   stop(): void {
     this.stopping.abort();
+    this.markCurrent();
   }
 
   get stopped(): boolean {
@@ -135,6 +155,37 @@ export class KindInformer {
   objects(): readonly KubeObject[] {
     this.cachedList ??= Object.freeze([...this.store.values()]);
     return this.cachedList;
+  }
+
+  /**
+   * Since when the watch has been down (the objects may miss changes), or null while it follows the kind
+   * (or the kind is not followed: read once, or polled).
+   */
+  get stale(): Staleness | null {
+    return this.following ? this.staleness : null;
+  }
+
+  /** Resolves once the kind is not stale (at once when it is not), or when `signal` aborts or it stops. */
+  whenCurrent(signal?: AbortSignal): Promise<void> {
+    if (this.stale === null || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.currentWaiters.delete(done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.currentWaiters.add(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private markStale(error: unknown): void {
+    this.staleness = { sinceMs: this.staleness?.sinceMs ?? Date.now(), error };
+  }
+
+  private markCurrent(): void {
+    this.staleness = null;
+    for (const waiter of [...this.currentWaiters]) waiter();
   }
 
   get(key: string): KubeObject | undefined {
@@ -160,9 +211,20 @@ export class KindInformer {
     let failures = 0;
     /** Streaming first reads that broke off part-way, each started over. */
     let brokenReads = 0;
+    /** When the watch now open was answered; null before. */
+    let openedAt: number | null = null;
+    /** 410s with no watch in between that held: each relist's watch met one again. */
+    let expiredInRow = 0;
+    const opened = () => {
+      openedAt = Date.now();
+      expiredInRow = 0;
+      this.watched = true;
+      this.markCurrent();
+    };
     const markSynced = () => {
       needList = false;
       failures = 0;
+      this.markCurrent();
       if (!isSynced) {
         isSynced = true;
         synced();
@@ -192,7 +254,17 @@ export class KindInformer {
           markSynced();
         }
         if (!this.options.watch || signal.aborted) return;
-        await this.stream(freshness, false, markSynced);
+        openedAt = null;
+        await this.stream(freshness, false, markSynced, opened);
+        // Ended by the server: at its timeout, reopened at once; a watch that ends as soon as it opens (a
+        // server shutting down), or never opened, is reopened after the back-off.
+        if (openedAt !== null && Date.now() - openedAt >= HEALTHY_WATCH_MS) {
+          failures = 0;
+          continue;
+        }
+        const delay = RESTART_DELAYS_MS[Math.min(failures, RESTART_DELAYS_MS.length - 1)]!;
+        failures += 1;
+        await sleep(delay, undefined, { signal }).catch(() => undefined);
       } catch (err) {
         if (signal.aborted) return;
         if (!isSynced) {
@@ -220,17 +292,29 @@ export class KindInformer {
           await sleep(wait.seconds * 1000, undefined, { signal }).catch(() => undefined);
           continue;
         }
-        if (classifyKubeError(err, undefined).kind === 'forbidden') {
+        if (classifyKubeError(err, undefined).kind === 'forbidden' && !this.watched) {
           // May list but not watch: the objects are read again whenever they are asked for (refresh).
           this.polling = true;
+          this.markCurrent();
           return;
         }
+        this.markStale(err);
         if (isExpired(err)) {
-          // The history to resume from is gone: read the whole list again, at the state of etcd now.
+          // The history to resume from is gone: read the whole list again, at the state of etcd now; at
+          // once the first time, after the back-off when the relist's own watch met a 410 again.
           needList = true;
           freshness = 'consistent';
+          if (expiredInRow > 0) {
+            const delay = RESTART_DELAYS_MS[Math.min(expiredInRow - 1, RESTART_DELAYS_MS.length - 1)]!;
+            this.options.onWatchError?.(err, delay);
+            await sleep(delay, undefined, { signal }).catch(() => undefined);
+          }
+          expiredInRow += 1;
           continue;
         }
+        expiredInRow = 0;
+        if (openedAt !== null && Date.now() - openedAt >= HEALTHY_WATCH_MS) failures = 0;
+        openedAt = null;
         const delay = RESTART_DELAYS_MS[Math.min(failures, RESTART_DELAYS_MS.length - 1)]!;
         failures += 1;
         this.options.onWatchError?.(err, delay);
@@ -243,7 +327,12 @@ export class KindInformer {
    * One watch request, read to its end. `initial`: the streaming list (sendInitialEvents), whose objects
    * replace the store once the server marks them complete; otherwise resumed from the last resourceVersion.
    */
-  private async stream(freshness: Freshness, initial: boolean, synced: () => void): Promise<void> {
+  private async stream(
+    freshness: Freshness,
+    initial: boolean,
+    synced: () => void,
+    opened: () => void = () => {},
+  ): Promise<void> {
     const { signal } = this.stopping;
     const request = new AbortController();
     const abort = () => request.abort();
@@ -267,12 +356,26 @@ export class KindInformer {
       const response = await this.retried(false, () =>
         getRaw(this.options.target, this.options.path, query, { timeout: false, signal: request.signal }),
       );
+      // Resumed from the last resourceVersion: the server sends every change since, so the objects are
+      // current again once it is seen to hold, with an event or for a moment without an error (a server
+      // that no longer has that resourceVersion answers 200, then an ERROR event at once).
+      let open = initial;
+      const isOpen = () => {
+        if (open) return;
+        open = true;
+        clearTimeout(holding);
+        opened();
+      };
+      const holding = initial ? undefined : setTimeout(isOpen, OPEN_AFTER_MS);
+      request.signal.addEventListener('abort', () => clearTimeout(holding), { once: true });
       let fresh: Map<string, KubeObject> | null = initial ? new Map() : null;
       const onEvent = (event: WatchEvent) => {
         const object = event.object;
         if (event.type === 'ERROR') {
+          clearTimeout(holding);
           throw new ApiError(object.code ?? 500, JSON.stringify(object), {});
         }
+        isOpen();
         const version = object.metadata?.resourceVersion;
         if (event.type === 'BOOKMARK') {
           if (version) this.resourceVersion = version;

@@ -1,4 +1,5 @@
 import type { V1Node } from '@kubernetes/client-node';
+import { backoffDelayMs, type BackoffSchedule } from '../drain/backoff.js';
 import type { Clock } from '../drain/clock.js';
 import { DrainMarked, DrainMarks } from '../drain/drain-mark.js';
 import type { DrainApi } from '../kube/drain-api.js';
@@ -75,9 +76,11 @@ export interface RunControl {
 /**
  * How often the run reads what it waits for (a node's return, budgets, the cluster settling) when nothing
  * it watches has changed (ChangeFeed): a change wakes a wait at once, the timer is the fallback should a
- * watch be late or down. A node or a budget is one small GET; a fresh plan reads a whole snapshot.
+ * watch be late or down. A node or a budget is one small GET; a fresh plan reads a whole snapshot. The
+ * reads of a node or a budget back off (250 ms, doubled up to 5 s): a wait whose watch is down never
+ * turns into a GET every 250 ms.
  */
-const POLL_MS = 250;
+const POLL: BackoffSchedule = { initialMs: 250, factor: 2, maxMs: 5_000 };
 const SETTLE_POLL_MS = 1000;
 /** A fresh plan woken by changes reads a snapshot at most this often: a busy cluster changes all the time. */
 const REPLAN_MIN_MS = 200;
@@ -511,11 +514,11 @@ class PoolRun {
     const { clock } = this.deps;
     const deadline = clock.now() + this.definition.options.nodeReadyTimeoutMs;
     let last: V1Node | undefined;
-    for (;;) {
+    for (let reads = 0; ; reads += 1) {
       last = await this.deps.api.readNode(node);
       if (isBack(last, this.definition.options.expectReboot)) return 'back';
       if (clock.now() >= deadline) break;
-      if (!(await this.changeOrTimeout(POLL_MS, nodeChange(node)))) return 'aborted';
+      if (!(await this.changeOrTimeout(backoffDelayMs(POLL, reads), nodeChange(node)))) return 'aborted';
     }
     const seconds = Math.round(this.definition.options.nodeReadyTimeoutMs / 1000);
     return this.definition.options.expectReboot && isReady(last)
@@ -529,7 +532,7 @@ class PoolRun {
     const { clock } = this.deps;
     const deadline = clock.now() + this.definition.options.budgetTimeoutMs;
     let reported = '';
-    for (;;) {
+    for (let reads = 0; ; reads += 1) {
       const short: Array<{ name: string; before: number; now: number }> = [];
       for (const [name, allowed] of before) {
         const { namespace, name: pdbName } = budgetOfKey(name);
@@ -547,7 +550,7 @@ class PoolRun {
         this.emit({ type: 'warning', message: `batch ${batch}: budgets not back after the batch: ${names}` });
         return false;
       }
-      if (!(await this.changeOrTimeout(POLL_MS, budgetChange(before)))) return false;
+      if (!(await this.changeOrTimeout(backoffDelayMs(POLL, reads), budgetChange(before)))) return false;
     }
   }
 

@@ -97,6 +97,9 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
     cache,
     async snapshot() {
       await cache.refresh();
+      // A watch that broke (the API server restarted, the network went) is reopened by the cache; the plan
+      // waits for it rather than being made from what the cache held before.
+      await cache.current();
       const generation = cache.generation();
       if (last?.generation !== generation) {
         last = {

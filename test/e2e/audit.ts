@@ -136,8 +136,8 @@ export interface MaintReads {
 const isSelected = (uri: string) => /[?&](fieldSelector|labelSelector)=/.test(uri);
 
 /**
- * The plugin's reads in `events`. GETs are not among them (the lab's audit policy does not log them): they
- * read one object, right before a write that depends on it (docs/reads.md).
+ * The plugin's reads in `events`. GETs are not among them (the lab's audit policy logs only those of
+ * budgets, budgetGets): they read one object, right before a write that depends on it (docs/reads.md).
  */
 export function maintReads(events: readonly AuditEvent[]): MaintReads {
   const whole = new Map<string, string[]>();
@@ -159,4 +159,12 @@ export function maintReads(events: readonly AuditEvent[]): MaintReads {
     } else resumed.set(resource, [...(resumed.get(resource) ?? []), read]);
   }
   return { whole, resumed, leases, other };
+}
+
+/** The plugin's GETs of PodDisruptionBudgets in `events` ("namespace/name"), one per request: a run's budget wait. */
+export function budgetGets(events: readonly AuditEvent[]): string[] {
+  return events
+    .filter((e) => e.userAgent?.startsWith('kubectl-maint/') && e.stage === 'ResponseComplete' && e.verb === 'get')
+    .filter((e) => e.objectRef?.resource === 'poddisruptionbudgets')
+    .map((e) => `${e.objectRef?.namespace ?? ''}/${e.objectRef?.name ?? ''}`);
 }
