@@ -1,9 +1,8 @@
 import { DrainMarked, DrainMarks, drainMarkRefusal, liveDrainMark } from '../drain/drain-mark.js';
 import type { DrainEvent } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
-import { surgeRequest } from '../drain/surge-targets.js';
+import { drainRequestFor } from '../drain/drain-settings.js';
 import { drainTargets, type DrainTargets } from '../drain/targets.js';
-import { surgeSelects } from '../plan/surge.js';
 import type { DrainOptions, DrainPlan } from '../plan/types.js';
 import type { LiveCluster } from '../snapshot/load-live.js';
 import { matchesLabelSelector } from '../snapshot/label-selector.js';
@@ -15,7 +14,7 @@ import { kubectlRefusal, NOT_CONFIRMED, refusedUnchanged } from '../ui/drain-ref
 import type { RunApi } from '../kube/run-api.js';
 import type { DrainCommandValues } from './commands/drain.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
-import { drainOptionsFrom } from './drain-flags.js';
+import { drainSettingsFrom } from './drain-flags.js';
 import { CliError, ExitCode, planExitCode } from './exit-codes.js';
 import { processHolder } from '../process-holder.js';
 import { connect } from './kube-connect.js';
@@ -34,7 +33,7 @@ export async function drainAction(
   commands: SuggestedCommands,
 ): Promise<number> {
   const selection = nodeSelection(nodeArgs, values.selector);
-  const options = drainOptionsFrom(values);
+  const options = drainSettingsFrom(values);
   const client = await connect(values);
   // The API side and the engine, loaded only now that the command talks to the cluster.
   const [
@@ -129,28 +128,7 @@ export async function drainAction(
     let finished: FinishedEvent;
     try {
       finished = await runDrain(
-        {
-          nodes: plan.nodes,
-          targets: work.targets,
-          skipped: work.skipped,
-          gracePeriodSeconds: values.gracePeriod,
-          timeoutMs: values.timeout,
-          concurrency: values.concurrency,
-          dryRun: values.dryRun,
-          skipWaitForDeleteTimeoutSeconds: options.skipWaitForDeleteTimeoutSeconds,
-          alreadyCordoned: new Set(
-            snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? ''),
-          ),
-          escalation: escalationForEngine(options),
-          surge: surgeRequest(
-            plan,
-            snapshot.deployments,
-            (deployment) => surgeSelects(options.surge, deployment),
-            snapshot.kinds.has('HorizontalPodAutoscaler') ? snapshot.autoscalers : undefined,
-          ),
-          signal: abort.signal,
-          commands,
-        },
+        drainRequestFor(options, plan, snapshot, { dryRun: values.dryRun, signal: abort.signal, commands }),
         { api: cachedDrainApi(drainApi(drainClientFor(client)), live.cache, matchesLabelSelector), emit },
       );
     } finally {

@@ -1,14 +1,25 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { DrainFilterOptions } from '../plan/drain-filters/chain.js';
-import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/defaults.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAINTENANCE_TAINT_KEY,
+  DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS,
+} from '../plan/defaults.js';
+import type { DrainSettings } from '../drain/drain-settings.js';
 import type { DrainOptions, PlanOptions } from '../plan/types.js';
 import { UsageError } from './exit-codes.js';
-import { parseDurationSeconds, parseSelectorArg } from './flag-values.js';
+import {
+  parseCount,
+  parseDurationMs,
+  parseDurationSeconds,
+  parseSelectorArg,
+  parseWholeSeconds,
+} from './flag-values.js';
 
 /**
  * What commander parses from kubectl drain's flags (shared by `plan`, `drain` and `run`), in commander's
- * names: read only by drainOptionsFrom and drainFilterOptionsFrom, which give the rest of the program
- * DrainOptions.
+ * names: read only by drainOptionsFrom and drainSettingsFrom, which give the rest of the program
+ * DrainOptions and DrainSettings.
  */
 export interface DrainFlagValues {
   readonly ignoreDaemonsets?: boolean;
@@ -31,12 +42,23 @@ export interface DrainFlagValues {
   readonly surge?: true | PlanOptions['surge'];
 }
 
-const GROUP = 'Drain options (as in kubectl drain):';
-/** kube-controller-manager's default since Kubernetes 1.32 (40s before). */
-const DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS = 50;
+/** The flags only a command that drains reads (`drain`, `run`): how the evictions are carried out. */
+export interface DrainingFlagValues extends DrainFlagValues {
+  /** Seconds; negative: each pod's own. */
+  readonly gracePeriod: number;
+  /** Milliseconds; 0 = no limit. */
+  readonly timeout: number;
+  readonly concurrency: number;
+}
 
-/** kubectl drain's pod-handling flags, with kubectl's names and help wording. */
-export function addDrainFlags(command: Command): Command {
+const GROUP = 'Drain options (as in kubectl drain):';
+
+/**
+ * kubectl drain's pod-handling flags, with kubectl's names and help wording; `drains` (drain, run) adds
+ * those that only carrying a drain out reads. Declared here only, so `drain` and `run` take the same flags
+ * with the same defaults.
+ */
+export function addDrainFlags(command: Command, { drains = false }: { drains?: boolean } = {}): Command {
   const options = [
     new Option('--ignore-daemonsets', 'ignore DaemonSet-managed pods'),
     new Option(
@@ -68,6 +90,7 @@ export function addDrainFlags(command: Command): Command {
       .default(DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS, '50s'),
   ];
   for (const option of options) command.addOption(option.helpGroup(GROUP));
+  if (drains) for (const option of drainingOptions()) command.addOption(option.helpGroup(GROUP));
   for (const option of comparison) command.addOption(option.helpGroup('Comparisons:'));
   for (const option of strategyOptions()) command.addOption(option.helpGroup(STRATEGIES));
   // Checked before anything is read from the cluster, like every other usage error.
@@ -78,9 +101,8 @@ export function addDrainFlags(command: Command): Command {
 /**
  * kubectl drain's pod-handling flags as the plan, the drain and a run's batches read them: mapped here
  * only, from commander's names for them (`--delete-emptydir-data` is `deleteEmptydirData` to commander).
- * A run records these on its Lease.
  */
-export function drainFilterOptionsFrom(values: DrainFlagValues): DrainFilterOptions {
+function drainFilterOptionsFrom(values: DrainFlagValues): DrainFilterOptions {
   return {
     ignoreDaemonSets: values.ignoreDaemonsets === true,
     deleteEmptyDirData: values.deleteEmptydirData === true,
@@ -102,6 +124,40 @@ export function drainOptionsFrom(values: DrainFlagValues): DrainOptions {
     escalation: escalationFrom(values),
     surge: surgeFrom(values),
   };
+}
+
+/** Every drain flag as `drain` and each batch of `run` carry it out: the plan's, and the engine's own. */
+export function drainSettingsFrom(values: DrainingFlagValues): DrainSettings {
+  return {
+    ...drainOptionsFrom(values),
+    gracePeriodSeconds: values.gracePeriod,
+    timeoutMs: values.timeout,
+    concurrency: values.concurrency,
+  };
+}
+
+/** How the evictions are carried out: read by the engine, not by the plan. */
+function drainingOptions(): Option[] {
+  return [
+    new Option(
+      '--grace-period <seconds>',
+      "period of time in seconds given to each pod to terminate gracefully; negative: the pod's own",
+    )
+      .argParser(parseWholeSeconds)
+      .default(-1),
+    new Option(
+      '--timeout <duration>',
+      "give up on the drain after this long (e.g. 5m; run: on each batch's drain); 0 = never",
+    )
+      .argParser(parseDurationMs)
+      .default(0, '0s'),
+    new Option(
+      '--concurrency <n>',
+      'at most this many pods evicted and not yet gone at a time; a pod waiting for its budget takes no slot; 0 = no limit',
+    )
+      .argParser(parseCount)
+      .default(DEFAULT_CONCURRENCY),
+  ];
 }
 
 /** --escalate-after and --escalate-namespace mean something only together: one without the other is a usage error. */

@@ -1,3 +1,4 @@
+import { planOptionsOf } from '../drain/drain-settings.js';
 import { buildPlan } from '../plan/build-plan.js';
 import type { DrainOptions, DrainPlan, PlanOptions } from '../plan/types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
@@ -29,7 +30,7 @@ export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { i
 
 /** A plan's input: the drain's options for these nodes, now. */
 export function planOptionsNow(options: DrainOptions, nodes: readonly string[]): PlanOptions {
-  return { ...options, nodes, nowEpochSeconds: Math.floor(Date.now() / 1000) };
+  return planOptionsOf(options, nodes, Math.floor(Date.now() / 1000));
 }
 
 /** Plans a loaded snapshot (the nodes drained together); warnings from loading go to stderr first. */

@@ -22,7 +22,7 @@ import { RunLines } from '../ui/run-lines.js';
 import { safeLines } from '../safe-text.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
-import { drainFilterOptionsFrom, drainOptionsFrom } from './drain-flags.js';
+import { drainOptionsFrom, drainSettingsFrom } from './drain-flags.js';
 import { CliError, ExitCode, planExitCode, UsageError } from './exit-codes.js';
 import { processHolder } from '../process-holder.js';
 import { connect } from './kube-connect.js';
@@ -329,12 +329,10 @@ function eventSink(format: 'text' | 'json' | undefined): Promise<EventSink<RunEv
   });
 }
 
-function runOptionsFrom(values: RunCommandValues): RunOptions {
+/** The run's flags as it records them: every drain flag whole, as `drain` takes them, then the run's own. */
+export function runOptionsFrom(values: RunCommandValues): RunOptions {
   return {
-    filters: drainFilterOptionsFrom(values),
-    gracePeriodSeconds: values.gracePeriod,
-    drainTimeoutMs: values.timeout,
-    concurrency: values.concurrency,
+    drain: drainSettingsFrom(values),
     commandTimeoutMs: values.commandTimeout,
     nodeReadyTimeoutMs: values.nodeReadyTimeout,
     budgetTimeoutMs: values.budgetTimeout,

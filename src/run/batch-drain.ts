@@ -1,12 +1,11 @@
-import { runDrain } from '../drain/engine.js';
+import { drainRequestFor, planOptionsOf } from '../drain/drain-settings.js';
+import { runDrain, type DrainRequest } from '../drain/engine.js';
 import { bareCommands } from '../drain/summary.js';
 import type { DrainEvent } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
-import { drainTargets } from '../drain/targets.js';
 import type { DrainApi } from '../kube/drain-api.js';
 import { budgetKey, type BudgetKey } from '../plan/budgets.js';
 import { buildPlan } from '../plan/build-plan.js';
-import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../plan/defaults.js';
 import type { DrainPlan, PlanOptions } from '../plan/types.js';
 import { ClusterIndex } from '../snapshot/cluster-index.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -21,15 +20,9 @@ export interface BatchDrainResult {
   readonly plan: DrainPlan;
 }
 
-/** PlanOptions for one batch from the run's recorded flags. */
+/** PlanOptions for one batch from the run's recorded flags: every drain flag, as `plan` and `drain` read them. */
 export function batchPlanOptions(options: RunOptions, nodes: readonly string[], nowEpochSeconds: number): PlanOptions {
-  return {
-    nodes,
-    ...options.filters,
-    taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
-    nodeMonitorGracePeriodSeconds: 50,
-    nowEpochSeconds,
-  };
+  return planOptionsOf(options.drain, nodes, nowEpochSeconds);
 }
 
 /** The batch's fresh plan against the cluster as it is now (earlier batches moved pods around). */
@@ -43,9 +36,46 @@ export function planBatch(snapshot: Snapshot, nodes: readonly string[], options:
  * with the batch's nodes cordoned. With a --timeout the drain is tried, as the operator bounded it.
  */
 export function blockedWithoutBound(plan: DrainPlan, options: RunOptions): string | null {
-  if (plan.verdict !== 'blocked' || options.drainTimeoutMs > 0) return null;
+  if (plan.verdict !== 'blocked' || options.drain.timeoutMs > 0) return null;
   const why = plan.verdictReasons[0] ?? 'a pod cannot leave';
   return `not cordoned or drained: the batch's plan is blocked (${why}); no --timeout bounds the wait`;
+}
+
+/** A node of the batch with a pod kubectl's filters refuse is not drained: each such node, and why. */
+function refusedNodesOf(plan: DrainPlan): Map<string, string> {
+  const refused = new Map<string, string>();
+  for (const pod of plan.pods.filter((p) => p.action === 'refuse')) {
+    refused.set(pod.node, `cannot drain: ${pod.namespace}/${pod.name}: ${pod.reason}`);
+  }
+  return refused;
+}
+
+/**
+ * The engine's request for one batch: `drain`'s own (drainRequestFor, every drain flag the run recorded)
+ * for the batch's nodes that kubectl's filters let drain, with the run's words for who gives them back.
+ */
+export function batchDrainRequest(
+  snapshot: Snapshot,
+  plan: DrainPlan,
+  nodes: readonly string[],
+  options: RunOptions,
+  signal: AbortSignal,
+): DrainRequest {
+  const refused = refusedNodesOf(plan);
+  const drainable = nodes.filter((n) => !refused.has(n));
+  const them = drainable.length === 1 ? 'it' : 'them';
+  return drainRequestFor(options.drain, plan, snapshot, {
+    nodes: drainable,
+    dryRun: 'none',
+    signal,
+    // The run, not the operator, gives the nodes back: after the command, once they are Ready again.
+    commands: {
+      ...bareCommands(drainable),
+      returnedBy: options.uncordon
+        ? `the run uncordons ${them} after the maintenance, once ${drainable.length === 1 ? 'it is' : 'they are'} Ready again`
+        : `the run leaves ${them} cordoned (--no-uncordon)`,
+    },
+  });
 }
 
 /**
@@ -64,35 +94,11 @@ export async function drainBatch(
     signal: AbortSignal;
   },
 ): Promise<BatchDrainResult> {
-  const work = drainTargets(plan, snapshot.pods);
-  const refusedNodes = new Map<string, string>();
-  for (const pod of plan.pods.filter((p) => p.action === 'refuse')) {
-    refusedNodes.set(pod.node, `cannot drain: ${pod.namespace}/${pod.name}: ${pod.reason}`);
-  }
-  const drainable = nodes.filter((n) => !refusedNodes.has(n));
-  const them = drainable.length === 1 ? 'it' : 'them';
-  const finished = await runDrain(
-    {
-      nodes: drainable,
-      targets: work.targets.filter((t) => !refusedNodes.has(t.ref.node)),
-      skipped: work.skipped.filter((s) => !refusedNodes.has(s.ref.node)),
-      gracePeriodSeconds: options.gracePeriodSeconds,
-      timeoutMs: options.drainTimeoutMs,
-      concurrency: options.concurrency,
-      dryRun: 'none',
-      skipWaitForDeleteTimeoutSeconds: options.filters.skipWaitForDeleteTimeoutSeconds,
-      alreadyCordoned: new Set(snapshot.nodes.filter((n) => n.spec?.unschedulable).map((n) => n.metadata?.name ?? '')),
-      signal: deps.signal,
-      // The run, not the operator, gives the nodes back: after the command, once they are Ready again.
-      commands: {
-        ...bareCommands(drainable),
-        returnedBy: options.uncordon
-          ? `the run uncordons ${them} after the maintenance, once ${drainable.length === 1 ? 'it is' : 'they are'} Ready again`
-          : `the run leaves ${them} cordoned (--no-uncordon)`,
-      },
-    },
-    { api: deps.api, emit: deps.emit },
-  );
+  const refusedNodes = refusedNodesOf(plan);
+  const finished = await runDrain(batchDrainRequest(snapshot, plan, nodes, options, deps.signal), {
+    api: deps.api,
+    emit: deps.emit,
+  });
   const notDrained = new Map(refusedNodes);
   for (const pod of finished.remaining) {
     if (!notDrained.has(pod.node))

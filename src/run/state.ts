@@ -1,5 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
+import type { DrainSettings } from '../drain/drain-settings.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAINTENANCE_TAINT_KEY,
+  DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS,
+} from '../plan/defaults.js';
 import type { DrainFilterOptions } from '../plan/drain-filters/chain.js';
 import type { RunEstimates } from './run-eta.js';
 
@@ -118,12 +124,11 @@ export interface RunDefinition {
 
 /** The flags that shape the run, kept so that --resume drains and waits the same way. */
 export interface RunOptions {
-  /** kubectl drain's pod-handling flags, each batch planned with them as `plan` and `drain` are. */
-  readonly filters: DrainFilterOptions;
-  readonly gracePeriodSeconds: number;
-  /** Milliseconds per drain; 0 = none. */
-  readonly drainTimeoutMs: number;
-  readonly concurrency: number;
+  /**
+   * Every drain flag, as `drain` takes it: each batch planned and drained with them as `plan` and `drain`
+   * are (--surge, --order, --escalate-*, --taint, --grace-period, --timeout per batch…).
+   */
+  readonly drain: DrainSettings;
   /** Milliseconds; 0 = none. */
   readonly commandTimeoutMs: number;
   /** Milliseconds to wait for a node to be Ready again. */
@@ -190,9 +195,17 @@ export function definitionOf(lease: V1Lease): RunDefinition {
   }
 }
 
-/** The flags as a run records them: kubectl's pod-handling ones grouped, or at the top level in commander's spelling. */
-type RecordedRunOptions = Omit<RunOptions, 'filters'> & {
+/**
+ * The flags as a run records them: every drain flag together (`drain`); or, in the two other shapes a
+ * Lease may hold, kubectl's pod-handling ones grouped (`filters`) or at the top level in commander's
+ * spelling, with the engine's beside them.
+ */
+type RecordedRunOptions = Omit<RunOptions, 'drain'> & {
+  readonly drain?: DrainSettings;
   readonly filters?: DrainFilterOptions;
+  readonly gracePeriodSeconds?: number;
+  readonly drainTimeoutMs?: number;
+  readonly concurrency?: number;
   readonly ignoreDaemonsets?: boolean;
   readonly deleteEmptydirData?: boolean;
   readonly force?: boolean;
@@ -200,19 +213,41 @@ type RecordedRunOptions = Omit<RunOptions, 'filters'> & {
   readonly disableEviction?: boolean;
 };
 
-/** A run recorded with the pod-handling flags at the top level resumes with the same flags. */
+/**
+ * A run recorded with the drain flags apart resumes with the same flags; those it did not record (it
+ * carried none of them out) are their defaults.
+ */
 function runOptionsOf(recorded: RecordedRunOptions): RunOptions {
-  if (recorded.filters) return recorded as RunOptions;
-  const { ignoreDaemonsets, deleteEmptydirData, force, podSelector, disableEviction, ...rest } = recorded;
+  const {
+    drain,
+    filters,
+    gracePeriodSeconds,
+    drainTimeoutMs,
+    concurrency,
+    ignoreDaemonsets,
+    deleteEmptydirData,
+    force,
+    podSelector,
+    disableEviction,
+    ...rest
+  } = recorded;
+  if (drain) return { ...rest, drain };
   return {
     ...rest,
-    filters: {
-      ignoreDaemonSets: ignoreDaemonsets === true,
-      deleteEmptyDirData: deleteEmptydirData === true,
-      force: force === true,
-      podSelector: podSelector || undefined,
-      disableEviction: disableEviction === true,
-      skipWaitForDeleteTimeoutSeconds: 0,
+    drain: {
+      ...(filters ?? {
+        ignoreDaemonSets: ignoreDaemonsets === true,
+        deleteEmptyDirData: deleteEmptydirData === true,
+        force: force === true,
+        podSelector: podSelector || undefined,
+        disableEviction: disableEviction === true,
+        skipWaitForDeleteTimeoutSeconds: 0,
+      }),
+      taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
+      nodeMonitorGracePeriodSeconds: DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS,
+      gracePeriodSeconds: gracePeriodSeconds ?? -1,
+      timeoutMs: drainTimeoutMs ?? 0,
+      concurrency: concurrency ?? DEFAULT_CONCURRENCY,
     },
   };
 }

@@ -1,25 +1,18 @@
 import { Option, type Command } from 'commander';
-import { addDrainFlags, type DrainFlagValues } from '../drain-flags.js';
+import { addDrainFlags, type DrainingFlagValues } from '../drain-flags.js';
 import { ignoreRunClaimOption, type IgnoreRunClaimValue } from '../ignore-run-claim.js';
-import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
+import { parseSelectorArg } from '../flag-values.js';
 import type { KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
 import { invocation, suggestedCommands } from '../suggested-commands.js';
 import { parseDryRun, type DryRunMode } from '../dry-run.js';
 
-export interface DrainCommandValues extends DrainFlagValues, KubeFlagValues, IgnoreRunClaimValue {
+export interface DrainCommandValues extends DrainingFlagValues, KubeFlagValues, IgnoreRunClaimValue {
   readonly selector?: string;
-  readonly gracePeriod: number;
-  /** Milliseconds; 0 = no limit. */
-  readonly timeout: number;
-  readonly concurrency: number;
   readonly dryRun: DryRunMode;
   readonly yes?: boolean;
   readonly output?: 'text' | 'json';
 }
-
-/** Pods evicted and not yet gone at a time, by default. */
-const DEFAULT_CONCURRENCY = 16;
 
 export function register(program: Command): void {
   const command = program
@@ -34,30 +27,12 @@ export function register(program: Command): void {
     )
     .argument('[node...]', 'the nodes to drain together')
     .option('-l, --selector <selector>', 'drain the nodes matching this label selector instead', parseSelectorArg);
-  addDrainFlags(command);
+  addDrainFlags(command, { drains: true });
   const options = [
-    new Option(
-      '--grace-period <seconds>',
-      "period of time in seconds given to each pod to terminate gracefully; negative: the pod's own",
-    )
-      .argParser(parseWholeSeconds)
-      .default(-1),
-    new Option(
-      '--timeout <duration>',
-      'give up after this long for the whole drain (e.g. 5m); 0 = never (kubectl bounds each node instead)',
-    )
-      .argParser(parseDurationMs)
-      .default(0, '0s'),
     new Option('--dry-run [mode]', 'none, client (print the plan, change nothing) or server (ask the API server)')
       .argParser(parseDryRun)
       .preset('client')
       .default('none'),
-    new Option(
-      '--concurrency <n>',
-      'at most this many pods evicted and not yet gone at a time; a pod waiting for its budget takes no slot; 0 = no limit (kubectl drain)',
-    )
-      .argParser(parseCount)
-      .default(DEFAULT_CONCURRENCY),
     new Option('-y, --yes', 'do not ask for confirmation on a terminal'),
     new Option(
       '-o, --output <format>',

@@ -1,18 +1,15 @@
 import { Option, type Command } from 'commander';
-import { addDrainFlags } from '../drain-flags.js';
+import { addDrainFlags, type DrainingFlagValues } from '../drain-flags.js';
 import { UsageError } from '../exit-codes.js';
-import { parseCount, parseDurationMs, parseSelectorArg, parseWholeSeconds } from '../flag-values.js';
+import { parseDurationMs, parseSelectorArg } from '../flag-values.js';
 import type { KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
 import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import type { PoolFlagValues } from '../pool-plan.js';
 import { invocation, suggestedCommands } from '../suggested-commands.js';
 
-export interface RunCommandValues extends PoolFlagValues, KubeFlagValues {
+export interface RunCommandValues extends PoolFlagValues, DrainingFlagValues, KubeFlagValues {
   readonly selector?: string;
-  readonly gracePeriod: number;
-  readonly timeout: number;
-  readonly concurrency: number;
   readonly commandTimeout: number;
   readonly nodeReadyTimeout: number;
   readonly budgetTimeout: number;
@@ -51,17 +48,8 @@ export function register(program: Command): void {
     .option('-l, --selector <selector>', 'the pool is the nodes matching this label selector', parseSelectorArg)
     .addOption(maxUnavailableOption())
     .addOption(commandTimeOption());
-  addDrainFlags(command);
+  addDrainFlags(command, { drains: true });
   const options = [
-    new Option('--grace-period <seconds>', "seconds given to each pod to terminate; negative: the pod's own")
-      .argParser(parseWholeSeconds)
-      .default(-1),
-    new Option('--timeout <duration>', "give up on a batch's drain after this long; 0 = never")
-      .argParser(parseDurationMs)
-      .default(0, '0s'),
-    new Option('--concurrency <n>', 'at most this many pods evicted and not yet gone at a time; 0 = no limit')
-      .argParser(parseCount)
-      .default(16),
     new Option(
       '--command-timeout <duration>',
       'kill the command, with every process it started, after this long (a failure); 0 = never',

@@ -12,22 +12,31 @@ import {
   type RunOptions,
 } from '../../../src/run/state.js';
 
+/** kubectl drain's pod filters as the run records them. */
+const filters = {
+  ignoreDaemonSets: true,
+  deleteEmptyDirData: false,
+  force: false,
+  podSelector: undefined,
+  disableEviction: false,
+  skipWaitForDeleteTimeoutSeconds: 0,
+};
 const definition: RunDefinition = {
   id: '20261201-140000-ab12',
   batches: [['w6', 'w1'], ['w2']],
   command: ['reboot-node.sh', '{node}'],
   options: {
-    filters: {
-      ignoreDaemonSets: true,
-      deleteEmptyDirData: false,
-      force: false,
-      podSelector: undefined,
-      disableEviction: false,
-      skipWaitForDeleteTimeoutSeconds: 0,
+    drain: {
+      ...filters,
+      taint: { key: 'example.com/maint', value: 'now' },
+      nodeMonitorGracePeriodSeconds: 40,
+      orderBy: 'priority',
+      escalation: { afterSeconds: 120, namespaces: ['batch'] },
+      surge: { all: false, deployments: ['demo/solo'] },
+      gracePeriodSeconds: 30,
+      timeoutMs: 300_000,
+      concurrency: 4,
     },
-    gracePeriodSeconds: -1,
-    drainTimeoutMs: 0,
-    concurrency: 16,
     commandTimeoutMs: 0,
     nodeReadyTimeoutMs: 600_000,
     budgetTimeoutMs: 600_000,
@@ -60,13 +69,41 @@ describe('the run Lease', () => {
     expect(activeHolder({ ...lease, spec: { ...lease.spec, holderIdentity: '' } }, T0)).toBeNull();
   });
 
+  // What a run recorded before every drain flag was carried: the engine's flags beside kubectl's filters.
+  const { drain, ...rest } = definition.options;
+  const engine = { gracePeriodSeconds: 30, drainTimeoutMs: 300_000, concurrency: 4 };
+  /** The drain flags such a run carried out: the filters and the engine's, every other one its default. */
+  const carried = {
+    ...filters,
+    taint: { key: 'kubectl-maint/maintenance' },
+    nodeMonitorGracePeriodSeconds: 50,
+    gracePeriodSeconds: 30,
+    timeoutMs: 300_000,
+    concurrency: 4,
+  };
+  const recordedAs = (options: object) =>
+    definitionOf(leaseFor({ ...definition, options: options as RunOptions }, 'ops', T0, 'kube-system')).options;
+
+  it('records every drain flag (--surge, --order, --escalate-*, --taint…), so --resume drains as the run started', () => {
+    expect(recordedAs(definition.options).drain).toEqual(drain);
+  });
+
+  it('reads the pod-handling flags recorded grouped, beside the engine flags, as the same flags', () => {
+    expect(recordedAs({ ...rest, filters, ...engine })).toEqual({ ...rest, drain: carried });
+  });
+
   it("reads the pod-handling flags recorded at the top level, in commander's spelling, as the same flags", () => {
-    const { filters, ...rest } = definition.options;
-    const flat = { ...rest, ignoreDaemonsets: true, deleteEmptydirData: true, force: true, podSelector: 'app=a' };
-    const recorded = leaseFor({ ...definition, options: flat as unknown as RunOptions }, 'ops', T0, 'kube-system');
-    expect(definitionOf(recorded).options).toEqual({
+    const flat = {
       ...rest,
-      filters: { ...filters, deleteEmptyDirData: true, force: true, podSelector: 'app=a' },
+      ...engine,
+      ignoreDaemonsets: true,
+      deleteEmptydirData: true,
+      force: true,
+      podSelector: 'app=a',
+    };
+    expect(recordedAs(flat)).toEqual({
+      ...rest,
+      drain: { ...carried, deleteEmptyDirData: true, force: true, podSelector: 'app=a' },
     });
   });
 
