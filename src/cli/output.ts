@@ -51,7 +51,7 @@ export function showPlan(
   format: OutputFormat | undefined,
   options: {
     readonly noTui?: boolean | undefined;
-    /** What the full-screen view suggests running next. */
+    /** What the plan suggests running next, on the full-screen view and in the text alike. */
     readonly nextCommand?: string | undefined;
     /** The full-screen view's line above the headline, and what q does there (the demo's examples). */
     readonly title?: string | undefined;
@@ -72,7 +72,7 @@ export function showPlan(
           return renderPoolPlanText(plan, { width });
         }
         const { renderPlanText } = await import('../ui/plan-text.js');
-        return renderPlanText(plan, { width });
+        return renderPlanText(plan, { width, nextCommand: options.nextCommand });
       },
       screen: async () => {
         const { renderPlanScreen } = await import('../ui/plan-view.js');

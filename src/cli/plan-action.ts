@@ -39,11 +39,12 @@ export async function planAction(
 }
 
 /**
- * Drain when the plan says the drain can finish; otherwise the same plan again, once the cause is fixed,
- * with the flags the advice recommends added (--ignore-daemonsets, --surge=…): the plan that shows
- * whether they are enough.
+ * Drain when the plan says the drain can finish; otherwise the same plan again with the flags the advice
+ * recommends added (--ignore-daemonsets, --surge=…): the plan that shows whether they are enough. None when
+ * no flag is advised: the same plan again would say the same, and "What to do" says what to change.
  */
-export function nextCommand(plan: DrainPlan, commands: SuggestedCommands): string {
+export function nextCommand(plan: DrainPlan, commands: SuggestedCommands): string | undefined {
   if (plan.verdict === 'clear' || plan.verdict === 'slow') return commands.drain;
-  return [commands.resume, ...advisedFlags(plan).map(shellQuote)].join(' ');
+  const flags = advisedFlags(plan);
+  return flags.length > 0 ? [commands.resume, ...flags.map(shellQuote)].join(' ') : undefined;
 }

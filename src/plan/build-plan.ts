@@ -459,6 +459,7 @@ function podPlan(
     action: p.filter.action,
     reason: p.filter.reason,
     filter: p.filter.filter,
+    ...(p.filter.override ? { override: p.filter.override } : {}),
     outcome: scheduled?.outcome ?? null,
     outcomeReason: scheduled?.reason ?? '',
     wave: scheduled?.wave ?? null,

@@ -166,6 +166,8 @@ export interface PodPlan {
   readonly reason: string;
   /** Which rule decided the action (e.g. "daemonSetFilter"). */
   readonly filter: string;
+  /** A refused pod: the flag kubectl names to drain it anyway (`--force`…); absent when no flag does. */
+  readonly override?: string;
   /** null unless action is evict (or delete, under --disable-eviction: always immediate). */
   readonly outcome: EvictOutcome | null;
   /** Why the outcome, in words. */

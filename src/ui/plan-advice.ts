@@ -43,14 +43,9 @@ export function planAdvice(plan: DrainPlan, nextCommand?: string): string[] {
  * (--escalate-after needs a duration only the operator can choose: it is advised, not added.)
  */
 export function advisedFlags(plan: DrainPlan): string[] {
-  const refusal = plan.pods.flatMap((p) => (p.action === 'refuse' ? (refusalFlag(p) ?? []) : []));
+  const refusal = plan.pods.flatMap((p) => (p.action === 'refuse' && p.override ? [p.override] : []));
   const surge = plan.waysOut?.surge ?? [];
   return [...new Set(refusal), ...(surge.length > 0 ? [`--surge=${surge.join(',')}`] : [])];
-}
-
-/** kubectl names the flag that lets a refused pod go: "(use --force to override)". */
-function refusalFlag(pod: PodPlan): string | undefined {
-  return /\(use (--[a-z-]+)/.exec(pod.reason)?.[1];
 }
 
 /**
@@ -80,7 +75,7 @@ function refusalAdvice(refused: readonly PodPlan[]): string[] {
   const byFlag = new Map<string, string[]>();
   const unresolvable: string[] = [];
   for (const pod of refused) {
-    const flag = refusalFlag(pod);
+    const flag = pod.override;
     if (flag) byFlag.set(flag, [...(byFlag.get(flag) ?? []), qualified(pod)]);
     else unresolvable.push(qualified(pod));
   }

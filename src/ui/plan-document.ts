@@ -62,6 +62,8 @@ export interface AxisBlock {
 export type Block = (TextBlock | TableBlock | AxisBlock) & {
   /** Only on the full-screen view; the text keeps its long-standing shape. */
   readonly screenOnly?: boolean;
+  /** Left out of what the view leaves in the scrollback (its summary ends with the next command instead). */
+  readonly notInSummary?: boolean;
 };
 
 export type SectionId =
@@ -138,8 +140,8 @@ export function planDocument(plan: DrainPlan, options: PlanDocumentOptions = {})
   };
 }
 
-function bullet(text: string, indent: number, tone: Tone | null = null, screenOnly = false): Block {
-  return { kind: 'text', text: `- ${text}`, indent, hang: BULLET_HANG, tone, screenOnly };
+function bullet(text: string, indent: number, tone: Tone | null = null, notInSummary = false): Block {
+  return { kind: 'text', text: `- ${text}`, indent, hang: BULLET_HANG, tone, notInSummary };
 }
 
 function verdictBlocks(plan: DrainPlan, nextCommand: string | undefined): Block[] {
@@ -151,7 +153,7 @@ function verdictBlocks(plan: DrainPlan, nextCommand: string | undefined): Block[
     ...cordonedLines(plan).map((t): Block => ({ kind: 'text', text: t, indent: 0, hang: 2, tone: 'muted' })),
     ...(advice.length > 0
       ? [
-          { kind: 'text', text: 'What to do:', indent: 0, bold: true, screenOnly: true } as const,
+          { kind: 'text', text: 'What to do:', indent: 0, bold: true, notInSummary: true } as const,
           ...advice.map((a) => bullet(a, 2, 'accent', true)),
         ]
       : []),

@@ -19,7 +19,8 @@ export interface StyledLine {
   readonly inverse?: boolean;
 }
 
-export type LayoutMode = 'text' | 'screen';
+/** `summary`: what the full-screen view leaves in the scrollback (the text's verdict, less its advice). */
+export type LayoutMode = 'text' | 'screen' | 'summary';
 
 /** The narrowest last column worth wrapping in place; narrower, a row is stacked instead. */
 const MIN_WRAPPED_COLUMN = 24;
@@ -31,7 +32,10 @@ export function line(text: string, tone: Tone | null = null, bold = false): Styl
 }
 
 export function layoutBlocks(blocks: readonly Block[], width: number, mode: LayoutMode): StyledLine[] {
-  return blocks.filter((b) => mode === 'screen' || !b.screenOnly).flatMap((b) => layoutBlock(b, width));
+  return blocks
+    .filter((b) => mode === 'screen' || !b.screenOnly)
+    .filter((b) => mode !== 'summary' || !b.notInSummary)
+    .flatMap((b) => layoutBlock(b, width));
 }
 
 function layoutBlock(block: Block, width: number): StyledLine[] {

@@ -242,7 +242,7 @@ function toggle(layout: ScreenLayout, id: SectionId): ScreenState {
 export function screenSummary(document: PlanDocument, width: number): string {
   const lines = [
     ...wrapText(document.headline, width),
-    ...layoutBlocks(document.verdict, width, 'text').map((l) => l.text),
+    ...layoutBlocks(document.verdict, width, 'summary').map((l) => l.text),
     ...(document.nextCommand ? wrapText(`Next: ${document.nextCommand}`, width, '', '  ') : []),
   ];
   return `${lines.join('\n')}\n`;

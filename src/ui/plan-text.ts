@@ -15,6 +15,8 @@ export interface PlanTextOptions {
   readonly width?: number | undefined;
   /** The command that shows the whole plan, with the user's own flags (brief only). */
   readonly planCommand?: string;
+  /** What to run next (the drain, or the plan again with the flags advised): the last line of "What to do". */
+  readonly nextCommand?: string | undefined;
 }
 
 const BRIEF_SECTIONS: ReadonlySet<PlanSection['id']> = new Set([
@@ -38,7 +40,7 @@ const BRIEF_SECTIONS: ReadonlySet<PlanSection['id']> = new Set([
  *       demo/hello-a   demo/hello (1 allowed)   replacement cannot be scheduled
  */
 export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): string {
-  const document = planDocument(plan, { details: options.details ?? false });
+  const document = planDocument(plan, { details: options.details ?? false, nextCommand: options.nextCommand });
   const width = options.width ?? UNLIMITED_WIDTH;
   if (!options.brief) return layoutPlanText(document, width);
   const command = options.planCommand ?? `kubectl maint plan ${plan.nodes.join(' ')}`;

@@ -168,3 +168,12 @@ export function budgetGets(events: readonly AuditEvent[]): string[] {
     .filter((e) => e.objectRef?.resource === 'poddisruptionbudgets')
     .map((e) => `${e.objectRef?.namespace ?? ''}/${e.objectRef?.name ?? ''}`);
 }
+
+/** The evictions the API server admitted for real since `mark`, in the order it logged them: "namespace/name". */
+export async function evictionsInOrderSince(mark: number): Promise<string[]> {
+  return (await auditSince(mark))
+    .filter((e) => e.stage === 'ResponseComplete' && e.userAgent?.startsWith('kubectl-maint/'))
+    .filter((e) => e.objectRef?.resource === 'pods' && e.objectRef.subresource === 'eviction' && e.verb === 'create')
+    .filter((e) => (e.responseStatus?.code ?? 0) >= 200 && (e.responseStatus?.code ?? 0) < 300 && !isDryRun(e))
+    .map((e) => `${e.objectRef?.namespace ?? ''}/${e.objectRef?.name ?? ''}`);
+}

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventually, kubectl, kubectlJson, seedScenario } from './lab.js';
+import { auditMark, evictionsInOrderSince } from './audit.js';
 import { runMaint, type DrainRun, planRun } from './drain-run.js';
 
 // Eviction order on hello: three single-replica Deployments on k8s-node-1 whose drain-order annotation
@@ -148,5 +149,14 @@ describe('kubectl maint drain with an eviction order', () => {
       'drain-order group 2 of 3 starts (the groups before it are gone): second',
       'drain-order group 3 of 3 starts (the groups before it are gone): first',
     ]);
+  });
+
+  it('run --order priority: each batch evicts lowest priority first, as drain does (the API server saw it so)', async () => {
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    const mark = await auditMark();
+    const run = await runMaint(['run', ...ONLY_ORDERED, '--order', 'priority', '--yes', '-o', 'json', '--', 'true']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const evicted = await evictionsInOrderSince(mark);
+    expect(evicted.map((pod) => appOf(pod.slice('demo/'.length)))).toEqual(['third', 'second', 'first']);
   });
 });

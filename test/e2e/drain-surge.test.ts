@@ -533,3 +533,28 @@ describe('kubectl maint drain --surge', () => {
     });
   });
 });
+
+describe('kubectl maint run --surge', () => {
+  beforeEach(seedSolo);
+
+  it('a batch surges solo as drain does: exit 0, solo back at one replica, the budget never below desired', async () => {
+    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    const before = await solo();
+    const watcher = watchSolo();
+    const run = await runMaint(['run', 'k8s-node-1', '--ignore-daemonsets', '--surge', '--yes', '--', 'true']);
+    const seen = await watcher.stop();
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(seen.samples).toBeGreaterThan(0);
+    expect(seen.violations).toBe(0);
+    expect(seen.minReadyPods).toBeGreaterThanOrEqual(1);
+    const after = await solo();
+    expect(after.spec.replicas).toBe(1);
+    expect(after.spec).toEqual(before.spec);
+    expect(after.metadata.annotations?.['maint.kubectl.io/surge']).toBeUndefined();
+    await eventually(
+      async () => (await solo()).status.readyReplicas === 1,
+      60_000,
+      'solo to be back at one Ready replica',
+    );
+  });
+});

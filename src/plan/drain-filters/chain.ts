@@ -46,6 +46,8 @@ export interface FilterVerdict {
   readonly reason: string;
   /** The filter whose status is final; empty for a plain eviction. */
   readonly filter: string;
+  /** A refusal's override: the flag kubectl names to drain the pod anyway; absent when none does. */
+  readonly override?: string | undefined;
 }
 
 /**
@@ -60,7 +62,13 @@ export function filterPod(pod: V1Pod, ctx: FilterContext, disableEviction = fals
     decidedBy = status.kind === 'okay' ? '' : name;
     if (!status.delete) break;
   }
-  return { action: actionOf(status, disableEviction), reason: status.message, filter: decidedBy };
+  const action = actionOf(status, disableEviction);
+  return {
+    action,
+    reason: status.message,
+    filter: decidedBy,
+    ...(action === 'refuse' && status.override ? { override: status.override } : {}),
+  };
 }
 
 function actionOf(status: PodDeleteStatus, disableEviction: boolean): DrainAction {

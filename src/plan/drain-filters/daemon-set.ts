@@ -21,8 +21,8 @@ export function daemonSetFilter(pod: V1Pod, { options, index }: FilterContext): 
   const missing = index.snapshot.kinds.has('DaemonSet') && !index.owner('DaemonSet', namespace, ref.name);
   if (missing) {
     const notFound = `daemonsets.apps "${ref.name}" not found`;
-    return options.force ? warning(true, notFound) : error(notFound);
+    return options.force ? warning(true, notFound) : error(notFound, '--force');
   }
-  if (!options.ignoreDaemonSets) return error(DAEMON_SET_FATAL);
+  if (!options.ignoreDaemonSets) return error(DAEMON_SET_FATAL, '--ignore-daemonsets');
   return warning(false, DAEMON_SET_WARNING);
 }

@@ -13,5 +13,7 @@ export const LOCAL_STORAGE_WARNING = 'deleting Pods with local storage';
 export function localStorageFilter(pod: V1Pod, { options }: FilterContext): PodDeleteStatus {
   const hasEmptyDir = (pod.spec?.volumes ?? []).some((v) => v.emptyDir != null);
   if (!hasEmptyDir || isTerminal(pod)) return okay();
-  return options.deleteEmptyDirData ? warning(true, LOCAL_STORAGE_WARNING) : error(LOCAL_STORAGE_FATAL);
+  return options.deleteEmptyDirData
+    ? warning(true, LOCAL_STORAGE_WARNING)
+    : error(LOCAL_STORAGE_FATAL, '--delete-emptydir-data');
 }

@@ -10,6 +10,8 @@ export interface PodDeleteStatus {
   readonly delete: boolean;
   readonly kind: 'okay' | 'skip' | 'warning' | 'error';
   readonly message: string;
+  /** For an error: the flag that lets kubectl drain the pod anyway (the one its message names), if any. */
+  readonly override?: string | undefined;
 }
 
 export const okay = (): PodDeleteStatus => ({ delete: true, kind: 'okay', message: '' });
@@ -19,7 +21,12 @@ export const warning = (deleted: boolean, message: string): PodDeleteStatus => (
   kind: 'warning',
   message,
 });
-export const error = (message: string): PodDeleteStatus => ({ delete: false, kind: 'error', message });
+export const error = (message: string, override?: string): PodDeleteStatus => ({
+  delete: false,
+  kind: 'error',
+  message,
+  override,
+});
 
 /** What the filters read besides the pod: the drain flags, "now", and the snapshot (for DaemonSet lookups). */
 export interface FilterContext {

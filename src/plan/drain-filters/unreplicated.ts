@@ -12,5 +12,5 @@ export const UNMANAGED_WARNING = 'deleting Pods that declare no controller';
  */
 export function unreplicatedFilter(pod: V1Pod, { options }: FilterContext): PodDeleteStatus {
   if (isTerminal(pod) || controllerRef(pod)) return okay();
-  return options.force ? warning(true, UNMANAGED_WARNING) : error(UNMANAGED_FATAL);
+  return options.force ? warning(true, UNMANAGED_WARNING) : error(UNMANAGED_FATAL, '--force');
 }

@@ -5,6 +5,7 @@ import { suggestedCommands } from '../../../src/cli/suggested-commands.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import type { DrainPlan } from '../../../src/plan/types.js';
 import { planAdvice } from '../../../src/ui/plan-advice.js';
+import { renderPlanText } from '../../../src/ui/plan-text.js';
 import { planDocument } from '../../../src/ui/plan-document.js';
 import { INITIAL_SCREEN_STATE, layoutScreen } from '../../../src/ui/plan-screen.js';
 import { makeDaemonSet, makeIndex, makePdb, makePod, makeStatefulSet, type SnapshotInput } from '../builders.js';
@@ -40,7 +41,7 @@ function plan(input: SnapshotInput, overrides: Parameters<typeof options>[0] = {
 }
 
 /** What the screen shows at this width, lines joined: every word whole (no split mid-word). */
-function screenAt(p: DrainPlan, next: string, width: number): string {
+function screenAt(p: DrainPlan, next: string | undefined, width: number): string {
   const layout = layoutScreen(planDocument(p, { nextCommand: next }), width, 60, INITIAL_SCREEN_STATE);
   for (const line of layout.lines) expect(line.text.length).toBeLessThanOrEqual(width);
   return layout.lines.map((l) => l.text.trim()).join(' ');
@@ -107,7 +108,8 @@ describe('What to do when a one-replica workload sits under minAvailable 1', () 
         'DURATION --escalate-namespace demo to delete them past the budget after that long (--disable-eviction would ' +
         'bypass every budget: unsafe)',
     );
-    expect(nextCommand(p, typed(['plan', 'n1']))).toBe('kubectl maint plan n1');
+    // No flag would change the answer: the plan does not suggest itself again.
+    expect(nextCommand(p, typed(['plan', 'n1']))).toBeUndefined();
   });
 
   it('a strategy already chosen is not advised again', () => {
@@ -122,5 +124,42 @@ describe('What to do when a one-replica workload sits under minAvailable 1', () 
     const screen = screenAt(single, next, width);
     expect(screen).toContain('shop/a: add --surge=shop/web (an extra Ready replica first');
     expect(screen).toContain('then plan again: kubectl maint plan n1 --surge=shop/web');
+  });
+});
+
+describe('the text plan (--no-tui, a pipe) says what the full-screen view says', () => {
+  const single = plan({ pods: [web('a').obj()], pdbs: [budget('web', 'shop', 1)] });
+  const next = nextCommand(single, typed(['plan', 'n1', '--ignore-daemonsets']));
+
+  it('a blocked plan: "What to do" names --surge=NS/NAME, and the plan to run next carries it', () => {
+    const text = renderPlanText(single, { nextCommand: next });
+    const screen = screenAt(single, next, 200);
+    expect(text).toContain('What to do:\n  - shop/a: add --surge=shop/web (an extra Ready replica first');
+    expect(text).toContain('  - then plan again: kubectl maint plan n1 --ignore-daemonsets --surge=shop/web\n');
+    for (const advice of planAdvice(single, next)) {
+      expect(text).toContain(`- ${advice}`);
+      expect(screen).toContain(advice);
+    }
+  });
+
+  it('a refused pod is advised its flag from the plan, not from the words of its reason', () => {
+    const p = plan({ pods: [kubeProxy, web('a').obj()], daemonSets }, { ignoreDaemonSets: false });
+    const refused = p.pods.find((pod) => pod.action === 'refuse')!;
+    expect(refused.override).toBe('--ignore-daemonsets');
+    const reworded = { ...p, pods: p.pods.map((pod) => (pod === refused ? { ...pod, reason: 'DaemonSet pod' } : pod)) };
+    expect(planAdvice(reworded)[0]).toMatch(/^kube-system\/kube-proxy-1: add --ignore-daemonsets/);
+    expect(nextCommand(reworded, typed(['plan', 'n1']))).toBe('kubectl maint plan n1 --ignore-daemonsets');
+  });
+
+  it('a blocked plan no flag helps does not suggest itself as the next command', () => {
+    const db = makePod().name('db-0').ns('demo').node('n1').label('app', 'db').owner('StatefulSet', 'db').obj();
+    const p = plan({
+      pods: [db],
+      pdbs: [budget('db', 'demo', 1)],
+      statefulSets: [makeStatefulSet().name('db').ns('demo').replicas(1).obj()],
+    });
+    const text = renderPlanText(p, { nextCommand: nextCommand(p, typed(['plan', 'n1'])) });
+    expect(text).toContain('What to do:\n  - demo/db-0: relax budget demo/db');
+    expect(text).not.toContain('plan again');
   });
 });

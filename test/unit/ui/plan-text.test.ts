@@ -105,6 +105,8 @@ describe('renderPlanText', () => {
     expect(renderPlanText(slowPlan())).toMatchInlineSnapshot(`
       "SLOW: draining k8s-node-1 waits for disruption budgets
         - demo/hello allows 1 disruption at a time: 2 pods leave in 2 waves
+      What to do:
+        - nothing to fix: the drain finishes by itself in 2 waves, each waiting for replacements to become Ready (--timeout bounds the whole drain)
 
       Pods on k8s-node-1 (4)
         Waits for a budget (1)

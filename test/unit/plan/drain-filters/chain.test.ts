@@ -75,6 +75,7 @@ const cases: FilterCase[] = [
       action: 'refuse',
       reason: 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)',
       filter: 'daemonSetFilter',
+      override: '--ignore-daemonsets',
     },
   },
   {
@@ -98,7 +99,12 @@ const cases: FilterCase[] = [
   {
     name: 'A pod whose DaemonSet is gone stops the node without --force, with the API error',
     pod: dsPod().obj(),
-    expected: { action: 'refuse', reason: 'daemonsets.apps "proxy" not found', filter: 'daemonSetFilter' },
+    expected: {
+      action: 'refuse',
+      reason: 'daemonsets.apps "proxy" not found',
+      filter: 'daemonSetFilter',
+      override: '--force',
+    },
   },
   {
     name: 'A pod whose DaemonSet is gone is evicted silently with --force (the warning is overwritten)',
@@ -131,6 +137,7 @@ const cases: FilterCase[] = [
       action: 'refuse',
       reason: 'Pods with local storage (use --delete-emptydir-data to override)',
       filter: 'localStorageFilter',
+      override: '--delete-emptydir-data',
     },
   },
   {
@@ -159,6 +166,7 @@ const cases: FilterCase[] = [
       action: 'refuse',
       reason: 'Pods that declare no controller (use --force to override)',
       filter: 'unreplicatedFilter',
+      override: '--force',
     },
   },
   {
@@ -174,6 +182,7 @@ const cases: FilterCase[] = [
       action: 'refuse',
       reason: 'Pods that declare no controller (use --force to override)',
       filter: 'unreplicatedFilter',
+      override: '--force',
     },
   },
   {
@@ -201,6 +210,7 @@ const cases: FilterCase[] = [
       action: 'refuse',
       reason: 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)',
       filter: 'daemonSetFilter',
+      override: '--ignore-daemonsets',
     },
   },
 ];
