@@ -15,6 +15,7 @@ import type { RunApi } from '../kube/run-api.js';
 import type { DrainCommandValues } from './commands/drain.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { drainSettingsFrom } from './drain-flags.js';
+import { commandsWithWayOut } from './way-out.js';
 import { CliError, ExitCode, planExitCode } from './exit-codes.js';
 import { processHolder } from '../process-holder.js';
 import { connect } from './kube-connect.js';
@@ -128,7 +129,11 @@ export async function drainAction(
     let finished: FinishedEvent;
     try {
       finished = await runDrain(
-        drainRequestFor(options, plan, snapshot, { dryRun: values.dryRun, signal: abort.signal, commands }),
+        drainRequestFor(options, plan, snapshot, {
+          dryRun: values.dryRun,
+          signal: abort.signal,
+          commands: commandsWithWayOut(commands, plan, !json),
+        }),
         { api: cachedDrainApi(drainApi(drainClientFor(client)), live.cache, matchesLabelSelector), emit },
       );
     } finally {

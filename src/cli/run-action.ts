@@ -29,6 +29,7 @@ import { connect } from './kube-connect.js';
 import { asCliError } from './kube-flag-values.js';
 import { nodeSelection, type NodeSelection } from './node-selection.js';
 import { waitForKey } from './pause-key.js';
+import { blockedRunRefusal } from './way-out.js';
 import { openEventSink, showPlan, type EventSink } from './output.js';
 import { indexAndNodes } from './plan-input.js';
 import { poolPlanOf } from './pool-plan.js';
@@ -164,10 +165,7 @@ async function startRun(
   );
   const plan = poolPlanOf(index, nodes, values);
   if (plan.verdict === 'blocked' && !values.forceStart) {
-    throw new CliError(
-      `the pool plan is blocked: ${plan.verdictReasons[0] ?? 'blocked'} (--force-start to run anyway; nothing was changed)`,
-      ExitCode.Blocked,
-    );
+    throw new CliError(blockedRunRefusal(plan), ExitCode.Blocked);
   }
   const answer = await confirm(plan);
   if (answer !== 'yes') {

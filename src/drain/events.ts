@@ -173,10 +173,12 @@ export type DrainEvent =
       /** The state the cluster is left in, in words (e.g. "node k8s-node-1 cordoned; 2 pods still on it"). */
       readonly clusterState: string;
       /**
-       * Commands to paste, with the user's own flags: `resume` runs the same drain again, `uncordon` gives
-       * the cordoned nodes back. Absent from events of older versions.
+       * Commands to paste, with the user's own flags: `resume` runs the same drain again (with the flags the
+       * plan says finish it, when it was blocked), `uncordon` gives the cordoned nodes back; `stuck` says
+       * why running it again alone does not finish (the plan was blocked and no flag finishes it).
+       * Absent from events of older versions.
        */
-      readonly commands?: { readonly resume: string; readonly uncordon: string };
+      readonly commands?: { readonly resume: string; readonly uncordon: string; readonly stuck?: string };
       /**
        * Why the drain did not finish, in one line (the cordon the API server refused, the first pod that failed,
        * the timeout or the signal, with what is left); absent when it finished, or a dry run was fully answered.

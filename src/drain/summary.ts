@@ -35,6 +35,8 @@ export interface NextCommands {
    * run's drain, whose nodes the run uncordons once the operator's command is done.
    */
   readonly returnedBy?: string;
+  /** Why running `resume` again alone does not finish the drain: the plan said no flag finishes it. */
+  readonly stuck?: string | undefined;
 }
 
 /** The commands as typed with no flags: `kubectl maint drain NODES`, `kubectl maint uncordon NODES`. */
@@ -70,7 +72,11 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
       terminating: terminating.length,
       remaining: remaining.length,
     }),
-    commands: { resume: commands.resume, uncordon: commands.uncordon(uncordonNodes(input)) },
+    commands: {
+      resume: commands.resume,
+      uncordon: commands.uncordon(uncordonNodes(input)),
+      ...(commands.stuck ? { stuck: commands.stuck } : {}),
+    },
     ...(error === undefined ? {} : { error }),
   };
 }
@@ -162,7 +168,9 @@ function clusterState(input: SummaryInput, counts: { gone: number; terminating: 
   const commands = input.commands ?? bareCommands(input.nodes);
   const next =
     counts.remaining > 0
-      ? `; run \`${commands.resume}\` again to finish`
+      ? commands.stuck
+        ? `; ${commands.stuck}: once that changes, run \`${commands.resume}\` again`
+        : `; run \`${commands.resume}\` again to finish`
       : commands.returnedBy
         ? `; ${commands.returnedBy}`
         : `; \`${commands.uncordon(uncordonNodes(input))}\` returns ${input.nodes.length === 1 ? 'it' : 'them'} to service`;

@@ -146,17 +146,20 @@ function nextSteps(progress: DrainProgress, finished: FinishedEvent): string[] {
   const nodes = progress.nodes.join(' ');
   const resume = finished.commands?.resume ?? `kubectl maint drain ${nodes}`;
   const uncordon = finished.commands?.uncordon ?? `kubectl maint uncordon ${nodes}`;
+  // A drain the plan said no flag finishes: running it again alone would hang the same way.
+  const stuck = finished.commands?.stuck ? [`${finished.commands.stuck}; once that changes:`] : [];
   // A drain that cordoned nothing (the API server refused the cordon) has nothing to undo; nor has one
   // that found its nodes cordoned already: that cordon is someone else's to undo.
   const cordoned = progress.log.filter((e) => e.kind === 'cordoned' && !e.dryRun);
-  if (cordoned.length === 0) return [`next: nothing to undo; once the cause is fixed, run:`, `  ${resume}`];
+  if (cordoned.length === 0) return [...stuck, `next: nothing to undo; once the cause is fixed, run:`, `  ${resume}`];
   if (cordoned.every((e) => e.kind === 'cordoned' && e.already)) {
     return [
+      ...stuck,
       `next: resume with:`,
       `  ${resume}`,
       `(the nodes were cordoned before this drain: it leaves that cordon as it was)`,
     ];
   }
   // Each command on a line of its own, so that it can be copied whole.
-  return [`next: resume with:`, `  ${resume}`, `or undo the cordon with:`, `  ${uncordon}`];
+  return [...stuck, `next: resume with:`, `  ${resume}`, `or undo the cordon with:`, `  ${uncordon}`];
 }

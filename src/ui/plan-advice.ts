@@ -70,6 +70,55 @@ function unreadAdvice(plan: DrainPlan): string[] {
   return [`read ${kinds} too (${where}), or pass --allow-incomplete to gate on what was read`];
 }
 
+/**
+ * The flags that let a drain the plan calls blocked finish, from the plan's structure: kubectl's override
+ * for each refused pod, --surge for the Deployments it gets out, --escalate-* for the namespaces whose pods
+ * a budget holds for good. `enough` is whether they take out everything that holds the drain (nothing
+ * unread, no pod kubectl refuses for good, no replacement without room, no budget-held pod left over).
+ */
+export interface WayOut {
+  /** The flags to add; `DURATION` stands for --escalate-after's, which only the operator can choose. */
+  readonly flags: readonly string[];
+  readonly enough: boolean;
+}
+
+export function wayOut(plan: DrainPlan): WayOut {
+  const unschedulable = plan.pods.filter((p) => p.replacement !== null && !p.replacement.schedulable);
+  const blocked = budgetBlocked(plan).filter((p) => !waitsOnRoom(p, unschedulable));
+  const surged = new Set(plan.waysOut?.surge ?? []);
+  const rest = blocked.filter((p) => !(p.controller?.kind === 'Deployment' && surged.has(deploymentOf(p))));
+  const namespaces = [...new Set(rest.map((p) => p.namespace))];
+  const escalate = namespaces.filter(escalatable(plan));
+  const refused = plan.pods.filter((p) => p.action === 'refuse');
+  return {
+    flags: [
+      ...advisedFlags(plan),
+      ...(escalate.length > 0 ? [`--escalate-after DURATION --escalate-namespace ${escalate.join(',')}`] : []),
+    ],
+    enough:
+      plan.unread.length === 0 &&
+      unschedulable.length === 0 &&
+      refused.every((p) => p.override !== undefined) &&
+      rest.every((p) => escalate.includes(p.namespace) && p.pdbs.length > 0),
+  };
+}
+
+/**
+ * The way out of a blocked plan in one clause, for the drain's question, its warning and its summary, and
+ * a blocked run's refusal: the flags that finish it, or that none does. What to change instead is "What to
+ * do" when the plan was printed above (`shown`), else its first line.
+ */
+export function wayOutText(plan: DrainPlan, shown = true): string | null {
+  if (plan.verdict !== 'blocked') return null;
+  const { flags, enough } = wayOut(plan);
+  const first = planAdvice(plan)[0];
+  const instead = shown || !first ? ' (see "What to do")' : `: ${first}`;
+  if (flags.length > 0 && enough) return `it finishes with ${flags.join(' ')}`;
+  if (flags.length > 0)
+    return `${flags.join(' ')} ${flags.length === 1 ? 'helps' : 'help'}, but no flag alone lets it finish${instead}`;
+  return `no flag lets it finish${instead}`;
+}
+
 /** kubectl names the flag that lets a refused pod go: "(use --force to override)". */
 function refusalAdvice(refused: readonly PodPlan[]): string[] {
   const byFlag = new Map<string, string[]>();

@@ -1,6 +1,7 @@
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { DrainPlan } from '../plan/types.js';
 import { formatMs, formatSeconds } from './format.js';
+import { wayOutText } from './plan-advice.js';
 import { plural } from '../wording.js';
 import { verdictHeadline } from './plan-sections.js';
 import { poolHeadline } from './pool-plan-text.js';
@@ -36,10 +37,13 @@ export function drainQuestion(plan: DrainPlan, action: DrainAction, target: Clus
   return question([`${verdictHeadline(plan)}${estimate}`, contextLine(target), ask], width);
 }
 
-/** What the plan holds against the drain going ahead, as the question and the warning say it. */
+/**
+ * What the plan holds against the drain going ahead, as the question and the warning say it; for a blocked
+ * plan, with the flags that would finish it, or that none does.
+ */
 function planObjection(plan: DrainPlan): string | null {
   const reason = plan.verdictReasons[0] ?? plan.verdict;
-  if (plan.verdict === 'blocked') return `the plan says this drain cannot finish: ${reason}`;
+  if (plan.verdict === 'blocked') return `the plan says this drain cannot finish: ${reason}; ${wayOutText(plan)}`;
   if (plan.verdict === 'disruptive') return `the plan says this drain leaves a workload down: ${reason}`;
   return null;
 }

@@ -15,7 +15,7 @@ import { surgeSelects } from '../../src/plan/surge.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../src/plan/defaults.js';
 import { loadLiveSnapshot } from '../../src/snapshot/load-live.js';
 import { eventually, kubectl, kubectlJson, labApi, labEnv, labGet, seedScenario, type KubeObject } from './lab.js';
-import { runMaint, planRun, signalWhen } from './drain-run.js';
+import { runMaint, planRun, signalWhen, waitingPods } from './drain-run.js';
 
 // --surge on a single-replica Deployment under a minAvailable 1 budget on k8s-node-1: kubectl drain
 // gives up; kubectl maint drain --surge brings a second replica up on k8s-node-2, evicts the first, and
@@ -556,5 +556,27 @@ describe('kubectl maint run --surge', () => {
       60_000,
       'solo to be back at one Ready replica',
     );
+  });
+
+  it('without --surge, the text plan and the Ctrl-C summary name --surge=demo/solo, the flag that finishes it', async () => {
+    const plan = await planRun(['k8s-node-1', '--ignore-daemonsets', '--no-tui']);
+    expect(plan.exitCode, plan.stderr).toBe(3);
+    expect(plan.stdout).toMatch(/^BLOCKED: /);
+    expect(plan.stdout).toMatch(/What to do:\n {2}- demo\/solo-\S+: add --surge=demo\/solo /);
+    expect(plan.stdout).toContain(
+      'then plan again: kubectl maint plan k8s-node-1 --ignore-daemonsets --no-tui --surge=demo/solo',
+    );
+
+    const drain = await signalWhen(
+      ['drain', ...ONLY_SOLO, '-o', 'json'],
+      'SIGINT',
+      (events) => waitingPods(events).size > 0,
+    );
+    expect(drain.exitCode, drain.stderr).toBe(130);
+    expect(drain.finished?.commands?.resume).toBe(
+      'kubectl maint drain k8s-node-1 --ignore-daemonsets --pod-selector app=solo -o json --surge=demo/solo',
+    );
+    expect(drain.finished?.clusterState).toContain('--surge=demo/solo` again to finish');
+    await kubectl(['uncordon', 'k8s-node-1']);
   });
 });

@@ -26,8 +26,8 @@ describe('kubectl maint drain on hello-ignore', () => {
       pdb: 'hello',
       why: 'budget-exhausted',
     });
-    expect(run.finished?.clusterState).toBe(
-      'node k8s-node-1 cordoned; 1 gone, 1 not evicted; run `kubectl maint drain k8s-node-1 --ignore-daemonsets --timeout 12s -o json` again to finish',
+    expect(run.finished?.clusterState).toMatch(
+      /^node k8s-node-1 cordoned; 1 gone, 1 not evicted; no flag lets it finish: .*make room for the replacement.*: once that changes, run `kubectl maint drain k8s-node-1 --ignore-daemonsets --timeout 12s -o json` again$/,
     );
     // --timeout bounds the whole drain (cordon, evictions and waits): it gave up by itself (the result
     // above), not before the timeout. No upper bound in seconds: on a loaded machine start-up alone
@@ -45,9 +45,11 @@ describe('kubectl maint drain on hello-ignore', () => {
     expect(run.stdout).toContain('node/k8s-node-1 cordoned');
     expect(run.stderr).toMatch(/waiting for PodDisruptionBudget demo\/hello: needs 3 healthy, has 3/);
     expect(run.stderr).toContain('Timed out after');
-    // The command to finish repeats the user's own flags.
-    expect(run.stderr).toContain(
-      'run `kubectl maint drain k8s-node-1 --ignore-daemonsets --timeout 5s` again to finish',
+    // The plan said no flag finishes it: the summary says so, pointing at the plan's "What to do" above,
+    // and the command to run once that changes repeats the user's own flags.
+    expect(run.stdout).toContain('What to do:');
+    expect(run.stderr.replace(/\s+/g, ' ')).toContain(
+      'no flag lets it finish (see "What to do"): once that changes, run `kubectl maint drain k8s-node-1 --ignore-daemonsets --timeout 5s` again',
     );
   });
 });
