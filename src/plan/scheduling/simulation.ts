@@ -78,8 +78,7 @@ export const REPLACEMENT_ORDER_UNKNOWN =
 
 /**
  * A replacement of the current round placed on a node where it could as well have gone elsewhere: nodes
- * that scored alike (tiedWith), or the one it would take met first (see placeFirst); or one placed on a
- * node whose fate a race leaves unknown (elsewhere empty: it may go to another node, or to none).
+ * that scored alike (tiedWith), or the one it would take met first (see placeFirst).
  */
 interface Movable {
   readonly pod: V1Pod;
@@ -119,7 +118,6 @@ function isRoomReason(reason: string): boolean {
 
 /** The nodes a movable replacement may take, the plan's first; a long list cut short. */
 function nodesOf(m: Movable): string {
-  if (m.elsewhere.length === 0) return `${m.node}, if it goes there at all`;
   const nodes = [m.node, ...m.elsewhere];
   const shown = nodes.slice(0, 5).join(', ');
   return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
@@ -160,10 +158,10 @@ function outcomeText(plan: ReplacementPlan): string {
   return plan.placedOn ? `go to ${plan.placedOn}` : 'find a node';
 }
 
-/** The plan names no node: its fate is unknown, for this reason. */
+/** The plan names no node: its fate is unknown, for this reason (or the one it was unknown for already). */
 function markUnknown(plan: MutablePlan, reason: string): void {
   plan.placedOn = null;
-  plan.unknown = reason;
+  plan.unknown ??= reason;
   delete plan.tiedWith;
 }
 
@@ -249,7 +247,7 @@ export class SchedulingSimulation {
   /** `placedCount` when the current round's placements started (see checkAffinityRace). */
   private roundFrom = 0;
   /** The round's replacements placed so far by the filters, with their plans. */
-  private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
+  private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan; readonly node: string | null }> = [];
   /** The round's replacements that could have gone to other nodes (see checkRoom). */
   private movable: Movable[] = [];
   /**
@@ -323,12 +321,10 @@ export class SchedulingSimulation {
     if (!this.roundOpen && this.holdsBothKinds()) this.ordered = { before: this.fork(), placed: [] };
     this.roundOpen = true;
     const plan = this.placeOnce(pod) as MutablePlan;
-    // The node it is committed on: the checks below may call its fate unknown and name none.
-    const committedOn = plan.schedulable && !plan.preemption ? plan.placedOn : null;
     if (mate) this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
     if (mate) this.checkRace(mate, plan);
     if (mate) this.checkAffinityRace(pod, plan);
-    if (mate) this.checkRoom(pod, plan, mate.first, committedOn);
+    if (mate) this.checkRoom(pod, plan, mate.first);
     // One whose room another's placement decides is tried again too: room a preemption frees settles it.
     if (!plan.schedulable && (plan.unknown === undefined || plan.unknown === ROOM_CHOICE_UNKNOWN)) {
       this.unplaced.push({ pod, plan });
@@ -380,7 +376,8 @@ export class SchedulingSimulation {
     const first = mate.first;
     if (!first || plan.unknown !== undefined) return;
     const fate = fateOf(plan);
-    if (fate === 'fits') this.roundPlaced.push({ pod: mate.pod, plan });
+    // With the node it took: a later check may call its fate unknown and name none, but it took that room.
+    if (fate === 'fits') this.roundPlaced.push({ pod: mate.pod, plan, node: plan.placedOn });
     const takesRoom = this.takesRoomFirst(mate.pod, plan, first);
     if (fate === first.fate && !takesRoom) return;
     const owner = controllerRef(mate.pod)?.uid;
@@ -390,10 +387,7 @@ export class SchedulingSimulation {
       first.fate !== 'fits'
         ? []
         : this.roundPlaced.filter(
-            (r) =>
-              r.plan.placedOn === first.node &&
-              controllerRef(r.pod)?.uid !== owner &&
-              isLateReplacement(r.pod) === late,
+            (r) => r.node === first.node && controllerRef(r.pod)?.uid !== owner && isLateReplacement(r.pod) === late,
           );
     if (competitors.length === 0 && (takesRoom || !mate.spreadsWithMates)) return;
     const alone =
@@ -427,26 +421,18 @@ export class SchedulingSimulation {
   /**
    * Whether the room this replacement finds depends on where an earlier replacement of its round went,
    * when that one could as well have gone elsewhere (nodes that scored alike, among which kube-scheduler
-   * picks at random; or the node it would take met first, see placeFirst; or a node the plan committed
-   * it to while a race leaves its fate unknown, `committedOn`: it may go elsewhere or nowhere):
+   * picks at random; or the node it would take met first, see placeFirst):
    * - this one fits on a single node, and the earlier one, had it gone there, would have left too little
    *   room for both; or
    * - this one finds no node (or preempts), and on the earlier one's node it is refused only for room
    *   that node would have had without the earlier one.
    * Then both plans say unknown. Asked of the replacements of a round of several evictions. Room only
    * (resources and pod slots): what the earlier one's move does to spread and affinity counts is not
-   * weighed. Then records this one, placed with other nodes as good (or of unknown fate), for the round's
-   * later replacements.
+   * weighed. Then records this one, placed with other nodes as good, for the round's later replacements.
    */
-  private checkRoom(pod: V1Pod, plan: MutablePlan, first: RoundPod['first'], committedOn: string | null): void {
+  private checkRoom(pod: V1Pod, plan: MutablePlan, first: RoundPod['first']): void {
+    if (plan.unknown !== undefined) return;
     const info = podInfo(pod, this.index.snapshot);
-    if (plan.unknown !== undefined) {
-      // Committed on a node, but where (or whether) it goes is unknown: the room it takes there is not
-      // certain either, for the round's later replacements.
-      if (committedOn !== null && plan.unknown !== ROOM_CHOICE_UNKNOWN)
-        this.movable.push({ pod, plan, info, node: committedOn, elsewhere: [] });
-      return;
-    }
     const fate = fateOf(plan);
     const single = fate === 'fits' && plan.nodes.length === 1 ? this.cluster.nodeInfo(plan.nodes[0]!) : undefined;
     let movedBy: Movable[] = [];

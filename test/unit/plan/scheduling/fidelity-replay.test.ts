@@ -375,32 +375,59 @@ describe("seed 387: a budget's evictions racing a preemption of its own pod in t
   });
 });
 
-describe('seed 7329: a replacement whose room depends on where a replacement of unknown fate goes is unknown', () => {
+describe('seed 7329: a replacement whose room another replacement of unknown fate took, met first, is unknown', () => {
   // web-2 (high priority) requires a web-1 pod in its zone; web-1's only pod and three of web-2's were on
-  // fid-node-6 (zone-c). The plan committed web-2's first replacement to fid-node-3, beside web-1's old pod,
+  // fid-node-6 (zone-c). The plan placed web-2's first replacement on fid-node-3, beside web-1's old pod,
   // while calling it unknown (met before web-1's replacement is placed, it finds no node); web-6's
   // replacement (zone spread) then found fid-node-3 full and preempted web-3 there. In the lab web-2's
   // replacements went to zone-a, after web-1's, and web-6's found room on fid-node-3: nothing preempted.
+  // Met first, web-6's goes to fid-node-3, whose room web-2's took in the plan's order.
   const plan = planOf(7329, 'fid-node-6', '2026-12-04T21:40:00Z');
 
-  it("calls web-2's first replacement unknown (its affinity race)", () => {
-    expect(replacementOf(plan, 'web-2-5b44f5b6cf-b8cpj')).toMatchObject({ unknown: AFFINITY_RACE_UNKNOWN });
+  it("keeps web-2's first replacement unknown for its affinity race, and names web-6's as taking its node", () => {
+    const web2 = replacementOf(plan, 'web-2-5b44f5b6cf-b8cpj');
+    expect(web2).toMatchObject({ placedOn: null, unknown: AFFINITY_RACE_UNKNOWN });
+    expect(web2?.message).toContain('the replacement of web-6-57cf844dc8-wb2sh, placed first, would take fid-node-3');
   });
 
-  it("calls web-6's replacement, refused on fid-node-3 for the room web-2's took, unknown, naming it", () => {
+  it("calls web-6's replacement, which preempts in the plan's order, unknown: met first, it fits", () => {
     expect(replacementOf(plan, 'web-6-57cf844dc8-wb2sh')).toMatchObject({
       placedOn: null,
-      unknown: ROOM_CHOICE_UNKNOWN,
+      unknown: EVICTION_RACE_UNKNOWN,
     });
-    expect(replacementOf(plan, 'web-6-57cf844dc8-wb2sh')?.message).toContain(
-      'Whether it finds room depends on where the replacement of web-2-5b44f5b6cf-b8cpj (fid-node-3, if it goes there at all) goes.',
-    );
+    expect(replacementOf(plan, 'web-6-57cf844dc8-wb2sh')?.message).toContain('placed first, it would go to fid-node-3');
   });
 
   it("leaves whether web-2's later pods go, and so their replacements' preemptions, unknown", () => {
     const later = plan.pods.filter((p) => p.name.startsWith('web-2-') && (p.wave ?? 0) > 1);
     expect(later).toHaveLength(2);
     for (const p of later) expect(p.outcomeUnknown).toMatch(/^budget fidelity\/web-2 frees up only once/);
+  });
+});
+
+describe('seed 7423: a competitor the race check already called unknown still holds the room it took', () => {
+  // fid-node-1 had 1,490m free. In the plan's order web-2's two replacements (high priority) took 1,000m,
+  // a filler's preempted the DaemonSet pod for the rest, and web-3's (200m) preempted on fid-node-3 while
+  // web-1's (zone spread) found no node, so web-1's budget never let its second pod go: blocked. The lab
+  // met web-1's and web-3's replacements before the fillers', both on fid-node-1, and the drain finished.
+  // The filler's race check called web-2's replacements unknown; the later replacements, met first, fit on
+  // fid-node-1, whose room those took.
+  const plan = planOf(7423, 'fid-node-2', '2026-12-04T21:45:00Z');
+
+  it.each(['web-3-649c7876fb-gwvjh', 'web-1-5dbfc6fbf9-lzsbk', 'filler-565879977f-qlljx'])(
+    '%s: unknown, met first it goes to fid-node-1',
+    (pod) => {
+      expect(replacementOf(plan, pod)).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
+      expect(replacementOf(plan, pod)?.message).toContain('placed first, it would go to fid-node-1');
+    },
+  );
+
+  it("leaves whether web-1's second pod goes unknown, so the drain may not finish", () => {
+    const second = plan.pods.find((p) => p.name === 'web-1-5dbfc6fbf9-xk5vz');
+    expect(second?.outcomeUnknown).toMatch(
+      /^budget fidelity\/web-1 frees up only once the replacement of fidelity\/web-1-5dbfc6fbf9-lzsbk/,
+    );
+    expect(plan.verdict).toBe('blocked');
   });
 });
 
