@@ -370,7 +370,9 @@ export class SchedulingSimulation {
    * - it fits either way, but placed first it would take room on another node that such replacements,
    *   placed before it in the plan's order, need there (takesRoomFirst).
    * Then its plan says unknown (and so do those of the replacements it competes with), and the message
-   * says what becomes of it as the round's first.
+   * says what becomes of it as the round's first. Where it finds no node (or preempts) in the plan's order
+   * but fits met first, the replacements placed before it on nodes it is refused only for the room they
+   * took are unknown too: met before them, it may take that room (refusedOnlyForRoomOf).
    */
   private checkRace(mate: RoundPod, plan: MutablePlan): void {
     const first = mate.first;
@@ -389,7 +391,19 @@ export class SchedulingSimulation {
         : this.roundPlaced.filter(
             (r) => r.node === first.node && controllerRef(r.pod)?.uid !== owner && isLateReplacement(r.pod) === late,
           );
-    if (competitors.length === 0 && (takesRoom || !mate.spreadsWithMates)) return;
+    // Placed earlier on another node, which it finds too full only for the room they took there: met
+    // before them (the round's replacements are made at about the same time), it may take that node.
+    const rivals =
+      first.fate !== 'fits' || fate === 'fits'
+        ? []
+        : this.roundPlaced.filter(
+            (r) =>
+              r.node !== first.node &&
+              controllerRef(r.pod)?.uid !== owner &&
+              isLateReplacement(r.pod) === late &&
+              this.refusedOnlyForRoomOf(mate.pod, plan, r),
+          );
+    if (competitors.length === 0 && rivals.length === 0 && (takesRoom || !mate.spreadsWithMates)) return;
     const alone =
       first.fate === 'fits'
         ? `placed first, it would go to ${first.node}`
@@ -397,10 +411,34 @@ export class SchedulingSimulation {
           ? `placed first, it would preempt on ${first.node}`
           : 'placed first, it would find no node';
     const takes = `the replacement of ${mate.pod.metadata?.name ?? ''}, placed first, would take ${first.node}`;
-    for (const r of [{ pod: mate.pod, plan }, ...competitors]) {
-      r.plan.message = `${r.plan.message} Where the scheduler meets it in its wave matters: ${r.plan === plan ? alone : takes}.`;
-      markUnknown(r.plan, EVICTION_RACE_UNKNOWN);
+    const rival = (node: string | null) =>
+      `the replacement of ${mate.pod.metadata?.name ?? ''}, met before it, could take ${node}`;
+    const flagged = [
+      { plan, why: alone },
+      ...competitors.map((r) => ({ plan: r.plan, why: takes })),
+      ...rivals.map((r) => ({ plan: r.plan, why: rival(r.node) })),
+    ];
+    for (const { plan: p, why } of flagged) {
+      p.message = `${p.message} Where the scheduler meets it in its wave matters: ${why}.`;
+      markUnknown(p, EVICTION_RACE_UNKNOWN);
     }
+  }
+
+  /**
+   * Whether the replacement of `pod`, refused on the node an earlier replacement of its round took
+   * (`placed`), is refused there only for room (resources, pod slots) and would fit without that one.
+   */
+  private refusedOnlyForRoomOf(
+    pod: V1Pod,
+    plan: ReplacementPlan,
+    placed: { readonly pod: V1Pod; readonly node: string | null },
+  ): boolean {
+    const reasons = plan.rejected.find((r) => r.node === placed.node)?.reasons;
+    const node = placed.node === null ? undefined : this.cluster.nodeInfo(placed.node);
+    if (!node || !reasons?.every(isRoomReason)) return false;
+    const without = NodeInfo.viewOf(node, false);
+    without.removePod(podInfo(placed.pod, this.index.snapshot));
+    return nodeResourcesFit(nodeResourcesFitPreFilter(podInfo(pod, this.index.snapshot)), without) === null;
   }
 
   /**
@@ -442,16 +480,8 @@ export class SchedulingSimulation {
         (m) =>
           m.elsewhere.includes(single.name) && nodeResourcesFit(nodeResourcesFitPreFilter(m.info), single) !== null,
       );
-    } else if (fate !== 'fits' && this.movable.length > 0) {
-      const refused = new Map(plan.rejected.map((r) => [r.node, r.reasons]));
-      const requests = nodeResourcesFitPreFilter(info);
-      movedBy = this.movable.filter((m) => {
-        const reasons = refused.get(m.node);
-        if (!reasons?.every(isRoomReason)) return false;
-        const without = NodeInfo.viewOf(this.cluster.nodeInfo(m.node)!, false);
-        without.removePod(m.info);
-        return nodeResourcesFit(requests, without) === null;
-      });
+    } else if (fate !== 'fits') {
+      movedBy = this.movable.filter((m) => this.refusedOnlyForRoomOf(pod, plan, m));
     }
     if (movedBy.length > 0) {
       const name = pod.metadata?.name ?? '';

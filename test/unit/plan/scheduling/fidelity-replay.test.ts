@@ -456,3 +456,22 @@ describe("seed 7324: a budget's wave after a StatefulSet pod deleted at once wai
     expect(second).toMatchObject({ startsAfterSeconds: 120, pods: ['fidelity/db-1-3'] });
   });
 });
+
+describe('seed 7406: a replacement whose only node another of its wave could take, met before it, is unknown', () => {
+  // web-1's replacement (400m, zone spread) fits on fid-node-1 only; web-3's and web-5's (of the same
+  // priority, placed after it in the plan's order) found no node, and met first go to fid-node-2. The
+  // lab made web-1's replacement last: web-2's had taken fid-node-2, web-5's took fid-node-1, and web-1's
+  // found no node.
+  const plan = planOf(7406, 'fid-node-4', '2026-12-04T22:00:00Z');
+
+  it("calls web-1's replacement unknown, naming the replacements that could take fid-node-1 first", () => {
+    const web1 = replacementOf(plan, 'web-1-756cc9df65-rgtbv');
+    expect(web1).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN, nodes: ['fid-node-1'] });
+    expect(web1?.message).toContain('the replacement of web-5-7d49dfd4cc-w7rlh, met before it, could take fid-node-1');
+  });
+
+  it("keeps db-4-1's replacement, held by its local volume, without a node", () => {
+    expect(replacementOf(plan, 'db-4-1')).toMatchObject({ schedulable: false });
+    expect(replacementOf(plan, 'db-4-1')?.unknown).toBeUndefined();
+  });
+});
