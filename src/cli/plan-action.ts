@@ -3,7 +3,9 @@ import type { DrainPlan } from '../plan/types.js';
 import { advisedFlags } from '../ui/plan-advice.js';
 import type { PlanFlagValues } from './commands/plan.js';
 import { drainOptionsFrom } from './drain-flags.js';
-import { planExitCode } from './exit-codes.js';
+import { planExitCode, UsageError } from './exit-codes.js';
+import { connect } from './kube-connect.js';
+import { asCliError } from './kube-flag-values.js';
 import { nodeSelection } from './node-selection.js';
 import { showPlan } from './output.js';
 import { indexAndNodes, planOptionsNow, readProgress, snapshotFromFlags } from './plan-input.js';
@@ -18,6 +20,9 @@ export async function planAction(
 ): Promise<number> {
   const selection = nodeSelection(nodeArgs, values.selector);
   const pool = isPoolPlan(values);
+  if (values.askServer && values.snapshot) {
+    throw new UsageError('--ask-server asks the live cluster: it cannot be used with --snapshot');
+  }
   const progress = await readProgress();
   let plan;
   try {
@@ -27,6 +32,10 @@ export async function planAction(
     progress?.step('Planning');
     const { index, nodes } = indexAndNodes(snapshot, selection);
     plan = pool ? poolPlanOf(index, nodes, values) : buildPlan(index, planOptionsNow(drainOptionsFrom(values), nodes));
+    if (values.askServer && plan.kind === 'DrainPlan') {
+      progress?.step('Asking the API server');
+      plan = await withAnswersOfServer(plan, values);
+    }
   } finally {
     progress?.stop();
   }
@@ -36,6 +45,21 @@ export async function planAction(
     await showPlan(plan, values.output, { noTui: values.tui === false, nextCommand: next });
   }
   return planExitCode(plan, values.allowIncomplete === true);
+}
+
+/** --ask-server: each eviction sent as a dry run (drain/ask-server.ts), the answers beside the plan's. */
+async function withAnswersOfServer(plan: DrainPlan, values: PlanFlagValues): Promise<DrainPlan> {
+  const [{ askServer }, { podsToAsk, withServerAnswers }, { drainClientFor }] = await Promise.all([
+    import('../drain/ask-server.js'),
+    import('../plan/server-answers.js'),
+    import('../kube/drain-client.js'),
+  ]);
+  try {
+    const client = drainClientFor(await connect(values));
+    return withServerAnswers(plan, await askServer(client, podsToAsk(plan)));
+  } catch (err) {
+    throw asCliError(err);
+  }
 }
 
 /**

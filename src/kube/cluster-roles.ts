@@ -21,6 +21,7 @@ const DESCRIPTION: Readonly<Record<RbacCommand, string>> = {
 const EXTRA: Readonly<Record<RbacOption, string>> = {
   surge: '--surge',
   delete: '--disable-eviction and --escalate-after',
+  'ask-server': '--ask-server',
 };
 
 /** The YAML documents, `---` between them, of the roles of `command` with the rules the `options` add. */

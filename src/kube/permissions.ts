@@ -11,7 +11,7 @@ export type RbacCommand = 'plan' | 'drain' | 'run';
 export const RBAC_COMMANDS: readonly RbacCommand[] = ['plan', 'drain', 'run'];
 
 /** Flags that need more than the role: their rules are added only when asked for (`rbac drain --surge`). */
-export type RbacOption = 'surge' | 'delete';
+export type RbacOption = 'surge' | 'delete' | 'ask-server';
 
 /**
  * How the command fares without the permission. `required`: it stops before writing anything (a read it
@@ -76,6 +76,15 @@ const PLAN: readonly Permission[] = [
   list('admissionregistration.k8s.io', 'validatingadmissionpolicybindings'),
   list('admissionregistration.k8s.io', 'validatingwebhookconfigurations'),
   list('admissionregistration.k8s.io', 'mutatingwebhookconfigurations'),
+  {
+    group: '',
+    resource: 'pods/eviction',
+    verbs: ['create'],
+    why: 'plan --ask-server: each eviction sent as a dry run (dryRun=All: the API server writes nothing)',
+    need: 'required',
+    scope: 'cluster',
+    option: 'ask-server',
+  },
 ];
 
 const cluster = (

@@ -219,6 +219,8 @@ export interface PodPlan {
   };
   /** The admission chain's answer to the drain's request for this pod; absent when nothing in it concerns the pod. */
   readonly admission?: PodAdmissionPlan;
+  /** plan --ask-server: what the API server answered a dry run of this pod's eviction, beside the plan's prediction. */
+  readonly serverDryRun?: ServerDryRunAnswer;
   /** --surge: whether the drain surges this pod's Deployment (from → to replicas) or why not. */
   readonly surge?: {
     readonly surged: boolean;
@@ -277,6 +279,23 @@ export interface AdmissionWebhookPlan {
   /** The operator recognised by the webhook (KubeVirt, Strimzi, GCS FUSE CSI driver). */
   readonly operator?: string;
   /** The webhook, its failurePolicy and timeout, and its answer, in words. */
+  readonly text: string;
+}
+
+/**
+ * The API server's answer to a request-level dry run of a pod's eviction (`?dryRun=All`: admission and the
+ * budget run, nothing is written), beside the plan's own prediction. A dry run does not spend the budget,
+ * so two in a row can both be admitted where the budget allows one: the plan's waves still decide.
+ */
+export interface ServerDryRunAnswer {
+  /** admitted (2xx), budget (a budget's 429), waits (another 429: a webhook), refused (any other refusal), error (not asked). */
+  readonly answer: 'admitted' | 'budget' | 'waits' | 'refused' | 'error';
+  /** The HTTP status; null when the request did not reach the API server. */
+  readonly code: number | null;
+  /** The API server's message (empty when admitted). */
+  readonly message: string;
+  /** Whether the plan's prediction agrees; where it does not, the answer wins and the plan says so. */
+  readonly agrees: boolean;
   readonly text: string;
 }
 

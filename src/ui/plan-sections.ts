@@ -256,11 +256,12 @@ export function admissionSection(plan: DrainPlan): { title: string; rows: string
   const tones: Tone[] = [];
   for (const p of plan.pods) {
     const a = p.admission;
-    if (!a) continue;
     const add = (text: string, tone: Tone) => {
       rows.push([qualified(p), text]);
       tones.push(tone);
     };
+    if (p.serverDryRun) add(p.serverDryRun.text, p.serverDryRun.agrees ? 'muted' : 'bad');
+    if (!a) continue;
     if (a.denied) add(`denied: ${a.denied.text} (HTTP ${a.denied.code})`, 'bad');
     for (const w of a.warnings) add(`Warning: ${w}`, 'warn');
     for (const u of a.unknown) add(`unknown: ValidatingAdmissionPolicy '${u.policy}': ${u.why}`, 'warn');

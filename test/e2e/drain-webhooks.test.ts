@@ -22,6 +22,8 @@ let server: Server;
 let port: number;
 let caBundle: string;
 const calls = new Map<string, number>();
+/** Each request's admission `dryRun` flag, in the order they came. */
+const dryRuns: boolean[] = [];
 
 interface Review {
   request: { uid: string; name: string; namespace: string; dryRun?: boolean };
@@ -37,6 +39,7 @@ beforeAll(async () => {
     req.on('end', () => {
       const review = JSON.parse(body) as Review;
       const { uid, name } = review.request;
+      dryRuns.push(review.request.dryRun === true);
       const n = (calls.get(name) ?? 0) + 1;
       calls.set(name, n);
       const refuse = (code: number, message: string) => ({ uid, allowed: false, status: { code, message } });
@@ -79,9 +82,13 @@ webhooks:
 
 interface WebhookPlan {
   verdictReasons: string[];
+  verdict: string;
   pods: Array<{
     namespace: string;
+    name: string;
     node: string;
+    outcome: string;
+    serverDryRun?: { answer: string; code: number; agrees: boolean };
     admission?: { webhooks?: Array<{ name: string; failurePolicy: string; timeoutSeconds: number; answer: string }> };
   }>;
 }
@@ -90,6 +97,7 @@ describe('drain with admission webhooks on evictions (hello)', () => {
   beforeEach(async () => {
     await seedScenario('hello');
     calls.clear();
+    dryRuns.length = 0;
   });
   afterEach(async () => {
     await kubectl(['delete', 'validatingwebhookconfiguration', 'demo-wait', 'demo-deny', '--ignore-not-found'], {
@@ -133,7 +141,31 @@ describe('drain with admission webhooks on evictions (hello)', () => {
       expect(state.nextAttemptMs - atMs).toBeLessThanOrEqual(5_000);
     }
     // Each pod was refused REFUSALS times, then admitted: the webhook was asked again until it said yes.
-    for (const pod of hello) expect(calls.get((pod as unknown as { name: string }).name)).toBeGreaterThan(REFUSALS);
+    for (const pod of hello) expect(calls.get(pod.name)).toBeGreaterThan(REFUSALS);
+  });
+
+  it('plan --ask-server: each eviction sent as a dry run admission sees; the denial the plan could not predict wins', async () => {
+    await kubectl(['apply', '-f', '-'], { input: webhookYaml('deny') });
+    const run = await planRun(['k8s-node-1', '--ignore-daemonsets', '--ask-server', '-o', 'json']);
+    const plan = JSON.parse(run.stdout) as WebhookPlan;
+    expect(run.exitCode).toBe(3);
+    expect(plan.verdict).toBe('blocked');
+    const hello = plan.pods.filter((p) => p.namespace === 'demo' && p.node === 'k8s-node-1');
+    for (const pod of hello) {
+      expect(pod.serverDryRun).toMatchObject({ answer: 'refused', code: 403, agrees: false });
+      expect(pod.outcome).toBe('blocked');
+    }
+    expect(plan.verdictReasons.filter((r) => r.endsWith('the answer wins'))).toHaveLength(2);
+    // Admission was told each was a dry run, and nothing moved.
+    expect(dryRuns).toEqual([true, true]);
+  });
+
+  it('drain --dry-run=server: admission sees a dry run (the dryRun=All query), not a real request', async () => {
+    await kubectl(['apply', '-f', '-'], { input: webhookYaml('wait') });
+    const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '--dry-run=server', '-o', 'json']);
+    expect(run.finished?.result).toBe('dry-run');
+    expect(dryRuns.length).toBeGreaterThan(0);
+    expect(dryRuns.every((d) => d)).toBe(true);
   });
 
   it("a webhook's denial ends each pod's attempts once; the summary says what to do", async () => {

@@ -6,7 +6,10 @@ import { commandTimeOption, maxUnavailableOption } from '../pool-flags.js';
 import type { PoolFlagValues } from '../pool-plan.js';
 import { invocation, suggestedCommands } from '../suggested-commands.js';
 
-export interface PlanFlagValues extends PoolFlagValues, ReadFlagValues {}
+export interface PlanFlagValues extends PoolFlagValues, ReadFlagValues {
+  /** --ask-server: each eviction sent to the API server as a dry run, its answer beside the plan's. */
+  readonly askServer?: boolean;
+}
 
 export function register(program: Command): void {
   const command = program
@@ -26,6 +29,12 @@ export function register(program: Command): void {
       'exit as the verdict from what was read (0 for clear or slow) when a kind the plan needs could not be ' +
       'read, instead of 4 (the plan still says incomplete)',
   });
+  command.option(
+    '--ask-server',
+    'send each eviction the drain would make to the API server as a dry run (dryRun=All: admission and the ' +
+      "budgets answer, nothing is written) and put its answer beside the plan's; needs create on pods/eviction " +
+      '(kubectl maint rbac plan --ask-server)',
+  );
   const poolGroup = 'Pool (batch by batch, as run takes the nodes; without it, the nodes are drained together):';
   command.addOption(
     maxUnavailableOption(

@@ -4,6 +4,7 @@ import type { RbacCommand, RbacOption } from '../../kube/permissions.js';
 interface RbacValues {
   readonly surge?: boolean;
   readonly disableEviction?: boolean;
+  readonly askServer?: boolean;
 }
 
 /**
@@ -28,11 +29,13 @@ export function register(program: Command): void {
     )
     .addOption(new Option('--surge', 'add what --surge needs (read and patch Deployments and their autoscalers)'))
     .addOption(new Option('--disable-eviction', 'add what --disable-eviction and --escalate-after need (delete pods)'))
+    .addOption(new Option('--ask-server', 'add what plan --ask-server needs (create pods/eviction, as dry runs)'))
     .action(async (named: RbacCommand | 'audit', values: RbacValues) => {
       const command: RbacCommand = named === 'audit' ? 'plan' : named;
       const { clusterRolesYaml } = await import('../../kube/cluster-roles.js');
       const options: RbacOption[] = [...(values.surge ? ['surge' as const] : [])];
       if (values.disableEviction) options.push('delete');
+      if (values.askServer) options.push('ask-server');
       process.stdout.write(clusterRolesYaml(command, options));
     });
 }

@@ -91,7 +91,7 @@ export function webhooksFor(
       ...(operator?.code !== undefined ? { code: operator.code } : {}),
       ...(operator?.message !== undefined ? { message: operator.message } : {}),
       ...(operator?.operator ? { operator: operator.operator } : {}),
-      text: webhookText(webhook.name, failurePolicy, timeoutSeconds, operator?.text, unknown),
+      text: webhookText(webhook.name, failurePolicy, timeoutSeconds, operator?.text, unknown) + dryRunText(sideEffects),
     });
   }
   return plans;
@@ -107,6 +107,16 @@ function webhookText(
   const decides = unknown === undefined ? 'decides' : `may decide (${unknown})`;
   const answer = predicted ?? 'what it answers is its own (the plan cannot tell)';
   return `admission webhook "${name}" ${decides} (failurePolicy ${failurePolicy}, timeout ${timeoutSeconds}s): ${answer}`;
+}
+
+/**
+ * A webhook that may have side effects (sideEffects Some or Unknown, possible only on configurations made
+ * through v1beta1) makes the API server refuse every dry run it meets (400 "does not support dry run").
+ */
+function dryRunText(sideEffects: string): string {
+  return sideEffects === 'None' || sideEffects === 'NoneOnDryRun'
+    ? ''
+    : `; its sideEffects ${sideEffects} make the API server refuse any dry run it meets (plan --ask-server, drain --dry-run=server)`;
 }
 
 /** ShouldCallHook for a pod request: rules, namespace, object, then the matchConditions. */

@@ -55,6 +55,15 @@ describe('the ClusterRoles of plan, drain and run', () => {
     expect(grants(surge!)).toContain(`list ${resourceOf('HorizontalPodAutoscaler')}`);
   });
 
+  it('plan --ask-server adds create pods/eviction, printed with the flag only', async () => {
+    const printed = await runCli(['rbac', 'plan', '--ask-server']);
+    expect(printed.exitCode, printed.stderr).toBe(0);
+    const [role] = rolesIn(printed.stdout);
+    expect(grants(role!)).toContain('create pods/eviction');
+    expect(printed.stdout).toContain('with --ask-server');
+    expect(grants(rolesIn(clusterRolesYaml('plan'))[0]!)).not.toContain('create pods/eviction');
+  });
+
   it('drain adds the cordon, the evictions and the watches; delete pods only with --disable-eviction', () => {
     const [role] = rolesIn(clusterRolesYaml('drain'));
     const added = grants(role!).filter((g) => !g.startsWith('list '));
