@@ -1,10 +1,13 @@
-import { buildAudit } from '../plan/audit.js';
+import { auditNode, auditOf, buildAudit, type NodeFindings } from '../plan/audit.js';
 import type { AuditFlagValues } from './commands/audit.js';
 import { drainOptionsFrom } from './drain-flags.js';
 import { planExitCode } from './exit-codes.js';
 import { nodeSelection } from './node-selection.js';
 import { showPlan } from './output.js';
 import { indexAndNodes, planOptionsNow, readProgress, snapshotFromFlags } from './plan-input.js';
+
+/** How often the spinner gets a turn while the nodes are planned. */
+const SPINNER_TURN_MS = 100;
 
 /**
  * What `kubectl maint audit` does once its flags are parsed: one read of the cluster (or the snapshot
@@ -21,8 +24,22 @@ export async function auditAction(nodeArgs: readonly string[], values: AuditFlag
     const snapshot = await snapshotFromFlags(values, progress);
     if (snapshot.warnings.length > 0) progress?.stop();
     const { index, nodes } = indexAndNodes(snapshot, selection);
-    progress?.step(`Planning ${nodes.length} ${nodes.length === 1 ? 'node' : 'nodes'}`);
-    audit = buildAudit(index, planOptionsNow(drainOptionsFrom(values), nodes));
+    const options = planOptionsNow(drainOptionsFrom(values), nodes);
+    if (!progress) audit = buildAudit(index, options);
+    else {
+      // On a terminal the spinner counts the nodes: the event loop gets a turn every few plans to draw it.
+      const findings: NodeFindings[] = [];
+      let drawn = 0;
+      for (const node of new Set(nodes)) {
+        if (performance.now() - drawn > SPINNER_TURN_MS) {
+          progress.step(`Planning node ${findings.length + 1} of ${nodes.length}`);
+          await new Promise((resolve) => setImmediate(resolve));
+          drawn = performance.now();
+        }
+        findings.push(auditNode(index, options, node));
+      }
+      audit = auditOf(findings);
+    }
   } finally {
     progress?.stop();
   }

@@ -16,10 +16,12 @@ import { plural } from '../wording.js';
  * Pure: snapshot and options in, audit out.
  */
 export function buildAudit(index: ClusterIndex, options: PlanOptions): ClusterAudit {
-  const findings = [...new Set(options.nodes)].map((node) =>
-    auditPlan(buildPlan(index, { ...options, nodes: [node] })),
-  );
-  return auditOf(findings);
+  return auditOf([...new Set(options.nodes)].map((node) => auditNode(index, options, node)));
+}
+
+/** One node's findings: its drain planned on its own (`options.nodes` is not read). */
+export function auditNode(index: ClusterIndex, options: PlanOptions, node: string): NodeFindings {
+  return auditPlan(buildPlan(index, { ...options, nodes: [node] }));
 }
 
 /** What the audit keeps of one node's plan: its verdict and the problems its workloads cause. */
