@@ -415,6 +415,8 @@ export interface ProcessRun {
   readonly seconds: number;
   /** Peak resident set size, bytes. */
   readonly maxRss: number;
+  /** CPU time of the process, user and system, seconds: what the machine's load moves least. */
+  readonly cpuSeconds: number;
 }
 
 /** The CLI's plan of one node, then `node -e` parsing the file as the baseline does; each one run. */
@@ -473,8 +475,13 @@ export function runNode(
   if (!okExits.includes(result.status ?? -1)) {
     throw new Error(`${what} failed (exit ${result.status}): ${result.stderr.trim().split('\n').slice(-3).join(' ')}`);
   }
-  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { maxRSS: number };
-  return { seconds: took, maxRss: usage.maxRSS * 1024, stdout: result.stdout };
+  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as {
+    maxRSS: number;
+    userCPUTime: number;
+    systemCPUTime: number;
+  };
+  const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+  return { seconds: took, maxRss: usage.maxRSS * 1024, cpuSeconds, stdout: result.stdout };
 }
 
 // ---------------------------------------------------------------------------------------------------
