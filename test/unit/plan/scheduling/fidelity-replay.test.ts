@@ -475,3 +475,23 @@ describe('seed 7406: a replacement whose only node another of its wave could tak
     expect(replacementOf(plan, 'db-4-1')?.unknown).toBeUndefined();
   });
 });
+
+describe("seed 7310 (a 1.34.4 lab): a preemption by a replacement whose fate is a race leaves its victim's replacement unknown", () => {
+  // db-2 (StatefulSet, local volumes, one replica per node): db-2-1 on the drained fid-node-2, its
+  // replacement held there by its volume. In the plan's order a filler's replacement preempts db-2-2 on
+  // fid-node-3, whose own replacement its volume holds there, beside the filler's: two db-2 replacements
+  // without a node. In the lab the wave's replacements were met in another order, a DaemonSet pod was
+  // preempted instead and db-2-2 stayed: one db-2 replacement without a node (in another run, two).
+  const plan = planOf(7310, 'fid-node-2', '2026-12-04T22:30:00Z');
+  const preempting = plan.pods.filter((p) => p.replacement?.preemption?.victims.some((v) => v.name === 'db-2-2'));
+
+  it("calls the replacement that preempts db-2-2 unknown, so db-2-2's own replacement may not be made", () => {
+    expect(preempting).toHaveLength(1);
+    expect(preempting[0]!.replacement).toMatchObject({ unknown: EVICTION_RACE_UNKNOWN });
+  });
+
+  it("keeps db-2-1's replacement, held by its volume on the drained node, without a node", () => {
+    expect(replacementOf(plan, 'db-2-1')).toMatchObject({ schedulable: false, untilNodeReturns: ['fid-node-2'] });
+    expect(replacementOf(plan, 'db-2-1')?.unknown).toBeUndefined();
+  });
+});
