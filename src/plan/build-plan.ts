@@ -10,6 +10,7 @@ import {
 } from './budget-waves.js';
 import { budgetFacts, budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
 import { planCaveats } from './caveats.js';
+import { kubeRules } from './kube-version.js';
 import { completeVerdict, unreadKinds, unreadLines } from './completeness.js';
 import { controllerOf, type ControllerInfo } from './controller.js';
 import { disruptionOptOutOf } from './disruption-opt-out.js';
@@ -100,6 +101,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     outages,
     waysOut,
     alreadyCordoned: nodes.filter((node) => index.node(node)?.spec?.unschedulable === true),
+    kubernetes: { server: index.snapshot.serverVersion ?? null, modelled: kubeRules(index.snapshot).modelled },
     pods: withStrategies,
     budgets,
     noExecute: { taint: taintText(taint), budgetsBroken: budgetsBrokenByTaint(tainted) },

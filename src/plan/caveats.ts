@@ -8,6 +8,7 @@ import {
 } from '../snapshot/types.js';
 import { someNames } from './completeness.js';
 import { isTerminal, podKey } from './pod-facts.js';
+import { kubeRules } from './kube-version.js';
 import { SCHEDULER_CAVEATS } from './scheduling/unmodelled.js';
 import type { BudgetPlan, CaveatScope, PodPlan } from './types.js';
 import { kindPlural } from '../wording.js';
@@ -78,6 +79,7 @@ type Concerned = readonly V1Pod[] | 'all';
  */
 export function planCaveats(input: CaveatInput): CaveatScope[] {
   const { snapshot, pods } = input;
+  const rules = kubeRules(snapshot);
   const removed = pods.filter((p) => p.plan.action === 'evict' || p.plan.action === 'delete');
   const replaced = removed.filter((p) => p.plan.replacement !== null).map((p) => p.pod);
   const scoped: Array<[string, Concerned]> = [
@@ -95,9 +97,14 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     [PLAN_CAVEATS.order, inBudgetsOfSeveralWaves(removed, input.budgets)],
     [PLAN_CAVEATS.taintTiming, pods.length > 0 ? 'all' : []],
     [SCHEDULER_CAVEATS.inTreeVolumes, replaced.filter(hasInTreeDisks)],
-    [SCHEDULER_CAVEATS.dra, replaced.filter(hasResourceClaims)],
-    [SCHEDULER_CAVEATS.draExtendedResources, replaced.filter(hasExtendedResources)],
-    [SCHEDULER_CAVEATS.declaredFeatures, snapshotHas(snapshot, 'declared features') ? replaced : []],
+    // The server's version decides the scheduler's rules, which judge the replacements.
+    ...(rules.caveat ? [[rules.caveat, replaced] as [string, Concerned]] : []),
+    [SCHEDULER_CAVEATS.dra, rules.draDeviceTaintRules ? replaced.filter(hasResourceClaims) : []],
+    [SCHEDULER_CAVEATS.draExtendedResources, rules.draExtendedResource ? replaced.filter(hasExtendedResources) : []],
+    [
+      SCHEDULER_CAVEATS.declaredFeatures,
+      rules.nodeDeclaredFeatures && snapshotHas(snapshot, 'declared features') ? replaced : [],
+    ],
     [SCHEDULER_CAVEATS.preemption, removed.filter((p) => preemptsOrStays(p.plan.replacement)).map((p) => p.pod)],
     [
       SCHEDULER_CAVEATS.scoring,

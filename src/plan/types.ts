@@ -474,6 +474,12 @@ export interface DrainPlan {
   readonly waysOut?: { readonly surge: readonly string[]; readonly escalate: readonly string[] };
   /** The drained nodes cordoned before the plan (spec.unschedulable): someone took them out of service already. */
   readonly alreadyCordoned?: readonly string[];
+  /**
+   * The Kubernetes version whose scheduler and API the plan models (plan/kube-version.ts): `server`, the
+   * server's gitVersion as read or recorded (null when the snapshot does not say); `modelled`, "1.34.4",
+   * or the minor alone ("1.37") when it is assumed.
+   */
+  readonly kubernetes?: { readonly server: string | null; readonly modelled: string };
   /** Pods deleted for good and data lost, one entry each (empty when the drain destroys nothing). */
   readonly warnings: readonly PlanWarning[];
   /** Kinds the plan needs and could not read (empty when it read all it needs). */

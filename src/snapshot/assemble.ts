@@ -42,7 +42,7 @@ export function assembleSnapshot(
   source: SnapshotSource,
   objects: ObjectsByKind,
   warnings: readonly string[],
-  extras: Pick<Snapshot, 'admissionParams' | 'requester'> = {},
+  extras: Pick<Snapshot, 'admissionParams' | 'requester' | 'serverVersion'> = {},
 ): Snapshot {
   const lists = Object.fromEntries(
     Object.entries(FIELD_OF_KIND).map(([kind, field]) => [
@@ -55,6 +55,6 @@ export function assembleSnapshot(
     kinds: new Set(objects.keys()),
     ...lists,
     warnings: Object.freeze([...warnings]),
-    ...extras,
+    ...Object.fromEntries(Object.entries(extras).filter(([, value]) => value !== undefined)),
   }) as unknown as Snapshot;
 }

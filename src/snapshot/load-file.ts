@@ -162,6 +162,7 @@ export function snapshotFromDocuments(documents: readonly unknown[], source: Sna
   const admissionParams = collected.admissionParams();
   return assembleSnapshot(source, collected.orderedObjects(), collected.warnings(), {
     ...(admissionParams.length > 0 ? { admissionParams } : {}),
+    serverVersion: collected.serverVersion,
   });
 }
 
@@ -244,6 +245,8 @@ class ObjectCollector {
   /** The prefix of each list's item places (`items`, `document 2: items[3]: items`). */
   private readonly lists: string[] = [];
   private readonly duplicates: string[] = [];
+  /** The server's gitVersion the file records ("v1.34.4"), if it does. */
+  serverVersion: string | undefined;
 
   constructor(private readonly label: string) {}
 
@@ -255,6 +258,12 @@ class ObjectCollector {
     }
     if (!isObject(doc)) return this.fail(`${prefix}not a List`);
     const kind = doc.kind;
+    // The server's version, as `kubectl version -o json` prints it: a document of its own, or the
+    // `serverVersion` field of the List (docs/planning.md).
+    if (doc.serverVersion !== undefined) {
+      this.addServerVersion(doc.serverVersion, prefix);
+      if (kind === undefined) return;
+    }
     if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(doc.items)) {
       // A typed list (PodList) omits kind on its items and says, even when empty, that the kind was read.
       const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
@@ -268,6 +277,17 @@ class ObjectCollector {
       return this.addItem(doc, this.lists.push(prefix.replace(/: $/, '') || 'the object') - 1, -1, undefined);
     }
     this.fail(`${prefix}not a List`);
+  }
+
+  private addServerVersion(value: unknown, prefix: string): void {
+    const gitVersion = isObject(value) ? value.gitVersion : undefined;
+    if (typeof gitVersion !== 'string' || gitVersion === '') {
+      return this.fail(`${prefix}serverVersion: not a version (expected what kubectl version -o json prints there)`);
+    }
+    if (this.serverVersion !== undefined && this.serverVersion !== gitVersion) {
+      return this.fail(`${prefix}serverVersion: ${gitVersion}, but the file also says ${this.serverVersion}`);
+    }
+    this.serverVersion = gitVersion;
   }
 
   /** `items[4]`; `the object` (or `document 2`) for an object that is a document of its own. */

@@ -3,6 +3,7 @@ import type { KubeClient } from '../kube/client.js';
 import { ClusterCache } from '../kube/cluster-cache.js';
 import { readCluster, type ListProgress } from '../kube/reads.js';
 import { readParams, readRequester } from '../kube/admission-reads.js';
+import { readServerVersion } from '../kube/server-version.js';
 import { assembleSnapshot } from './assemble.js';
 import { ON_DEMAND_KINDS, REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot, type SnapshotKind } from './types.js';
 
@@ -39,9 +40,13 @@ export async function loadLiveSnapshot(client: KubeClient, options: LiveSnapshot
     onProgress: options.onProgress,
     freshness: options.freshness,
   });
+  const serverVersion = await readServerVersion(client.target);
   const { context, server } = client.target;
   const extras = await admissionExtras(client, read.objects);
-  return assembleSnapshot({ type: 'live', context, server }, read.objects, read.warnings, extras);
+  return assembleSnapshot({ type: 'live', context, server }, read.objects, read.warnings, {
+    ...extras,
+    serverVersion,
+  });
 }
 
 /**
@@ -89,6 +94,7 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
     watch: options.follow ?? true,
     freshness: 'consistent',
   });
+  const serverVersion = await readServerVersion(client.target);
   const { context, server } = client.target;
   // Read once: the caller does not change, and params seldom do during a drain.
   const extras = await admissionExtras(client, cache.objects());
@@ -104,7 +110,10 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
       if (last?.generation !== generation) {
         last = {
           generation,
-          snapshot: assembleSnapshot({ type: 'live', context, server }, cache.objects(), cache.warnings, extras),
+          snapshot: assembleSnapshot({ type: 'live', context, server }, cache.objects(), cache.warnings, {
+            ...extras,
+            serverVersion,
+          }),
         };
       }
       return last.snapshot;

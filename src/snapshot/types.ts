@@ -201,4 +201,9 @@ export interface Snapshot {
   readonly requester?: V1UserInfo;
   /** Problems met while loading that did not stop it (unknown kinds skipped, forbidden lists...). */
   readonly warnings: readonly string[];
+  /**
+   * The server's version as `/version` says it (`gitVersion`, "v1.34.4"): read live, or recorded in the
+   * file. Absent: not known (the plan then models the newest supported minor, and says so).
+   */
+  readonly serverVersion?: string | undefined;
 }

@@ -22,6 +22,7 @@ interface Plan {
   pods: Array<{ namespace: string; name: string; action: string; outcome: string | null; wave: number | null }>;
   budgets: Array<{ namespace: string; name: string; waves: number; perWave: number }>;
   caveats: string[];
+  kubernetes: { server: string | null; modelled: string };
 }
 
 async function plan(args: string[], kubeconfig?: string) {
@@ -72,6 +73,13 @@ describe('kubectl maint plan against the lab (hello)', () => {
     });
     const hello = live.pods.filter((p) => p.namespace === 'demo');
     expect(hello.map((p) => p.wave).sort()).toEqual([1, 2]);
+  });
+
+  it("models the server's own version, read from /version, and says so in the JSON", async () => {
+    const { stdout } = await kubectl(['version', '-o', 'json']);
+    const server = (JSON.parse(String(stdout)) as { serverVersion: { gitVersion: string } }).serverVersion.gitVersion;
+    expect(live.kubernetes).toEqual({ server, modelled: server.replace(/^v/, '').replace(/[-+].*$/, '') });
+    expect(live.caveats.filter((c) => c.startsWith('Kubernetes version'))).toEqual([]);
   });
 
   it('reads every kind: no caveat about kinds that were not loaded', () => {

@@ -452,6 +452,8 @@ export function makeSnapshot(input: SnapshotInput = {}): Snapshot {
     validatingWebhooks: [],
     mutatingWebhooks: [],
     warnings: [],
+    // The lab's version, as a live read or a snapshot taken with `npm run lab -- snapshot` records it.
+    serverVersion: 'v1.37.2',
     ...objects,
     kinds: new Set(kinds ?? SNAPSHOT_KINDS),
   };

@@ -18,7 +18,8 @@ import { type SchedulerCache, schedulerCache } from './scheduler-cache.js';
 import type { VictimPod } from './plugins/default-preemption.js';
 import { type HostPort, hostPortsOf } from './plugins/node-ports.js';
 import { podPriority } from './pod-priority.js';
-import { nonZeroRequests, podRequests, type Resources } from './pod-requests.js';
+import { nonZeroRequests, podRequests, statusRuleOf, type Resources } from './pod-requests.js';
+import { kubeRules } from '../kube-version.js';
 import { claimKey, type VolumeCatalog, volumeCatalog } from './volume-catalog.js';
 
 /** An assigned pod of the cluster state: where its node is in `nodeInfos`, and whether the snapshot shows it terminating. */
@@ -272,8 +273,9 @@ export class SimulatedCluster implements ClusterState {
           const { uid = '', namespace = 'default', name = '', labels = {} } = pod.metadata ?? {};
           const started = toEpochSeconds(pod.status?.startTime);
           const { priority } = podPriority(pod, this.index.snapshot);
-          const [requests, hostPorts] = [podRequests(pod, true), hostPortsOf(pod)];
-          const nonZero = nonZeroRequests(pod, true, requests);
+          const status = statusRuleOf(kubeRules(this.index.snapshot));
+          const [requests, hostPorts] = [podRequests(pod, status), hostPortsOf(pod)];
+          const nonZero = nonZeroRequests(pod, status, requests);
           return {
             uid,
             namespace,

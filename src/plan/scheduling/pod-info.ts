@@ -4,7 +4,8 @@ import { type AffinityTerm, requiredAffinityTerms, requiredAntiAffinityTerms } f
 import { namespaceLabels } from './namespace-labels.js';
 import { type HostPort, hostPortsOf } from './plugins/node-ports.js';
 import { podPriority } from './pod-priority.js';
-import { nonZeroRequests, podRequests, type Resources } from './pod-requests.js';
+import { nonZeroRequests, podRequests, statusRuleOf, type Resources } from './pod-requests.js';
+import { kubeRules } from '../kube-version.js';
 
 /** A snapshot that read no Namespace and no PriorityClass. */
 const WITHOUT_CLUSTER_KINDS = { kinds: new Set(), namespaces: [], priorityClasses: [] } as unknown as Snapshot;
@@ -35,6 +36,7 @@ export interface PodInfo {
 export function podInfo(pod: V1Pod, snapshot: Snapshot = WITHOUT_CLUSTER_KINDS, useStatus = false): PodInfo {
   const namespaces = namespaceLabels(snapshot);
   const { priority, preemptionPolicy } = podPriority(pod, snapshot);
+  const status = useStatus && statusRuleOf(kubeRules(snapshot));
   return {
     pod,
     uid: pod.metadata?.uid ?? '',
@@ -43,8 +45,8 @@ export function podInfo(pod: V1Pod, snapshot: Snapshot = WITHOUT_CLUSTER_KINDS, 
     labels: pod.metadata?.labels ?? {},
     priority,
     preemptionPolicy,
-    requests: podRequests(pod, useStatus),
-    nonZeroRequests: nonZeroRequests(pod, useStatus),
+    requests: podRequests(pod, status),
+    nonZeroRequests: nonZeroRequests(pod, status),
     hostPorts: hostPortsOf(pod),
     requiredAffinityTerms: requiredAffinityTerms(pod, namespaces),
     requiredAntiAffinityTerms: requiredAntiAffinityTerms(pod, namespaces),

@@ -7,7 +7,8 @@ import { namespaceLabels } from './namespace-labels.js';
 import { AntiAffinityIndex, type PodTerms } from './anti-affinity-index.js';
 import { NodeInfo } from './node-info.js';
 import { hostPortsOf } from './plugins/node-ports.js';
-import { nonZeroRequests, podRequests } from './pod-requests.js';
+import { nonZeroRequests, podRequests, statusRuleOf, type StatusRule } from './pod-requests.js';
+import { kubeRules } from '../kube-version.js';
 
 /**
  * The scheduler's cache for one cluster state (its NodeInfo list): per node the sums of what its assigned
@@ -72,11 +73,12 @@ function buildCache(index: ClusterIndex): SchedulerCache {
   const antiAffinity = new AntiAffinityIndex();
   const scoringTerms = new AntiAffinityIndex();
   const namespaces = new Set<string>();
+  const status = statusRuleOf(kubeRules(index.snapshot));
   for (const pod of index.snapshot.pods) {
     namespaces.add(pod.metadata?.namespace ?? 'default');
     const node = assignedNode(pod, byName);
     if (!node) continue;
-    addExistingPod(node, pod);
+    addExistingPod(node, pod, status);
     const terms = antiAffinityOf(pod, node, index.snapshot);
     if (terms) antiAffinity.add(terms.terms, node, terms.uid);
     const scoring = scoringTermsOf(pod, node, index.snapshot);
@@ -97,12 +99,13 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
   for (const pod of [...change.removedPods, ...change.addedPods])
     if (pod.spec?.nodeName) touched.add(pod.spec.nodeName);
   const nodeInfos = [...before.nodeInfos];
+  const status = statusRuleOf(kubeRules(next.snapshot));
   for (const name of touched) {
     const at = before.positions.get(name);
     const node = next.node(name);
     if (at === undefined || !node) continue;
     const info = new NodeInfo(node, false, undefined, at);
-    for (const pod of next.podsOnNode(name)) if (!isTerminal(pod)) addExistingPod(info, pod);
+    for (const pod of next.podsOnNode(name)) if (!isTerminal(pod)) addExistingPod(info, pod, status);
     nodeInfos[at] = info;
   }
   const byName = (name: string | undefined) => (name === undefined ? undefined : before.positions.get(name));
@@ -123,11 +126,11 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
 }
 
 /** An assigned pod of the snapshot counts on its node: requests (status-aware), ports, one pod slot. */
-function addExistingPod(node: NodeInfo, pod: V1Pod): void {
-  const requests = podRequests(pod, true);
+function addExistingPod(node: NodeInfo, pod: V1Pod, status: StatusRule): void {
+  const requests = podRequests(pod, status);
   node.addPod({
     requests,
-    nonZeroRequests: nonZeroRequests(pod, true, requests),
+    nonZeroRequests: nonZeroRequests(pod, status, requests),
     hostPorts: hostPortsOf(pod),
   });
 }

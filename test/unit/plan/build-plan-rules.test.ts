@@ -175,3 +175,34 @@ describe('buildPlan rules', () => {
     ]);
   });
 });
+
+describe('caveats that depend on the server version', () => {
+  const rules = (plan: { caveats: readonly string[] }) =>
+    plan.caveats.filter((c) => /^(Kubernetes version|NodeDeclaredFeatures|DynamicResources)/.test(c));
+  const declared = makeNode().name('n2').obj();
+  declared.status = { ...declared.status, declaredFeatures: ['GuaranteedQoSPodCPUResize'] } as typeof declared.status;
+  const gpuPod = web('a').obj();
+  gpuPod.spec!.containers[0]!.resources = { requests: { 'example.com/gpu': '1' } };
+  gpuPod.spec!.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'gpu' }];
+  const plan = (serverVersion: string | undefined) =>
+    buildPlan(makeIndex({ nodes: [nodes[0]!, declared], pods: [gpuPod], ...owners, serverVersion }), options());
+
+  it('on 1.35 none: NodeDeclaredFeatures, DRA extended resources and DeviceTaintRules are off by default', () => {
+    expect(rules(plan('v1.35.4'))).toEqual([]);
+  });
+
+  it('on 1.36 NodeDeclaredFeatures and DRA extended resources; on 1.37 DeviceTaintRules too', () => {
+    expect(rules(plan('v1.36.3')).map((c) => c.split(':')[0])).toEqual(['DynamicResources', 'NodeDeclaredFeatures']);
+    expect(rules(plan('v1.37.2')).map((c) => c.split(':')[0])).toEqual([
+      'DynamicResources',
+      'DynamicResources',
+      'NodeDeclaredFeatures',
+    ]);
+  });
+
+  it('a snapshot that does not say its version is planned as 1.37, and the plan says so', () => {
+    const unknown = rules(plan(undefined));
+    expect(unknown[0]).toMatch(/^Kubernetes version: the snapshot does not say which version the cluster runs/);
+    expect(unknown.slice(1)).toEqual(rules(plan('v1.37.2')));
+  });
+});

@@ -300,3 +300,37 @@ describe('loadEmbeddedSnapshot', () => {
     expect(s.kinds.has('PodDisruptionBudget')).toBe(true);
   });
 });
+
+describe('loadSnapshotFile: the server version it was read from', () => {
+  const serverVersion = { major: '1', minor: '34', gitVersion: 'v1.34.4', platform: 'linux/amd64' };
+
+  it('as the List field `npm run lab -- snapshot` writes', async () => {
+    const s = await loadSnapshotFile(file(JSON.stringify({ ...list(node('n1')), serverVersion })));
+    expect(s.serverVersion).toBe('v1.34.4');
+  });
+
+  it('as a document of its own: what `kubectl version -o yaml` prints, before the List', async () => {
+    const yaml = [stringify({ clientVersion: { gitVersion: 'v1.37.2' }, serverVersion }), stringify(list(node('n1')))];
+    const s = await loadSnapshotFile(file(yaml.join('---\n'), 'yaml'));
+    expect([s.serverVersion, [...s.kinds]]).toEqual(['v1.34.4', ['Node']]);
+  });
+
+  it('absent when the file does not say (the plan then models the newest supported minor)', async () => {
+    expect((await loadSnapshotFile(file(JSON.stringify(list(node('n1')))))).serverVersion).toBeUndefined();
+  });
+
+  it('one that is not a version, or two that differ, fail the load naming the place', async () => {
+    const bad = file(JSON.stringify({ ...list(node('n1')), serverVersion: 'v1.34.4' }));
+    expect(await loadError(bad)).toBe(
+      `cannot read snapshot "${bad}": serverVersion: not a version (expected what kubectl version -o json prints there)`,
+    );
+    const other = { ...serverVersion, gitVersion: 'v1.35.0' };
+    const two = file(
+      [stringify({ serverVersion }), stringify({ ...list(node('n1')), serverVersion: other })].join('---\n'),
+      'yaml',
+    );
+    expect(await loadError(two)).toBe(
+      `cannot read snapshot "${two}": document 2: serverVersion: v1.35.0, but the file also says v1.34.4`,
+    );
+  });
+});

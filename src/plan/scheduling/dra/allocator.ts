@@ -208,15 +208,22 @@ function alternativeOf(
       );
     }
     if (entry.poolInvalid) continue;
-    if (!tolerated(entry, spec.tolerations ?? [])) continue;
-    if (selected(catalog, entry, selectors, claim.key, name)) matching.push(entry);
+    if (catalog.rules.draDeviceTaints && !tolerated(entry, spec.tolerations ?? [])) continue;
+    const counters = (entry.device.consumesCounters ?? []).length > 0;
+    // Without DRAPartitionableDevices (before 1.36) such a device cannot be allocated at all.
+    if (counters && !catalog.rules.draPartitionableDevices) continue;
+    if (!selected(catalog, entry, selectors, claim.key, name)) continue;
+    if (counters) {
+      throw new Unknown(`request ${name}: device ${entry.id} consumes shared counters, which the plan does not model`);
+    }
+    matching.push(entry);
   }
   const mode = spec.allocationMode ?? 'ExactCount';
   if (mode !== 'ExactCount' && mode !== 'All') throw new Unknown(`request ${name}: unsupported count mode ${mode}`);
   return { name, parent, matching, count: all ? matching.length : (spec.count ?? 1), all };
 }
 
-/** The device's NoSchedule and NoExecute taints are all tolerated by the request (DRADeviceTaints, GA). */
+/** The device's NoSchedule and NoExecute taints are all tolerated by the request (DRADeviceTaints, on from 1.36). */
 function tolerated(entry: DeviceEntry, tolerations: readonly V1DeviceToleration[]): boolean {
   const taints = (entry.device.taints ?? []) as V1DeviceTaint[];
   return taints.length === 0 || untoleratedDoNotScheduleTaint(taints, tolerations) === undefined;

@@ -11,6 +11,7 @@ import type { NodeInfo } from '../node-info.js';
 import { type NodeMatcher, nodeSelectorMatcher } from '../plugins/node-affinity.js';
 import { nameOf, namespaceOf, perSnapshot } from '../snapshot-objects.js';
 import { type CelDevice, celDevice } from './cel.js';
+import { kubeRules, type KubeRules } from '../../kube-version.js';
 
 /** One device of a ResourceSlice, with where it can be used. */
 export interface DeviceEntry {
@@ -51,9 +52,12 @@ export class DraCatalog {
   /** Pod uid → the claims it controls (those made from its ResourceClaimTemplates). */
   private readonly ownedClaims = new Map<string, string[]>();
   private readonly kinds: Snapshot['kinds'];
+  /** The server version's rules: which DRA features are on (device taints, partitionable devices). */
+  readonly rules: KubeRules;
 
   constructor(snapshot: Snapshot) {
     this.kinds = snapshot.kinds;
+    this.rules = kubeRules(snapshot);
     const pods = snapshot.resourceClaims.length > 0 ? new Set(snapshot.pods.map((p) => p.metadata?.uid)) : new Set();
     for (const c of snapshot.resourceClaims) {
       const key = draKey(namespaceOf(c), nameOf(c));

@@ -1,24 +1,39 @@
+import type { V1Taint } from '@kubernetes/client-node';
 import { type FilterPlugin, type FilterResult, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
+import { kubeRules, type KubeRules } from '../../kube-version.js';
 import { tolerationsTolerateTaint, untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 
 /**
- * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration, v1.37). Since 1.35 the message no
- * longer names the taint ("node(s) had untolerated taint {key: value}" before); the key is logged at V(4).
+ * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration). From 1.34.2 and 1.35 the message
+ * no longer names the taint, which is logged instead; before, it did (KubeRules.taintReasonNamesTaint).
  */
 export const TAINT_TOLERATION_REASON = 'node(s) had untolerated taint(s)';
 
-/** Every NoSchedule and NoExecute taint of the node must be tolerated; PreferNoSchedule only lowers the score. */
-export function taintToleration(pod: PodInfo, node: NodeInfo): FilterResult {
-  const taint = untoleratedDoNotScheduleTaint(node.taints, pod.pod.spec?.tolerations ?? []);
-  return taint ? unresolvable(TAINT_TOLERATION_REASON) : null;
+/** The filter's reason for an untolerated taint, in the words of the server's version. */
+export function taintReason(taint: V1Taint, rules: Pick<KubeRules, 'taintReasonNamesTaint'>): string {
+  return rules.taintReasonNamesTaint
+    ? `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`
+    : TAINT_TOLERATION_REASON;
 }
 
-export const taintTolerationPlugin: FilterPlugin = {
+/** Every NoSchedule and NoExecute taint of the node must be tolerated; PreferNoSchedule only lowers the score. */
+export function taintToleration(
+  pod: PodInfo,
+  node: NodeInfo,
+  rules: Pick<KubeRules, 'taintReasonNamesTaint'> = { taintReasonNamesTaint: false },
+): FilterResult {
+  const taint = untoleratedDoNotScheduleTaint(node.taints, pod.pod.spec?.tolerations ?? []);
+  return taint ? unresolvable(taintReason(taint, rules)) : null;
+}
+
+/** Its PreFilter state is the server version's rules (the wording of its reason). */
+export const taintTolerationPlugin: FilterPlugin<KubeRules> = {
   name: 'TaintToleration',
   reads: ['Node'],
-  filter: (pod, node) => taintToleration(pod, node),
+  preFilter: (_pod, cluster) => kubeRules(cluster.snapshot),
+  filter: (pod, node, rules) => taintToleration(pod, node, rules),
 };
 
 /**

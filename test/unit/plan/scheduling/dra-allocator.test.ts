@@ -19,11 +19,17 @@ interface Case {
   readonly classes?: readonly V1DeviceClass[];
   readonly claims: ReadonlyArray<V1DeviceClaim | undefined>;
   readonly inUse?: readonly string[];
+  /** The server's version (the DRA features on by default); the newest supported by default. */
+  readonly serverVersion?: string;
 }
 
 function run(c: Case): AllocateOutcome {
   const catalog = new DraCatalog(
-    makeSnapshot({ resourceSlices: [...c.slices], deviceClasses: [...(c.classes ?? [deviceClass()])] }),
+    makeSnapshot({
+      resourceSlices: [...c.slices],
+      deviceClasses: [...(c.classes ?? [deviceClass()])],
+      serverVersion: c.serverVersion,
+    }),
   );
   const inUse = new Set(c.inUse ?? []);
   const claims = c.claims.map((devices, i) => ({ key: `default/claim-${i}`, devices }));
@@ -203,6 +209,24 @@ describe('structured allocator', () => {
     const tolerating = devices(['req-0']);
     tolerating!.requests![0]!.exactly!.tolerations = [{ key: 'broken', operator: 'Exists' }];
     expect(devicesOf(run({ slices: tainted, claims: [tolerating] }))).toEqual([['node-1/device-1']]);
+  });
+
+  it('device taints count from 1.36 (DRADeviceTaints on by default); 1.34 and 1.35 allocate a tainted device', () => {
+    const tainted = [slice('node-1', [{ ...device('device-1'), taints: [{ key: 'broken', effect: 'NoSchedule' }] }])];
+    const claims = [devices(['req-0'])];
+    expect(devicesOf(run({ slices: tainted, claims, serverVersion: 'v1.36.0' }))).toBe('failed');
+    expect(devicesOf(run({ slices: tainted, claims, serverVersion: 'v1.35.4' }))).toEqual([['node-1/device-1']]);
+    expect(devicesOf(run({ slices: tainted, claims, serverVersion: 'v1.34.4' }))).toEqual([['node-1/device-1']]);
+  });
+
+  it('a device that consumes counters is never allocated before 1.36; from 1.36 its counters decide: unknown', () => {
+    const partition = { ...device('device-1'), consumesCounters: [{ counterSet: 'gpu-0', counters: {} }] };
+    const slices = [slice('node-1', [partition, device('device-2')])];
+    const claims = [devices(['req-0'])];
+    expect(devicesOf(run({ slices, claims, serverVersion: 'v1.35.4' }))).toEqual([['node-1/device-2']]);
+    expect(devicesOf(run({ slices, claims, serverVersion: 'v1.37.2' }))).toBe(
+      'request req-0: device gpu.example.com/node-1/device-1 consumes shared counters, which the plan does not model',
+    );
   });
 
   it('a CEL runtime error (an attribute the device lacks) aborts: the placement is unknown', () => {

@@ -1,6 +1,7 @@
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { podRequests } from '../../../../src/plan/scheduling/pod-requests.js';
+import { kubeRulesFor } from '../../../../src/plan/kube-version.js';
+import { podRequests, statusRuleOf } from '../../../../src/plan/scheduling/pod-requests.js';
 import { makePod } from '../../builders.js';
 
 const GI = 2 ** 30;
@@ -64,7 +65,35 @@ describe('podRequests', () => {
         { name: 'app', image: 'x', imageID: 'x', ready: true, restartCount: 0, allocatedResources: { cpu: '500m' } },
       ],
     };
-    expect(podRequests(p, true)).toEqual({ cpu: 500, memory: 64 * 2 ** 20 });
+    for (const rule of ['per-container', 'sums-first'] as const) {
+      expect(podRequests(p, rule)).toEqual({ cpu: 500, memory: 64 * 2 ** 20 });
+    }
     expect(podRequests(p)).toEqual({ cpu: 100, memory: 64 * 2 ** 20 });
+  });
+
+  // One container resized up (allocated above its spec), the other resized down (spec below what it
+  // still runs with): 1.34–1.36 take each container's largest and sum them, 1.37 sums each of spec,
+  // allocated and actuated over the containers and takes the largest sum.
+  it('counts a pod resized both ways per container before 1.37 and by its largest sum from 1.37', () => {
+    const p = pod([c('up', '100m', '64Mi'), c('down', '200m', '64Mi')]);
+    const status = (name: string, cpu: string) => ({
+      name,
+      image: 'x',
+      imageID: 'x',
+      ready: true,
+      restartCount: 0,
+      allocatedResources: { cpu, memory: '64Mi' },
+      resources: { requests: { cpu, memory: '64Mi' } },
+    });
+    p.status = { phase: 'Running', containerStatuses: [status('up', '400m'), status('down', '800m')] };
+    // Spec 300m in all, status 1200m in all: the same either way while every container moved one way…
+    expect(podRequests(p, 'per-container').cpu).toBe(1200);
+    expect(podRequests(p, 'sums-first').cpu).toBe(1200);
+    // …but not once one container is resized up and the other down.
+    p.status.containerStatuses = [status('up', '400m'), status('down', '50m')];
+    expect(podRequests(p, 'per-container').cpu).toBe(400 + 200);
+    expect(podRequests(p, 'sums-first').cpu).toBe(450);
+    expect(podRequests(p, statusRuleOf(kubeRulesFor('v1.36.3')))).toEqual(podRequests(p, 'per-container'));
+    expect(podRequests(p, statusRuleOf(kubeRulesFor('v1.37.2')))).toEqual(podRequests(p, 'sums-first'));
   });
 });

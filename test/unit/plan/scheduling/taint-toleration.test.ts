@@ -110,3 +110,22 @@ describe('TaintToleration Filter', () => {
     expect(runPlugin('TaintToleration', { nodes: [node.obj()] }, pod.obj(), 'n1')).toEqual(want);
   });
 });
+
+// kube-scheduler named the taint in its reason until 1.34.1; 1.34.2 and 1.35 on say "taint(s)".
+describe('TaintToleration reason by the server version', () => {
+  const node = makeNode().name('n1').taint('dedicated', 'NoSchedule', 'user1').obj();
+  const bare = makeNode().name('n2').taint('node-role.kubernetes.io/control-plane', 'NoSchedule').obj();
+  it.each([
+    ['v1.34.0', 'n1', 'node(s) had untolerated taint {dedicated: user1}'],
+    ['v1.34.1', 'n2', 'node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'],
+    ['v1.34.2', 'n1', 'node(s) had untolerated taint(s)'],
+    ['v1.35.0', 'n1', 'node(s) had untolerated taint(s)'],
+    ['v1.37.2', 'n1', 'node(s) had untolerated taint(s)'],
+  ])('on %s', (serverVersion, nodeName, reason) => {
+    const scene = { nodes: [node, bare], storage: { serverVersion } };
+    expect(runPlugin('TaintToleration', scene, makePod().name('incoming').obj(), nodeName)).toEqual({
+      code: 'UnschedulableAndUnresolvable',
+      reasons: [reason],
+    });
+  });
+});
