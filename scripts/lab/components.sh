@@ -65,6 +65,9 @@ start_component() {
   local API_REQUEST_TIMEOUT= API_ETCD_COMPACTION_INTERVAL=
   # shellcheck source=/dev/null
   [[ -f "$LAB_DIR/settings.env" ]] && source "$LAB_DIR/settings.env"
+  # The API versions served beyond the defaults, for this start only (a test that turns one off starts
+  # the API server again without it).
+  local API_RUNTIME_CONFIG=${LAB_APISERVER_RUNTIME_CONFIG:-}
   case "$1" in
     etcd)
       launch etcd "$LAB_BIN/etcd" --name=lab --data-dir="$LAB_DIR/etcd" \
@@ -88,7 +91,8 @@ start_component() {
         --audit-policy-file="$LAB_DIR/audit-policy.yaml" --audit-log-path="$LAB_DIR/audit.log" \
         --audit-log-format=json --audit-log-mode=blocking \
         ${API_REQUEST_TIMEOUT:+"--request-timeout=$API_REQUEST_TIMEOUT"} \
-        ${API_ETCD_COMPACTION_INTERVAL:+"--etcd-compaction-interval=$API_ETCD_COMPACTION_INTERVAL"}
+        ${API_ETCD_COMPACTION_INTERVAL:+"--etcd-compaction-interval=$API_ETCD_COMPACTION_INTERVAL"} \
+        ${API_RUNTIME_CONFIG:+"--runtime-config=$API_RUNTIME_CONFIG"}
       ;;
     kube-controller-manager)
       launch kube-controller-manager "$LAB_BIN/kube-controller-manager" \

@@ -30,7 +30,7 @@ export interface ListProgress {
 
 export interface CacheOptions {
   readonly kinds: readonly ListableKind[];
-  /** Kinds whose failure aborts the read; any other kind that is forbidden or not served becomes a warning. */
+  /** Kinds whose failure aborts the read; any other kind that is forbidden becomes a warning, or not served `notServed`. */
   readonly required: readonly ListableKind[];
   /** Objects per LIST page (where the streaming list is not served); 0 lists in one request. */
   readonly chunkSize?: number | undefined;
@@ -45,6 +45,8 @@ export interface CacheOptions {
   readonly freshness: Freshness;
   /** Try the streaming list first (default); false: LIST then WATCH only. */
   readonly streaming?: boolean | undefined;
+  /** A collection path other than KIND_PATHS' for a kind: another version the server serves it in. */
+  readonly paths?: Partial<Record<ListableKind, string>> | undefined;
 }
 
 /** How long a read of the cache waits for its broken watches to come back before it fails. */
@@ -53,8 +55,8 @@ export const STALE_WAIT_MS = 120_000;
 /**
  * The cluster's objects, one informer per kind (kube/informer.ts): every kind read once, nodes first (a
  * cluster that is down, or credentials that are wrong, fail with one error rather than ten), the others
- * in parallel; then, with `watch`, kept current. A kind the user may not list (403) or the server does not
- * serve (404) is left out with a warning unless it is required.
+ * in parallel; then, with `watch`, kept current. A kind the user may not list (403) is left out with a
+ * warning unless it is required; one the server does not serve (404) is listed in `notServed`.
  */
 export class ClusterCache {
   private constructor(
@@ -62,6 +64,8 @@ export class ClusterCache {
     private readonly informers: ReadonlyMap<ListableKind, KindInformer>,
     private readonly watchErrors: ReadonlyMap<ListableKind, Set<WatchErrorListener>>,
     readonly warnings: readonly string[],
+    /** The kinds the server does not serve (their list answered 404): there are none of them. */
+    readonly notServed: readonly ListableKind[],
   ) {}
 
   static async open(client: KubeClient, options: CacheOptions): Promise<ClusterCache> {
@@ -69,6 +73,7 @@ export class ClusterCache {
     const informers = new Map<ListableKind, KindInformer>();
     const watchErrors = new Map(options.kinds.map((kind) => [kind, new Set<WatchErrorListener>()] as const));
     const warnings: string[] = [];
+    const notServed: ListableKind[] = [];
     const readOne = async (kind: ListableKind) => {
       const resource = resourceOf(kind);
       const plural = resource.split('.')[0]!;
@@ -78,7 +83,7 @@ export class ClusterCache {
         options.onProgress?.({ kind, resource: plural, read, total, done, retry });
       const informer = new KindInformer({
         target: client.target,
-        path: KIND_PATHS[kind],
+        path: options.paths?.[kind] ?? KIND_PATHS[kind],
         chunkSize: options.chunkSize ?? DEFAULT_CHUNK_SIZE,
         freshness: options.freshness,
         streaming: options.streaming !== false,
@@ -102,7 +107,9 @@ export class ClusterCache {
         const error = classifyKubeError(err, client.target, { verb: 'list', resource });
         const optional = !options.required.includes(kind);
         if (!optional || (error.kind !== 'forbidden' && error.kind !== 'not-found')) throw error;
-        warnings.push(`${error.message} (${kind} objects not loaded)`);
+        // A collection the server does not serve (404) has no objects: a fact about the cluster.
+        if (error.kind === 'not-found') notServed.push(kind);
+        else warnings.push(`${error.message} (${kind} objects not loaded)`);
       }
     };
     try {
@@ -114,7 +121,7 @@ export class ClusterCache {
       throw err instanceof KubeError ? err : classifyKubeError(err, client.target);
     }
     const ordered = new Map(options.kinds.filter((k) => informers.has(k)).map((k) => [k, informers.get(k)!] as const));
-    return new ClusterCache(client.target, ordered, watchErrors, warnings);
+    return new ClusterCache(client.target, ordered, watchErrors, warnings, notServed);
   }
 
   /** The cached object `namespace/name` (or `name`) of `kind`, as its watch last showed it. */

@@ -8,7 +8,7 @@ export { stripUnusedFields } from './strip-fields.js';
 
 export interface ReadOptions {
   readonly kinds: readonly ListableKind[];
-  /** Kinds whose failure aborts the read; any other kind that is forbidden or not served becomes a warning. */
+  /** Kinds whose failure aborts the read; any other kind that is forbidden becomes a warning, or not served `notServed`. */
   readonly required: readonly ListableKind[];
   /** Objects per page (where the streaming list is not served); 0 lists in one request. */
   readonly chunkSize?: number | undefined;
@@ -16,12 +16,16 @@ export interface ReadOptions {
   readonly onProgress?: ((progress: ListProgress) => void) | undefined;
   /** 'cache' unless the caller writes on the strength of the read (docs/reads.md). */
   readonly freshness?: Freshness | undefined;
+  /** A collection path other than KIND_PATHS' for a kind: another version the server serves it in. */
+  readonly paths?: Partial<Record<ListableKind, string>> | undefined;
 }
 
 export interface ClusterRead {
   /** Only the kinds that were read; a kind that could not be read is absent (and explained in warnings). */
   readonly objects: ReadonlyMap<ListableKind, readonly object[]>;
   readonly warnings: readonly string[];
+  /** The kinds the server does not serve: there are none of them (not a kind that could not be read). */
+  readonly notServed: readonly ListableKind[];
 }
 
 /**
@@ -35,5 +39,5 @@ export async function readCluster(
 ): Promise<ClusterRead> {
   const cache = await ClusterCache.open(client, { ...options, watch: false, freshness: options.freshness ?? 'cache' });
   cache.stop();
-  return { objects: cache.objects(), warnings: cache.warnings };
+  return { objects: cache.objects(), warnings: cache.warnings, notServed: cache.notServed };
 }

@@ -101,7 +101,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     outages,
     waysOut,
     alreadyCordoned: nodes.filter((node) => index.node(node)?.spec?.unschedulable === true),
-    kubernetes: { server: index.snapshot.serverVersion ?? null, modelled: kubeRules(index.snapshot).modelled },
+    kubernetes: kubernetesOf(index.snapshot),
     pods: withStrategies,
     budgets,
     noExecute: { taint: taintText(taint), budgetsBroken: budgetsBrokenByTaint(tainted) },
@@ -111,6 +111,13 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     order: { by: order.by, groups: order.groups },
     eta: { totalSeconds: eta.totalSeconds, waves: eta.waves, basis: eta.basis },
   };
+}
+
+/** The version the plan models, and what the server does not serve. */
+function kubernetesOf(snapshot: ClusterIndex['snapshot']): DrainPlan['kubernetes'] {
+  const { serverVersion, notServed } = snapshot;
+  const read = { server: serverVersion ?? null, modelled: kubeRules(snapshot).modelled };
+  return notServed?.length ? { ...read, notServed } : read;
 }
 
 /**

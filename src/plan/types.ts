@@ -477,9 +477,14 @@ export interface DrainPlan {
   /**
    * The Kubernetes version whose scheduler and API the plan models (plan/kube-version.ts): `server`, the
    * server's gitVersion as read or recorded (null when the snapshot does not say); `modelled`, "1.34.4",
-   * or the minor alone ("1.37") when it is assumed.
+   * or the minor alone ("1.37") when it is assumed; `notServed`, the kinds the server does not serve (read
+   * as having no objects: DRA on a server without resource.k8s.io), when there are any.
    */
-  readonly kubernetes?: { readonly server: string | null; readonly modelled: string };
+  readonly kubernetes?: {
+    readonly server: string | null;
+    readonly modelled: string;
+    readonly notServed?: readonly string[];
+  };
   /** Pods deleted for good and data lost, one entry each (empty when the drain destroys nothing). */
   readonly warnings: readonly PlanWarning[];
   /** Kinds the plan needs and could not read (empty when it read all it needs). */

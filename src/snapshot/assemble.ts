@@ -42,7 +42,7 @@ export function assembleSnapshot(
   source: SnapshotSource,
   objects: ObjectsByKind,
   warnings: readonly string[],
-  extras: Pick<Snapshot, 'admissionParams' | 'requester' | 'serverVersion'> = {},
+  extras: Pick<Snapshot, 'admissionParams' | 'requester' | 'serverVersion' | 'notServed'> = {},
 ): Snapshot {
   const lists = Object.fromEntries(
     Object.entries(FIELD_OF_KIND).map(([kind, field]) => [

@@ -9,9 +9,12 @@ import {
   positionOf,
   readJsonListFile,
 } from '../json-list-stream.js';
+import { draVersionOf, toV1 } from './dra-versions.js';
 import {
+  DRA_KINDS,
   SNAPSHOT_KINDS,
   type AdmissionParams,
+  type DraKind,
   type Snapshot,
   type SnapshotKind,
   type SnapshotSource,
@@ -227,6 +230,8 @@ function isSnapshotKind(kind: string): kind is SnapshotKind {
   return KNOWN_KINDS.has(kind);
 }
 
+const isDraKind = (kind: string): kind is DraKind => (DRA_KINDS as readonly string[]).includes(kind);
+
 /**
  * Sorts documents' objects by kind, validating each, and remembers what it skipped. An item's place in the
  * file (`items[4]`) and its name (`Pod shop/web-1`) are put into words only for an error: a valid file of
@@ -297,9 +302,10 @@ class ObjectCollector {
     return index < 0 ? this.lists[list]! : `${this.lists[list]!}[${index}]`;
   }
 
-  private addItem(item: unknown, list: number, index: number, impliedKind: string | undefined): void {
+  private addItem(given: unknown, list: number, index: number, impliedKind: string | undefined): void {
     const place = list * PLACES_PER_LIST + index + 1;
-    if (!isObject(item)) return this.fail(`${this.where(place)} is not an object`);
+    if (!isObject(given)) return this.fail(`${this.where(place)} is not an object`);
+    let item = given;
     const kind = typeof item.kind === 'string' && item.kind !== '' ? item.kind : impliedKind;
     if (!kind) return this.fail(`${this.where(place)} has no kind`);
     if (kind.endsWith('List') && Array.isArray(item.items)) return this.addDocument(item, `${this.where(place)}: `);
@@ -310,6 +316,9 @@ class ObjectCollector {
       else this.others.set(kind, [item]);
       return;
     }
+    // DRA objects of an older version (kubectl prints the version the server prefers) in v1's shape.
+    const draVersion = isDraKind(kind) ? draVersionOf(item.apiVersion) : undefined;
+    if (draVersion) item = toV1(kind as DraKind, item, draVersion);
     const metadata = item.metadata;
     if (!isObject(metadata) || typeof metadata.name !== 'string' || metadata.name === '') {
       return this.fail(`${this.where(place)} (${kind}) has no metadata.name`);

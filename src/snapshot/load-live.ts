@@ -1,11 +1,22 @@
 import type { V1ValidatingAdmissionPolicy } from '@kubernetes/client-node';
-import type { KubeClient } from '../kube/client.js';
+import { resolveCredentials, type KubeClient } from '../kube/client.js';
 import { ClusterCache } from '../kube/cluster-cache.js';
+import { servedVersions } from '../kube/discovery.js';
+import { KIND_PATHS } from '../kube/kinds.js';
 import { readCluster, type ListProgress } from '../kube/reads.js';
 import { readParams, readRequester } from '../kube/admission-reads.js';
 import { readServerVersion } from '../kube/server-version.js';
-import { assembleSnapshot } from './assemble.js';
-import { ON_DEMAND_KINDS, REQUIRED_KINDS, SNAPSHOT_KINDS, type Snapshot, type SnapshotKind } from './types.js';
+import { assembleSnapshot, type ObjectsByKind } from './assemble.js';
+import { DRA_API_VERSIONS, DRA_GROUP, toV1, type DraApiVersion } from './dra-versions.js';
+import {
+  DRA_KINDS,
+  ON_DEMAND_KINDS,
+  REQUIRED_KINDS,
+  SNAPSHOT_KINDS,
+  type DraKind,
+  type Snapshot,
+  type SnapshotKind,
+} from './types.js';
 
 /** How far the live read has got, per kind (re-exported so ui/ never imports kube/). */
 export type { ListProgress } from '../kube/reads.js';
@@ -27,26 +38,90 @@ function kindsFor(options: LiveSnapshotOptions) {
   return options.surge ? SNAPSHOT_KINDS : SNAPSHOT_KINDS.filter((k) => !ON_DEMAND_KINDS.includes(k));
 }
 
+/** What the server is, asked once before the read: its version, and the DRA version it serves. */
+interface ServerFacts {
+  readonly serverVersion: string | undefined;
+  /** The version DRA is read through; null: the server serves none of DRA_API_VERSIONS. */
+  readonly dra: DraApiVersion | null;
+}
+
+async function askServer(client: KubeClient): Promise<ServerFacts> {
+  await resolveCredentials(client.target);
+  const [serverVersion, served] = await Promise.all([
+    readServerVersion(client.target),
+    servedVersions(client.target, DRA_GROUP),
+  ]);
+  // Not known (discovery failed): v1, whose read says what it meets.
+  const dra = served === undefined ? 'v1' : (DRA_API_VERSIONS.find((v) => served.includes(v)) ?? null);
+  return { serverVersion, dra };
+}
+
+/** The kinds to read and the paths to read them at, given what the server serves. */
+function readPlan(kinds: readonly SnapshotKind[], facts: ServerFacts) {
+  if (facts.dra === null) return { kinds: kinds.filter((k) => !isDra(k)), paths: {} };
+  const version = facts.dra;
+  if (version === 'v1') return { kinds, paths: {} };
+  const paths = Object.fromEntries(
+    DRA_KINDS.map((kind) => [kind, KIND_PATHS[kind].replace(`/${DRA_GROUP}/v1/`, `/${DRA_GROUP}/${version}/`)]),
+  );
+  return { kinds, paths };
+}
+
+const isDra = (kind: SnapshotKind): kind is DraKind => (DRA_KINDS as readonly SnapshotKind[]).includes(kind);
+
+/**
+ * The objects read, DRA's in v1's shape, and a kind the server does not serve (its list answered 404,
+ * or DRA without a version the plan reads) loaded with no objects: there are none of it, which is a fact
+ * about the cluster and not a kind the plan could not read.
+ */
+function snapshotObjects(
+  objects: ReadonlyMap<SnapshotKind, readonly object[]>,
+  notServed: readonly SnapshotKind[],
+  facts: ServerFacts,
+): ObjectsByKind {
+  const out = new Map<SnapshotKind, readonly object[]>();
+  for (const kind of SNAPSHOT_KINDS) {
+    const read = objects.get(kind);
+    if (read) {
+      const version = facts.dra;
+      out.set(
+        kind,
+        isDra(kind) && version && version !== 'v1' ? read.map((o) => toV1(kind, o as never, version)) : read,
+      );
+    } else if (notServed.includes(kind)) out.set(kind, []);
+  }
+  return out;
+}
+
+function notServedOf(kinds: readonly SnapshotKind[], read: readonly SnapshotKind[], facts: ServerFacts) {
+  return [...read, ...(facts.dra === null ? kinds.filter(isDra) : [])];
+}
+
 /**
  * Reads the cluster into a Snapshot: nodes first, then every other kind in parallel. A kind the user may
- * not list (403) or the server does not serve (404) is left out with a warning, so the plan can say what
- * it could not check; nodes and pods are required.
+ * not list (403) is left out with a warning, so the plan can say what it could not check; one the server
+ * does not serve is read as having no objects; nodes and pods are required. DRA is read through the
+ * version of resource.k8s.io the server serves (discovery), into v1's shape.
  */
 export async function loadLiveSnapshot(client: KubeClient, options: LiveSnapshotOptions = {}): Promise<Snapshot> {
+  const facts = await askServer(client);
+  const kinds = kindsFor(options);
   const read = await readCluster(client, {
-    kinds: kindsFor(options),
+    ...readPlan(kinds, facts),
     required: REQUIRED_KINDS,
     chunkSize: options.chunkSize,
     onProgress: options.onProgress,
     freshness: options.freshness,
   });
-  const serverVersion = await readServerVersion(client.target);
+  const notServed = notServedOf(kinds, read.notServed, facts);
   const { context, server } = client.target;
   const extras = await admissionExtras(client, read.objects);
-  return assembleSnapshot({ type: 'live', context, server }, read.objects, read.warnings, {
-    ...extras,
-    serverVersion,
-  });
+  return assembleSnapshot(
+    { type: 'live', context, server },
+    snapshotObjects(read.objects, notServed, facts),
+    read.warnings,
+    { ...extras, serverVersion: facts.serverVersion, notServed },
+  );
 }
 
 /**
@@ -86,15 +161,17 @@ export interface LiveCluster {
  * request, and the drain's and the run's watches are the cache's (kube/cached-apis.ts).
  */
 export async function openLiveCluster(client: KubeClient, options: LiveSnapshotOptions = {}): Promise<LiveCluster> {
+  const facts = await askServer(client);
+  const kinds = kindsFor(options);
   const cache = await ClusterCache.open(client, {
-    kinds: kindsFor(options),
+    ...readPlan(kinds, facts),
     required: REQUIRED_KINDS,
     chunkSize: options.chunkSize,
     onProgress: options.onProgress,
     watch: options.follow ?? true,
     freshness: 'consistent',
   });
-  const serverVersion = await readServerVersion(client.target);
+  const notServed = notServedOf(kinds, cache.notServed, facts);
   const { context, server } = client.target;
   // Read once: the caller does not change, and params seldom do during a drain.
   const extras = await admissionExtras(client, cache.objects());
@@ -110,10 +187,12 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
       if (last?.generation !== generation) {
         last = {
           generation,
-          snapshot: assembleSnapshot({ type: 'live', context, server }, cache.objects(), cache.warnings, {
-            ...extras,
-            serverVersion,
-          }),
+          snapshot: assembleSnapshot(
+            { type: 'live', context, server },
+            snapshotObjects(cache.objects(), notServed, facts),
+            cache.warnings,
+            { ...extras, serverVersion: facts.serverVersion, notServed },
+          ),
         };
       }
       return last.snapshot;

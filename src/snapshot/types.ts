@@ -206,4 +206,9 @@ export interface Snapshot {
    * file. Absent: not known (the plan then models the newest supported minor, and says so).
    */
   readonly serverVersion?: string | undefined;
+  /**
+   * Kinds the server does not serve (a live read), loaded with no objects: no pod of the cluster can use
+   * them (DRA on a server without resource.k8s.io), unlike a kind that could not be read.
+   */
+  readonly notServed?: readonly SnapshotKind[] | undefined;
 }

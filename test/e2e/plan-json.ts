@@ -13,6 +13,7 @@ export interface Plan {
   outages?: Array<{ kind: string; name: string; until: string; returnsOn: string[] }>;
   pods: Array<{ namespace: string; name: string; action: string; replacement: Replacement | null }>;
   caveats: string[];
+  kubernetes: { server: string | null; modelled: string; notServed?: string[] };
 }
 
 /** The plan a `plan -o json` run printed; a run that printed nothing fails with its exit code and stderr. */
