@@ -132,6 +132,10 @@ export function answered(
       return { machine: next, action: { do: 'wait-for-budget', pdb: step.pdb, fallbackMs } };
     }
     case 'retry': {
+      // A webhook's 429 is the answer a server dry run asked for (its operator would move the pod first).
+      if (step.patient && config.dryRun === 'server') {
+        return stop(machine, { phase: 'dry-run', admitted: false, reason: step.error, pdb: null });
+      }
       const failures = step.patient ? machine.failures : machine.failures + 1;
       if (failures > config.maxFailures) {
         return stop(machine, { phase: 'failed', error: `${step.error} (gave up after ${machine.attempts} attempts)` });

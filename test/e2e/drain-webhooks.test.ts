@@ -166,6 +166,13 @@ describe('drain with admission webhooks on evictions (hello)', () => {
     expect(run.finished?.result).toBe('dry-run');
     expect(dryRuns.length).toBeGreaterThan(0);
     expect(dryRuns.every((d) => d)).toBe(true);
+    // The webhook's 429 is the dry run's answer: each pod refused in its words, not retried until the timeout.
+    const verdicts = run.events.flatMap((e) => (e.type === 'pod' && e.state.phase === 'dry-run' ? [e.state] : []));
+    expect(verdicts.length).toBeGreaterThan(0);
+    for (const v of verdicts) {
+      expect(v).toMatchObject({ admitted: false, pdb: null });
+      expect(v.reason).toMatch(/^admission webhook "wait.demo.kubectl-maint.io" denied the request: /);
+    }
   });
 
   it("a webhook's denial ends each pod's attempts once; the summary says what to do", async () => {

@@ -145,6 +145,27 @@ describe('pod machine', () => {
     expect(t.machine.state).toEqual({ phase: 'retrying', attempts: 1, error: 'throttled', nextAttemptMs: NOW + 3000 });
   });
 
+  it("An admission webhook's 429 is asked again as it says and never counts as a failure: its operator moves the pod first", () => {
+    const webhook: EvictionStep = {
+      kind: 'retry',
+      error: 'admission webhook "w.io" denied the request: migrating',
+      retryAfterMs: 5000,
+      patient: true,
+    };
+    let t = initialMachine();
+    for (let i = 0; i < real.maxFailures + 5; i += 1) t = ask(t.machine, webhook);
+    expect(t.action).toEqual({ do: 'sleep', ms: 5000 });
+    expect(t.machine.failures).toBe(0);
+    expect(t.machine.state).toMatchObject({ phase: 'retrying', error: webhook.error });
+    // In a server dry run it is the answer: the pod ends refused, with the webhook's words.
+    expect(ask(initialMachine().machine, webhook, NOW, serverDryRun).machine.state).toEqual({
+      phase: 'dry-run',
+      admitted: false,
+      reason: webhook.error,
+      pdb: null,
+    });
+  });
+
   it('A budget refusal between transient errors resets the retry count', () => {
     let machine = ask(initialMachine().machine, transient).machine;
     machine = ask(machine, transient).machine;
