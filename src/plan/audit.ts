@@ -1,7 +1,6 @@
 import type { ClusterIndex } from '../snapshot/cluster-index.js';
 import type { AuditCause, AuditCauseKind, AuditEffect, AuditNode, AuditWorkload, ClusterAudit } from './audit-types.js';
 import { buildPlan } from './build-plan.js';
-import { DAEMON_SET_FATAL } from './drain-filters/daemon-set.js';
 import { isRemovedByDrain } from './pool-state.js';
 import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan, ReadVerdict, Verdict } from './types.js';
 import { plural } from '../wording.js';
@@ -65,7 +64,7 @@ const workloadOf = (p: PodPlan) => ({
 const podName = (p: { readonly namespace: string; readonly name: string }) => `${p.namespace}/${p.name}`;
 const keyOf = (w: Problem['workload']) => `${w.namespace}/${w.kind}/${w.name}`;
 
-/** Refused pods, per workload: kubectl's filter names the flag that lets them go. */
+/** Refused pods, per workload: the plan names the flag that lets them go (`override`, set by the filter). */
 function refusals(plan: DrainPlan): Problem[] {
   const refused = plan.pods.filter((p) => p.action === 'refuse');
   return [...Map.groupBy(refused, (p) => `${keyOf(workloadOf(p))}\u0000${p.filter}\u0000${p.reason}`).values()].map(
@@ -77,29 +76,11 @@ function refusals(plan: DrainPlan): Problem[] {
         effect: 'blocks',
         pods: pods.map(podName),
         budget: null,
-        flag: refusalFlag(first),
+        flag: first.override ?? null,
         detail: first.reason,
       };
     },
   );
-}
-
-/**
- * The flag kubectl drain takes to let a refused pod go, by the filter that refused it: a DaemonSet's pod
- * --ignore-daemonsets (one whose DaemonSet is gone, --force), emptyDir data --delete-emptydir-data, no
- * controller --force. Null for a refusal no flag overrides.
- */
-export function refusalFlag(pod: Pick<PodPlan, 'filter' | 'reason'>): string | null {
-  switch (pod.filter) {
-    case 'daemonSetFilter':
-      return pod.reason === DAEMON_SET_FATAL ? '--ignore-daemonsets' : '--force';
-    case 'localStorageFilter':
-      return '--delete-emptydir-data';
-    case 'unreplicatedFilter':
-      return '--force';
-    default:
-      return null;
-  }
 }
 
 /**

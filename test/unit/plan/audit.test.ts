@@ -1,6 +1,6 @@
 import type { V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { buildAudit, refusalFlag } from '../../../src/plan/audit.js';
+import { buildAudit } from '../../../src/plan/audit.js';
 import type { AuditCauseKind, ClusterAudit } from '../../../src/plan/audit-types.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import type { PlanOptions } from '../../../src/plan/types.js';
@@ -277,29 +277,5 @@ describe('buildAudit', () => {
       const held = node.verdict === 'blocked' || node.verdict === 'disruptive';
       expect(node.workloads.length > 0).toBe(held);
     }
-  });
-});
-
-describe('refusalFlag', () => {
-  it.each([
-    {
-      filter: 'daemonSetFilter',
-      reason: 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)',
-      flag: '--ignore-daemonsets',
-    },
-    { filter: 'daemonSetFilter', reason: 'daemonsets.apps "agent" not found', flag: '--force' },
-    {
-      filter: 'localStorageFilter',
-      reason: 'Pods with local storage (use --delete-emptydir-data to override)',
-      flag: '--delete-emptydir-data',
-    },
-    {
-      filter: 'unreplicatedFilter',
-      reason: 'Pods that declare no controller (use --force to override)',
-      flag: '--force',
-    },
-    { filter: 'someFutureFilter', reason: 'refused (use --whatever)', flag: null },
-  ])('$filter "$reason": $flag', ({ filter, reason, flag }) => {
-    expect(refusalFlag({ filter, reason })).toBe(flag);
   });
 });
