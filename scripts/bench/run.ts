@@ -23,6 +23,10 @@
  *   pool-plan-scale  the pool plan of 500 nodes of that cluster with --max-unavailable 10 %, against
  *              JSON.parse of the same snapshot, and the CLI's peak RSS against the file's size
  *              (scripts/bench/pool-plan-scale.ts; needs no lab). Targets: <= 3 and <= 2.
+ *   audit-scale  `kubectl maint audit` of every node of a generated 1,500-node / 45,000-pod cluster against
+ *              one node's plan of the same snapshot, end to end (scripts/bench/audit-scale.ts; needs no lab;
+ *              AUDIT_SCALE sets the size, a fraction of plan-scale's cluster). Only when asked for by name.
+ *              Target: <= 3.
  *   startup    start-up against kubectl in the same run, release binary and from source: version,
  *              cordon + uncordon, plan -o json on a 20-node lab, and the demo's first screen
  *              (scripts/bench/startup.ts; STARTUP_RUNS runs each, default 15; RELEASE_BINARY to skip
@@ -48,6 +52,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type * as AuditScale from './audit-scale.js';
 import type * as DocsWriter from './docs-writer.js';
 import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
@@ -172,7 +177,7 @@ const blocks = [
   // One table for the drain scenarios: written only when all of them ran, so none is dropped from it.
   ...(scenarios.every((s) => wanted(s.name)) ? [DRAIN_BLOCK] : []),
   ...['plan-scale', 'pool-plan-scale', 'startup', 'surge', 'eta'].filter(wanted),
-  ...['run', 'live-read'].filter((name) => values.scenario?.includes(name)),
+  ...['run', 'live-read', 'audit-scale'].filter((name) => values.scenario?.includes(name)),
 ];
 if (values['write-docs']) {
   const missing = docs.missingMarkers(readFileSync(docPath, 'utf8'), blocks);
@@ -244,6 +249,16 @@ if (wanted('pool-plan-scale')) {
   const report = await module.runPoolPlanScaleBench();
   console.log(report.text);
   keep('pool-plan-scale', report.text, false);
+  if (!report.passed) missed = true;
+}
+
+if (values.scenario?.includes('audit-scale')) {
+  const module = (await import(new URL('./audit-scale.ts', import.meta.url).href)) as typeof AuditScale;
+  const scale = process.env.AUDIT_SCALE === undefined ? undefined : Number(process.env.AUDIT_SCALE);
+  const report = await module.runAuditScaleBench({ ...(scale === undefined ? {} : { scale }) });
+  console.log(report.text);
+  const command = `${scale === undefined ? '' : `AUDIT_SCALE=${scale} `}${benchCommand(['audit-scale'], false)}`;
+  written.push({ name: 'audit-scale', command, body: docs.fenced(report.text) });
   if (!report.passed) missed = true;
 }
 
