@@ -8,7 +8,7 @@ import { eventually, kubectl, labProcessEnv, labScript, seedScenario } from './l
 // API server is started again with resource.k8s.io/v1 turned off (--runtime-config) and v1beta1 on
 // instead, as on a cluster that has not turned v1 on, then with no DRA version at all, as on a
 // server that does not serve DRA. Its stored objects are the same throughout; only what it serves changes.
-// (Without v1 a 1.35+ API server never reports its own informers of it synced, so the lab waits for it
+// (Without v1 the 1.37 API server never reports its own informers of it synced, so the lab waits for it
 // ready but for that check; it serves every request all the same.)
 
 /**
