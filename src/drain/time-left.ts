@@ -6,8 +6,11 @@ import type { PodDrainState } from './events.js';
  *
  * The plan says when each wave of evictions starts and when the last pod is gone, counting the pods
  * --escalate-after deletes. Live, the expected end is the latest of what the cluster shows:
- * - the plan's rest, counted from when the earliest wave with pods not yet admitted became the current one
- *   (a wave admitted later than planned moves the end by as much);
+ * - the plan's rest, counted from when the last wave was admitted: waves are counted as the plan counts
+ *   them, by how many of its pods the API admitted (a budget lets any of its pods go, not the one the plan
+ *   named for the wave), so wave w is admitted once as many pods as waves 1…w hold are, and the plan's
+ *   rest from then is its total less wave w's start (a wave admitted later than planned moves the end by
+ *   as much);
  * - each terminating pod's grace deadline;
  * - each refused pod --escalate-after will delete: its first refusal + the bound + its grace period.
  * All three count at once, whatever phase the pods are in: an estimate that switched from one to another as
@@ -42,8 +45,11 @@ export interface PodNow {
 export interface TimeLeft {
   /** When the last pod is expected gone (epoch ms). */
   readonly endMs: number;
-  /** The earliest wave with pods not yet admitted and when it became the current one; null once all are admitted. */
-  readonly wave: { readonly number: number; readonly sinceMs: number } | null;
+  /**
+   * How many of the plan's waves the API has admitted (0: none yet) and since when: when the last of them
+   * was, or the first event while none is. The plan's rest counts from there.
+   */
+  readonly admitted: { readonly waves: number; readonly sinceMs: number };
   /** The pods --escalate-after will delete (namespace/name) and when (epoch ms), soonest first. */
   readonly escalations: ReadonlyArray<{ readonly pod: string; readonly atMs: number }>;
 }
@@ -63,11 +69,13 @@ export function followTimeLeft(
   planned: PlannedTimes,
 ): TimeLeft | null {
   const pending = pods.filter((p) => NOT_ADMITTED.has(p.state.phase));
-  const waves = pending.flatMap((p) => planned.podWave.get(p.uid) ?? []);
-  const wave = waves.length === 0 ? null : currentWave(previous, Math.min(...waves), atMs);
-  const planEnd = wave
-    ? wave.sinceMs + (planned.totalSeconds - (planned.waveStartsAfterSeconds.get(wave.number) ?? 0)) * 1000
-    : null;
+  const waves = wavesAdmitted(pods, planned);
+  const admitted = previous?.admitted.waves === waves ? previous.admitted : { waves, sinceMs: atMs };
+  // The plan's rest from the last wave admitted (none yet: the plan's whole total, from the start).
+  const planEnd =
+    planned.podWave.size > 0
+      ? admitted.sinceMs + (planned.totalSeconds - (planned.waveStartsAfterSeconds.get(waves) ?? 0)) * 1000
+      : null;
   const deletions = dueDeletions(pending, planned, previous);
   const ends = [
     ...(planEnd === null ? [] : [planEnd]),
@@ -76,10 +84,10 @@ export function followTimeLeft(
       p.state.phase === 'terminating' && p.state.deadlineMs !== null ? [p.state.deadlineMs] : [],
     ),
   ];
-  if (ends.length === 0) return previous && { ...previous, wave: null, escalations: [] };
+  if (ends.length === 0) return previous && { ...previous, admitted, escalations: [] };
   const endMs = Math.max(...ends);
   const escalations = deletions.map(({ pod, atMs }) => ({ pod, atMs })).sort((a, b) => a.atMs - b.atMs);
-  return { endMs, wave, escalations };
+  return { endMs, admitted, escalations };
 }
 
 /** Seconds left as of `nowMs`: negative once past the estimate. */
@@ -87,9 +95,22 @@ export function secondsLeft(timeLeft: TimeLeft, nowMs: number): number {
   return (timeLeft.endMs - nowMs) / 1000;
 }
 
-/** The same wave keeps the moment it became current: a retry or a re-render does not restart its count. */
-function currentWave(previous: TimeLeft | null, number: number, atMs: number): NonNullable<TimeLeft['wave']> {
-  return previous?.wave?.number === number ? previous.wave : { number, sinceMs: atMs };
+/**
+ * The plan's waves the API has admitted, counted as the plan counts them: the most waves w such that waves
+ * 1…w together have no more pods than the API admitted so far.
+ */
+function wavesAdmitted(pods: readonly PodNow[], planned: PlannedTimes): number {
+  const admitted = pods.filter((p) => planned.podWave.has(p.uid) && !NOT_ADMITTED.has(p.state.phase)).length;
+  const sizes = new Map<number, number>();
+  for (const wave of planned.podWave.values()) sizes.set(wave, (sizes.get(wave) ?? 0) + 1);
+  let upTo = 0;
+  let done = 0;
+  for (const [wave, size] of [...sizes].sort(([x], [y]) => x - y)) {
+    upTo += size;
+    if (upTo > admitted) break;
+    done = wave;
+  }
+  return done;
 }
 
 /** The refused pods --escalate-after deletes: when (the first refusal + the bound), and gone within their grace. */

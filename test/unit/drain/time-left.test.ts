@@ -54,8 +54,8 @@ describe('followTimeLeft: one estimate, the plan’s, followed live', () => {
   });
 
   it('never jumps back up while pods only move between phases: the grace deadlines count from the start', () => {
-    // hello-a's grace runs to 9 s, past when the plan's rest from wave 2 would end (6 s): counting to the
-    // wave's end (1 s left at 0:05) and then to hello-a's deadline (3 s left at 0:06) would jump back up.
+    // Wave 1 is admitted at 1 s (the plan: 0 s), so the plan's 11 s end at 12 s; hello-a's grace runs to
+    // 9 s, inside that. hello-b (wave 2) is admitted at 6 s, the plan's rest after it (5 s) ends at 11 s.
     const a = pod('a', terminating(9));
     const seen = countdown([
       [0, [pod('a', { phase: 'queued' }), pod('b', { phase: 'queued' })]],
@@ -66,8 +66,8 @@ describe('followTimeLeft: one estimate, the plan’s, followed live', () => {
       [6, [a, pod('b', terminating(8))]],
       [7, [a, pod('b', terminating(8))]],
     ]);
-    // From 0:01 the later of the two, hello-a's 9 s, counted down steadily.
-    expect(seen).toEqual([11, 8, 6, 5, 4, 3, 2]);
+    // Counted down steadily, never back up; earlier only when a wave is admitted sooner than the plan said.
+    expect(seen).toEqual([11, 11, 9, 8, 7, 5, 4]);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeLessThanOrEqual(seen[i - 1]!);
   });
 
@@ -76,10 +76,10 @@ describe('followTimeLeft: one estimate, the plan’s, followed live', () => {
     const seen = countdown([
       [0, [pod('a', { phase: 'queued' }), pod('b', { phase: 'queued' })]],
       [1, [a, pod('b', waitingSince(1))]],
-      // hello-b is admitted at 12 s instead of 6 s: the plan's last 5 s count from there.
+      // hello-b is admitted at 12 s instead of 7 s (wave 1 at 1 s + the plan's 6): the plan's last 5 s count from there.
       [12, [pod('a', { phase: 'gone', how: 'evicted' }), pod('b', terminating(14))]],
     ]);
-    expect(seen).toEqual([11, 5, 2]);
+    expect(seen).toEqual([11, 11, 5]);
   });
 
   it('counts --escalate-after: a pod its budget refuses is deleted at its first refusal + the bound, then gone within its grace', () => {
@@ -108,10 +108,11 @@ describe('followTimeLeft: one estimate, the plan’s, followed live', () => {
   });
 
   it('goes negative once past the estimate (the view says by how much)', () => {
+    // Both waves admitted at once: the plan's rest after wave 2, 5 s.
     const seen = countdown([
       [0, [pod('a', terminating(2)), pod('b', terminating(2))]],
-      [5, [pod('a', terminating(2)), pod('b', terminating(2))]],
+      [8, [pod('a', terminating(2)), pod('b', terminating(2))]],
     ]);
-    expect(seen).toEqual([2, -3]);
+    expect(seen).toEqual([5, -3]);
   });
 });
