@@ -150,18 +150,19 @@ function forward(stream: Readable | null, name: 'stdout' | 'stderr', request: Co
 }
 
 const KILL_AFTER_MS = 5000;
+/** How long processes may take to be gone after the SIGKILL before the command counts as over anyway. */
+const GONE_AFTER_KILL_MS = 2000;
 /** How often the processes are looked for again, after the SIGTERM, until none is left. */
 const GONE_POLL_MS = 100;
 
 /**
  * On timeout or abort: SIGTERM to every process the command started (command-processes.ts: its group, its
  * session, its descendants, what carries its environment), SIGKILL to those still there 5 s later.
- * `settled` resolves at once when neither happened, else once none of them is left (or the SIGKILL went):
+ * `settled` resolves at once when neither happened, else once none of them is left (2 s after the SIGKILL at most):
  * the command is over only when all it started is.
  */
 function stopCommandOn(leader: number, marks: readonly string[], request: CommandRequest) {
   let kill: NodeJS.Timeout | undefined;
-  let killed = false;
   const signalAll = (signal: NodeJS.Signals) => {
     for (const pid of [-leader, ...commandProcesses(leader, marks)]) {
       try {
@@ -180,7 +181,9 @@ function stopCommandOn(leader: number, marks: readonly string[], request: Comman
     },
     settled: async () => {
       if (state.why === null) return;
-      while (!killed && commandProcesses(leader, marks).length > 0) await sleep(GONE_POLL_MS);
+      // Until none is left: after the SIGKILL too, which takes a moment to end them.
+      const deadline = Date.now() + KILL_AFTER_MS + GONE_AFTER_KILL_MS;
+      while (commandProcesses(leader, marks).length > 0 && Date.now() < deadline) await sleep(GONE_POLL_MS);
       clearTimeout(kill);
     },
   };
@@ -188,10 +191,7 @@ function stopCommandOn(leader: number, marks: readonly string[], request: Comman
     if (state.why) return;
     state.why = why;
     signalAll('SIGTERM');
-    kill = setTimeout(() => {
-      killed = true;
-      signalAll('SIGKILL');
-    }, KILL_AFTER_MS);
+    kill = setTimeout(() => signalAll('SIGKILL'), KILL_AFTER_MS);
   };
   const timeout = request.timeoutMs > 0 ? setTimeout(() => stop('timeout'), request.timeoutMs) : undefined;
   const onAbort = () => stop('interrupted');

@@ -115,12 +115,12 @@ describe('the operator command', () => {
       argv: [file],
       node: 'w1',
       runId: 'r-timeout',
-      timeoutMs: 3000,
+      timeoutMs: 5000,
       onLine: (_stream, line) => lines.push(line),
     });
     const result = await running;
     const stubborn = Number(readFileSync(pidFile, 'utf8'));
-    expect(result).toMatchObject({ failure: 'timed out after 3s (--command-timeout)', interrupted: false });
+    expect(result).toMatchObject({ failure: 'timed out after 5s (--command-timeout)', interrupted: false });
     expect(alive(stubborn)).toBe(false);
   });
 
