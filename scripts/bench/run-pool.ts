@@ -75,7 +75,7 @@ export async function runRunPoolBench(options: RunPoolOptions): Promise<{ text: 
       kubectl('rollout', 'status', '-n', 'shop', `deployment/${app}`, '--timeout=180s');
     }
     settle(kubectl);
-    kubectl('delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found');
+    kubectl('delete', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '--ignore-not-found');
   };
   const tools: Record<string, () => [string, string[]]> = {
     'kubectl maint run': () => [process.execPath, [options.maint, ...poolRunArgs([reboot, '{node}'])]],

@@ -13,7 +13,7 @@ is_component() {
 }
 
 # The audit policy of the lab's kube-apiserver: only the writes the drain and run tests judge (evictions,
-# pod deletes, node patches, the runs' Leases in kube-system, and every write of the ServiceAccounts of
+# pod deletes, node patches, the runs' Leases (in kubectl-maint, or kube-system), and every write of the ServiceAccounts of
 # namespace maint-rbac, the least-privilege test's users) and the reads whose count they judge (lists
 # and watches: a run lists each kind once; GETs of budgets: a run's wait for them stays bounded), at
 # Metadata level (who, what, answer; no bodies), so the log stays small.
@@ -34,7 +34,7 @@ rules:
     resources: [{group: '', resources: [nodes]}]
   - level: Metadata
     verbs: [create, patch, update, delete]
-    namespaces: [kube-system]
+    namespaces: [kubectl-maint, kube-system]
     resources: [{group: coordination.k8s.io, resources: [leases]}]
   - level: Metadata
     verbs: [list, watch]

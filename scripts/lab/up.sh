@@ -151,6 +151,8 @@ for c in kube-controller-manager kube-scheduler kwok; do start_component "$c"; d
 for c in kube-controller-manager kube-scheduler; do wait_component "$c"; done
 # ServiceAccount admission rejects pods until the namespace's default ServiceAccount exists.
 wait_until 60 "the default ServiceAccount" lab_kubectl get serviceaccount default -n default
+# The namespace of the runs' state, as whoever grants a run its roles makes it (kubectl maint rbac run).
+lab_kubectl create namespace kubectl-maint >/dev/null
 wait_component kwok
 
 trap - ERR

@@ -21,7 +21,9 @@ import type { ClusterTarget } from '../ui/proceed-question.js';
 import { RunLines } from '../ui/run-lines.js';
 import { safeLines } from '../safe-text.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
-import { DEFAULT_STATE_NAMESPACE, type RunCommandValues } from './commands/run.js';
+import { DEFAULT_STATE_NAMESPACE } from '../kube/defaults.js';
+import { earlierRunsNote, missingStateNamespace } from '../run/state-namespace-check.js';
+import type { RunCommandValues } from './commands/run.js';
 import { drainOptionsFrom, drainSettingsFrom } from './drain-flags.js';
 import { CliError, ExitCode, planExitCode, UsageError } from './exit-codes.js';
 import { processHolder } from '../process-holder.js';
@@ -104,6 +106,10 @@ export async function runCommandAction(
   let opened: Promise<LiveCluster> | undefined;
   const live = () => (opened ??= openLiveCluster(client, values));
   const ctx = { api, namespace: values.stateNamespace, holder, nowMs: Date.now() };
+  const missing = await missingStateNamespace(api, values.stateNamespace).catch((err: unknown) => {
+    throw asCliError(err);
+  });
+  if (missing) throw new CliError(missing);
   let runId: string | undefined;
   try {
     const taken =
@@ -131,6 +137,11 @@ export async function runCommandAction(
     }
     return await drive(taken, { api, holder, values, client, live: await live() });
   } catch (err) {
+    if (err instanceof RunRefused && values.resume !== undefined && /^no run/.test(err.message)) {
+      // A run started when runs were kept in kube-system: say where it is.
+      const note = await earlierRunsNote(api, values.stateNamespace);
+      throw new CliError(note ? `${err.message}; ${note}` : err.message);
+    }
     if (err instanceof RunRefused || err instanceof LeaseLost || err instanceof CommandCannotStart) {
       throw new CliError(err.message);
     }

@@ -3,6 +3,7 @@ import { abandonRun } from '../run/abandon.js';
 import { RunRefused } from '../run/claim.js';
 import { readRunTimeline } from '../run/run-timeline.js';
 import { listRuns } from '../run/runs.js';
+import { earlierRunsNote } from '../run/state-namespace-check.js';
 import { leaseName } from '../run/state.js';
 import { runTimelineDocument, runTimelineText } from '../ui/run-timeline-text.js';
 import { abandonedLines, runsDocument, runsTable } from '../ui/runs-text.js';
@@ -23,6 +24,8 @@ export async function runsAction(values: RunsCommandValues): Promise<number> {
   if (values.output) process.stdout.write(runsDocument(runs, values.output));
   else if (runs.length === 0) process.stderr.write(`No runs found in ${values.stateNamespace} namespace.\n`);
   else process.stdout.write(`${runsTable(runs, now, terminalWidth(process.stdout)).join('\n')}\n`);
+  const earlier = await earlierRunsNote(api, values.stateNamespace);
+  if (earlier) process.stderr.write(`note: ${earlier}\n`);
   return ExitCode.Ok;
 }
 

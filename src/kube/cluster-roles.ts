@@ -1,9 +1,10 @@
+import { DEFAULT_STATE_NAMESPACE } from './defaults.js';
 import { rulesOf, permissionsOf, type RbacCommand, type RbacOption, type RbacRule } from './permissions.js';
 
 /**
  * The ClusterRoles of a command as YAML (`kubectl maint rbac`, and deploy/rbac/ in the release): one rule
  * per resource, each with a comment saying what the command does with it. A run's Leases are in a role of
- * their own, to be bound in the state namespace only.
+ * their own, to be bound in the state namespace only, which is printed with it.
  */
 
 const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
@@ -39,10 +40,21 @@ export function clusterRolesYaml(command: RbacCommand, options: readonly RbacOpt
   if (stateRules.length > 0) {
     const state = clusterRoleName(command, 'state');
     documents.push(
+      [
+        `# The runs' state: their Leases, in a namespace of their own (--state-namespace, ${DEFAULT_STATE_NAMESPACE}`,
+        '# unless told), made here by whoever grants these roles: a run does not create it, and its user may',
+        "# write no Lease of kube-system (the control plane's leader election).",
+        'apiVersion: v1',
+        'kind: Namespace',
+        'metadata:',
+        `  name: ${DEFAULT_STATE_NAMESPACE}`,
+        '  labels:',
+        '    app.kubernetes.io/name: kubectl-maint',
+        '',
+      ].join('\n'),
       clusterRoleYaml(state, stateRules, [
-        "# The runs' state, only in the namespace of their Leases (--state-namespace, kube-system unless told):",
-        `#   kubectl create rolebinding ${state} --namespace=kube-system --clusterrole=${state} --user=NAME`,
-        '# A namespace of their own keeps a run away from the Leases of the control plane (in kube-system).',
+        "# The runs' Leases, only in their namespace. Bind it there:",
+        `#   kubectl create rolebinding ${state} --namespace=${DEFAULT_STATE_NAMESPACE} --clusterrole=${state} --user=NAME`,
       ]),
     );
   }

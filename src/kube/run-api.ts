@@ -65,6 +65,11 @@ export interface RunApi {
    */
   watchLease(namespace: string, name: string, onChange: (lease: V1Lease | null) => void): { stop(): void };
   readPdb(namespace: string, name: string): Promise<V1PodDisruptionBudget | null>;
+  /**
+   * Whether the namespace exists, by a LIST of namespaces selected by name (the plan's role may list them,
+   * not get them); undefined when that cannot tell (the user may not list namespaces).
+   */
+  namespaceExists(name: string): Promise<boolean | undefined>;
   /** SelfSubjectAccessReview: may the current user do this? */
   canI(check: AccessCheck): Promise<boolean>;
   /**
@@ -170,6 +175,15 @@ export function runApi(client: KubeClient): RunApi {
         .catch(
           orNull<V1PodDisruptionBudget>({ verb: 'get', resource: 'poddisruptionbudgets.policy', namespace, name }),
         ),
+    namespaceExists: async (name) => {
+      try {
+        const list = await client.core.listNamespace({ fieldSelector: `metadata.name=${name}` });
+        return list.items.length > 0;
+      } catch (err) {
+        if (classifyKubeError(err, client.target).kind === 'forbidden') return undefined;
+        throw classifyKubeError(err, client.target, { verb: 'list', resource: 'namespaces' });
+      }
+    },
     canI: async (check) => {
       const review = await authorization
         .createSelfSubjectAccessReview({

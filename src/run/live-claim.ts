@@ -1,4 +1,5 @@
 import type { V1Lease } from '@kubernetes/client-node';
+import { EARLIER_STATE_NAMESPACE } from '../kube/defaults.js';
 import { activeHolder, ANNOTATION, leaseName, secondsLeft } from './state.js';
 
 /**
@@ -13,7 +14,7 @@ import { activeHolder, ANNOTATION, leaseName, secondsLeft } from './state.js';
  * Where a run's Lease is looked for when its node does not name the namespace (a node claimed before
  * nodes named it): the namespace runs used by default then.
  */
-export const UNNAMED_STATE_NAMESPACE = 'kube-system';
+export const UNNAMED_STATE_NAMESPACE = EARLIER_STATE_NAMESPACE;
 
 /** A node as these commands read it: its name and annotations. */
 export interface ClaimedNodeRead {

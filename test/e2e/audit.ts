@@ -4,7 +4,7 @@ import { labDirFor } from './lab.js';
 
 /**
  * The lab's kube-apiserver audit log (scripts/lab/components.sh: evictions, pod deletes, node patches, the
- * writes of Leases in kube-system, and every list and watch, at Metadata level, one JSON event per line):
+ * writes of the runs' Leases (in kubectl-maint, or kube-system), and every list and watch, at Metadata level, one JSON event per line):
  * what the API server itself saw the plugin do. A test marks the log before the drain and reads what was
  * logged after, so that earlier tests do not count.
  */
@@ -58,7 +58,7 @@ export interface MaintWrites {
   readonly deletes: readonly string[];
   /** Node patches (cordons): "node HTTP-code", with " dry-run" for a server dry run. */
   readonly nodePatches: readonly string[];
-  /** Writes of Leases in kube-system (a run's state): "verb name HTTP-code". */
+  /** Writes of Leases (a run's state): "verb name HTTP-code". */
   readonly leases: readonly string[];
 }
 

@@ -41,7 +41,7 @@ function expectOneStreamingReadPerKind(reads: MaintReads): void {
 describe('the reads of kubectl maint, in the API server audit log', () => {
   it('a run over six nodes in three batches reads each kind once and plans from watches after', async () => {
     await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await kubectl(['delete', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
     const mark = await auditMark();
     const r = await finish(await start(poolRunArgs(['true'], { expectReboot: false })));
     const why = described(r);
@@ -58,7 +58,7 @@ describe('the reads of kubectl maint, in the API server audit log', () => {
     // The run's own state, apart from the cluster's kinds: its one Lease in the state namespace, listed
     // once and watched by name (client-node's ListWatch), however many batches.
     const runId = started?.type === 'run-started' ? started.runId : '';
-    const own = `/namespaces/kube-system/leases?`;
+    const own = `/namespaces/kubectl-maint/leases?`;
     const byName = `fieldSelector=${encodeURIComponent(`metadata.name=${leaseName(runId)}`)}`;
     expect(reads.leases.filter((read) => !read.includes(own) || !read.includes(byName))).toEqual([]);
     expect(reads.leases.filter((read) => read.startsWith('list '))).toHaveLength(1);

@@ -24,7 +24,7 @@ interface Plan {
 }
 
 const NS = 'maint-rbac';
-const STATE_NS = 'kube-system';
+const STATE_NS = 'kubectl-maint';
 const user = (name: string) => `system:serviceaccount:${NS}:${name}`;
 const SUBJECT = user('subject');
 
@@ -285,6 +285,30 @@ describe('drain and run, as ServiceAccounts bound to their roles', () => {
     expect(writes.some((w) => w.startsWith('patch nodes/status k8s-node-1'))).toBe(true);
     const runs = await maint(['runs', '-o', 'json'], kubeconfigs.run);
     expect(runs.exitCode, runs.stderr).toBe(0);
+  });
+
+  it("run: its identity may write the Leases of its own namespace, none of kube-system's (the control plane's)", async () => {
+    const canI = async (...args: string[]) =>
+      String((await kubectl(['auth', 'can-i', ...args, `--as=${user('run')}`], { reject: false })).stdout);
+    // kube-controller-manager's and kube-scheduler's leader election: never the run's to touch.
+    expect(await canI('update', 'leases/kube-controller-manager', '-n', 'kube-system')).toBe('no');
+    expect(await canI('delete', 'leases/kube-scheduler', '-n', 'kube-system')).toBe('no');
+    expect(await canI('create', 'leases', '-n', 'kube-system')).toBe('no');
+    expect(await canI('update', 'leases', '-n', STATE_NS)).toBe('yes');
+    expect(await canI('delete', 'leases', '-n', STATE_NS)).toBe('yes');
+  });
+
+  it('run: a state namespace that does not exist is one line, and nothing is written', async () => {
+    const mark = await auditMark();
+    const r = await maint(
+      ['run', 'k8s-node-1', '--ignore-daemonsets', '--state-namespace', 'no-such-state', '--', 'true'],
+      kubeconfigs.run,
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(
+      `error: namespace "no-such-state" for the runs' state does not exist: create it (kubectl create namespace no-such-state; kubectl maint rbac run prints it with the roles), or name another with --state-namespace; nothing was changed`,
+    );
+    expect(await writesBy(mark, user('run'))).toEqual([]);
   });
 
   it("runs show: a paused run's timeline, one row per node, its phases in order; as text at 80 columns and JSON", async () => {

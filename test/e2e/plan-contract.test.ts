@@ -39,7 +39,7 @@ describe('run --dry-run', () => {
     const flags = ['-l', 'pool=blue', '--max-unavailable', '2', '--ignore-daemonsets', '-o', 'json'];
     // Runs of earlier tests on this lab may have left their Leases (a seed does not remove them): none is added.
     const runLeases = async () =>
-      (await kubectlJson(['get', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run'])).items.map(
+      (await kubectlJson(['get', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run'])).items.map(
         (lease: { metadata: { name: string } }) => lease.metadata.name,
       );
     const leasesBefore = await runLeases();

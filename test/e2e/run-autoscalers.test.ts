@@ -45,7 +45,7 @@ const PROTECTED_BY_RUN = {
 describe('a run and the autoscalers', () => {
   beforeEach(async () => {
     await seedScenario('pool');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await kubectl(['delete', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
     rmSync(gate, { force: true });
   });
 

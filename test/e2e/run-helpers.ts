@@ -20,12 +20,12 @@ const stateHome = path.join(tmpdir(), 'maint-run-e2e-state');
 export const POOL = ['pool-1', 'pool-2', 'pool-3', 'pool-4', 'pool-5', 'pool-6'];
 
 /**
- * Seeds `pool` and deletes every run's Lease (the seed keeps Leases, which live in kube-system): each
+ * Seeds `pool` and deletes every run's Lease (the seed keeps Leases, which live in the state namespace, kubectl-maint): each
  * test starts with no run in the cluster.
  */
 export async function seedPool(): Promise<void> {
   await seedScenario('pool');
-  await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+  await kubectl(['delete', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
 }
 
 export interface Started {

@@ -49,7 +49,7 @@ interface NodeStatus {
 }
 
 const runLeases = async () =>
-  (await kubectlJson<{ items: LeaseObject[] }>(['get', 'leases', '-n', 'kube-system', '-l', RUN])).items;
+  (await kubectlJson<{ items: LeaseObject[] }>(['get', 'leases', '-n', 'kubectl-maint', '-l', RUN])).items;
 
 describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => {
   beforeEach(async () => {
@@ -75,7 +75,7 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
       'patch',
       'lease',
       '-n',
-      'kube-system',
+      'kubectl-maint',
       lease!.metadata.name,
       '--type=merge',
       '-p',

@@ -94,7 +94,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     expect(
       nodes.flatMap((n) => Object.keys(n.metadata.annotations ?? {}).filter((k) => k.startsWith('maint.'))),
     ).toEqual([]);
-    const leases = await kubectl(['get', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '-o', 'name']);
+    const leases = await kubectl(['get', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '-o', 'name']);
     expect(String(leases.stdout)).toBe('');
     await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
     expect(budgets.samples).toBeGreaterThan(5);
@@ -175,7 +175,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     const ids = ['race-a', 'race-b'];
     const claims = await Promise.allSettled(
       ids.map((id) =>
-        claimRun({ api, namespace: 'kube-system', holder: `e2e ${id}`, nowMs: Date.now() }, definition(id), false),
+        claimRun({ api, namespace: 'kubectl-maint', holder: `e2e ${id}`, nowMs: Date.now() }, definition(id), false),
       ),
     );
     const held = ids.filter((_, i) => claims[i]!.status === 'fulfilled');
@@ -184,14 +184,14 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     for (const claim of claims.filter((c) => c.status === 'rejected')) {
       expect(claim.reason, why).toBeInstanceOf(RunRefused);
       expect(String(claim.reason.message), why).toMatch(
-        /^node "pool-[12]" is in run race-[ab] held by e2e race-[ab] \(its lease expires in \d+s unless renewed\): this run had created its Lease kube-system\/maint-run-race-[ab]( and claimed "pool-[12]")? \(the other run claimed its node meanwhile\), and undid (it|them)$/,
+        /^node "pool-[12]" is in run race-[ab] held by e2e race-[ab] \(its lease expires in \d+s unless renewed\): this run had created its Lease kubectl-maint\/maint-run-race-[ab]( and claimed "pool-[12]")? \(the other run claimed its node meanwhile\), and undid (it|them)$/,
       );
     }
     const leases = await kubectlJson<{ items: Array<{ metadata: { labels: Record<string, string> } }> }>([
       'get',
       'leases',
       '-n',
-      'kube-system',
+      'kubectl-maint',
       '-l',
       'maint.kubectl.io/run',
     ]);
@@ -351,7 +351,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     );
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe(
-      'error: cannot create leases.coordination.k8s.io in namespace "kube-system" (the run\'s state, kept in a Lease): nothing was changed',
+      'error: cannot create leases.coordination.k8s.io in namespace "kubectl-maint" (the run\'s state, kept in a Lease): nothing was changed',
     );
     const nodes = await poolNodes();
     expect(nodes.filter((n) => n.spec.unschedulable || n.metadata.annotations?.['maint.kubectl.io/run'])).toEqual([]);

@@ -1,3 +1,4 @@
+import { DEFAULT_STATE_NAMESPACE } from '../../kube/defaults.js';
 import { Option, type Command } from 'commander';
 import { addDrainFlags, type DrainingFlagValues } from '../drain-flags.js';
 import { UsageError } from '../exit-codes.js';
@@ -28,8 +29,6 @@ export interface RunCommandValues extends PoolFlagValues, DrainingFlagValues, Ku
   readonly output?: 'text' | 'json';
   readonly yes?: boolean;
 }
-
-export const DEFAULT_STATE_NAMESPACE = 'kube-system';
 
 export function register(program: Command): void {
   const command = program

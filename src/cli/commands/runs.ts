@@ -2,7 +2,7 @@ import { Argument, Option, type Command } from 'commander';
 import { UsageError } from '../exit-codes.js';
 import type { KubeFlagValues } from '../kube-flag-values.js';
 import { addKubeFlags } from '../kube-flags.js';
-import { DEFAULT_STATE_NAMESPACE } from './run.js';
+import { DEFAULT_STATE_NAMESPACE } from '../../kube/defaults.js';
 
 export interface RunsCommandValues extends KubeFlagValues {
   readonly stateNamespace: string;

@@ -127,7 +127,7 @@ describe('a drain by a user RBAC does not allow to drain', () => {
 
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(
-      'error: cannot create leases.coordination.k8s.io in namespace "kube-system" (the run\'s state, kept in a Lease): nothing was changed',
+      'error: cannot create leases.coordination.k8s.io in namespace "kubectl-maint" (the run\'s state, kept in a Lease): nothing was changed',
     );
     await expectClusterUnchanged();
     const writes = await maintWritesSince(mark);

@@ -55,7 +55,7 @@ describe('a run whose Lease is taken from it', () => {
 
   it('deleted by someone else: the run stops before its next write and says so; a take-over then drains the other node once', async () => {
     const { run, runId, first, second } = await runInItsFirstCommand();
-    await kubectl(['delete', 'lease', '-n', 'kube-system', `maint-run-${runId}`]);
+    await kubectl(['delete', 'lease', '-n', 'kubectl-maint', `maint-run-${runId}`]);
     const mark = await auditMark();
     writeFileSync(gate, '');
     const r = await finish(run);
@@ -63,7 +63,7 @@ describe('a run whose Lease is taken from it', () => {
 
     expect(r.exitCode, why).toBe(1);
     expect(r.stderr, why).toBe(
-      `error: run ${runId} lost its Lease kube-system/maint-run-${runId} (deleted by someone else): it stopped before its next write, and each node keeps its last recorded phase (kubectl maint runs shows them)`,
+      `error: run ${runId} lost its Lease kubectl-maint/maint-run-${runId} (deleted by someone else): it stopped before its next write, and each node keeps its last recorded phase (kubectl maint runs shows them)`,
     );
     const finished = finishedOf(r.events)!;
     expect(finished.result, why).toBe('failed');
@@ -105,7 +105,7 @@ describe('a run whose Lease is taken from it', () => {
       'patch',
       'lease',
       '-n',
-      'kube-system',
+      'kubectl-maint',
       `maint-run-${runId}`,
       '--type=merge',
       '-p',
@@ -118,7 +118,7 @@ describe('a run whose Lease is taken from it', () => {
 
     expect(r.exitCode, why).toBe(1);
     expect(r.stderr, why).toContain(
-      `error: run ${runId} lost its Lease kube-system/maint-run-${runId} (now held by someone@elsewhere pid 1): it stopped before its next write`,
+      `error: run ${runId} lost its Lease kubectl-maint/maint-run-${runId} (now held by someone@elsewhere pid 1): it stopped before its next write`,
     );
     expect(finishedOf(r.events)?.result, why).toBe('failed');
     expect((await maintWritesSince(mark)).nodePatches, why).toEqual([]);
@@ -128,14 +128,14 @@ describe('a run whose Lease is taken from it', () => {
 /** A run over `nodes` claimed by another process that stopped (its Lease released), as a Ctrl-C leaves one. */
 async function stoppedRun(id: string, nodes: string[], stopped = true): Promise<void> {
   const api = runApi(await connect({ kubeconfig: (await labEnv()).KUBECONFIG }));
-  const ctx = { api, namespace: 'kube-system', holder: 'e2e@elsewhere pid 1', nowMs: Date.now() };
+  const ctx = { api, namespace: 'kubectl-maint', holder: 'e2e@elsewhere pid 1', nowMs: Date.now() };
   // A claim records the run's options on its Lease, it does not read them.
   await claimRun(ctx, { id, batches: [nodes], command: ['true'], options: {} as RunOptions }, false);
   if (stopped) await giveBack(ctx, `maint-run-${id}`);
 }
 
 const holderOf = async (id: string) =>
-  (await kubectlJson<{ spec: { holderIdentity?: string } }>(['get', 'lease', '-n', 'kube-system', `maint-run-${id}`]))
+  (await kubectlJson<{ spec: { holderIdentity?: string } }>(['get', 'lease', '-n', 'kubectl-maint', `maint-run-${id}`]))
     .spec.holderIdentity ?? '';
 
 describe('--resume of a run that cannot go on', () => {
@@ -164,7 +164,7 @@ describe('--resume of a run that cannot go on', () => {
     const r = await finish(await start(['run', '--resume', '-o', 'json']));
     expect(r.exitCode, described(r)).toBe(1);
     expect(r.stderr).toMatch(
-      /^error: 2 unfinished runs in namespace "kube-system": stale-a \(started \S+, stopped\); stale-b \(started \S+, stopped\); name one with --resume RUN \(kubectl maint runs shows them\)$/,
+      /^error: 2 unfinished runs in namespace "kubectl-maint": stale-a \(started \S+, stopped\); stale-b \(started \S+, stopped\); name one with --resume RUN \(kubectl maint runs shows them\)$/,
     );
     const writes = await maintWritesSince(mark);
     expect(writes.leases).toEqual([]);
@@ -240,7 +240,7 @@ describe('kubectl maint runs and run --abandon', () => {
     expect(abandoned.stdout.trim().split('\n')).toEqual([
       'node/pool-1 released (was drained): left cordoned',
       'node/pool-2 released (was pending): schedulable',
-      'run stale-a abandoned: Lease kube-system/maint-run-stale-a deleted, 2 nodes released; to put the cordoned ones back in service: kubectl maint uncordon pool-1',
+      'run stale-a abandoned: Lease kubectl-maint/maint-run-stale-a deleted, 2 nodes released; to put the cordoned ones back in service: kubectl maint uncordon pool-1',
     ]);
     const nodes = await kubectlJson<{
       items: Array<{ metadata: { name: string; annotations?: Record<string, string> } }>;
@@ -250,7 +250,7 @@ describe('kubectl maint runs and run --abandon', () => {
     ).toEqual([]);
     const after = await finish(await start(['runs']));
     expect(after.stdout).toBe('');
-    expect(after.stderr).toBe('No runs found in kube-system namespace.');
+    expect(after.stderr).toBe('No runs found in kubectl-maint namespace.');
   });
 
   it('--abandon of a run a live process holds is refused, naming it, and writes nothing', async () => {

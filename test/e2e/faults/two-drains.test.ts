@@ -49,7 +49,7 @@ describe('one drain per node', () => {
 
   it('a drain of a node a run is draining refuses naming the run, and writes nothing', async () => {
     await seedScenario('hello');
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await kubectl(['delete', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
     await setHelloMaxUnavailable(0);
     // The run's drain waits on the closed budget (--force-start past the blocked plan, --timeout bounding it).
     const RUN = ['run', 'k8s-node-1', '--ignore-daemonsets', '--force-start', '--timeout', '5m', '-o', 'json'];

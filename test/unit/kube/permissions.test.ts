@@ -85,7 +85,10 @@ describe('the ClusterRoles of plan, drain and run', () => {
   });
 
   it("run's Leases are in a role of their own, to bind in the state namespace only", () => {
-    const roles = rolesIn(clusterRolesYaml('run'));
+    const documents = rolesIn(clusterRolesYaml('run'));
+    // The namespace of the runs' state comes with them: a run does not create it.
+    expect(documents.filter((d) => d.kind === 'Namespace').map((d) => d.metadata.name)).toEqual(['kubectl-maint']);
+    const roles = documents.filter((d) => d.kind === 'ClusterRole');
     expect(roles.map((r) => r.metadata.name)).toEqual(['kubectl-maint-run', 'kubectl-maint-run-state']);
     expect(grants(roles[1]!).sort()).toEqual(
       ['create', 'delete', 'get', 'list', 'update', 'watch'].map((v) => `${v} leases.coordination.k8s.io`),
