@@ -152,7 +152,7 @@ describe('kubectl maint drain with an eviction order', () => {
   });
 
   it('run --order priority: each batch evicts lowest priority first, as drain does (the API server saw it so)', async () => {
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await kubectl(['delete', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
     const mark = await auditMark();
     const run = await runMaint(['run', ...ONLY_ORDERED, '--order', 'priority', '--yes', '-o', 'json', '--', 'true']);
     expect(run.exitCode, run.stderr).toBe(0);

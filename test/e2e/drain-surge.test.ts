@@ -538,7 +538,7 @@ describe('kubectl maint run --surge', () => {
   beforeEach(seedSolo);
 
   it('a batch surges solo as drain does: exit 0, solo back at one replica, the budget never below desired', async () => {
-    await kubectl(['delete', 'leases', '-n', 'kube-system', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
+    await kubectl(['delete', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '--ignore-not-found']);
     const before = await solo();
     const watcher = watchSolo();
     const run = await runMaint(['run', 'k8s-node-1', '--ignore-daemonsets', '--surge', '--yes', '--', 'true']);
