@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kubectl, seedScenario } from './lab.js';
-import { runMaint, planRun } from './drain-run.js';
+import { bin, runMaint, planRun } from './drain-run.js';
+import { Terminal } from './terminal.js';
 
 // The plan's estimate against the measured drain: three replicas on k8s-node-1 under a maxUnavailable 1
 // budget (three waves), whose replacements become Ready 2 s, 5 s or 10 s after they start (the lab's KWOK
@@ -65,3 +66,37 @@ describe.each([2, 5, 10])(
     });
   },
 );
+
+describe('the live time left in a terminal', () => {
+  const terminal = new Terminal('drain-eta');
+  afterEach(() => terminal.close());
+
+  it('never reads "past the estimate" before the elapsed clock passes the plan\'s estimate', async () => {
+    await seedEta(5);
+    const plan = await planRun([...ONLY_ETA, '-o', 'json']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    const total = (JSON.parse(plan.stdout) as { eta: { totalSeconds: number } }).eta.totalSeconds;
+    await terminal.open(
+      `env -u CI -u CONTINUOUS_INTEGRATION ${process.execPath} ${bin} drain ${ONLY_ETA.join(' ')} --yes; echo "EXIT=$?"; sleep 600`,
+    );
+    // Every header the view drew while it ran: "Draining k8s-node-1 · 0:07 · about 5s left".
+    const headers: string[] = [];
+    await terminal.eventually(
+      async () => {
+        const rows = await terminal.rows();
+        headers.push(...rows.filter((row) => row.startsWith('Draining k8s-node-1 · ')));
+        return rows.some((row) => row.includes('EXIT=')) ? true : undefined;
+      },
+      120_000,
+      'the drain to finish',
+    );
+    expect((await terminal.history(500)).includes('EXIT=0')).toBe(true);
+    const read = headers.flatMap((header) => {
+      const m = /· (\d+):(\d\d) · (?:about (\d+)s left|past the estimate by (\d+)s)/.exec(header);
+      return m ? [{ elapsedS: Number(m[1]) * 60 + Number(m[2]), past: m[4] !== undefined, header }] : [];
+    });
+    expect(read.length, headers.join('\n')).toBeGreaterThan(3);
+    // The clock counts from the drain's start, the estimate from its first eviction: a second apart at most.
+    for (const r of read) if (r.past) expect(r.elapsedS, r.header).toBeGreaterThan(total - 1);
+  });
+});
