@@ -4,6 +4,7 @@ import { followTimeLeft, secondsLeft, wavesLeft, type PlannedTimes, type TimeLef
 import type { DrainPlan, Verdict } from '../plan/types.js';
 import { escalationText, groupStartText, surgeText } from './drain-wording.js';
 import { qualified, qualifiedPdb } from './format.js';
+import { wayOutText } from './plan-advice.js';
 
 /**
  * Everything the drain views show, as a pure fold over the engine's events: `reduceDrainEvents(state, e)`.
@@ -26,6 +27,8 @@ export interface PodProgress {
   readonly counted: boolean;
   /** What the plan predicted holds this pod's budget (a replacement it found no node for), if anything. */
   readonly planBlocker?: string | undefined;
+  /** The plan says this pod's budget never allows an eviction: waiting for it cannot end by itself. */
+  readonly budgetNeverAllows?: boolean;
 }
 
 /** Lines for the log above the live area; append-only, so Ink's <Static> prints each exactly once. */
@@ -104,6 +107,8 @@ export interface WaveHints {
   readonly podBudget: ReadonlyMap<string, string>;
   /** namespace/name of a budget → why the plan expects it not to free up (a replacement with no node). */
   readonly budgetBlocker?: ReadonlyMap<string, string>;
+  /** namespace/name of the budgets the plan says never allow an eviction of a pod the drain waits for. */
+  readonly budgetNever?: ReadonlySet<string>;
   /** The plan's estimate (plan.eta) and --escalate-after, for the one "about N s left" (drain/time-left.ts). */
   readonly eta?: PlannedTimes;
   readonly plan?: PlanVerdict;
@@ -127,17 +132,24 @@ export interface DrainProgressOptions {
 export function waveHintsFromPlan(plan: DrainPlan, escalation?: PlannedTimes['escalation']): WaveHints {
   const total = plan.eta?.totalSeconds;
   const unplaced = plan.pods.filter((p) => p.replacement?.schedulable === false);
+  // The budgets that hold a pod for good (not taken out by --surge or --escalate-*: those are not blocked).
+  const blocked = new Set(plan.pods.filter((p) => p.outcome === 'blocked').flatMap((p) => p.pdbs.map(qualified)));
+  const never = plan.budgets.filter((b) => b.neverAllows !== null && blocked.has(qualified(b)));
+  const way = wayOutText(plan) ?? 'no flag lets it finish';
   return {
     plan: { verdict: plan.verdict, reason: plan.verdictReasons[0] ?? plan.verdict },
     perWave: new Map(plan.budgets.map((b) => [qualified(b), b.perWave])),
     podBudget: new Map(plan.pods.flatMap((p) => (p.pdbs[0] ? [[p.uid, qualified(p.pdbs[0])] as const] : []))),
-    budgetBlocker: new Map(
-      unplaced.flatMap((p) =>
+    budgetBlocker: new Map([
+      ...unplaced.flatMap((p) =>
         p.pdbs.map(
           (b) => [qualified(b), `no node for the replacement of ${qualified(p)}: ${p.replacement!.message}`] as const,
         ),
       ),
-    ),
+      // A budget that never allows an eviction: said in the pod's row with the way out, not "asked again".
+      ...never.map((b) => [qualified(b), `it never allows an eviction (${b.neverAllows}); ${way}`] as const),
+    ]),
+    budgetNever: new Set(never.map(qualified)),
     ...(plan.eta && total != null
       ? {
           eta: {
@@ -216,7 +228,10 @@ function withPlanBlockers(pods: readonly PodProgress[], hints: WaveHints | undef
   if (!hints?.budgetBlocker?.size) return pods;
   return pods.map((p) => {
     const planBlocker = p.pdb ? hints.budgetBlocker?.get(p.pdb) : undefined;
-    return planBlocker === p.planBlocker ? p : { ...p, planBlocker };
+    const budgetNeverAllows = p.pdb !== null && hints.budgetNever?.has(p.pdb) === true;
+    return planBlocker === p.planBlocker && budgetNeverAllows === (p.budgetNeverAllows ?? false)
+      ? p
+      : { ...p, planBlocker, budgetNeverAllows };
   });
 }
 
@@ -230,6 +245,7 @@ function knownBlock(pods: readonly PodProgress[]): string | null {
     const stuck = p.state.blockers?.find((b) => b.state === 'unschedulable');
     if (stuck) return `${stuck.pod} cannot be scheduled`;
     if (p.state.controllerError) return `budget ${p.pdb ?? p.state.pdb} cannot be computed`;
+    if (p.budgetNeverAllows) return `budget ${p.pdb ?? p.state.pdb} never allows an eviction, as the plan said`;
   }
   return null;
 }

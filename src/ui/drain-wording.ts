@@ -92,6 +92,9 @@ export function describePodState(progress: PodProgress, nowMs: number): string {
     case 'waiting-for-budget': {
       // Until the cluster says what holds the budget, what the plan predicted does.
       const planned = !state.blockers?.length && progress.planBlocker ? `; the plan: ${progress.planBlocker}` : '';
+      if (progress.budgetNeverAllows) {
+        return `${budgetWaitText(progress.pod, state, 'short')}${planned} · waiting ${formatMs(nowMs - state.sinceMs)} (${plural(state.attempts, 'refusal')})`;
+      }
       // Not a blind back-off: the budget's watch wakes the pod as soon as the budget allows an eviction.
       return `${budgetWaitText(progress.pod, state, 'short')}${planned} · waiting ${formatMs(nowMs - state.sinceMs)}, asked again once the budget allows one (${plural(state.attempts, 'refusal')})`;
     }
