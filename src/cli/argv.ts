@@ -50,8 +50,9 @@ export function parseBoolWord(text: string): boolean | undefined {
 function parseBool(text: string, option: Option): boolean {
   const value = parseBoolWord(text);
   if (value !== undefined) return value;
+  // kubectl's shape ("invalid argument … for … flag"), without Go's parser name a TypeScript tool has no use for.
   throw new UsageError(
-    `invalid argument "${text}" for "${option.long}" flag: strconv.ParseBool: parsing "${text}": invalid syntax`,
+    `invalid argument "${text}" for "${option.long}" flag: expected true or false (or 1, 0, t, f, TRUE, FALSE, True, False)`,
   );
 }
 
