@@ -15,8 +15,9 @@ is_component() {
 # The audit policy of the lab's kube-apiserver: only the writes the drain and run tests judge (evictions,
 # pod deletes, node patches, the runs' Leases (in kubectl-maint, or kube-system), and every write of the ServiceAccounts of
 # namespace maint-rbac, the least-privilege test's users) and the reads whose count they judge (lists
-# and watches: a run lists each kind once; GETs of budgets: a run's wait for them stays bounded), at
-# Metadata level (who, what, answer; no bodies), so the log stays small.
+# and watches: a run lists each kind once; GETs of budgets: a run's wait for them stays bounded; GETs of
+# nodes: a run reads a node only where its watches cannot answer), at Metadata level (who, what, answer; no
+# bodies), so the log stays small.
 write_audit_policy() {
   cat >"$LAB_DIR/audit-policy.yaml" <<'POLICY'
 apiVersion: audit.k8s.io/v1
@@ -40,7 +41,7 @@ rules:
     verbs: [list, watch]
   - level: Metadata
     verbs: [get]
-    resources: [{group: policy, resources: [poddisruptionbudgets]}]
+    resources: [{group: policy, resources: [poddisruptionbudgets]}, {group: '', resources: [nodes]}]
   - level: Metadata
     userGroups: [system:serviceaccounts:maint-rbac]
     verbs: [create, update, patch, delete, deletecollection]

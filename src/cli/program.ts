@@ -35,7 +35,7 @@ Exit codes (audit: those of its worst node's verdict):
   4    plan: verdict incomplete (a kind it needs could not be read; --allow-incomplete: 0)
   5    plan: verdict disruptive (the drain finishes but leaves a workload with replicas down)
   130  interrupted (SIGINT)
-  143  drain: stopped by SIGTERM, as on Ctrl-C`,
+  143  drain, run: stopped by SIGTERM, as on Ctrl-C`,
   );
   return program;
 }

@@ -3,7 +3,7 @@ import { rbacOptionsOf } from '../drain/access.js';
 import { systemClock } from '../drain/clock.js';
 import type { KubeClient } from '../kube/client.js';
 import type { RunApi } from '../kube/run-api.js';
-import { checkAccess, checkNodesFree, claimRun, RunRefused, type ClaimContext } from '../run/claim.js';
+import { checkAccess, checkNodesFree, claimRun, RunRefused, type ClaimContext, type LeaseWait } from '../run/claim.js';
 import { LeaseKeeper, LeaseLost, writeOwnNode } from '../run/lease-keeper.js';
 import { resolveCommand } from '../run/command.js';
 import { commandLogDir, CommandLogs } from '../run/command-log.js';
@@ -11,6 +11,7 @@ import { RunTrail } from '../run/node-trail.js';
 import { mapLimited } from '../run/parallel.js';
 import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
+import { ApiAway, durably } from '../run/durable.js';
 import { newRunDefinition, resumeRun, ResumeNotTaken, type TakenRun } from '../run/start.js';
 import { isFailedPhase, RELEASED_NODE, type RunOptions } from '../run/state.js';
 import type { LiveCluster } from '../snapshot/load-live.js';
@@ -83,7 +84,9 @@ export async function runCommandAction(
   if (values.pause && argv.length > 0) {
     throw new UsageError('--pause is for a run without a command (the command is the maintenance): drop one of them');
   }
-  if (values.rerunCommand && values.resume === undefined) throw new UsageError('--rerun-command goes with --resume');
+  if (values.rerunCommand && values.resume === undefined && !values.takeOver) {
+    throw new UsageError('--rerun-command goes with --resume or --take-over');
+  }
   if (values.dryRun && values.resume !== undefined) {
     throw new UsageError("--dry-run shows a new run's plan: a run to resume has its batches already");
   }
@@ -110,6 +113,11 @@ export async function runCommandAction(
     throw asCliError(err);
   });
   if (missing) throw new CliError(missing);
+  // A run whose Lease vanished may still have a process at work: a take-over or a resume waits it out, saying so.
+  const leaseWait = {
+    note: (message: string) => process.stderr.write(`note: ${message}\n`),
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  };
   let runId: string | undefined;
   try {
     const taken =
@@ -118,6 +126,7 @@ export async function runCommandAction(
             ctx,
             { runId: values.resume === true ? undefined : values.resume, rerunCommand: values.rerunCommand === true },
             (picked) => process.stderr.write(`note: resuming ${picked}, the only run to resume\n`),
+            leaseWait,
           ).catch((err: unknown) => {
             throw err instanceof ResumeNotTaken ? namingRun(err.runId, asCliError(err.cause)) : err;
           })
@@ -128,6 +137,7 @@ export async function runCommandAction(
             async () => (await live()).snapshot(),
             selection!,
             (plan) => confirmRun(plan, command.argv, values, clusterTarget(client), planCommand),
+            leaseWait,
           );
     runId = taken.definition.id;
     if (!taken.conditions) {
@@ -145,6 +155,8 @@ export async function runCommandAction(
     if (err instanceof RunRefused || err instanceof LeaseLost || err instanceof CommandCannotStart) {
       throw new CliError(err.message);
     }
+    // Where each node is, and the command that goes on, were said (the final event): then why it stopped.
+    if (err instanceof ApiAway) throw namingRun(runId, new CliError(err.message));
     throw namingRun(runId, asCliError(err));
   } finally {
     if (opened) (await opened.catch(() => undefined))?.stop();
@@ -165,14 +177,17 @@ async function startRun(
   loadSnapshot: () => Promise<Snapshot>,
   selection: NodeSelection,
   confirm: (plan: PoolPlan) => Promise<Answer>,
+  leaseWait: LeaseWait,
 ): Promise<TakenRun> {
   // Access first: a refusal is the one line, before the read's warnings (kinds it may not list) it makes moot.
   const { conditions } = await checkAccess(ctx, rbacOptionsOf(drainOptionsFrom(values)));
   const { index, nodes } = indexAndNodes(await loadSnapshot(), selection);
+  const takeOver = values.takeOver === true && { rerunCommand: values.rerunCommand === true };
   await checkNodesFree(
     ctx,
     nodes.map((name) => index.node(name)!),
-    values.takeOver === true,
+    takeOver,
+    leaseWait,
   );
   const plan = poolPlanOf(index, nodes, values);
   if (plan.verdict === 'blocked' && !values.forceStart) {
@@ -186,7 +201,7 @@ async function startRun(
     );
   }
   const definition = newRunDefinition(plan, command, runOptionsFrom(values), new Date());
-  const lease = await claimRun(ctx, definition, values.takeOver === true);
+  const lease = await claimRun(ctx, definition, takeOver);
   return { definition, lease, conditions, fresh: true };
 }
 
@@ -236,13 +251,16 @@ async function drive(
   );
   keeper.start();
   // Ctrl-C or SIGTERM: the first stops the run and lets running commands finish, the second kills them,
-  // a third exits at once (a run stuck on an API that does not answer).
+  // a third exits at once (a run stuck on an API that does not answer). The exit code is the first
+  // signal's, as drain's: 130 after SIGINT, 143 after SIGTERM.
   let interrupts = 0;
-  const onSigint = () => {
+  let stoppedBy: NodeJS.Signals = 'SIGINT';
+  const onSigint = (signal: NodeJS.Signals = 'SIGINT') => {
     interrupts += 1;
+    if (interrupts === 1) stoppedBy = signal;
     if (interrupts === 1) abort.abort();
     else if (interrupts === 2) killCommands.abort();
-    else process.exit(ExitCode.Interrupted);
+    else process.exit(signalExitCode(stoppedBy));
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
@@ -281,9 +299,10 @@ async function drive(
         writeConditions: conditions,
         kubeconfig: client.target.files.length > 0 ? client.target.files.join(delimiter) : undefined,
         confirmHeld: () => keeper.confirm(),
+        heldUntil: () => keeper.heldUntil(),
         resumeCommand: (rerun) => `kubectl maint run --resume ${definition.id}${rerun ? ' --rerun-command' : ''}${ns}`,
         pause: process.stdin.isTTY
-          ? { waitingFor: 'key', wait: () => waitForKey(process.stdin, abort.signal, onSigint) }
+          ? { waitingFor: 'key', wait: () => waitForKey(process.stdin, abort.signal, () => onSigint('SIGINT')) }
           : { waitingFor: 'resume', wait: async () => 'stop' },
       },
     );
@@ -300,15 +319,30 @@ async function drive(
     await sink.done();
   }
   if (finished.type === 'run-finished' && finished.result === 'done') {
-    await keeper.confirm();
+    // The clean-up outlasts an API server that is away, as the run's own writes do (durable.ts).
+    const durability = {
+      clock: systemClock,
+      heldUntil: () => keeper.heldUntil(),
+      onAway: (reason: string, seconds: number) =>
+        process.stderr.write(
+          `warning: API server unreachable: the run is done, and its clean-up is tried again for up to ${seconds}s: ${reason}\n`,
+        ),
+    };
+    await durably(() => keeper.confirm(), durability);
     await mapLimited(definition.batches.flat(), (node) =>
-      writeOwnNode(api, definition.id, node, RELEASED_NODE, { releaseAutoscalers: true }),
+      durably(() => writeOwnNode(api, definition.id, node, RELEASED_NODE, { releaseAutoscalers: true }), durability),
     );
-    await keeper.remove();
+    await durably(() => keeper.remove(), durability);
     return ExitCode.Ok;
   }
   await keeper.release();
-  return runExitCode(finished);
+  const code = runExitCode(finished);
+  return code === ExitCode.Interrupted ? signalExitCode(stoppedBy) : code;
+}
+
+/** The shell's convention, 128 + the signal's number: 130 after SIGINT (Ctrl-C), 143 after SIGTERM. */
+function signalExitCode(signal: NodeJS.Signals): ExitCode {
+  return signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted;
 }
 
 /**

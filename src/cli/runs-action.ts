@@ -6,8 +6,9 @@ import { listRuns } from '../run/runs.js';
 import { earlierRunsNote } from '../run/state-namespace-check.js';
 import { leaseName } from '../run/state.js';
 import { runTimelineDocument, runTimelineText } from '../ui/run-timeline-text.js';
-import { abandonedLines, runsDocument, runsTable } from '../ui/runs-text.js';
+import { abandonedLines, runsDocument, runsNotes, runsTable } from '../ui/runs-text.js';
 import type { RunsCommandValues } from './commands/runs.js';
+import { DEFAULT_STATE_NAMESPACE } from '../kube/defaults.js';
 import { safeLines } from '../safe-text.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { connect } from './kube-connect.js';
@@ -18,12 +19,16 @@ import { terminalWidth } from './terminal.js';
 export async function runsAction(values: RunsCommandValues): Promise<number> {
   const api = runApi(await connect(values));
   const now = Date.now();
-  const runs = await listRuns(api, values.stateNamespace, now).catch((err: unknown) => {
+  const flags = values.stateNamespace === DEFAULT_STATE_NAMESPACE ? '' : ` --state-namespace ${values.stateNamespace}`;
+  const runs = await listRuns(api, values.stateNamespace, now, flags).catch((err: unknown) => {
     throw asCliError(err);
   });
   if (values.output) process.stdout.write(runsDocument(runs, values.output));
   else if (runs.length === 0) process.stderr.write(`No runs found in ${values.stateNamespace} namespace.\n`);
-  else process.stdout.write(`${runsTable(runs, now, terminalWidth(process.stdout)).join('\n')}\n`);
+  else {
+    process.stdout.write(`${runsTable(runs, now, terminalWidth(process.stdout)).join('\n')}\n`);
+    for (const note of runsNotes(runs)) process.stderr.write(`${safeLines(note)}\n`);
+  }
   const earlier = await earlierRunsNote(api, values.stateNamespace);
   if (earlier) process.stderr.write(`note: ${earlier}\n`);
   return ExitCode.Ok;

@@ -58,10 +58,11 @@ export function cachedDrainApi(api: DrainApi, cache: ClusterCache, matches: Sele
   };
 }
 
-export function cachedRunApi(api: RunApi, cache: ClusterCache): RunApi {
+export function cachedRunApi(api: RunApi, cache: ClusterCache, now: () => number = Date.now): RunApi {
   const uncordoned = async (name: string) => {
     await cache.waitFor('Node', name, (n) => n !== undefined && !cordoned(n as V1Node), SEEN_WITHIN_MS);
   };
+  const copies = cache.follows('Node') ? new NodeCopies(cache, now) : undefined;
   return {
     ...api,
     // A batch's wait for its budgets reads them on every change its watch tells (watchChanges): from the
@@ -71,14 +72,32 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache): RunApi {
       await cache.current();
       return (cache.get('PodDisruptionBudget', `${namespace}/${name}`) as V1PodDisruptionBudget | undefined) ?? null;
     },
+    // A node as the watch or the run's own last write showed it: each phase the run writes on a node is a
+    // patch guarded by the resourceVersion of such a read, so a copy that turns out stale costs a 409 (the
+    // node is then read from the API server), never a wrong write.
+    async readNode(name) {
+      const copy = copies?.fresh(name);
+      if (copy) return copy;
+      const read = await api.readNode(name);
+      copies?.seen(read);
+      return read;
+    },
+    async setNodeConditions(name, conditions) {
+      const written = await api.setNodeConditions(name, conditions);
+      copies?.seen(written);
+      return written;
+    },
     async annotateNode(name, annotations, options) {
       await api.annotateNode(name, annotations, options);
+      copies?.stale(name);
       if (options?.uncordon) await uncordoned(name);
     },
     async annotateNodeIfUnchanged(name, annotations, resourceVersion, options) {
-      const done = await api.annotateNodeIfUnchanged(name, annotations, resourceVersion, options);
-      if (done && options?.uncordon) await uncordoned(name);
-      return done;
+      const written = await api.annotateNodeIfUnchanged(name, annotations, resourceVersion, options);
+      if (written) copies?.seen(written);
+      else copies?.stale(name);
+      if (written && options?.uncordon) await uncordoned(name);
+      return written;
     },
     watchChanges(onChange) {
       if (!cache.follows('Node') || !cache.follows('PodDisruptionBudget')) return api.watchChanges(onChange);
@@ -93,4 +112,58 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache): RunApi {
       return { stop: () => watches.forEach((w) => w.stop()) };
     },
   };
+}
+
+/**
+ * A copy of a node is used this long after the watch or a read last refreshed it; older, the node is read
+ * from the API server (a watch that broke off must not keep a wait on an old copy for long).
+ */
+const COPY_FRESH_MS = 5000;
+
+/** The latest copy of each node, from the cache's watch and the run's own reads and writes. */
+class NodeCopies {
+  private readonly nodes = new Map<string, { node: V1Node; at: number }>();
+
+  constructor(
+    cache: ClusterCache,
+    private readonly now: () => number,
+  ) {
+    cache.watch<V1Node>('Node', () => true, {
+      onUpsert: (node) => this.seen(node),
+      onDelete: (node) => this.stale(node.metadata?.name ?? ''),
+    });
+  }
+
+  /** The node's copy if it is fresh; undefined to read it from the API server. */
+  fresh(name: string): V1Node | undefined {
+    const copy = this.nodes.get(name);
+    return copy && this.now() - copy.at < COPY_FRESH_MS ? copy.node : undefined;
+  }
+
+  /**
+   * A copy of the node: an answer to this process's own read or write, or the watch's (which may still be
+   * catching up, as an answer to two writes at once may come in either order): one older than the copy
+   * kept is dropped.
+   */
+  seen(node: V1Node): void {
+    const name = node.metadata?.name ?? '';
+    const known = this.nodes.get(name);
+    if (known && olderThan(node, known.node)) return;
+    this.nodes.set(name, { node, at: this.now() });
+  }
+
+  stale(name: string): void {
+    this.nodes.delete(name);
+  }
+}
+
+/**
+ * Whether `a` is an older version of the object than `b`. A resourceVersion is opaque to clients, but
+ * etcd's are integers: compared only when both are, and only to skip a copy; the write guarded by it is
+ * what keeps a run's writes right.
+ */
+function olderThan(a: V1Node, b: V1Node): boolean {
+  const [x, y] = [a.metadata?.resourceVersion, b.metadata?.resourceVersion];
+  if (!x || !y || !/^\d+$/.test(x) || !/^\d+$/.test(y)) return false;
+  return BigInt(x) < BigInt(y);
 }

@@ -42,17 +42,17 @@ export interface RunApi {
     options?: { readonly uncordon?: boolean },
   ): Promise<void>;
   /**
-   * Annotates the node only if it is still at `resourceVersion` (the read the caller decided on): false when
-   * the API answers 409, the node having changed since.
+   * Annotates the node only if it is still at `resourceVersion` (the read the caller decided on): the node
+   * as written, or null when the API answers 409, the node having changed since.
    */
   annotateNodeIfUnchanged(
     name: string,
     annotations: Readonly<Record<string, string | null>>,
     resourceVersion: string | undefined,
     options?: { readonly uncordon?: boolean },
-  ): Promise<boolean>;
-  /** Strategic-merge-patches status.conditions (merged by type) through nodes/status. */
-  setNodeConditions(name: string, conditions: readonly V1NodeCondition[]): Promise<void>;
+  ): Promise<V1Node | null>;
+  /** Strategic-merge-patches status.conditions (merged by type) through nodes/status: the node as written. */
+  setNodeConditions(name: string, conditions: readonly V1NodeCondition[]): Promise<V1Node>;
   readLease(namespace: string, name: string): Promise<V1Lease | null>;
   listLeases(namespace: string, labelSelector: string): Promise<V1Lease[]>;
   createLease(namespace: string, lease: V1Lease): Promise<V1Lease>;
@@ -122,19 +122,17 @@ export function runApi(client: KubeClient): RunApi {
         ...(options?.uncordon ? unschedulablePatch(false) : {}),
       };
       try {
-        await client.core.patchNode({ name, body }, mergePatch);
-        return true;
+        return await client.core.patchNode({ name, body }, mergePatch);
       } catch (err) {
         const error = classifyKubeError(err, client.target, { verb: 'patch', resource: 'nodes', name });
-        if (error.kind === 'conflict') return false;
+        if (error.kind === 'conflict') return null;
         throw error;
       }
     },
-    setNodeConditions: async (name, conditions) => {
-      await client.core
+    setNodeConditions: (name, conditions) =>
+      client.core
         .patchNodeStatus({ name, body: { status: { conditions } } }, strategicPatch)
-        .catch(fail({ verb: 'patch', resource: 'nodes/status', name }));
-    },
+        .catch(fail({ verb: 'patch', resource: 'nodes/status', name })),
     readLease: (namespace, name) =>
       coordination
         .readNamespacedLease({ namespace, name })

@@ -1,8 +1,8 @@
 import type { RunApi } from '../kube/run-api.js';
-import { RunRefused } from './claim.js';
+import { liveHolder, RunRefused } from './claim.js';
 import { LeaseLost, writeOwnNode } from './lease-keeper.js';
 import { mapLimited } from './parallel.js';
-import { activeHolder, leaseName, nodePhase, RELEASED_NODE, runOfNode, secondsLeft } from './state.js';
+import { leaseName, nodePhase, RELEASED_NODE, runOfNode, secondsLeft } from './state.js';
 
 /** A node an abandoned run let go of: the phase it was in, and whether it is left cordoned. */
 export interface ReleasedNode {
@@ -30,7 +30,7 @@ export async function abandonRun(
 ): Promise<{ lease: boolean; nodes: ReleasedNode[] }> {
   const { api, namespace, nowMs } = ctx;
   const lease = await api.readLease(namespace, leaseName(runId));
-  const holder = lease ? activeHolder(lease, nowMs) : null;
+  const holder = lease ? liveHolder(lease, nowMs) : null;
   if (lease && holder) {
     throw new RunRefused(
       `run ${runId} is held by ${holder} (its lease expires in ${secondsLeft(lease, nowMs)}s unless renewed): stop it there (Ctrl-C), or abandon it once its lease has expired; nothing was changed`,

@@ -1,6 +1,7 @@
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { firstRefusal } from '../drain/access.js';
 import { drainMarkRefusal, liveDrainMark } from '../drain/drain-mark.js';
+import { holderGone } from '../process-holder.js';
 import type { RbacOption } from '../kube/permissions.js';
 import type { RunApi } from '../kube/run-api.js';
 import { mapLimited } from './parallel.js';
@@ -10,12 +11,19 @@ import {
   definitionOf,
   historyWith,
   leaseFor,
+  LEASE_SECONDS,
   leaseName,
   microTime,
+  nodePhase,
   RELEASED_NODE,
   RUN_LABEL,
   runOfNode,
+  RETURNING,
+  runDefinitionAnnotation,
+  definitionOfNode,
   secondsLeft,
+  UNFINISHED_COMMAND,
+  type NodePhase,
   type RunDefinition,
 } from './state.js';
 
@@ -33,6 +41,29 @@ export interface ClaimContext {
   readonly holder: string;
   readonly nowMs: number;
 }
+
+/** --take-over, and whether the operator consents to run again a command that ran or may still run there. */
+export interface TakeOver {
+  readonly rerunCommand: boolean;
+}
+
+/**
+ * How a take-over or a resume waits out a vanished Lease (its holder may still be at work): said to the
+ * operator, and the wait itself.
+ */
+export interface LeaseWait {
+  readonly note: (message: string) => void;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+const sleeping: LeaseWait = { note: () => undefined, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+/**
+ * Phases in which a node's command ran or may still run and the node is not back in service: a take-over
+ * starts the node over (drained, its command run again, uncordoned), so it takes such a node only with
+ * --rerun-command, as --resume asks before it runs a command again.
+ */
+const COMMAND_UNDER_WAY: ReadonlySet<NodePhase> = new Set([...UNFINISHED_COMMAND, ...RETURNING]);
 
 /**
  * What the run needs to be allowed to do (its role, kube/permissions.ts, with what its flags add), checked
@@ -52,30 +83,83 @@ export async function checkAccess(
 
 /**
  * Refuses when a node of the pool belongs to another run: held (its Lease renewed and not expired) always,
- * naming the holder; stopped (Lease expired, released or gone) unless --take-over. A node a drain is
- * working on (its live drain mark) is refused too, naming that drain. The nodes are those of
- * the cluster read the pool was planned on (their annotations name the run); claimRun reads each again.
+ * naming the holder; stopped (Lease expired, released or gone) unless --take-over, and a node whose
+ * command ran or may still run unless --take-over --rerun-command too. A run whose Lease is gone may still
+ * have a process at work (the Lease deleted under it): a take-over waits a Lease's duration first, and
+ * refuses if the run wrote on its nodes meanwhile. A node a drain is working on (its live drain mark) is
+ * refused too, naming that drain. The nodes are those of the cluster read the pool was planned on (their
+ * annotations name the run); claimRun reads each again.
  */
-export async function checkNodesFree(ctx: ClaimContext, nodes: readonly V1Node[], takeOver: boolean): Promise<void> {
+export async function checkNodesFree(
+  ctx: ClaimContext,
+  nodes: readonly V1Node[],
+  takeOver: TakeOver | false,
+  wait: LeaseWait = sleeping,
+): Promise<void> {
+  const leaseGone = new Map<string, V1Node[]>();
   for (const node of nodes) {
     const other = runOfNode(node);
-    const refusal = other ? await refusalFor(ctx, node.metadata?.name ?? '', other, takeOver) : null;
+    const refusal = other ? await refusalFor(ctx, node, other, takeOver) : null;
     if (refusal) throw new RunRefused(refusal);
     const mark = liveDrainMark(node, ctx.nowMs);
     if (mark) throw new RunRefused(drainMarkRefusal(node.metadata?.name ?? '', mark, ctx.nowMs));
+    if (other && takeOver && !(await ctx.api.readLease(ctx.namespace, leaseName(other)))) {
+      leaseGone.set(other, [...(leaseGone.get(other) ?? []), node]);
+    }
+  }
+  if (leaseGone.size === 0) return;
+  wait.note(
+    `the Lease of run ${[...leaseGone.keys()].join(', ')} is gone: waiting ${LEASE_SECONDS}s (a Lease's duration) before taking its nodes, in case a process still works on them`,
+  );
+  await wait.sleep(LEASE_SECONDS * 1000);
+  for (const [other, taken] of leaseGone) await refuseIfAtWork(ctx, other, taken, 'this take-over');
+}
+
+/**
+ * After waiting out a vanished Lease: refused when run `runId` shows it is at work (a Lease again, or a
+ * phase written on one of `before`'s nodes since they were read).
+ */
+async function refuseIfAtWork(ctx: ClaimContext, runId: string, before: readonly V1Node[], who: string) {
+  const lease = await ctx.api.readLease(ctx.namespace, leaseName(runId));
+  const written = (n: V1Node) => `${runOfNode(n)} ${n.metadata?.annotations?.[ANNOTATION.since]}`;
+  for (const node of before) {
+    const name = node.metadata?.name ?? '';
+    if (lease || written(await ctx.api.readNode(name)) !== written(node)) {
+      throw new RunRefused(
+        `node "${name}" is in run ${runId}, which ${lease ? 'has a Lease again' : 'wrote on it'} while ${who} waited: that run is at work; nothing was changed`,
+      );
+    }
   }
 }
 
 /** Why `node`, in run `other`, may not be taken by a new run; null when it may (stopped, and --take-over). */
-async function refusalFor(ctx: ClaimContext, node: string, other: string, takeOver: boolean): Promise<string | null> {
+async function refusalFor(
+  ctx: ClaimContext,
+  read: V1Node,
+  other: string,
+  takeOver: TakeOver | false,
+): Promise<string | null> {
+  const node = read.metadata?.name ?? '';
   const lease = await ctx.api.readLease(ctx.namespace, leaseName(other));
-  const holder = lease ? activeHolder(lease, ctx.nowMs) : null;
+  const holder = lease ? liveHolder(lease, ctx.nowMs) : null;
   if (lease && holder) {
     return `node "${node}" is in run ${other} held by ${holder} (its lease expires in ${secondsLeft(lease, ctx.nowMs)}s unless renewed): nothing was changed`;
   }
-  if (takeOver) return null;
-  const who = lease?.spec?.holderIdentity ? `, last held by ${lease.spec.holderIdentity}` : '';
-  return `node "${node}" is in run ${other}, which stopped${who}: resume it with kubectl maint run --resume ${other}, or take its nodes with --take-over; nothing was changed`;
+  if (!takeOver) {
+    const who = lease?.spec?.holderIdentity ? `, last held by ${lease.spec.holderIdentity}` : '';
+    return `node "${node}" is in run ${other}, which stopped${who}: resume it with kubectl maint run --resume ${other}, or take its nodes with --take-over; nothing was changed`;
+  }
+  const phase = nodePhase(read);
+  if (phase && COMMAND_UNDER_WAY.has(phase) && !takeOver.rerunCommand) {
+    const what =
+      phase === 'command-running'
+        ? 'its command may still be running'
+        : phase === 'command-failed'
+          ? 'its command failed'
+          : 'its command ran and it is not back in service';
+    return `node "${node}" is in run ${other} in phase ${phase} (${what}): a take-over starts it over and runs its command again, only with --take-over --rerun-command; or resume that run with kubectl maint run --resume ${other}; nothing was changed`;
+  }
+  return null;
 }
 
 /**
@@ -85,10 +169,15 @@ async function refusalFor(ctx: ClaimContext, node: string, other: string, takeOv
  * what it claimed, deletes its Lease and refuses, naming the other run and what it wrote and undid. Any
  * other failure undoes the claim the same way before it is thrown.
  */
-export async function claimRun(ctx: ClaimContext, definition: RunDefinition, takeOver: boolean): Promise<V1Lease> {
+export async function claimRun(
+  ctx: ClaimContext,
+  definition: RunDefinition,
+  takeOver: TakeOver | false,
+): Promise<V1Lease> {
   const lease = await ctx.api.createLease(ctx.namespace, leaseFor(definition, ctx.holder, ctx.nowMs, ctx.namespace));
   const since = new Date(ctx.nowMs).toISOString();
   const claim = {
+    ...runDefinitionAnnotation(definition),
     [ANNOTATION.run]: definition.id,
     [ANNOTATION.runNamespace]: ctx.namespace,
     [ANNOTATION.phase]: 'pending',
@@ -106,7 +195,7 @@ export async function claimRun(ctx: ClaimContext, definition: RunDefinition, tak
         const taken = mark
           ? drainMarkRefusal(node, mark, ctx.nowMs)
           : other && other !== definition.id
-            ? await refusalFor(ctx, node, other, takeOver)
+            ? await refusalFor(ctx, read, other, takeOver)
             : null;
         if (taken) refusal ??= taken;
         else if (await ctx.api.annotateNodeIfUnchanged(node, claim, read.metadata?.resourceVersion)) {
@@ -146,23 +235,40 @@ export async function takeRunForResume(
   runId: string | undefined,
   /** A problem with the recorded run that refuses the resume before anything is written (its command). */
   check: (definition: RunDefinition) => string | null = () => null,
+  wait: LeaseWait = sleeping,
 ): Promise<{ lease: V1Lease; definition: RunDefinition; picked: string | null }> {
   const leases = await ctx.api.listLeases(ctx.namespace, runId ? `${RUN_LABEL}=${runId}` : RUN_LABEL);
-  if (leases.length === 0) {
+  const free = leases.filter((l) => liveHolder(l, ctx.nowMs) === null);
+  // Runs only their nodes name (their Lease lost; the nodes record what the run is): looked for when no
+  // run with a Lease is there to resume.
+  const withoutLease =
+    (runId && leases.length === 0) || (!runId && free.length === 0)
+      ? await runsWithoutLease(ctx.api, leases, runId)
+      : new Map<string, V1Node[]>();
+  if (leases.length === 0 && withoutLease.size === 0) {
     throw new RunRefused(
       runId ? `no run ${runId} in namespace "${ctx.namespace}"` : `no run to resume in namespace "${ctx.namespace}"`,
     );
   }
-  const free = leases.filter((l) => activeHolder(l, ctx.nowMs) === null);
-  const candidates = runId || free.length === 0 ? leases : free;
-  if (candidates.length > 1) {
+  const candidates = runId || free.length + withoutLease.size === 0 ? leases : free;
+  if (candidates.length + withoutLease.size > 1) {
+    const listed = [
+      ...candidates.map((l) => leaseSummary(l, ctx.nowMs)),
+      ...[...withoutLease.keys()].map((id) => `${id} (its Lease lost)`),
+    ];
     throw new RunRefused(
-      `${candidates.length} unfinished runs in namespace "${ctx.namespace}": ${candidates.map((l) => leaseSummary(l, ctx.nowMs)).join('; ')}; name one with --resume RUN (kubectl maint runs shows them)`,
+      `${listed.length} unfinished runs in namespace "${ctx.namespace}": ${listed.join('; ')}; name one with --resume RUN (kubectl maint runs shows them)`,
     );
+  }
+  const [lost] = withoutLease;
+  if (lost) {
+    const [id, nodes] = lost;
+    const taken = await retakeLostRun(ctx, id, nodes, check, wait);
+    return { ...taken, picked: runId === undefined ? `${id} (its Lease lost)` : null };
   }
   const lease = candidates[0]!;
   const definition = definitionOf(lease);
-  const holder = activeHolder(lease, ctx.nowMs);
+  const holder = liveHolder(lease, ctx.nowMs);
   if (holder && holder !== ctx.holder) {
     throw new RunRefused(
       `run ${definition.id} is held by ${holder} (its lease expires in ${secondsLeft(lease, ctx.nowMs)}s unless renewed): nothing was changed`,
@@ -178,12 +284,75 @@ export async function takeRunForResume(
   return { lease: taken, definition, picked: runId === undefined ? leaseSummary(lease, ctx.nowMs) : null };
 }
 
+/** The runs that nodes name and that have no Lease among `leases` (only `runId`'s when given), with their nodes. */
+async function runsWithoutLease(
+  api: RunApi,
+  leases: readonly V1Lease[],
+  runId: string | undefined,
+): Promise<Map<string, V1Node[]>> {
+  const known = new Set(leases.map((l) => l.metadata?.labels?.[RUN_LABEL]));
+  const runs = new Map<string, V1Node[]>();
+  for (const node of await api.listNodes()) {
+    const id = runOfNode(node);
+    if (!id || known.has(id) || (runId !== undefined && id !== runId)) continue;
+    runs.set(id, [...(runs.get(id) ?? []), node]);
+  }
+  return runs;
+}
+
+/**
+ * Run `runId` whose Lease is lost, taken again from what its nodes record: after a Lease's duration (its
+ * last holder may still be at work: a Lease deleted under it), unless the run shows it is at work, a new
+ * Lease held by this process. Refused when the nodes do not record the run (started by an older version).
+ */
+async function retakeLostRun(
+  ctx: ClaimContext,
+  runId: string,
+  nodes: readonly V1Node[],
+  check: (definition: RunDefinition) => string | null,
+  wait: LeaseWait,
+): Promise<{ lease: V1Lease; definition: RunDefinition }> {
+  const definition = nodes.map(definitionOfNode).find((d) => d !== null);
+  if (!definition) {
+    throw new RunRefused(
+      `run ${runId} lost its Lease, and its nodes do not record what it is (a run started by an older kubectl maint): end it with kubectl maint run --abandon ${runId}; nothing was changed`,
+    );
+  }
+  const problem = check(definition);
+  if (problem) throw new RunRefused(`${problem}: nothing was changed`);
+  wait.note(
+    `run ${runId} lost its Lease: waiting ${LEASE_SECONDS}s (a Lease's duration) before taking it again, in case a process still works on its nodes`,
+  );
+  await wait.sleep(LEASE_SECONDS * 1000);
+  await refuseIfAtWork(ctx, runId, nodes, 'this resume');
+  const lease = await ctx.api
+    .createLease(ctx.namespace, leaseFor(definition, ctx.holder, Date.now(), ctx.namespace))
+    .catch((err: unknown) => {
+      if ((err as { kind?: string }).kind === 'conflict' || (err as { status?: number }).status === 409) {
+        throw new RunRefused(
+          `run ${runId} was taken again by another process while this resume waited; nothing was changed`,
+        );
+      }
+      throw err;
+    });
+  return { lease, definition };
+}
+
+/**
+ * Who holds the Lease now (activeHolder), unless it is a process of this host that no longer exists (killed:
+ * its Lease not yet expired, but nobody renews it).
+ */
+export function liveHolder(lease: V1Lease, nowMs: number): string | null {
+  const holder = activeHolder(lease, nowMs);
+  return holder && !holderGone(holder) ? holder : null;
+}
+
 /** "ID (started …, held by … | expired, last held by … | stopped)": a run in one phrase, to choose between runs. */
 export function leaseSummary(lease: V1Lease, nowMs: number): string {
   const id = lease.metadata?.labels?.[RUN_LABEL] ?? lease.metadata?.name ?? '';
   const started = lease.metadata?.creationTimestamp;
   const when = started ? `started ${new Date(started).toISOString().replace(/\.\d+Z$/, 'Z')}, ` : '';
-  const holder = activeHolder(lease, nowMs);
+  const holder = liveHolder(lease, nowMs);
   const last = lease.spec?.holderIdentity;
   const state = holder ? `held by ${holder}` : last ? `expired, last held by ${last}` : 'stopped';
   return `${id} (${when}${state})`;

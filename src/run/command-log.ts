@@ -1,4 +1,12 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { safeText } from '../safe-text.js';
@@ -74,4 +82,53 @@ export class CommandLogs {
     );
     this.files.clear();
   }
+}
+
+/** A command's result this machine kept because it could not write it to the cluster yet. */
+export interface KeptResult {
+  readonly runId: string;
+  readonly node: string;
+  readonly exitCode: number | null;
+  /** Why it failed, in one line; null when it exited 0. */
+  readonly failure: string | null;
+  /** When the command ended (ISO time). */
+  readonly at: string;
+}
+
+/** Where a node's kept result is: beside its log. */
+export function keptResultFile(dir: string, node: string): string {
+  return path.join(dir, `${node}.result.json`);
+}
+
+/**
+ * Keeps a command's result on this machine until it is written to the node (dropResult): should the API
+ * server be away, or this process end, before that write, a resume on this machine finds it (keptResult)
+ * and writes it, instead of taking the command for interrupted and running it again. Written whole
+ * (a temporary file renamed over it). False when it could not be written.
+ */
+export function keepResult(dir: string, result: KeptResult): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = keptResultFile(dir, result.node);
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(result)}\n`, { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The result kept for `node` of run `runId`, if this machine kept one. */
+export function keptResult(dir: string, runId: string, node: string): KeptResult | null {
+  try {
+    const kept = JSON.parse(readFileSync(keptResultFile(dir, node), 'utf8')) as KeptResult;
+    return kept.runId === runId && kept.node === node && typeof kept.at === 'string' ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The node's result is written to the cluster: nothing left to keep. */
+export function dropResult(dir: string, node: string): void {
+  rmSync(keptResultFile(dir, node), { force: true });
 }

@@ -1,7 +1,10 @@
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { releaseAnnotations } from '../kube/autoscaler-annotations.js';
 import type { RunApi } from '../kube/run-api.js';
-import { microTime, RENEW_SECONDS, RUN_LABEL, runOfNode } from './state.js';
+import { LEASE_SECONDS, microTime, RENEW_SECONDS, RUN_LABEL, runOfNode } from './state.js';
+
+/** A renewal that did not reach the API server is tried again this soon, not at the next period. */
+const RENEW_RETRY_MS = 1000;
 
 /**
  * The run no longer holds what it drives: its Lease was deleted or is held by another process, or one of
@@ -30,9 +33,12 @@ export interface KeeperContext {
  */
 export class LeaseKeeper {
   private timer: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private renewing = false;
   private watch: { stop(): void } | undefined;
   private current: V1Lease;
   private lostWith: LeaseLost | null = null;
+  private heldUntilMs: number;
 
   constructor(
     private readonly ctx: KeeperContext,
@@ -40,6 +46,22 @@ export class LeaseKeeper {
     private readonly lost: (err: LeaseLost) => void,
   ) {
     this.current = lease;
+    // The Lease was taken (created or replaced) with this process's clock in renewTime.
+    const renewed = Date.parse(String(lease.spec?.renewTime ?? ''));
+    this.heldUntilMs = (Number.isNaN(renewed) ? ctx.now() : renewed) + this.durationMs;
+  }
+
+  private get durationMs(): number {
+    return (this.current.spec?.leaseDurationSeconds ?? LEASE_SECONDS) * 1000;
+  }
+
+  /**
+   * Until when (epoch ms, this process's clock) the Lease lets the run hold its nodes: its last renewal
+   * that the API server took, counted from when it was sent, plus the Lease's duration. No other process
+   * takes the run's nodes before then (claim.ts); after it, one may.
+   */
+  heldUntil(): number {
+    return this.heldUntilMs;
   }
 
   private get name(): string {
@@ -82,26 +104,53 @@ export class LeaseKeeper {
   }
 
   private async renew(): Promise<void> {
+    if (this.renewing || !this.timer) return;
+    this.renewing = true;
+    const sent = this.ctx.now();
     try {
+      // Replaced at the resourceVersion last seen: a Lease someone else took or changed meanwhile (even
+      // while the API server was away from here) is refused with 409, never taken back.
       this.current = await this.ctx.api.replaceLease(this.ctx.namespace, {
         ...this.current,
-        spec: { ...this.current.spec, renewTime: microTime(this.ctx.now()) },
+        spec: { ...this.current.spec, renewTime: microTime(sent) },
       });
+      this.heldUntilMs = sent + this.durationMs;
     } catch {
       // Refused (409: changed by someone else, 404: deleted) or the API is unreachable: read it to know which.
       const latest = await this.ctx.api.readLease(this.ctx.namespace, this.name).then(
         (lease) => ({ lease }),
         () => null,
       );
-      if (!latest) return; // unreachable: the next renewal tries again
-      this.check(latest.lease);
-      if (!this.lostWith && latest.lease) this.current = latest.lease;
+      if (!latest) {
+        // Unreachable: tried again soon, so that the Lease is renewed as soon as the server is back.
+        this.retryRenewal();
+      } else {
+        this.check(latest.lease);
+        // Still ours (a conflict with a stale copy of it): renewed from the latest copy at once.
+        if (!this.lostWith && latest.lease) {
+          this.current = latest.lease;
+          this.retryRenewal();
+        }
+      }
+    } finally {
+      this.renewing = false;
     }
+  }
+
+  private retryRenewal(): void {
+    if (!this.timer || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.renew();
+    }, RENEW_RETRY_MS);
+    this.retry.unref();
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = undefined;
     this.watch?.stop();
     this.watch = undefined;
   }

@@ -11,6 +11,8 @@ import type { Snapshot } from '../snapshot/types.js';
 import { blockedWithoutBound, drainBatch, planBatch, type BatchDrainResult } from './batch-drain.js';
 import { budgetChange, ChangeFeed, nodeChange } from './changes.js';
 import { runCommand, type CommandResult } from './command.js';
+import { dropResult, keepResult, keptResult, type KeptResult } from './command-log.js';
+import { ApiAway, durably } from './durable.js';
 import type { NodeState, RunEvent, RunEventBody, RunResult } from './events.js';
 import { LeaseLost, writeOwnNode } from './lease-keeper.js';
 import { mapLimited } from './parallel.js';
@@ -55,6 +57,11 @@ export interface RunDeps {
    * LeaseLost when it does not, and the run stops there.
    */
   readonly confirmHeld: () => Promise<void>;
+  /**
+   * Until when (epoch ms) the run's Lease lets it hold its nodes (LeaseKeeper.heldUntil): a write or a read
+   * the API server does not answer is tried again until then (durable.ts).
+   */
+  readonly heldUntil: () => number;
   /** Runs the operator's command (runCommand; replaceable only to observe it). */
   readonly runCommand?: typeof runCommand;
 }
@@ -120,6 +127,8 @@ class PoolRun {
   private readonly commandsRunning = new Set<string>();
   /** Why the command could not start, once it could not: the run stops. */
   private cannotStart: string | undefined;
+  /** Command results this machine kept for a node still recorded command-running: a resume writes them. */
+  private readonly keptResults = new Map<string, KeptResult>();
 
   constructor(
     private readonly definition: RunDefinition,
@@ -144,6 +153,7 @@ class PoolRun {
       commandLog: this.commandLog,
       phases: Object.fromEntries(definition.batches.flat().map((node) => [node, this.phaseOf(node)])),
     });
+    await this.writeKeptResults();
     const first = definition.batches.findIndex((nodes) => !nodes.every((n) => this.phaseOf(n) === 'done'));
     if (first >= 0) this.emitEta(first + 1, 'started', definition.estimates?.batches[first] ?? null);
     const watch = this.deps.api.watchChanges((change) => this.changes.changed(change));
@@ -288,7 +298,8 @@ class PoolRun {
   ): Promise<ReadonlyMap<BudgetKey, number>> {
     // Marked as `kubectl maint drain` marks its nodes, naming the run: a drain started meanwhile refuses.
     const marks = new DrainMarks(this.deps.api, this.control.holder, () => this.deps.clock.now(), this.definition.id);
-    const refused = await marks.take(toDrain).then(
+    const marking = `the drain of ${toDrain.join(', ')} starts once its drain marks are written`;
+    const refused = await durably(() => marks.take(toDrain), this.durability(marking)).then(
       () => null,
       (err: unknown) => {
         if (err instanceof DrainMarked) return err.message.replace(/: nothing was changed$/, '');
@@ -371,7 +382,11 @@ class PoolRun {
         deadline = clock.now() + this.definition.options.budgetTimeoutMs;
         continue;
       }
-      if (!blocked || clock.now() >= deadline || unsettled(snapshot, returned, this.moved).length === 0) {
+      if (
+        !blocked ||
+        clock.now() >= deadline ||
+        unsettled(snapshot, returned, this.moved, this.definition.id).length === 0
+      ) {
         return { snapshot, plan, blocked };
       }
       // A whole snapshot per read: on a change of what it waits for, or now and then.
@@ -443,7 +458,7 @@ class PoolRun {
     }
     // With --expect-reboot, the bootID before the command is recorded with the phase, in the same write.
     const bootId = this.definition.options.expectReboot
-      ? ((await this.deps.api.readNode(node)).status?.nodeInfo?.bootID ?? '')
+      ? ((await this.read(`node ${node}`, () => this.deps.api.readNode(node))).status?.nodeInfo?.bootID ?? '')
       : undefined;
     await this.setPhase(node, batch, 'command-running', undefined, {
       annotations: bootId === undefined ? {} : { [ANNOTATION.bootId]: bootId },
@@ -474,10 +489,45 @@ class PoolRun {
       this.phases.set(node, { batch, phase: 'command-running', problem: 'command killed (interrupted)' });
       return 'ran';
     }
-    await (result.failure
-      ? this.setPhase(node, batch, 'command-failed', `command ${result.failure}`)
-      : this.setPhase(node, batch, 'command-done'));
+    // Kept on this machine until it is written: a write the API server does not take (away, or this
+    // process gone first) never turns a command that ran into one a resume would call interrupted.
+    const kept: KeptResult = {
+      runId: this.definition.id,
+      node,
+      exitCode: result.exitCode,
+      failure: result.failure,
+      at: new Date(this.deps.clock.now()).toISOString(),
+    };
+    const dir = this.deps.commandLog;
+    if (dir) keepResult(dir, kept);
+    await this.writeResult(batch, kept);
+    if (dir) dropResult(dir, node);
     return 'ran';
+  }
+
+  /** The command's result as the node's phase (command-done or command-failed). */
+  private writeResult(batch: number, kept: KeptResult): Promise<void> {
+    const { node, failure } = kept;
+    const what = { kept: `the result of ${node}'s command (${failure ?? 'exit 0'})` };
+    return failure
+      ? this.setPhase(node, batch, 'command-failed', `command ${failure}`, what)
+      : this.setPhase(node, batch, 'command-done', undefined, what);
+  }
+
+  /**
+   * A resume on the machine that kept a command's result it could not write (the API server away, or the
+   * process gone): written now, and the command is not run again.
+   */
+  private async writeKeptResults(): Promise<void> {
+    await mapLimited([...this.keptResults.values()], async (kept) => {
+      const batch = this.phases.get(kept.node)?.batch ?? 1;
+      this.emit({
+        type: 'warning',
+        message: `node "${kept.node}": its command ended (${kept.failure ?? 'exit 0'}) at ${kept.at}, a result this machine kept because it could not be written then: written now, and the command is not run again`,
+      });
+      await this.writeResult(batch, kept);
+      if (this.deps.commandLog) dropResult(this.deps.commandLog, kept.node);
+    });
   }
 
   /** The ETA now, at a step of `batch`: that batch's time left and the batches after it not yet done. */
@@ -515,7 +565,12 @@ class PoolRun {
     const deadline = clock.now() + this.definition.options.nodeReadyTimeoutMs;
     let last: V1Node | undefined;
     for (let reads = 0; ; reads += 1) {
-      last = await this.deps.api.readNode(node);
+      try {
+        last = await this.read(`node ${node}`, () => this.deps.api.readNode(node), this.control.signal);
+      } catch (err) {
+        if (this.aborted) return 'aborted';
+        throw err;
+      }
       if (isBack(last, this.definition.options.expectReboot)) return 'back';
       if (clock.now() >= deadline) break;
       if (!(await this.changeOrTimeout(backoffDelayMs(POLL, reads), nodeChange(node)))) return 'aborted';
@@ -536,7 +591,7 @@ class PoolRun {
       const short: Array<{ name: string; before: number; now: number }> = [];
       for (const [name, allowed] of before) {
         const { namespace, name: pdbName } = budgetOfKey(name);
-        const pdb = await this.deps.api.readPdb(namespace, pdbName);
+        const pdb = await this.read(`budget ${name}`, () => this.deps.api.readPdb(namespace, pdbName));
         const now = pdb?.status?.disruptionsAllowed ?? allowed;
         const current = (pdb?.status?.observedGeneration ?? 0) >= (pdb?.metadata?.generation ?? 0);
         if (pdb && (now < allowed || !current)) short.push({ name, before: allowed, now });
@@ -559,6 +614,11 @@ class PoolRun {
     const read = await mapLimited(batchOf, ({ node }) => this.deps.api.readNode(node));
     for (const [i, { node, batch }] of batchOf.entries()) {
       const { phase, distrusted } = trustedPhase(read[i]!, this.definition);
+      const kept =
+        phase === 'command-running' && this.deps.commandLog
+          ? keptResult(this.deps.commandLog, this.definition.id, node)
+          : null;
+      if (kept) this.keptResults.set(node, kept);
       if (distrusted) {
         this.emit({
           type: 'warning',
@@ -591,13 +651,17 @@ class PoolRun {
       readonly annotations?: Readonly<Record<string, string>>;
       readonly uncordon?: boolean;
       readonly releaseAutoscalers?: boolean;
+      /** What the write records, in the words of the warning when the API server is away. */
+      readonly kept?: string;
     } = {},
   ): Promise<void> {
     const nowIso = new Date(this.deps.clock.now()).toISOString();
     const { sealKey } = this.definition;
-    await this.deps.confirmHeld();
-    await Promise.all([
-      writeOwnNode(
+    const write = async () => {
+      await this.deps.confirmHeld();
+      // The phase, then the conditions: sent at once, the status patch would change the node under the
+      // phase's write, guarded by the node's resourceVersion, and send it back for a read and another try.
+      await writeOwnNode(
         this.deps.api,
         this.definition.id,
         node,
@@ -609,11 +673,45 @@ class PoolRun {
           ...(sealKey ? { [ANNOTATION.seal]: phaseSeal(sealKey, this.definition.id, node, phase, nowIso) } : {}),
         }),
         { uncordon: also.uncordon === true, releaseAutoscalers: also.releaseAutoscalers === true },
-      ),
-      this.deps.writeConditions ? this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso)) : null,
-    ]);
+      );
+      if (this.deps.writeConditions) await this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso));
+    };
+    const before = STEP_STARTS.get(phase);
+    const what = before
+      ? `${node}'s ${before} starts once its phase ${phase} is written`
+      : `${also.kept ?? `${node}'s phase ${phase}`} is kept and will be written`;
+    try {
+      await durably(write, this.durability(what));
+    } catch (err) {
+      // Where the node really is: a step that had not started left it where it was; a step that ended, at its end.
+      if (err instanceof ApiAway && !before) {
+        this.phases.set(node, { batch, phase, problem: joined(problem, NOT_WRITTEN) });
+      } else if (err instanceof ApiAway) {
+        const was = this.phases.get(node);
+        if (was) this.phases.set(node, { ...was, problem: joined(was.problem, `${phase}: ${NOT_WRITTEN}`) });
+      }
+      throw err;
+    }
     this.phases.set(node, { batch, phase, problem });
     this.emit({ type: 'phase', node, batch, phase, problem });
+  }
+
+  /** A read the run needs, tried again while the API server is away and the run's Lease holds. */
+  private read<T>(what: string, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return durably(attempt, { ...this.durability(`reading ${what} again once it answers`), signal });
+  }
+
+  /** How a write or a read outlasts an API server that is away (durable.ts); `what` names what waits. */
+  private durability(what: string) {
+    return {
+      clock: this.deps.clock,
+      heldUntil: this.deps.heldUntil,
+      onAway: (reason: string, seconds: number) =>
+        this.emit({
+          type: 'warning',
+          message: `API server unreachable: ${what} (trying again for up to ${seconds}s, while the run's Lease holds its nodes): ${reason}`,
+        }),
+    };
   }
 
   /** The final event. `lost`: the run lost its hold, and no resume command would continue it. */
@@ -642,6 +740,18 @@ class PoolRun {
     this.deps.emit({ ...event, atMs: this.deps.clock.now() } as RunEvent);
   }
 }
+
+/** Phases written before a step starts, and the step: a write the API server never took means it never started. */
+const STEP_STARTS: ReadonlyMap<NodePhase, string> = new Map<NodePhase, string>([
+  ['draining', 'drain'],
+  ['command-running', 'command'],
+  ['returning', 'wait to be back'],
+  ['done', 'uncordon'],
+]);
+
+const NOT_WRITTEN = "not written to the cluster: the API server did not answer before the run's Lease expired";
+
+const joined = (a: string | undefined, b: string) => (a ? `${a}; ${b}` : b);
 
 /** The operator's command could not start: the run stops, every node in its recorded phase. */
 export class CommandCannotStart extends Error {}

@@ -3,6 +3,7 @@ import { UNREACHABLE_TAINT } from '../plan/node-failure.js';
 import { UNSCHEDULABLE_TAINT } from '../plan/tolerations.js';
 import type { DrainPlan } from '../plan/types.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { nodePhase, runOfNode, type NodePhase } from './state.js';
 
 /**
  * Whether the cluster has settled after the run's earlier batches, so that a batch's fresh plan judges the
@@ -35,18 +36,39 @@ export function workloadsMoved(plan: DrainPlan): string[] {
 }
 
 /**
+ * Phases in which another run's node is out of service and on its way back: its drain, command or return
+ * under way. Pending, done and failed nodes are not coming back by themselves.
+ */
+const ON_ITS_WAY: ReadonlySet<NodePhase> = new Set([
+  'draining',
+  'drained',
+  'command-running',
+  'command-done',
+  'returning',
+  'returned',
+]);
+
+/**
  * What the cluster still waits for, in words (empty when settled): a node back from the run that still
  * carries a not-ready taint or, uncordoned, the cordon's taint; a workload the run moved whose pods are
- * not all Ready.
+ * not all Ready; a node another run (not `runId`) has out of service and on its way back (runs over
+ * disjoint pools share the cluster: a plan blocked while the other's node is out is planned again once it
+ * is back).
  */
 export function unsettled(
   snapshot: Snapshot,
   returnedNodes: ReadonlySet<string>,
   moved: ReadonlySet<string>,
+  runId?: string,
 ): string[] {
   const waits: string[] = [];
   for (const node of snapshot.nodes) {
     const name = node.metadata?.name ?? '';
+    const other = runOfNode(node);
+    const phase = nodePhase(node);
+    if (runId !== undefined && other && other !== runId && phase && ON_ITS_WAY.has(phase)) {
+      waits.push(`node ${name} is out of service in run ${other} (${phase})`);
+    }
     if (!returnedNodes.has(name)) continue;
     if (hasNotReadyTaint(node)) waits.push(`node ${name} still has a not-ready taint`);
     else if (hasStaleCordonTaint(node))

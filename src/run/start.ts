@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { V1Lease } from '@kubernetes/client-node';
 import type { RunApi } from '../kube/run-api.js';
 import type { PoolPlan } from '../plan/pool-types.js';
-import { checkAccess, RunRefused, takeRunForResume, type ClaimContext } from './claim.js';
+import { checkAccess, RunRefused, takeRunForResume, type ClaimContext, type LeaseWait } from './claim.js';
 import { resolveCommand } from './command.js';
+import { commandLogDir, keptResult } from './command-log.js';
 import { giveBack } from './lease-keeper.js';
 import { trustedPhase, UNFINISHED_COMMAND, type RunDefinition, type RunOptions } from './state.js';
 
@@ -43,12 +44,18 @@ export async function resumeRun(
   ctx: ClaimContext,
   which: { readonly runId: string | undefined; readonly rerunCommand: boolean },
   onPicked: (runId: string) => void,
+  wait?: LeaseWait,
 ): Promise<TakenRun> {
   const { conditions } = await checkAccess(ctx);
-  const found = await takeRunForResume(ctx, which.runId, (recorded) => {
-    const again = resolveCommand(recorded.command, recorded.commandDir ?? process.cwd());
-    return 'problem' in again ? `run ${recorded.id}: ${again.problem}` : null;
-  });
+  const found = await takeRunForResume(
+    ctx,
+    which.runId,
+    (recorded) => {
+      const again = resolveCommand(recorded.command, recorded.commandDir ?? process.cwd());
+      return 'problem' in again ? `run ${recorded.id}: ${again.problem}` : null;
+    },
+    wait,
+  );
   const { definition, lease } = found;
   try {
     if (found.picked) onPicked(found.picked);
@@ -63,8 +70,11 @@ export async function resumeRun(
 /** A resumed run re-runs a command that did not finish (or failed) only when asked: say which node, write nothing more. */
 async function refuseUnfinishedCommands(api: RunApi, definition: RunDefinition, rerun: boolean): Promise<void> {
   if (rerun) return;
+  const logs = commandLogDir(definition.id);
   for (const node of definition.batches.flat()) {
     const { phase } = trustedPhase(await api.readNode(node), definition);
+    // A result this machine kept (it could not be written): the command ran, and the resume writes it.
+    if (phase === 'command-running' && keptResult(logs, definition.id, node)) continue;
     if (UNFINISHED_COMMAND.has(phase)) {
       const what = phase === 'command-running' ? 'did not finish (interrupted)' : 'failed';
       throw new RunRefused(

@@ -17,6 +17,8 @@ import type { RunEstimates } from './run-eta.js';
  *   works and released (holder cleared) when it stops; its annotations hold the run's definition: the
  *   batches, the command, and the flags that shape the drain — everything `--resume` needs;
  * - on each node of the run, annotations: the run it belongs to (the claim), its phase, and since when;
+ *   the run's definition as its Lease records it (runDefinitionAnnotation), so that a run whose Lease is
+ *   lost can still be resumed;
  *   for `--expect-reboot`, the bootID it had before the command; the phase's seal (phaseSeal), so
  *   that a resume trusts only phases the run itself wrote; and every phase it went through with when
  *   (phaseHistory), for `runs show`'s timeline.
@@ -39,6 +41,8 @@ export const ANNOTATION = {
   seal: 'maint.kubectl.io/phase-seal',
   history: 'maint.kubectl.io/phase-history',
   sealKey: 'maint.kubectl.io/seal-key',
+  /** On each node of the run: the run's definition (the Lease's annotations above, as JSON), for a run whose Lease is lost. */
+  definition: 'maint.kubectl.io/run-definition',
 } as const;
 
 /** A node's run annotations, each removed (a merge patch's null): the node released from its run. */
@@ -50,6 +54,7 @@ export const RELEASED_NODE: Readonly<Record<string, null>> = {
   [ANNOTATION.seal]: null,
   [ANNOTATION.bootId]: null,
   [ANNOTATION.history]: null,
+  [ANNOTATION.definition]: null,
 };
 
 export const RUN_LABEL = 'maint.kubectl.io/run';
@@ -149,6 +154,23 @@ export function microTime(ms: number): Date {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z') as unknown as Date;
 }
 
+/** The run's definition as annotations: on its Lease, and as one JSON annotation on each of its nodes. */
+function definitionAnnotations(definition: RunDefinition): Record<string, string> {
+  return {
+    [ANNOTATION.batches]: JSON.stringify(definition.batches),
+    [ANNOTATION.command]: JSON.stringify(definition.command),
+    ...(definition.commandDir ? { [ANNOTATION.commandDir]: definition.commandDir } : {}),
+    [ANNOTATION.options]: JSON.stringify(definition.options),
+    ...(definition.estimates ? { [ANNOTATION.estimates]: JSON.stringify(definition.estimates) } : {}),
+    ...(definition.sealKey ? { [ANNOTATION.sealKey]: definition.sealKey } : {}),
+  };
+}
+
+/** The annotation each node of the run carries: the run's definition, recoverable without its Lease (definitionOfNode). */
+export function runDefinitionAnnotation(definition: RunDefinition): Record<string, string> {
+  return { [ANNOTATION.definition]: JSON.stringify(definitionAnnotations(definition)) };
+}
+
 export function leaseFor(definition: RunDefinition, holder: string, nowMs: number, namespace: string): V1Lease {
   return {
     apiVersion: 'coordination.k8s.io/v1',
@@ -157,14 +179,7 @@ export function leaseFor(definition: RunDefinition, holder: string, nowMs: numbe
       name: leaseName(definition.id),
       namespace,
       labels: { [RUN_LABEL]: definition.id },
-      annotations: {
-        [ANNOTATION.batches]: JSON.stringify(definition.batches),
-        [ANNOTATION.command]: JSON.stringify(definition.command),
-        ...(definition.commandDir ? { [ANNOTATION.commandDir]: definition.commandDir } : {}),
-        [ANNOTATION.options]: JSON.stringify(definition.options),
-        ...(definition.estimates ? { [ANNOTATION.estimates]: JSON.stringify(definition.estimates) } : {}),
-        ...(definition.sealKey ? { [ANNOTATION.sealKey]: definition.sealKey } : {}),
-      },
+      annotations: definitionAnnotations(definition),
     },
     spec: {
       holderIdentity: holder,
@@ -177,22 +192,38 @@ export function leaseFor(definition: RunDefinition, holder: string, nowMs: numbe
 
 /** The run recorded on a Lease; throws a one-line Error when the annotations are not ours. */
 export function definitionOf(lease: V1Lease): RunDefinition {
-  const a = lease.metadata?.annotations ?? {};
   const id = lease.metadata?.labels?.[RUN_LABEL];
   try {
     if (!id) throw new Error('no run label');
-    return {
-      id,
-      batches: JSON.parse(a[ANNOTATION.batches] ?? '') as string[][],
-      command: JSON.parse(a[ANNOTATION.command] ?? '') as string[],
-      commandDir: a[ANNOTATION.commandDir] || undefined,
-      options: runOptionsOf(JSON.parse(a[ANNOTATION.options] ?? '') as RecordedRunOptions),
-      estimates: estimatesOf(a[ANNOTATION.estimates]),
-      sealKey: a[ANNOTATION.sealKey],
-    };
+    return definitionFrom(id, lease.metadata?.annotations ?? {});
   } catch {
     throw new Error(`lease ${lease.metadata?.namespace}/${lease.metadata?.name} does not record a kubectl maint run`);
   }
+}
+
+/** The run a node names, as the node records it (runDefinitionAnnotation); null when it does not, or not readably. */
+export function definitionOfNode(node: V1Node): RunDefinition | null {
+  const id = runOfNode(node);
+  const text = node.metadata?.annotations?.[ANNOTATION.definition];
+  if (!id || !text) return null;
+  try {
+    return definitionFrom(id, JSON.parse(text) as Record<string, string>);
+  } catch {
+    return null;
+  }
+}
+
+/** The run `id` from its definition's annotations; throws when they are not a run's. */
+function definitionFrom(id: string, a: Readonly<Record<string, string | undefined>>): RunDefinition {
+  return {
+    id,
+    batches: JSON.parse(a[ANNOTATION.batches] ?? '') as string[][],
+    command: JSON.parse(a[ANNOTATION.command] ?? '') as string[],
+    commandDir: a[ANNOTATION.commandDir] || undefined,
+    options: runOptionsOf(JSON.parse(a[ANNOTATION.options] ?? '') as RecordedRunOptions),
+    estimates: estimatesOf(a[ANNOTATION.estimates]),
+    sealKey: a[ANNOTATION.sealKey],
+  };
 }
 
 /**
@@ -393,8 +424,13 @@ export function phaseHistory(node: V1Node): PhaseStep[] {
   return phase && since ? [{ phase, at: since }] : [];
 }
 
-/** The history annotation's value with `phase` entered at `at` appended (to what `node` records). */
+/**
+ * The history annotation's value with `phase` entered at `at` appended (to what `node` records); once only,
+ * should the same write be sent again (its first answer lost with an API server that went away).
+ */
 export function historyWith(node: V1Node | null, phase: NodePhase, at: string): string {
   const steps = node ? phaseHistory(node) : [];
-  return JSON.stringify([...steps, { phase, at }].slice(-HISTORY_STEPS).map((s) => [s.phase, s.at]));
+  const last = steps.at(-1);
+  const added = last?.phase === phase && last.at === at ? steps : [...steps, { phase, at }];
+  return JSON.stringify(added.slice(-HISTORY_STEPS).map((s) => [s.phase, s.at]));
 }

@@ -41,6 +41,25 @@ export function runsTable(runs: readonly RunListing[], nowMs: number, width = UN
   return formatColumns(fitColumns(shown, width, [[commandColumn, COMMAND_KEEPS], nodes, commandColumn]));
 }
 
+/**
+ * What to do next with the runs the table cannot show it for, one note each (stderr, as kubectl's hints):
+ * a run whose Lease is lost, and one whose holder on this host is gone.
+ *
+ *   note: run 20261202-0801-ab12 lost its Lease: continue it with kubectl maint run --resume 20261202-0801-ab12
+ */
+export function runsNotes(runs: readonly RunListing[]): string[] {
+  return runs.flatMap((r) => {
+    if (!r.next) return [];
+    if (r.state === 'no-lease') {
+      return r.next.includes('--abandon')
+        ? [`note: run ${r.id} lost its Lease and its nodes do not record it: end it with ${r.next}`]
+        : [`note: run ${r.id} lost its Lease: continue it with ${r.next}`];
+    }
+    if (r.state === 'dead') return [`note: run ${r.id}'s holder is gone from this host: continue it with ${r.next}`];
+    return [];
+  });
+}
+
 /** "1 command-running, 5 pending": the run's nodes counted by phase, in the run's order of phases. */
 function phaseCounts(nodes: RunListing['nodes']): string {
   const order: readonly string[] = NODE_PHASES;

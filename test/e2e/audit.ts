@@ -137,7 +137,8 @@ const isSelected = (uri: string) => /[?&](fieldSelector|labelSelector)=/.test(ur
 
 /**
  * The plugin's reads in `events`. GETs are not among them (the lab's audit policy logs only those of
- * budgets, budgetGets): they read one object, right before a write that depends on it (docs/reads.md).
+ * budgets and nodes, budgetGets and nodeGets): they read one object, right before a write that depends on it
+ * (docs/reads.md).
  */
 export function maintReads(events: readonly AuditEvent[]): MaintReads {
   const whole = new Map<string, string[]>();
@@ -176,4 +177,16 @@ export async function evictionsInOrderSince(mark: number): Promise<string[]> {
     .filter((e) => e.objectRef?.resource === 'pods' && e.objectRef.subresource === 'eviction' && e.verb === 'create')
     .filter((e) => (e.responseStatus?.code ?? 0) >= 200 && (e.responseStatus?.code ?? 0) < 300 && !isDryRun(e))
     .map((e) => `${e.objectRef?.namespace ?? ''}/${e.objectRef?.name ?? ''}`);
+}
+
+/** The plugin's GETs of single nodes in `events`, by node name: what its watches did not answer. */
+export function nodeGets(events: readonly AuditEvent[]): ReadonlyMap<string, number> {
+  const gets = new Map<string, number>();
+  for (const e of events) {
+    if (!e.userAgent?.startsWith('kubectl-maint/') || e.stage !== 'ResponseComplete' || e.verb !== 'get') continue;
+    if (e.objectRef?.resource !== 'nodes' || e.objectRef.subresource) continue;
+    const name = e.objectRef.name ?? '';
+    gets.set(name, (gets.get(name) ?? 0) + 1);
+  }
+  return gets;
 }

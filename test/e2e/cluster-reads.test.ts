@@ -4,7 +4,7 @@ import { connect } from '../../src/cli/kube-connect.js';
 import { ClusterCache } from '../../src/kube/cluster-cache.js';
 import { permissionsOf } from '../../src/kube/permissions.js';
 import { leaseName } from '../../src/run/state.js';
-import { auditMark, auditSince, maintReads, type MaintReads } from './audit.js';
+import { auditMark, auditSince, maintReads, nodeGets, type MaintReads } from './audit.js';
 import { runMaint } from './drain-run.js';
 import { labComponent, restartedApiServer } from './faults/faults.js';
 import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
@@ -50,8 +50,17 @@ describe('the reads of kubectl maint, in the API server audit log', () => {
     const batches = started?.type === 'run-started' ? started.batches : [];
     expect(batches.flat().sort(), why).toEqual(POOL);
     expect(batches.length, why).toBeGreaterThanOrEqual(3);
-    const reads = maintReads(await auditSince(mark));
+    const events = await auditSince(mark);
+    const reads = maintReads(events);
     expectOneStreamingReadPerKind(reads);
+    // A node is read (GET) only where the run's watch of nodes cannot answer: its claim, the drain's cordon,
+    // the node's uid for its Events, and a write after a drain mark's renewal; each phase's write starts
+    // from the watch's copy, or from the answer to the run's last write.
+    const gets = nodeGets(events);
+    expect(
+      POOL.filter((node) => (gets.get(node) ?? 0) > 5),
+      JSON.stringify([...gets]),
+    ).toEqual([]);
     // The drains of the run follow their pods and budgets from the cache, the run its nodes and budgets:
     // no list or watch of one node's pods, one namespace's budgets, one node.
     expect(reads.other).toEqual([]);

@@ -69,8 +69,14 @@ export function register(program: Command): void {
       'without a command: once each batch is drained, wait for a key (on a terminal) or stop until --resume, for maintenance by hand',
     ),
     new Option('--resume [run]', 'continue the run recorded in the cluster (the only one, or the one named)'),
-    new Option('--rerun-command', 'with --resume: run the command again where it did not finish or failed'),
-    new Option('--take-over', "take nodes from a run whose holder's lease expired"),
+    new Option(
+      '--rerun-command',
+      'with --resume: run the command again where it did not finish or failed; with --take-over: take nodes whose command ran or may still run (started over, their command run again)',
+    ),
+    new Option(
+      '--take-over',
+      'take the nodes of a run no process holds (its Lease expired or released, or gone for a Lease duration: waited for); a node whose command ran or may still run only with --rerun-command',
+    ),
     new Option(
       '--abandon <run>',
       'end a run that no live process holds: delete its Lease, release its nodes (cordoned ones stay cordoned; each is named)',

@@ -70,12 +70,91 @@ describe('a run whose Lease is taken from it', () => {
     expect(finished.resumeCommand, why).toBeNull();
     expect((await maintWritesSince(mark)).nodePatches, why).toEqual([]);
 
-    // The second operator takes the node the first run had not reached: drained, its command run, once.
+    // The second operator takes the node the first run had not reached, once a Lease's duration has passed
+    // since it saw the Lease gone: drained, its command run, once.
     const other = await finish(
       await start(['run', second, '--take-over', '--ignore-daemonsets', '-o', 'json', '--', ...command]),
     );
     expect(other.exitCode, described(other)).toBe(0);
+    expect(other.stderr).toContain(
+      `note: the Lease of run ${runId} is gone: waiting 30s (a Lease's duration) before taking its nodes, in case a process still works on them`,
+    );
     expect(callsOf().sort()).toEqual([first, second].sort());
+  });
+
+  it('deleted while a command runs: a take-over refuses that node without --rerun-command, writes nothing, and the node stays cordoned', async () => {
+    const { run, runId, first, second } = await runInItsFirstCommand();
+    await kubectl(['delete', 'lease', '-n', 'kubectl-maint', `maint-run-${runId}`]);
+    const mark = await auditMark();
+    const takeOver = await finish(
+      await start([
+        'run',
+        first,
+        second,
+        '--take-over',
+        '--force-start',
+        '--ignore-daemonsets',
+        '-o',
+        'json',
+        '--',
+        ...command,
+      ]),
+    );
+    const why = described(takeOver);
+    expect(takeOver.exitCode, why).toBe(1);
+    expect(takeOver.stderr, why).toBe(
+      `error: node "${first}" is in run ${runId} in phase command-running (its command may still be running): a take-over starts it over and runs its command again, only with --take-over --rerun-command; or resume that run with kubectl maint run --resume ${runId}; nothing was changed`,
+    );
+    const writes = await maintWritesSince(mark);
+    expect(writes.nodePatches, why).toEqual([]);
+    expect(writes.leases, why).toEqual([]);
+    expect(callsOf()).toEqual([first]);
+    const node = await kubectlJson<{ spec: { unschedulable?: boolean } }>(['get', 'node', first]);
+    expect(node.spec.unschedulable).toBe(true);
+    writeFileSync(gate, '');
+    expect((await finish(run)).exitCode).toBe(1);
+  });
+
+  it('deleted while a command runs: runs names the command that continues it, and --resume does, from what its nodes record, each command run once', async () => {
+    const { run, runId, first, second } = await runInItsFirstCommand();
+    await kubectl(['delete', 'lease', '-n', 'kubectl-maint', `maint-run-${runId}`]);
+    writeFileSync(gate, '');
+    expect((await finish(run)).exitCode).toBe(1);
+
+    const listed = await finish(await start(['runs', '-o', 'json']));
+    const [item] = (JSON.parse(listed.stdout) as { items: Array<Record<string, unknown>> }).items;
+    expect(item).toMatchObject({
+      id: runId,
+      state: 'no-lease',
+      nodes: { 'command-running': [first], pending: [second] },
+      next: `kubectl maint run --resume ${runId}`,
+    });
+    expect((item!.command as string[]).at(-1)).toBe('{node}');
+    const text = await finish(await start(['runs']));
+    expect(text.stderr).toBe(`note: run ${runId} lost its Lease: continue it with kubectl maint run --resume ${runId}`);
+
+    const resumed = await finish(await start(['run', '--resume', runId, '-o', 'json']));
+    const why = described(resumed);
+    expect(resumed.exitCode, why).toBe(0);
+    expect(resumed.stderr, why).toBe(
+      `note: run ${runId} lost its Lease: waiting 30s (a Lease's duration) before taking it again, in case a process still works on its nodes`,
+    );
+    // The first command's result, which the stopped run could not write, is this machine's to write.
+    expect(
+      resumed.events.some(
+        (e) => e.type === 'warning' && e.message.startsWith(`node "${first}": its command ended (exit 0) at `),
+      ),
+      why,
+    ).toBe(true);
+    expect(finishedOf(resumed.events)?.result, why).toBe('done');
+    expect(callsOf().sort()).toEqual([first, second].sort());
+    const nodes = await kubectlJson<{
+      items: Array<{ metadata: { annotations?: Record<string, string> }; spec: { unschedulable?: boolean } }>;
+    }>(['get', 'nodes', first, second]);
+    for (const node of nodes.items) {
+      expect(node.spec.unschedulable ?? false, why).toBe(false);
+      expect(Object.keys(node.metadata.annotations ?? {}).filter((k) => k.startsWith('maint.kubectl.io/'))).toEqual([]);
+    }
   });
 
   it('a second run over a node of a running one is refused before it writes anything', async () => {

@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commandLogDir, CommandLogs } from '../../../src/run/command-log.js';
+import {
+  commandLogDir,
+  CommandLogs,
+  dropResult,
+  keepResult,
+  keptResult,
+  keptResultFile,
+} from '../../../src/run/command-log.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'maint-command-log-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,5 +50,30 @@ describe("the run's command log", () => {
     await logs.close();
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^cannot keep the command output in \S+\/a-file\/r1: ENOTDIR/);
+  });
+});
+
+describe("a command's result kept on this machine until it is written", () => {
+  const runDir = path.join(dir, 'runs', 'kept');
+  const result = { runId: 'r1', node: 'w1', exitCode: 0, failure: null, at: '2026-12-04T10:00:00.000Z' };
+
+  it('is found by a resume of the same run, for the same node, until it is dropped', () => {
+    expect(keepResult(runDir, result)).toBe(true);
+    expect(keptResult(runDir, 'r1', 'w1')).toEqual(result);
+    expect(keptResult(runDir, 'r2', 'w1')).toBeNull();
+    expect(keptResult(runDir, 'r1', 'w2')).toBeNull();
+    expect(statSync(keptResultFile(runDir, 'w1')).mode & 0o777).toBe(0o600);
+    dropResult(runDir, 'w1');
+    expect(keptResult(runDir, 'r1', 'w1')).toBeNull();
+  });
+
+  it('is not trusted when the file is not a result', () => {
+    writeFileSync(keptResultFile(runDir, 'w3'), '{"runId":"r1"');
+    expect(keptResult(runDir, 'r1', 'w3')).toBeNull();
+  });
+
+  it('says false when it cannot be kept', () => {
+    writeFileSync(path.join(dir, 'not-a-dir'), '');
+    expect(keepResult(path.join(dir, 'not-a-dir', 'r1'), result)).toBe(false);
   });
 });

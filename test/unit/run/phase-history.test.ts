@@ -14,6 +14,15 @@ describe('phase history', () => {
     ]);
   });
 
+  it('records a write sent again (its first answer lost) once', () => {
+    const claimed = node({ [ANNOTATION.history]: historyWith(null, 'pending', 't0') });
+    const done = node({ [ANNOTATION.history]: historyWith(claimed, 'done', 't1') });
+    expect(phaseHistory(node({ [ANNOTATION.history]: historyWith(done, 'done', 't1') }))).toEqual([
+      { phase: 'pending', at: 't0' },
+      { phase: 'done', at: 't1' },
+    ]);
+  });
+
   it('keeps the latest 40 steps: a node resumed over and over does not grow without bound', () => {
     let current = node({});
     for (let i = 0; i < 50; i += 1) current = node({ [ANNOTATION.history]: historyWith(current, 'draining', `t${i}`) });

@@ -33,6 +33,23 @@ describe('unsettled: what the cluster still waits for after the run returned a b
     ]);
   });
 
+  it("another run's node out of service on its way back; its pending, done or failed nodes, and this run's, do not count", () => {
+    const inRun = (name: string, run: string, phase: string) =>
+      makeNode().name(name).annotation('maint.kubectl.io/run', run).annotation('maint.kubectl.io/phase', phase).obj();
+    const snapshot = makeSnapshot({
+      nodes: [
+        inRun('w1', 'other', 'command-running'),
+        inRun('w2', 'other', 'pending'),
+        inRun('w3', 'other', 'command-failed'),
+        inRun('w4', 'other', 'done'),
+        inRun('w5', 'mine', 'draining'),
+      ],
+    });
+    expect(unsettled(snapshot, new Set(), moved, 'mine')).toEqual([
+      'node w1 is out of service in run other (command-running)',
+    ]);
+  });
+
   it('a workload the run moved with a replacement not Ready yet; other workloads do not count', () => {
     const other = { ...web(0), metadata: { ...web(0).metadata, name: 'other' } };
     expect(unsettled(makeSnapshot({ deployments: [web(2), other] }), new Set(), moved)).toEqual([

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   activeHolder,
+  ANNOTATION,
   definitionOf,
+  definitionOfNode,
   leaseFor,
   lifecycleConditions,
   phaseSeal,
   reached,
+  runDefinitionAnnotation,
   secondsLeft,
   trustedPhase,
   type RunDefinition,
@@ -111,6 +114,22 @@ describe('the run Lease', () => {
     expect(() => definitionOf({ metadata: { name: 'x', namespace: 'kube-system' } })).toThrow(
       'lease kube-system/x does not record a kubectl maint run',
     );
+  });
+});
+
+describe("the run's definition on its nodes", () => {
+  const claimed = (annotations: Record<string, string>) => ({ metadata: { name: 'w6', annotations } });
+
+  it('is the same run as its Lease records, read back without the Lease', () => {
+    const sealed = { ...definition, sealKey: 'k', commandDir: '/home/ops' };
+    const node = claimed({ [ANNOTATION.run]: definition.id, ...runDefinitionAnnotation(sealed) });
+    expect(definitionOfNode(node)).toEqual(sealed);
+  });
+
+  it('is none on a node that does not record it, or not readably', () => {
+    expect(definitionOfNode(claimed({ [ANNOTATION.run]: definition.id }))).toBeNull();
+    expect(definitionOfNode(claimed({ [ANNOTATION.run]: definition.id, [ANNOTATION.definition]: '{' }))).toBeNull();
+    expect(definitionOfNode(claimed(runDefinitionAnnotation(definition)))).toBeNull();
   });
 });
 

@@ -37,6 +37,7 @@ const timeline: RunTimeline = {
   holder: null,
   started: at('09:00:00'),
   command: ['/usr/local/bin/reboot.sh', '{node}'],
+  next: 'kubectl maint run --resume 20261202-090000-ab12',
   nodes: [pool1, pool2, gone],
   readAt: at('09:05:00'),
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunListing } from '../../../src/run/runs.js';
-import { abandonedLines, COMMAND_KEEPS, runsDocument, runsTable } from '../../../src/ui/runs-text.js';
+import { abandonedLines, COMMAND_KEEPS, runsDocument, runsNotes, runsTable } from '../../../src/ui/runs-text.js';
 import { displayWidth } from '../../../src/ui/text-wrap.js';
 
 const now = Date.parse('2026-12-02T09:00:00Z');
@@ -12,8 +12,17 @@ const runs: RunListing[] = [
     started: '2026-12-02T08:48:00.000Z',
     command: ['reboot.sh', '{node}'],
     nodes: { pending: ['w3', 'w4'], done: ['w1'], 'command-running': ['w2'] },
+    next: 'kubectl maint run --resume 20261202-084800-ab12',
   },
-  { id: 'stale-b', state: 'no-lease', holder: null, started: null, command: null, nodes: { gone: ['w9'] } },
+  {
+    id: 'stale-b',
+    state: 'no-lease',
+    holder: null,
+    started: null,
+    command: null,
+    nodes: { gone: ['w9'] },
+    next: 'kubectl maint run --abandon stale-b',
+  },
 ];
 
 describe('kubectl maint runs as text', () => {
@@ -33,6 +42,7 @@ describe('kubectl maint runs as text', () => {
     started: '2026-12-02T07:00:00.000Z',
     command: ['scripts/lab/reboot-node.sh', '{node}', '--wait'],
     nodes: { drained: ['w5'], pending: ['w6', 'w7'] },
+    next: null,
   };
   const three = [...runs, longer];
 
@@ -87,6 +97,16 @@ describe('kubectl maint runs as text', () => {
   it("the cluster's text loses its control sequences before it is measured", () => {
     const hostile: RunListing = { ...runs[0]!, command: ['printf', '\u001b]0;owned\u0007\u001b[2Jx'] };
     expect(runsTable([hostile], now, 120)[1]).toMatch(/ {3}printf x$/);
+  });
+
+  it('notes the one next command for a run whose Lease is lost or whose holder is gone from this host', () => {
+    const resumable: RunListing = { ...runs[1]!, id: 'lost-a', next: 'kubectl maint run --resume lost-a' };
+    const dead: RunListing = { ...runs[0]!, id: 'dead-a', state: 'dead', next: 'kubectl maint run --resume dead-a' };
+    expect(runsNotes([...runs, resumable, dead])).toEqual([
+      'note: run stale-b lost its Lease and its nodes do not record it: end it with kubectl maint run --abandon stale-b',
+      'note: run lost-a lost its Lease: continue it with kubectl maint run --resume lost-a',
+      "note: run dead-a's holder is gone from this host: continue it with kubectl maint run --resume dead-a",
+    ]);
   });
 
   it('-o json and -o yaml: a RunList of the listings', () => {
