@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, kubectl, seedScenario } from './lab.js';
+import { kubectl, seedScenario } from './lab.js';
 import { autoscalerAnnotations, KARPENTER, maintNodeTrail, RECORD, SCALE_DOWN } from './node-maintenance.js';
-import { described, finish, finishedOf, POOL, scratch, start, type Started } from './run-helpers.js';
+import { described, finish, finishedOf, POOL, scratch, start, type Started, untilEvent } from './run-helpers.js';
 
 // A run under the autoscaler annotations leaves none behind, whichever way it ends: done, stopped and
 // resumed, stopped and abandoned. An annotation a node had before the run is not the run's, and stays.
@@ -20,8 +20,9 @@ const FLAGS = ['--ignore-daemonsets', '-o', 'json'];
 /** Starts a run and returns once a node of it is in its command: the run, its id and that node. */
 async function inCommand(args: readonly string[]): Promise<{ run: Started; runId: string; node: string }> {
   const run = await start([...args, ...FLAGS, '--', ...command]);
-  const running = await eventually(
-    async () => run.events.find((e) => e.type === 'phase' && e.phase === 'command-running'),
+  const running = await untilEvent(
+    run,
+    (events) => events.find((e) => e.type === 'phase' && e.phase === 'command-running'),
     120_000,
     'a node of the run in its command',
   );

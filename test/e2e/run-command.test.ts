@@ -3,7 +3,17 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from './lab.js';
-import { described, finish, finishedOf, poolNodes, scratch, seedPool, start, type Started } from './run-helpers.js';
+import {
+  described,
+  finish,
+  finishedOf,
+  poolNodes,
+  scratch,
+  seedPool,
+  start,
+  type Started,
+  untilEvent,
+} from './run-helpers.js';
 
 // The operator's command under `kubectl maint run`: interrupted while it runs (the first SIGINT or SIGTERM
 // lets it finish, the second kills its whole process group), and gone before it could start. The command
@@ -45,9 +55,10 @@ const eventOf = <T extends Started['events'][number]['type']>(run: Started, type
 
 /** The node whose command started first. */
 async function commandRunning(run: Started): Promise<string> {
-  return eventually(
-    async () => {
-      const started = run.events.find((e) => e.type === 'command-output' && e.line.startsWith('flashing '));
+  return untilEvent(
+    run,
+    (events) => {
+      const started = events.find((e) => e.type === 'command-output' && e.line.startsWith('flashing '));
       return started?.type === 'command-output' ? started.node : undefined;
     },
     120_000,
@@ -141,8 +152,9 @@ describe('kubectl maint run interrupted while its command runs', () => {
     const dir = scratch();
     const command = waitingCommand(dir);
     const run = await start(['run', 'pool-1', '--ignore-daemonsets', '-o', 'json', '--', command, '{node}']);
-    await eventually(
-      async () => run.events.some((e) => e.type === 'phase' && e.phase === 'draining'),
+    await untilEvent(
+      run,
+      (events) => events.some((e) => e.type === 'phase' && e.phase === 'draining'),
       120_000,
       'the drain to start',
     );

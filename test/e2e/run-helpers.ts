@@ -32,6 +32,8 @@ export interface Started {
   readonly child: ResultPromise<{ reject: false }>;
   /** Events seen so far (stdout lines), filled as they come. */
   readonly events: RunEvent[];
+  /** Whether the process has ended. */
+  readonly ended: () => boolean;
 }
 
 /**
@@ -64,7 +66,33 @@ export async function start(
     pending = lines.pop() ?? '';
     for (const line of lines) if (line.startsWith('{"type":')) events.push(JSON.parse(line) as RunEvent);
   });
-  return { child, events };
+  let ended = false;
+  void child.finally(() => {
+    ended = true;
+  });
+  return { child, events, ended: () => ended };
+}
+
+/**
+ * Until an event of `run` meets `seen` (and returns what `seen` returned). A run that ends first fails the
+ * wait at once with the run described, rather than after `timeoutMs` with nothing to go on.
+ */
+export async function untilEvent<T>(
+  run: Started,
+  seen: (events: readonly RunEvent[]) => T | undefined | false,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  return eventually(
+    async () => {
+      const value = seen(run.events);
+      if (value) return value;
+      if (!run.ended()) return undefined;
+      throw new Error(`the run ended before ${what}:\n${described(await finish(run))}`);
+    },
+    timeoutMs,
+    what,
+  );
 }
 
 export async function finish(run: Started) {

@@ -15,6 +15,7 @@ import {
   scratch,
   seedPool,
   start,
+  untilEvent,
   watchCordons,
 } from './run-helpers.js';
 
@@ -59,8 +60,9 @@ describe('kubectl maint run: take-over, keep-going, nodes/status, pause', () => 
   it('takes the nodes of a run whose holder died only once its lease expired, and only with --take-over', async () => {
     // A run killed outright (SIGKILL: no clean-up) keeps its claim on the nodes and its lease's holder.
     const first = await start(['run', 'pool-1', 'pool-2', ...RUN_FLAGS, '--', reboot, '{node}']);
-    await eventually(
-      async () => first.events.some((e) => e.type === 'phase'),
+    await untilEvent(
+      first,
+      (events) => events.some((e) => e.type === 'phase'),
       60_000,
       'the first run to claim its nodes',
     );

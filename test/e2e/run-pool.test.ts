@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { connect } from '../../src/cli/kube-connect.js';
@@ -12,14 +12,13 @@ import {
   deploymentsReady,
   finish,
   finishedOf,
-  POOL,
   poolNodes,
   reboot,
   root,
   scratch,
   seedPool,
   start,
-  watchBudgets,
+  untilEvent,
 } from './run-helpers.js';
 
 // `kubectl maint run` over the lab's `pool` scenario: six KWOK workers in three zones, three budgeted
@@ -33,91 +32,18 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     await seedPool();
   });
 
-  it('takes every node through drain, reboot and back, two at a time, in the batches the plan showed, never below a budget', async () => {
-    const log = path.join(work, 'calls.log');
-    const planned = await finish(
-      await start(['plan', ...POOL_WINDOW, '--ignore-daemonsets', '--command-time', '12s', '-o', 'json']),
-    );
-    const plan = JSON.parse(planned.stdout) as { batches: Array<{ nodes: string[] }>; eta: { totalSeconds: number } };
-    const watcher = watchBudgets();
-    const run = await start(poolRunArgs([reboot, '{node}']), {
-      REBOOT_LOG: log,
-    });
-    const r = await finish(run);
-    const budgets = await watcher.stop();
-    const why = described(r);
-    expect(r.stderr, why).toBe('');
-    expect(r.exitCode, why).toBe(0);
-    const started = r.events.find((e) => e.type === 'run-started');
-    // Two at a time, each node once. Usually three pairs; but where the scheduler put web's pods (its ties
-    // are random) can make the two nodes of one zone unable to leave together (web's zone spread, maxSkew
-    // 1, would leave a replacement unschedulable), and when the plan's pairing leaves them last it takes
-    // them one at a time (seen in two of four seeds: [[pool-1, pool-2], [pool-4, pool-5], [pool-6], [pool-3]]).
-    const batches = started?.type === 'run-started' ? started.batches : [];
-    expect(Math.max(...batches.map((b) => b.length)), why).toBe(2);
-    expect(batches.flat().sort(), why).toEqual(POOL);
-    expect(finishedOf(r.events)?.result, why).toBe('done');
-    // The batches the plan showed, in its order: the run takes them as they were planned, and drains each
-    // batch's nodes (and only those) while it runs.
-    expect(started?.type === 'run-started' && started.batches).toEqual(plan.batches.map((b) => b.nodes));
-    const batchOrder = r.events.flatMap((e) => (e.type === 'batch-started' ? [e.nodes] : []));
-    expect(batchOrder).toEqual(plan.batches.map((b) => b.nodes));
-    for (const e of r.events) {
-      if (e.type === 'drain' && e.event.type === 'cordoned')
-        expect(plan.batches[e.batch - 1]!.nodes).toContain(e.event.node);
-    }
-    // The sliding window: never more than --max-unavailable nodes out of service (cordoned by the run and
-    // not yet back) at once, and every node of the pool went through it.
-    const out = new Set<string>();
-    let most = 0;
-    for (const e of r.events) {
-      if (e.type === 'drain' && e.event.type === 'cordoned') out.add(e.event.node);
-      if (e.type === 'phase' && e.phase === 'done') out.delete(e.node);
-      most = Math.max(most, out.size);
-    }
-    expect(most).toBe(2);
-    expect(out.size).toBe(0);
-    // An estimate at each batch's start and end; the last says nothing is left, the command time measured.
-    const etas = r.events.flatMap((e) => (e.type === 'eta' ? [e] : []));
-    expect(etas.length).toBeGreaterThanOrEqual(plan.batches.length * 2);
-    expect(etas.at(-1)).toMatchObject({
-      batch: batches.length,
-      batchSeconds: 0,
-      runSeconds: 0,
-      commandBasis: 'measured',
-    });
-    expect(etas[0]!.runSeconds).toBeGreaterThan(0);
-
-    // Every node uncordoned, its run annotations gone; the run's Lease deleted; every workload Ready.
-    const nodes = await poolNodes();
-    expect(nodes.filter((n) => n.spec.unschedulable)).toEqual([]);
-    expect(
-      nodes.flatMap((n) => Object.keys(n.metadata.annotations ?? {}).filter((k) => k.startsWith('maint.'))),
-    ).toEqual([]);
-    const leases = await kubectl(['get', 'leases', '-n', 'kubectl-maint', '-l', 'maint.kubectl.io/run', '-o', 'name']);
-    expect(String(leases.stdout)).toBe('');
-    await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
-    expect(budgets.samples).toBeGreaterThan(5);
-    expect(budgets.below).toEqual([]);
-
-    // The command ran once per node, with {node}, MAINT_NODE, MAINT_RUN and KUBECONFIG.
-    const runId = started?.type === 'run-started' ? started.runId : '';
-    const calls = readFileSync(log, 'utf8').trim().split('\n').sort();
-    const { KUBECONFIG } = await labEnv();
-    expect(calls).toEqual(POOL.map((n) => `${n} MAINT_NODE=${n} MAINT_RUN=${runId} KUBECONFIG=${KUBECONFIG}`));
-  });
-
   it('Ctrl-C twice during a command leaves each node in a recorded phase; --resume from another directory finishes', async () => {
     // The command as the docs give it: relative to the checkout, where the run starts.
     const run = await start(poolRunArgs([path.relative(root, reboot), '{node}']), { REBOOT_SECONDS: '30' }, root);
-    await eventually(
-      async () => run.events.some((e) => e.type === 'phase' && e.phase === 'command-running'),
+    await untilEvent(
+      run,
+      (events) => events.some((e) => e.type === 'phase' && e.phase === 'command-running'),
       120_000,
       'a command to start',
     );
     // The first lets the commands finish, the second kills them.
     run.child.kill('SIGINT');
-    await eventually(async () => run.events.some((e) => e.type === 'interrupt'), 30_000, 'the run to say it stops');
+    await untilEvent(run, (events) => events.some((e) => e.type === 'interrupt'), 30_000, 'the run to say it stops');
     run.child.kill('SIGINT');
     const first = await finish(run);
     expect(first.exitCode).toBe(130);
@@ -210,8 +136,9 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     const first = await start(['run', 'pool-1', 'pool-2', ...RUN_FLAGS, '--', reboot, '{node}'], {
       REBOOT_SECONDS: '30',
     });
-    await eventually(
-      async () => first.events.some((e) => e.type === 'phase'),
+    await untilEvent(
+      first,
+      (events) => events.some((e) => e.type === 'phase'),
       60_000,
       'the first run to claim its nodes',
     );
@@ -226,8 +153,9 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     expect(pool3.spec.unschedulable).toBeUndefined();
     // The first run is done with: a second Ctrl-C stops its reboot, which the first would let run its 30 s.
     first.child.kill('SIGINT');
-    await eventually(
-      async () => first.events.some((e) => e.type === 'interrupt'),
+    await untilEvent(
+      first,
+      (events) => events.some((e) => e.type === 'interrupt'),
       30_000,
       'the first run to say it stops',
     );
@@ -243,8 +171,9 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     const [first, second] = plan.batches.map((b) => b.nodes[0]!);
     const run = await start(['run', 'pool-1', 'pool-2', ...RUN_FLAGS, '--', reboot, '{node}'], { REBOOT_SECONDS: '3' });
     // The second node goes away (scaled down, replaced) while the first is in its command.
-    await eventually(
-      async () => run.events.some((e) => e.type === 'phase' && e.node === first && e.phase === 'command-running'),
+    await untilEvent(
+      run,
+      (events) => events.some((e) => e.type === 'phase' && e.node === first && e.phase === 'command-running'),
       120_000,
       `${first} to be in its command`,
     );

@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/run/events.js';
-import { eventually, kubectl, kubectlJson } from '../lab.js';
+import { kubectl, kubectlJson } from '../lab.js';
 import {
   described,
   finish,
@@ -12,6 +12,7 @@ import {
   start,
   type NodeObject,
   type Started,
+  untilEvent,
 } from '../run-helpers.js';
 import { labComponent, restartedApiServer } from './faults.js';
 
@@ -53,7 +54,7 @@ const giveBack = (node: string) => kubectl(['annotate', 'node', node, 'kwok.x-k8
 const warnings = (events: readonly RunEvent[]) => events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
 
 async function until(run: Started, ready: (events: readonly RunEvent[]) => boolean, what: string): Promise<void> {
-  await eventually(async () => ready(run.events), 120_000, what);
+  await untilEvent(run, ready, 120_000, what);
 }
 
 const phaseSeen = (node: string, phase: string) => (events: readonly RunEvent[]) =>

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditMark, maintWritesSince } from '../audit.js';
 import { runMaint, unschedulable } from '../drain-run.js';
-import { eventually } from '../lab.js';
-import { described, finish, finishedOf, scratch, seedPool, start } from '../run-helpers.js';
+import { described, finish, finishedOf, scratch, seedPool, start, untilEvent } from '../run-helpers.js';
 
 // `drain`, `cordon` and `uncordon` of a node a live run has claimed: refused, naming the run and its
 // holder, nothing written; --ignore-run-claim acts on it anyway. Without the refusal an operator could put
@@ -28,8 +27,9 @@ describe('a node claimed by a live run', () => {
       ...['run', 'pool-1', 'pool-2', '--max-unavailable', '1', '--ignore-daemonsets', '-o', 'json'],
       ...['--', ...command],
     ]);
-    const events = await eventually(
-      async () => run.events.some((e) => e.type === 'phase' && e.phase === 'command-running') && run.events,
+    const events = await untilEvent(
+      run,
+      (events) => events.some((e) => e.type === 'phase' && e.phase === 'command-running') && events,
       120_000,
       'the first node of the run to be in its command',
     );

@@ -7,8 +7,8 @@ import { claimRun } from '../../../src/run/claim.js';
 import { giveBack } from '../../../src/run/lease-keeper.js';
 import type { RunOptions } from '../../../src/run/state.js';
 import { auditMark, maintWritesSince } from '../audit.js';
-import { eventually, kubectl, kubectlJson, labEnv } from '../lab.js';
-import { described, finish, finishedOf, scratch, seedPool, start, type Started } from '../run-helpers.js';
+import { kubectl, kubectlJson, labEnv } from '../lab.js';
+import { described, finish, finishedOf, scratch, seedPool, start, type Started, untilEvent } from '../run-helpers.js';
 
 // The run's Lease taken from it mid-run, by someone deleting it or by another holder: the run must stop
 // before its next write and say why, so that a second operator taking its nodes (--take-over) never
@@ -29,8 +29,9 @@ const RUN = ['run', 'pool-1', 'pool-2', '--max-unavailable', '1', '--ignore-daem
 /** Starts the run and returns once its first node's command runs: the run id and that node. */
 async function runInItsFirstCommand(): Promise<{ run: Started; runId: string; first: string; second: string }> {
   const run = await start([...RUN, '--', ...command]);
-  const started = await eventually(
-    async () => run.events.some((e) => e.type === 'phase' && e.phase === 'command-running') && run.events,
+  const started = await untilEvent(
+    run,
+    (events) => events.some((e) => e.type === 'phase' && e.phase === 'command-running') && events,
     120_000,
     'the first node of the run to be in its command',
   );

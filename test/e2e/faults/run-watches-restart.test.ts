@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../audit.js';
 import { auditMark, auditSince, budgetGets, maintReads } from '../audit.js';
-import { eventually } from '../lab.js';
-import { described, finish, finishedOf, poolNodes, seedPool, start } from '../run-helpers.js';
+import { described, finish, finishedOf, poolNodes, seedPool, start, untilEvent } from '../run-helpers.js';
 import { labComponent } from './faults.js';
 
 // kube-apiserver restarted while a run waits for its budgets to come back: every watch of the run's cache
@@ -33,8 +32,9 @@ describe('a run while kube-apiserver restarts', () => {
     const mark = await auditMark();
     const waitStarted = Date.now();
     const run = await start(['run', 'pool-1', '--ignore-daemonsets', '-o', 'json']);
-    await eventually(
-      async () => run.events.some((e) => e.type === 'budgets-waiting'),
+    await untilEvent(
+      run,
+      (events) => events.some((e) => e.type === 'budgets-waiting'),
       120_000,
       'the run to wait for its budgets',
     );

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { auditMark, maintWritesSince } from '../audit.js';
-import { eventually, kubectl, kubectlJson, seedScenario } from '../lab.js';
+import { kubectl, kubectlJson, seedScenario } from '../lab.js';
 import { runMaint, setHelloMaxUnavailable } from '../drain-run.js';
-import { described, finish, start } from '../run-helpers.js';
+import { described, finish, start, untilEvent } from '../run-helpers.js';
 import {
   DRAIN_NODE1_JSON,
   drainWaitingOnClosedBudget,
@@ -54,12 +54,13 @@ describe('one drain per node', () => {
     // The run's drain waits on the closed budget (--force-start past the blocked plan, --timeout bounding it).
     const RUN = ['run', 'k8s-node-1', '--ignore-daemonsets', '--force-start', '--timeout', '5m', '-o', 'json'];
     const run = await start([...RUN, '--', 'true']);
-    const runId = await eventually(
-      async () => {
-        const waiting = run.events.some(
+    const runId = await untilEvent(
+      run,
+      (events) => {
+        const waiting = events.some(
           (e) => e.type === 'drain' && e.event.type === 'pod' && e.event.state.phase === 'waiting-for-budget',
         );
-        const head = run.events.find((e) => e.type === 'run-started');
+        const head = events.find((e) => e.type === 'run-started');
         return waiting && head?.type === 'run-started' && head.runId;
       },
       120_000,
