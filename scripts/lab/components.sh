@@ -69,6 +69,8 @@ start_component() {
   # The API versions served beyond the defaults, for this start only (a test that turns one off starts
   # the API server again without it).
   local API_RUNTIME_CONFIG=${LAB_APISERVER_RUNTIME_CONFIG:-}
+  # Its feature gates, the same way (a test that turns one off, as an older minor has it by default).
+  local API_FEATURE_GATES=${LAB_APISERVER_FEATURE_GATES:-}
   case "$1" in
     etcd)
       launch etcd "$LAB_BIN/etcd" --name=lab --data-dir="$LAB_DIR/etcd" \
@@ -93,7 +95,8 @@ start_component() {
         --audit-log-format=json --audit-log-mode=blocking \
         ${API_REQUEST_TIMEOUT:+"--request-timeout=$API_REQUEST_TIMEOUT"} \
         ${API_ETCD_COMPACTION_INTERVAL:+"--etcd-compaction-interval=$API_ETCD_COMPACTION_INTERVAL"} \
-        ${API_RUNTIME_CONFIG:+"--runtime-config=$API_RUNTIME_CONFIG"}
+        ${API_RUNTIME_CONFIG:+"--runtime-config=$API_RUNTIME_CONFIG"} \
+        ${API_FEATURE_GATES:+"--feature-gates=$API_FEATURE_GATES"}
       ;;
     kube-controller-manager)
       launch kube-controller-manager "$LAB_BIN/kube-controller-manager" \

@@ -30,7 +30,8 @@ environment: LAB_DIR (default /tmp/kubectl-maint-lab), LAB_CACHE (default ~/.cac
              --request-timeout, a Go duration such as 5m; default its own, 60s),
              LAB_APISERVER_ETCD_COMPACTION_INTERVAL (its --etcd-compaction-interval, such as 2h; default
              5m); all read at `up`; LAB_APISERVER_RUNTIME_CONFIG (its --runtime-config, such as
-             resource.k8s.io/v1=false), read by `up` and `start-component kube-apiserver` alike
+             resource.k8s.io/v1=false) and LAB_APISERVER_FEATURE_GATES (its --feature-gates, such as
+             WatchList=false), read by `up` and `start-component kube-apiserver` alike
 USAGE
     ;;
   *) echo "lab: unknown verb '$verb' (try: npm run lab -- help)" >&2; exit 2 ;;

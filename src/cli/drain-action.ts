@@ -68,15 +68,23 @@ export async function drainAction(
   let live: LiveCluster;
   let snapshot: Snapshot;
   const progress = await readProgress();
+  // Said once the read's progress is off the screen.
+  const notices: string[] = [];
   try {
     // Each kind read once, at the state of etcd now (the drain evicts what this read finds on the node,
     // docs/reads.md); then the pods and budgets the drain waits for are followed from that read's watches.
-    live = await openLiveCluster(client, { ...values, onProgress: progress?.onList, follow: DRAIN_FOLLOWS });
+    live = await openLiveCluster(client, {
+      ...values,
+      onProgress: progress?.onList,
+      follow: DRAIN_FOLLOWS,
+      onNotice: (message) => notices.push(message),
+    });
     snapshot = await live.snapshot();
   } catch (err) {
     throw asCliError(err);
   } finally {
     progress?.stop();
+    for (const notice of notices) process.stderr.write(`note: ${notice}\n`);
   }
   try {
     const plan = planSnapshot(snapshot, selection, options);

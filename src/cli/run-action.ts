@@ -107,7 +107,11 @@ export async function runCommandAction(
   const holder = processHolder();
   // The cluster is read once, when the run first plans, and kept current from watches for every plan after.
   let opened: Promise<LiveCluster> | undefined;
-  const live = () => (opened ??= openLiveCluster(client, values));
+  const live = () =>
+    (opened ??= openLiveCluster(client, {
+      ...values,
+      onNotice: (message) => process.stderr.write(`note: ${message}\n`),
+    }));
   const ctx = { api, namespace: values.stateNamespace, holder, nowMs: Date.now() };
   const missing = await missingStateNamespace(api, values.stateNamespace).catch((err: unknown) => {
     throw asCliError(err);

@@ -161,6 +161,14 @@ export class ClusterCache {
     return new Map([...this.informers].map(([k, i]) => [k, { method: i.readMethod, count: i.reads }] as const));
   }
 
+  /**
+   * The kinds the server does not serve as a streaming list (kube/informer.ts `streamingFallback`): read
+   * with a LIST instead, which a server before 1.34 answers from etcd rather than its watch cache.
+   */
+  streamingNotServed(): ListableKind[] {
+    return [...this.informers].flatMap(([kind, i]) => (i.streamingFallback === 'not-served' ? [kind] : []));
+  }
+
   /** The followed kinds whose watch is down (kube/informer.ts `stale`): what the cache may hold out of date. */
   stale(): Array<{ readonly kind: ListableKind } & Staleness> {
     return [...this.informers].flatMap(([kind, informer]) => {

@@ -114,6 +114,11 @@ export class KindInformer {
   private readonly listeners = new Set<InformerListener>();
   private readonly stopping = new AbortController();
   private streamingRefused = false;
+  /**
+   * Why the consistent first read was a LIST rather than the streaming list: the server does not serve it
+   * (422: its WatchList feature is off, as on 1.33; or it ignored the request), or it refused this user (403).
+   */
+  streamingFallback: 'not-served' | 'forbidden' | undefined;
   private cachedList: readonly KubeObject[] | null = null;
   /** Bumped at each change: what was built from the objects at one generation holds while it is unchanged. */
   generation = 0;
@@ -245,9 +250,13 @@ export class KindInformer {
             // A read that broke off (a closed connection, a 5xx) is not such an answer, and the LIST would
             // meet it too.
             if (!needList || !(err instanceof ApiError) || err.code === 410 || brokenOff(err) !== null) throw err;
+            this.streamingFallback = err.code === 403 ? 'forbidden' : 'not-served';
           }
           // Ended without the bookmark that closes the initial events: a server that ignored the request.
-          if (needList) this.streamingRefused = true;
+          if (needList) {
+            this.streamingRefused = true;
+            this.streamingFallback ??= 'not-served';
+          }
         }
         if (needList) {
           await this.list(freshness);

@@ -26,6 +26,8 @@ export interface LiveSnapshotOptions {
   readonly chunkSize?: number | undefined;
   /** After each page of each kind: how far the read has got (for a spinner; the read never waits on it). */
   readonly onProgress?: ((progress: ListProgress) => void) | undefined;
+  /** Told once what the read could not do as asked and did otherwise (a note for the user, not a caveat). */
+  readonly onNotice?: ((message: string) => void) | undefined;
   /** --surge was given (any value): HorizontalPodAutoscalers are read too. */
   readonly surge?: unknown;
   /** 'consistent' for a command that writes on the strength of the read (docs/reads.md); 'cache' by default. */
@@ -146,6 +148,10 @@ async function admissionExtras(
   return { admissionParams, ...(requester ? { requester } : {}) };
 }
 
+/** Said once when the server does not serve the streaming list (its WatchList feature off, as on 1.33). */
+export const streamingNotServedNotice = (kinds: number, of: number) =>
+  `the API server does not serve streaming lists (its WatchList feature is off): ${kinds === of ? 'every kind' : `${kinds} of ${of} kinds`} read with LIST requests instead`;
+
 /** The cluster read once and kept current (kube/cluster-cache.ts), for commands that plan more than once. */
 export interface LiveCluster {
   /** A snapshot of the cluster now: the same one while nothing changed, a new immutable one after a change. */
@@ -172,6 +178,8 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
     freshness: 'consistent',
   });
   const notServed = notServedOf(kinds, cache.notServed, facts);
+  const unstreamed = cache.streamingNotServed();
+  if (unstreamed.length > 0) options.onNotice?.(streamingNotServedNotice(unstreamed.length, kinds.length));
   const { context, server } = client.target;
   // Read once: the caller does not change, and params seldom do during a drain.
   const extras = await admissionExtras(client, cache.objects());
