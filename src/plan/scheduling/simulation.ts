@@ -27,6 +27,8 @@ import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { spreadConstraints } from './plugins/topology-spread.js';
 import { NODE_OBJECT_FILTERS, nodeObjectFiltersKey, preFilter, runFilters, runPodFilters } from './registry.js';
 import { provisioningUnknown, volumesAllow } from './volume-state.js';
+import { requiredNodeAffinity } from './plugins/node-affinity.js';
+import { UNSCHEDULABLE_TAINT, untoleratedDoNotScheduleTaint } from '../tolerations.js';
 import { draAllocationsOn, draUnknown, dynamicResources, dynamicResourcesPlugin } from './plugins/dynamic-resources.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
@@ -184,6 +186,47 @@ interface Attempt {
   readonly preFilterMessage?: string;
 }
 
+/**
+ * The pending pods' schedule in a simulation of the cluster state that drains no node, for the state's
+ * other simulations to take as far as the nodes they drain cannot change it (see replayPending).
+ */
+interface PendingSchedule {
+  /** Each pending pod in queue order, with the node it was placed on (by position) and its cycle state. */
+  readonly pods: ReadonlyArray<{ readonly info: PodInfo; readonly placed: { at: number; state: CycleState } | null }>;
+  /** Before each pending pod (and after the last): where placements start, the caveats met so far. */
+  readonly nextStart: readonly number[];
+  readonly caveats: ReadonlyArray<readonly string[]>;
+  /** By node position, the first pending pod whose placement draining the node may change (pods.length: none). */
+  readonly firstChanged: Int32Array;
+}
+
+/**
+ * The nodes whose drain may change a pending pod's placement otherwise than by refusing it: every node
+ * for a named resource claim that is allocated and that no pod uses (it is released when no node outside
+ * the drain can use its allocation; a claim in use, or a template's, is not); for a topology spread
+ * constraint that honours taints, each node it counts that the cordon's taint drops from its domains.
+ */
+function drainedNodesRead(pod: V1Pod, cluster: SimulatedCluster): readonly NodeInfo[] {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  const released = (name: string) => {
+    const status = cluster.dra.claim(namespace, name)?.status;
+    return status?.allocation != null && (status.reservedFor ?? []).length === 0;
+  };
+  if ((pod.spec?.resourceClaims ?? []).some((c) => c.resourceClaimName && released(c.resourceClaimName))) {
+    return cluster.nodeInfos;
+  }
+  const tolerations = pod.spec?.tolerations ?? [];
+  const honours = (pod.spec?.topologySpreadConstraints ?? []).filter((c) => c.nodeTaintsPolicy === 'Honor');
+  if (honours.length === 0 || untoleratedDoNotScheduleTaint([UNSCHEDULABLE_TAINT], tolerations) === undefined)
+    return [];
+  const affinity = requiredNodeAffinity(pod);
+  return cluster.nodeInfos.filter(
+    (node) =>
+      untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined &&
+      honours.some((c) => c.topologyKey in node.labels && (c.nodeAffinityPolicy === 'Ignore' || affinity(node))),
+  );
+}
+
 /** Per position in the cluster's node list, the NODE_OBJECT_FILTERS verdict once known. */
 type NodeVerdicts = Array<Rejection | null | undefined>;
 
@@ -255,33 +298,83 @@ export class SchedulingSimulation {
    * found it, and the round's replacements placed so far with their plans (see checkOrder).
    */
   private ordered: { readonly before: SchedulingSimulation; readonly placed: RoundPlan[] } | null = null;
+  /** The pending pods' schedule (see schedulePending), null when none is pending. */
+  private readonly pendingSchedule: PendingSchedule | null;
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
     this.index = index;
     this.drainedNodes = drainedNodes;
-    this.schedulePending();
+    const pending = pendingPods(index.snapshot);
+    const from = pending.length > 0 ? this.replayPending(pending) : 0;
+    this.pendingSchedule = pending.length > 0 ? this.schedulePending(pending, from) : null;
   }
 
   /**
    * The pods already waiting in the scheduler's queue take their room first, in its order: a nominated
    * pod on its nominated node when it passes the filters there (`evaluateNominatedNode`), any other
-   * where a placement puts it. One that fits nowhere stays pending and holds nothing.
+   * where a placement puts it. One that fits nowhere stays pending and holds nothing. Places them from
+   * `from` on (the ones before are placed already, see replayPending), and returns their schedule.
    */
-  private schedulePending(): void {
-    for (const pod of pendingPods(this.index.snapshot)) {
+  private schedulePending(pending: readonly V1Pod[], from: number): PendingSchedule {
+    const pods: Array<PendingSchedule['pods'][number]> = [];
+    const [nextStart, caveats] = [[] as number[], [] as Array<readonly string[]>];
+    const firstChanged = new Int32Array(this.cluster.nodeInfos.length).fill(pending.length);
+    const changes = (i: number, nodes: readonly NodeInfo[]) => {
+      for (const n of nodes) firstChanged[n.position] = Math.min(firstChanged[n.position]!, i);
+    };
+    for (let i = from; i < pending.length; i++) {
+      const pod = pending[i]!;
       const info = podInfo(pod, this.index.snapshot);
+      nextStart[i] = this.nextStart;
+      caveats[i] = this.cluster.caveats;
+      changes(i, drainedNodesRead(pod, this.cluster));
       const nominated = this.cluster.nodeInfo(pod.status?.nominatedNodeName ?? '');
       if (nominated && !this.drainedNodes.has(nominated.name)) {
         const state = preFilter(info, this.cluster);
         if (!state.rejection && runFilters(info, nominated, state) === null) {
           this.commit(info, nominated, state);
+          pods[i] = { info, placed: { at: nominated.position, state } };
+          changes(i, [nominated]);
           continue;
         }
       }
       const attempt = this.attempt(info);
       if (attempt.placedOn) this.commit(info, attempt.placedOn, attempt.state);
+      pods[i] = { info, placed: attempt.placedOn && { at: attempt.placedOn.position, state: attempt.state } };
+      if (attempt.placedOn) changes(i, attempt.feasible);
     }
+    nextStart[pending.length] = this.nextStart;
+    caveats[pending.length] = this.cluster.caveats;
+    return { pods, nextStart, caveats, firstChanged };
+  }
+
+  /**
+   * Takes the pending pods' schedule of the simulation of this cluster state that drains no node as
+   * this simulation's, up to the first pod whose placement a node drained here may change; returns how
+   * many pods it took. A drained node differs only by its cordon, which adds refusals and nothing else
+   * those pods' filters and scores read (see drainedNodesRead): a pod placed meets the same nodes
+   * passing, in the same order, so long as no drained node passed for it (or took it as its nominated
+   * node), and then the same node is picked, the same room taken; a pod placed nowhere was refused by
+   * every node, and is here too. That schedule is worked out once per state, at its second simulation:
+   * the audit and the pool plan run hundreds of them, `plan` one, which pays nothing for it.
+   */
+  private replayPending(pending: readonly V1Pod[]): number {
+    const shared = this.cluster.stateMemo('pending-schedule', () => ({
+      simulations: 0,
+      schedule: null as PendingSchedule | null,
+    }));
+    if (++shared.simulations === 2) shared.schedule = new SchedulingSimulation(this.index, new Set()).pendingSchedule;
+    const schedule = shared.schedule;
+    if (!schedule) return 0;
+    let from = pending.length;
+    for (const node of this.cluster.drainedNodeInfos) from = Math.min(from, schedule.firstChanged[node.position]!);
+    for (const { info, placed } of schedule.pods.slice(0, from)) {
+      if (placed) this.commit(info, this.cluster.nodeInfos[placed.at]!, placed.state);
+    }
+    for (const caveat of schedule.caveats[from]!) this.cluster.caveat(caveat);
+    this.nextStart = schedule.nextStart[from]!;
+    return from;
   }
 
   /** Approximations met so far (namespaceSelector…), for the plan's caveats. */
