@@ -5,7 +5,7 @@ import type { ClaimAllocation } from './dra/allocator.js';
 import type { DraCatalog } from './dra/catalog.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
-import type { AttachableVolumes } from './plugins/node-volume-limits.js';
+import type { AttachableVolumes } from './attachable-volumes.js';
 import type { VolumeCatalog } from './volume-catalog.js';
 
 /**

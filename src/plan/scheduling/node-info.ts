@@ -1,5 +1,5 @@
 import type { V1Node, V1Taint } from '@kubernetes/client-node';
-import { UsedPorts } from './plugins/node-ports.js';
+import { UsedPorts } from './host-ports.js';
 import { addInto, type Resources, toResources } from './pod-requests.js';
 import type { PodInfo } from './pod-info.js';
 import { UNSCHEDULABLE_TAINT } from '../tolerations.js';

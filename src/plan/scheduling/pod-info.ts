@@ -2,7 +2,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import { type AffinityTerm, requiredAffinityTerms, requiredAntiAffinityTerms } from './affinity-term.js';
 import { namespaceLabels } from './namespace-labels.js';
-import { type HostPort, hostPortsOf } from './plugins/node-ports.js';
+import { type HostPort, hostPortsOf } from './host-ports.js';
 import { podPriority } from './pod-priority.js';
 import { nonZeroRequests, podRequests, statusRuleOf, type Resources } from './pod-requests.js';
 import { kubeRules } from '../kube-version.js';

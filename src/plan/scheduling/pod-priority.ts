@@ -35,3 +35,14 @@ export function podPriority(pod: V1Pod, snapshot: Snapshot): PodPriority {
     preemptionPolicy: policy === 'Never' ? 'Never' : 'PreemptLowerPriority',
   };
 }
+
+/** A pod on a candidate node, as preemption weighs it. */
+export interface VictimPod {
+  readonly uid: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly priority: number;
+  /** status.startTime in epoch seconds; Infinity for a pod not started yet (upstream takes "now"). */
+  readonly startTime: number;
+}

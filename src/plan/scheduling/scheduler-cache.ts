@@ -6,7 +6,7 @@ import { hasScoringTerms, requiredAntiAffinityTerms, scoringTerms } from './affi
 import { namespaceLabels } from './namespace-labels.js';
 import { AntiAffinityIndex, type PodTerms } from './anti-affinity-index.js';
 import { NodeInfo } from './node-info.js';
-import { hostPortsOf } from './plugins/node-ports.js';
+import { hostPortsOf } from './host-ports.js';
 import { nonZeroRequests, podRequests, statusRuleOf, type StatusRule } from './pod-requests.js';
 import { kubeRules } from '../kube-version.js';
 

@@ -26,7 +26,7 @@ import { controllerRef } from '../pod-facts.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { spreadConstraints } from './plugins/topology-spread.js';
 import { NODE_OBJECT_FILTERS, nodeObjectFiltersKey, preFilter, runFilters, runPodFilters } from './registry.js';
-import { provisioningUnknown, volumesAllow } from './volume-state.js';
+import { provisioningUnknown, volumesAllow } from './plugins/volume-placement.js';
 import { requiredNodeAffinity } from './plugins/node-affinity.js';
 import { UNSCHEDULABLE_TAINT, untoleratedDoNotScheduleTaint } from '../tolerations.js';
 import { draAllocationsOn, draUnknown, dynamicResources, dynamicResourcesPlugin } from './plugins/dynamic-resources.js';

@@ -8,7 +8,7 @@ import type {
 } from '@kubernetes/client-node';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 import type { NodeInfo } from '../node-info.js';
-import { type NodeMatcher, nodeSelectorMatcher } from '../plugins/node-affinity.js';
+import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
 import { attributeValue, compileSelector } from './cel.js';
 import type { DeviceEntry, DraCatalog } from './catalog.js';
 

@@ -8,7 +8,7 @@ import type {
 } from '@kubernetes/client-node';
 import type { DraKind, Snapshot } from '../../../snapshot/types.js';
 import type { NodeInfo } from '../node-info.js';
-import { type NodeMatcher, nodeSelectorMatcher } from '../plugins/node-affinity.js';
+import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
 import { nameOf, namespaceOf, perSnapshot } from '../snapshot-objects.js';
 import { type CelDevice, celDevice } from './cel.js';
 import { kubeRules, type KubeRules } from '../../kube-version.js';

@@ -2,6 +2,7 @@ import type { V1PodDisruptionBudget } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
 import type { BudgetKey } from '../../budgets.js';
+import type { VictimPod } from '../pod-priority.js';
 import type { Rejection } from '../framework.js';
 import { unresolvable } from '../framework.js';
 
@@ -18,17 +19,6 @@ export const PREEMPT_NEVER_MESSAGE = 'not eligible due to preemptionPolicy=Never
 /** DefaultPreemptionArgs' defaults: dry-run at least 10 % of the potential nodes, and at least 100. */
 const MIN_CANDIDATE_NODES_PERCENTAGE = 10;
 const MIN_CANDIDATE_NODES_ABSOLUTE = 100;
-
-/** A pod on a candidate node, as preemption weighs it. */
-export interface VictimPod {
-  readonly uid: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly priority: number;
-  /** status.startTime in epoch seconds; Infinity for a pod not started yet (upstream takes "now"). */
-  readonly startTime: number;
-}
 
 /** `util.MoreImportantPod`: higher priority first, then the pod that started earlier. */
 export function moreImportant(a: VictimPod, b: VictimPod): boolean {

@@ -6,7 +6,7 @@ import { type DraCatalog, draKey } from '../dra/catalog.js';
 import { type ClusterState, type FilterPlugin, type FilterResult, type Rejection, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
-import { type NodeMatcher, nodeSelectorMatcher } from './node-affinity.js';
+import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
 
 /** DynamicResources' reasons (pkg/scheduler/framework/plugins/dynamicresources, v1.37). */
 export const CLAIM_NOT_AVAILABLE = 'resourceclaim not available on the node';

@@ -1,56 +1,16 @@
-import type { V1CSINode, V1Node, V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import type { V1CSINode, V1Node } from '@kubernetes/client-node';
 import { type FilterPlugin, type FilterResult, type Rejection, unschedulable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
-import { claimClass, claimKey, type VolumeCatalog } from '../volume-catalog.js';
-import { podVolumes, volumesUnknown } from '../volume-state.js';
+import type { VolumeCatalog } from '../volume-catalog.js';
+import { podVolumes, volumesUnknown } from './volume-binding.js';
+import { type AttachableVolumes, attachableVolumes } from '../attachable-volumes.js';
 
 /** NodeVolumeLimits (pkg/scheduler/framework/plugins/nodevolumelimits/csi.go, v1.37). */
 export const MAX_VOLUME_COUNT_EXCEEDED = 'node(s) exceed max volume count';
 
 /** The legacy node allocatable key of a CSI driver's attach limit (`GetCSIAttachLimitKey`, short names). */
 const LEGACY_LIMIT_PREFIX = 'attachable-volumes-csi-';
-
-/** Attachable volumes: unique name (`<driver>/<volume handle>`) to the driver whose limit it counts against. */
-export type AttachableVolumes = ReadonlyMap<string, string>;
-
-/**
- * `filterAttachableVolumes`: each claim's CSI volume, from its bound PV (`spec.csi` driver and handle), or
- * for an unbound claim (or one whose PV does not exist) from its StorageClass's provisioner with a handle
- * made of the claim's name. A PV that is not CSI is not counted (in-tree volumes migrated to CSI are not
- * translated); a claim with no class, or an unknown class, is not counted either.
- */
-export function attachableVolumes(
-  claims: readonly (V1PersistentVolumeClaim | undefined)[],
-  catalog: VolumeCatalog,
-): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const claim of claims) {
-    if (!claim) continue;
-    const found = csiVolumeOf(claim, catalog);
-    if (found) out.set(`${found.driver}/${found.handle}`, found.driver);
-  }
-  return out;
-}
-
-function csiVolumeOf(
-  claim: V1PersistentVolumeClaim,
-  catalog: VolumeCatalog,
-): { driver: string; handle: string } | null {
-  const volumeName = claim.spec?.volumeName ?? '';
-  const volume = volumeName === '' ? undefined : catalog.volume(volumeName);
-  if (volume) {
-    const csi = volume.spec?.csi;
-    return csi?.driver && csi.volumeHandle ? { driver: csi.driver, handle: csi.volumeHandle } : null;
-  }
-  const className = claimClass(claim);
-  const provisioner = className === '' ? undefined : catalog.storageClass(className)?.provisioner;
-  if (!provisioner) return null;
-  return {
-    driver: provisioner,
-    handle: `unbound-${claimKey(claim.metadata?.namespace ?? 'default', claim.metadata?.name ?? '')}`,
-  };
-}
 
 /** The new pod's claims as NodeVolumeLimits counts them. */
 export function podAttachableVolumes(claims: readonly PodClaim[], catalog: VolumeCatalog): Map<string, string> {

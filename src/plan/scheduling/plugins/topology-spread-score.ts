@@ -5,7 +5,7 @@ import type { ClusterState } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
-import type { NodeMatcher } from './node-affinity.js';
+import type { NodeMatcher } from '../node-selector.js';
 import { ContentMemo } from '../content-memo.js';
 import { topologyDomains } from '../topology-domains.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';

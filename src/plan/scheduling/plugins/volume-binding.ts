@@ -11,9 +11,11 @@ import { type FilterPlugin, type FilterResult, type Rejection, unresolvable } fr
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimClass, isClaimBound, SELECTED_NODE, type VolumeCatalog } from '../volume-catalog.js';
-import { type NodeMatcher, nodeSelectorMatcher } from './node-affinity.js';
+import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
 import { kindPlural } from '../../../wording.js';
-import { podVolumes } from '../volume-state.js';
+import type { ClusterState } from '../framework.js';
+import type { PodInfo } from '../pod-info.js';
+import { hasClaimVolumes, replacementClaims } from '../pod-claims.js';
 
 /** VolumeBinding's reasons (pkg/scheduler/framework/plugins/volumebinding/binder.go, v1.37). */
 export const VOLUME_NODE_CONFLICT = "node(s) didn't match PersistentVolume's node affinity";
@@ -333,3 +335,36 @@ export const volumeBindingPlugin: FilterPlugin<VolumeBindingPreFilter | null> = 
   skips: (_pod, state) => !state || !('state' in state),
   filter: (_pod, node, state) => (state && 'state' in state ? volumeBinding(state.state, node) : null),
 };
+
+/**
+ * The pod's claims, as the four volume plugins' PreFilters (VolumeRestrictions, NodeVolumeLimits,
+ * VolumeBinding, VolumeZone) find them, and VolumeBinding's answer on them: whether the snapshot can
+ * tell where they allow the pod at all (a kind not read: then every volume filter passes).
+ */
+export interface PodVolumes {
+  readonly claims: readonly PodClaim[];
+  readonly binding: VolumeBindingPreFilter;
+}
+
+/**
+ * Read once per pod and catalog, not once per plugin: the four PreFilters of one placement (and those run
+ * again by preemption's dry run) ask for the same claims.
+ */
+const read = new WeakMap<PodInfo, { readonly catalog: VolumeCatalog; readonly volumes: PodVolumes }>();
+
+/** The pod's claims and VolumeBinding's answer on them; null for a pod without claims (the volume plugins Skip). */
+export function podVolumes(pod: PodInfo, cluster: ClusterState): PodVolumes | null {
+  if (!hasClaimVolumes(pod.pod)) return null;
+  const catalog = cluster.volumes;
+  const kept = read.get(pod);
+  if (kept?.catalog === catalog) return kept.volumes;
+  const claims = replacementClaims(pod.pod, catalog);
+  const volumes = { claims, binding: volumeBindingPreFilter(claims, catalog) };
+  read.set(pod, { catalog, volumes });
+  return volumes;
+}
+
+/** Why the snapshot cannot tell where the pod's volumes allow it (a kind not read), null when it can or there are none. */
+export function volumesUnknown(volumes: PodVolumes | null): string | null {
+  return volumes && 'unknown' in volumes.binding ? volumes.binding.unknown : null;
+}

@@ -1,7 +1,7 @@
 import { type FilterPlugin, type FilterResult, type Rejection, unresolvable, unschedulable } from '../framework.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimKey } from '../volume-catalog.js';
-import { podVolumes, volumesUnknown } from '../volume-state.js';
+import { podVolumes, volumesUnknown } from './volume-binding.js';
 
 /** VolumeRestrictions (pkg/scheduler/framework/plugins/volumerestrictions, v1.37). */
 export const READ_WRITE_ONCE_POD_CONFLICT =

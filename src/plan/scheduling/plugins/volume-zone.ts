@@ -3,7 +3,7 @@ import { type FilterPlugin, type FilterResult, type Rejection, unresolvable } fr
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimClass, type VolumeCatalog } from '../volume-catalog.js';
-import { podVolumes, volumesUnknown } from '../volume-state.js';
+import { podVolumes, volumesUnknown } from './volume-binding.js';
 
 /** VolumeZone (pkg/scheduler/framework/plugins/volumezone, v1.37). */
 export const VOLUME_ZONE_CONFLICT = 'node(s) had no available volume zone';
