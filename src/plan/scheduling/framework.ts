@@ -76,6 +76,21 @@ export interface FilterPlugin<S = unknown> {
 }
 
 /**
+ * A score plugin as it declares itself to the profile (profile.ts gives its weight): each feasible node's
+ * score after the plugin's NormalizeScore, 0…100, in the order of `feasible`; null where the plugin skips
+ * the pod (PreScore's Skip: every node would score alike, nothing to add).
+ */
+export interface ScorePlugin {
+  readonly name: string;
+  score(
+    pod: PodInfo,
+    feasible: readonly NodeInfo[],
+    state: CycleState,
+    cluster: ClusterState,
+  ): readonly number[] | null;
+}
+
+/**
  * Called for each pod the scheduler's cache holds (bound, not Succeeded or Failed) that matches: the
  * position of its node in `nodeInfos`, its labels, and whether it is terminating (deletionTimestamp set,
  * or evicted by this simulation). No object is made per pod: counts per node or domain need none.

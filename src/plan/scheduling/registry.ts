@@ -1,40 +1,73 @@
-import type { ClusterState, CycleState, FilterPlugin, PluginState, Rejection } from './framework.js';
+import type { ClusterState, CycleState, FilterPlugin, PluginState, Rejection, ScorePlugin } from './framework.js';
+import { NEWEST_MINOR } from '../kube-version.js';
+import { DEFAULT_PROFILES } from './profile.js';
 import { interPodAffinityPlugin } from './plugins/inter-pod-affinity.js';
-import { nodeAffinityPlugin } from './plugins/node-affinity.js';
+import { interPodAffinityScorePlugin } from './plugins/inter-pod-affinity-score.js';
+import { nodeAffinityPlugin, nodeAffinityScorePlugin } from './plugins/node-affinity.js';
 import type { NodeInfo } from './node-info.js';
 import { nodePortsPlugin } from './plugins/node-ports.js';
 import { nodeResourcesFitPlugin } from './plugins/node-resources-fit.js';
 import { nodeUnschedulablePlugin } from './plugins/node-unschedulable.js';
 import { nodeVolumeLimitsPlugin } from './plugins/node-volume-limits.js';
 import type { PodInfo } from './pod-info.js';
-import { taintTolerationPlugin } from './plugins/taint-toleration.js';
+import { taintTolerationPlugin, taintTolerationScorePlugin } from './plugins/taint-toleration.js';
+import { balancedAllocationScorePlugin, nodeResourcesFitScorePlugin } from './plugins/resource-scores.js';
 import { podTopologySpreadPlugin } from './plugins/topology-spread.js';
+import { podTopologySpreadScorePlugin } from './plugins/topology-spread-score.js';
 import { dynamicResourcesPlugin } from './plugins/dynamic-resources.js';
 import { volumeBindingPlugin } from './plugins/volume-binding.js';
 import { volumeRestrictionsPlugin } from './plugins/volume-restrictions.js';
 import { volumeZonePlugin } from './plugins/volume-zone.js';
 
+/** Every filter plugin by name (plugins/registry.go's map for the filters). */
+const FILTERS_BY_NAME: ReadonlyMap<string, FilterPlugin> = new Map(
+  [
+    nodeUnschedulablePlugin,
+    taintTolerationPlugin,
+    nodeAffinityPlugin,
+    nodePortsPlugin,
+    nodeResourcesFitPlugin,
+    volumeRestrictionsPlugin,
+    nodeVolumeLimitsPlugin,
+    volumeBindingPlugin,
+    volumeZonePlugin,
+    podTopologySpreadPlugin,
+    interPodAffinityPlugin,
+    dynamicResourcesPlugin,
+  ].map((plugin): [string, FilterPlugin] => [plugin.name, plugin as FilterPlugin]),
+);
+
+/** Every score plugin by name. */
+const SCORES_BY_NAME: ReadonlyMap<string, ScorePlugin> = new Map(
+  [
+    taintTolerationScorePlugin,
+    nodeAffinityScorePlugin,
+    podTopologySpreadScorePlugin,
+    interPodAffinityScorePlugin,
+    nodeResourcesFitScorePlugin,
+    balancedAllocationScorePlugin,
+  ].map((plugin) => [plugin.name, plugin]),
+);
+
+function registered<T>(byName: ReadonlyMap<string, T>, name: string): T {
+  const plugin = byName.get(name);
+  if (!plugin) throw new Error(`the default profile names ${name}, which no plugin registers`);
+  return plugin;
+}
+
 /**
- * The modelled filters in the default profile's order (pkg/scheduler/apis/config/v1/default_plugins.go,
- * v1.37, DynamicResources inserted before DefaultPreemption as its applyFeatureGates does). NodeName
- * always passes for a replacement (it has no nodeName); NodeDeclaredFeatures is not modelled (see
- * UNMODELLED_SCHEDULER_RULES). The order matters: a node is reported under the first filter that rejects
- * it, as in the FailedScheduling event. This list is the only place the order is written.
+ * The profile the simulation runs: the newest supported minor's (profile.ts), whose modelled plugins and
+ * weights every supported minor shares (a test holds them to that).
  */
-export const FILTER_PLUGINS: readonly FilterPlugin[] = [
-  nodeUnschedulablePlugin,
-  taintTolerationPlugin,
-  nodeAffinityPlugin,
-  nodePortsPlugin,
-  nodeResourcesFitPlugin,
-  volumeRestrictionsPlugin,
-  nodeVolumeLimitsPlugin,
-  volumeBindingPlugin,
-  volumeZonePlugin,
-  podTopologySpreadPlugin,
-  interPodAffinityPlugin,
-  dynamicResourcesPlugin,
-];
+const PROFILE = DEFAULT_PROFILES[NEWEST_MINOR];
+
+/** The modelled filters in the default profile's order (see Profile.filters). */
+export const FILTER_PLUGINS: readonly FilterPlugin[] = PROFILE.filters.map((name) => registered(FILTERS_BY_NAME, name));
+
+/** The modelled score plugins, each with its weight in the default profile. */
+export const SCORE_PLUGINS: readonly { readonly plugin: ScorePlugin; readonly weight: number }[] = PROFILE.scores.map(
+  ({ name, weight }) => ({ plugin: registered(SCORES_BY_NAME, name), weight }),
+);
 
 /** Whether the plugin judges a node by its Node object alone (and the pod's spec), whatever pods run there. */
 export const readsNodeObjectOnly = (plugin: FilterPlugin): boolean => plugin.reads.every((kind) => kind === 'Node');

@@ -1,5 +1,5 @@
 import { scoringTerms, termMatches, type WeightedTerm } from '../affinity-term.js';
-import type { ClusterState } from '../framework.js';
+import type { ClusterState, ScorePlugin } from '../framework.js';
 import { namespaceLabels } from '../namespace-labels.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
@@ -7,7 +7,7 @@ import { topologyDomains } from '../topology-domains.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 
 /**
- * InterPodAffinity's score (interpodaffinity/scoring.go, v1.37), weight 2. Per topology pair, the sum of:
+ * InterPodAffinity's score (interpodaffinity/scoring.go, v1.37). Per topology pair, the sum of:
  * the weight of each of the pod's preferred affinity terms (minus, for anti-affinity) per assigned pod it
  * selects there; the weight of each assigned pod's preferred terms that select the pod (and
  * hardPodAffinityWeight for its required affinity terms) on that pod's pair. A node scores the sum over
@@ -57,3 +57,8 @@ export function interPodAffinityScores(
   const min = Math.min(...raw);
   return raw.map((s) => (max > min ? Math.trunc((MAX_NODE_SCORE * (s - min)) / (max - min)) : 0));
 }
+
+export const interPodAffinityScorePlugin: ScorePlugin = {
+  name: 'InterPodAffinity',
+  score: (pod, feasible, _state, cluster) => interPodAffinityScores(pod, feasible, cluster),
+};

@@ -1,7 +1,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { type FilterPlugin, type FilterResult, unresolvable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, type ScorePlugin, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
+import { defaultNormalizeScore } from './score-normalize.js';
 
 /** NodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity, v1.37). */
 export const NODE_AFFINITY_REASON = "node(s) didn't match Pod's node affinity/selector";
@@ -37,7 +38,7 @@ export const nodeAffinityPlugin: FilterPlugin<NodeMatcher> = {
 };
 
 /**
- * NodeAffinity's raw score (weight 2): the summed weights of the pod's preferred node affinity terms the
+ * NodeAffinity's raw score: the summed weights of the pod's preferred node affinity terms the
  * node matches, normalized to the highest. A term without requirements matches no node, as when required.
  */
 export function preferredNodeAffinity(pod: V1Pod): (node: NodeInfo) => number {
@@ -51,3 +52,12 @@ export function preferredNodeAffinity(pod: V1Pod): (node: NodeInfo) => number {
 
 /** `preferredNodeAffinity` of a pod without preferred terms: every node scores 0. */
 export const NO_PREFERENCE = (_node: NodeInfo): number => 0;
+
+/** NodeAffinity's score: without preferred terms every node scores 0, which normalizes to 0 (skipped). */
+export const nodeAffinityScorePlugin: ScorePlugin = {
+  name: 'NodeAffinity',
+  score: (pod, feasible) => {
+    const preferred = preferredNodeAffinity(pod.pod);
+    return preferred === NO_PREFERENCE ? null : defaultNormalizeScore(feasible.map(preferred), false);
+  },
+};

@@ -1,4 +1,5 @@
 import { CPU, MEMORY, type NodeInfo } from '../node-info.js';
+import type { ScorePlugin } from '../framework.js';
 import type { PodInfo } from '../pod-info.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 
@@ -45,3 +46,14 @@ export function balancedAllocationScore(pod: PodInfo, node: NodeInfo): number {
   const std = Math.abs((cpuFraction - memoryFraction) / 2);
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }
+
+/** NodeResourcesFit's score, with the LeastAllocated strategy (the default). */
+export const nodeResourcesFitScorePlugin: ScorePlugin = {
+  name: 'NodeResourcesFit',
+  score: (pod, feasible) => feasible.map((node) => leastAllocatedScore(pod, node)),
+};
+
+export const balancedAllocationScorePlugin: ScorePlugin = {
+  name: 'NodeResourcesBalancedAllocation',
+  score: (pod, feasible) => feasible.map((node) => balancedAllocationScore(pod, node)),
+};

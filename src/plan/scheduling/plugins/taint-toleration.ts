@@ -1,9 +1,10 @@
 import type { V1Taint } from '@kubernetes/client-node';
-import { type FilterPlugin, type FilterResult, unresolvable } from '../framework.js';
+import { type FilterPlugin, type FilterResult, type ScorePlugin, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { kubeRules, type KubeRules } from '../../kube-version.js';
 import { tolerationsTolerateTaint, untoleratedDoNotScheduleTaint } from '../../tolerations.js';
+import { defaultNormalizeScore } from './score-normalize.js';
 
 /**
  * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration). From 1.34.2 and 1.35 the message
@@ -38,7 +39,7 @@ export const taintTolerationPlugin: FilterPlugin<KubeRules> = {
 
 /**
  * TaintToleration's raw score: the node's PreferNoSchedule taints the pod's tolerations (those with no
- * effect or PreferNoSchedule) do not tolerate; normalized reversed, fewer is better (weight 3). One pod
+ * effect or PreferNoSchedule) do not tolerate; normalized reversed, fewer is better. One pod
  * is scored on many nodes: its tolerations are sorted out once.
  */
 export function intolerablePreferNoScheduleCounter(pod: PodInfo): (node: NodeInfo) => number {
@@ -49,3 +50,9 @@ export function intolerablePreferNoScheduleCounter(pod: PodInfo): (node: NodeInf
     return n;
   };
 }
+
+/** TaintToleration's score: fewer intolerable PreferNoSchedule taints score higher. */
+export const taintTolerationScorePlugin: ScorePlugin = {
+  name: 'TaintToleration',
+  score: (pod, feasible) => defaultNormalizeScore(feasible.map(intolerablePreferNoScheduleCounter(pod)), true),
+};

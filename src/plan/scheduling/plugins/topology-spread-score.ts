@@ -1,7 +1,7 @@
 import type { V1LabelSelector, V1LabelSelectorRequirement } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
-import type { ClusterState } from '../framework.js';
+import type { ClusterState, ScorePlugin } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
@@ -10,6 +10,7 @@ import { ContentMemo } from '../content-memo.js';
 import { topologyDomains } from '../topology-domains.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 import { parseConstraint, type SpreadConstraint } from './topology-spread.js';
+import { nodeAffinityPlugin } from './node-affinity.js';
 
 const HOSTNAME = 'kubernetes.io/hostname';
 const ZONE = 'topology.kubernetes.io/zone';
@@ -25,7 +26,7 @@ const SYSTEM_DEFAULTS = [
 ] as const;
 
 /**
- * PodTopologySpread's score (podtopologyspread/scoring.go, v1.37), weight 2, normalized: the pod's
+ * PodTopologySpread's score (podtopologyspread/scoring.go, v1.37), normalized: the pod's
  * ScheduleAnyway constraints, or the system defaults when it has no constraint at all. Per feasible node,
  * Σ matching pods in its domain × ln(domains + 2) + (maxSkew − 1), rounded; then 100 × (max + min − s) /
  * max, so the emptiest domain scores highest. Domains are those of the feasible nodes; with explicit
@@ -211,3 +212,10 @@ function selectorsOf(namespace: string, cluster: ClusterState): OwnerSelectors {
   });
   return byNamespace.get(namespace) ?? NO_OWNERS;
 }
+
+/** PodTopologySpread's score, on the nodes the pod's required node affinity keeps (NodeAffinity's PreFilter state). */
+export const podTopologySpreadScorePlugin: ScorePlugin = {
+  name: 'PodTopologySpread',
+  score: (pod, feasible, state, cluster) =>
+    topologySpreadScores(pod, feasible, state.read(nodeAffinityPlugin), cluster),
+};
