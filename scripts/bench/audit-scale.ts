@@ -11,6 +11,8 @@
  * Both drain with --ignore-daemonsets --delete-emptydir-data --force, so that every pod goes through the
  * budget waves and the scheduling simulation. The node planned alone is the general pool's first by name.
  *
+ * Each is run `--runs` times, alternating; the medians are compared.
+ *
  * Run on its own after `npm run build`: node scripts/bench/audit-scale.ts [--scale 0.3] [--runs 1]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +24,8 @@ import type { ClusterAudit } from '../../src/plan/audit-types.js';
 import type * as IndexModule from '../../src/snapshot/cluster-index.js';
 import type * as LoadFileModule from '../../src/snapshot/load-file.js';
 import type * as PlanScaleModule from './plan-scale.js';
+import type { ProcessRun } from './plan-scale.js';
+import type * as Stats from './stats.js';
 import type * as GeneratorModule from './synthetic-cluster.js';
 
 /** The target (docs/benchmarks.md): the audit of every node within this many times one node's plan, end to end. */
@@ -35,11 +39,12 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const dist = async <T>(file: string) => (await import(pathToFileURL(path.join(ROOT, 'dist', file)).href)) as T;
 // Imported by URL: node resolves a .ts file only by its own name.
 const source = async <T>(file: string) => (await import(new URL(file, import.meta.url).href)) as T;
+const { median } = await source<typeof Stats>('./stats.ts');
 
 export interface AuditScaleOptions {
   /** Fraction of plan-scale's 5,000-node cluster (default 0.3: 1,500 nodes / 45,000 pods). */
   readonly scale?: number;
-  /** Runs of one node's plan, the median kept (the audit runs once: it is the long side). */
+  /** Runs of one node's plan and of the audit, alternating, the medians kept. */
   readonly runs?: number;
 }
 
@@ -65,20 +70,29 @@ export async function runAuditScaleBench(
       .map((n) => n.metadata?.name ?? '')
       .sort()[0]!;
 
-    const cliPlan = Array.from({ length: runs }, () =>
-      bench.runNode(
-        dir,
-        [bench.CLI, 'plan', node, '--snapshot', file, ...FLAGS, '-o', 'json'],
-        'kubectl maint plan',
-        [0, 3, 5],
-      ),
-    ).sort((a, b) => a.seconds - b.seconds)[runs >> 1]!;
-    const cliAudit = bench.runNode(
-      dir,
-      [bench.CLI, 'audit', '--snapshot', file, ...FLAGS, '-o', 'json'],
-      'kubectl maint audit',
-      [0, 3, 4, 5],
-    );
+    // Alternating, so that the load moves both sides alike; each figure the median of its runs.
+    const plans: ProcessRun[] = [];
+    const audits: Array<ProcessRun & { stdout: string }> = [];
+    for (let i = 0; i < runs; i++) {
+      plans.push(
+        bench.runNode(
+          dir,
+          [bench.CLI, 'plan', node, '--snapshot', file, ...FLAGS, '-o', 'json'],
+          'kubectl maint plan',
+          [0, 3, 5],
+        ),
+      );
+      audits.push(
+        bench.runNode(
+          dir,
+          [bench.CLI, 'audit', '--snapshot', file, ...FLAGS, '-o', 'json'],
+          'kubectl maint audit',
+          [0, 3, 4, 5],
+        ),
+      );
+    }
+    const cliPlan = medians(plans);
+    const cliAudit = { ...medians(audits), stdout: audits[0]!.stdout };
     const audit = JSON.parse(cliAudit.stdout) as ClusterAudit;
     if (audit.nodes.length !== names.length) {
       throw new Error(`the CLI audited ${audit.nodes.length} of ${names.length} nodes`);
@@ -99,12 +113,21 @@ export async function runAuditScaleBench(
       `  audit = ${ratio.toFixed(2)} x one node's plan  ${ratio <= TARGET_AUDIT_PER_PLAN ? 'PASS' : 'FAIL'} (target <= ${TARGET_AUDIT_PER_PLAN})`,
       `  in CPU time: plan ${cliPlan.cpuSeconds.toFixed(1)} s, audit ${cliAudit.cpuSeconds.toFixed(1)} s = ` +
         `${(cliAudit.cpuSeconds / cliPlan.cpuSeconds).toFixed(2)} x; each node beyond the first ${perNode.toFixed(0)} ms`,
-      `  load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
+      `  medians of ${runs} run${runs === 1 ? '' : 's'} each, alternating; load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
     ].join('\n');
     return { title: 'audit-scale', text, passed: ratio <= TARGET_AUDIT_PER_PLAN };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Each figure of the runs, its median. */
+function medians(runs: readonly ProcessRun[]): ProcessRun {
+  return {
+    seconds: median(runs.map((r) => r.seconds)),
+    cpuSeconds: median(runs.map((r) => r.cpuSeconds)),
+    maxRss: median(runs.map((r) => r.maxRss)),
+  };
 }
 
 if (import.meta.main) {

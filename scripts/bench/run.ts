@@ -255,9 +255,9 @@ if (wanted('pool-plan-scale')) {
 if (values.scenario?.includes('audit-scale')) {
   const module = (await import(new URL('./audit-scale.ts', import.meta.url).href)) as typeof AuditScale;
   const scale = process.env.AUDIT_SCALE === undefined ? undefined : Number(process.env.AUDIT_SCALE);
-  const report = await module.runAuditScaleBench({ ...(scale === undefined ? {} : { scale }) });
+  const report = await module.runAuditScaleBench({ runs, ...(scale === undefined ? {} : { scale }) });
   console.log(report.text);
-  const command = `${scale === undefined ? '' : `AUDIT_SCALE=${scale} `}${benchCommand(['audit-scale'], false)}`;
+  const command = `${scale === undefined ? '' : `AUDIT_SCALE=${scale} `}${benchCommand(['audit-scale'], true)}`;
   written.push({ name: 'audit-scale', command, body: docs.fenced(report.text) });
   if (!report.passed) missed = true;
 }
