@@ -4,6 +4,7 @@ import type { ExistingTerm } from './anti-affinity-index.js';
 import type { ClaimAllocation } from './dra/allocator.js';
 import type { DraCatalog } from './dra/catalog.js';
 import type { NodeInfo } from './node-info.js';
+import type { NodeMatcher } from './node-selector.js';
 import type { PodInfo } from './pod-info.js';
 import type { AttachableVolumes } from './attachable-volumes.js';
 import type { VolumeCatalog } from './volume-catalog.js';
@@ -73,6 +74,24 @@ export interface FilterPlugin<S = unknown> {
    */
   skips?(pod: PodInfo, state: S): boolean;
   filter(pod: PodInfo, node: NodeInfo, state: S): FilterResult;
+  /**
+   * Why the plugin's answer holds only approximately on every node (an object it could not read), for the
+   * plan to say where the pod lands is not known; null when it holds.
+   */
+  approximates?(state: S): string | null;
+  /**
+   * Why the plugin's passing the node does not settle that the pod runs there (a kind of object not read,
+   * a volume a driver may fail to provision); null when it does.
+   */
+  unknownOn?(state: S, node: NodeInfo): string | null;
+  /**
+   * The nodes the pod's own objects (its volumes, its devices) allow it on whatever runs there, for a pod
+   * that fits nowhere: those of them drained hold it until one returns. Null where they do not narrow
+   * its nodes. Given the cycle to read another plugin's state as well.
+   */
+  narrows?(state: S, cycle: CycleState): NodeMatcher | null;
+  /** Reserve: what the plugin holds for the pod on the node it is placed on (its claims' devices). */
+  reserve?(state: S, node: NodeInfo): readonly ClaimAllocation[];
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { ClaimAllocation } from './dra/allocator.js';
+import type { NodeMatcher } from './node-selector.js';
 import type { ClusterState, CycleState, FilterPlugin, PluginState, Rejection, ScorePlugin } from './framework.js';
 import { NEWEST_MINOR } from '../kube-version.js';
 import { DEFAULT_PROFILES } from './profile.js';
@@ -139,4 +141,36 @@ export function runFilters(
     if (rejection) return rejection;
   }
   return null;
+}
+
+/**
+ * Why where the pod lands on `node` is not known, null when it is: the first plugin whose answer is
+ * approximate on every node, then the first, in the profile's order, whose passing the node does not
+ * settle that the pod runs there.
+ */
+export function unknownAnswer(state: CycleState, node: NodeInfo): string | null {
+  for (const plugin of FILTER_PLUGINS) {
+    const why = plugin.approximates?.(state.read(plugin));
+    if (why) return why;
+  }
+  for (const plugin of FILTER_PLUGINS) {
+    const why = plugin.unknownOn?.(state.read(plugin), node);
+    if (why !== undefined && why !== null) return why;
+  }
+  return null;
+}
+
+/** Each plugin's nodes the pod's own objects allow it on, in the profile's order (see FilterPlugin.narrows). */
+export function narrowings(state: CycleState): NodeMatcher[] {
+  const out: NodeMatcher[] = [];
+  for (const plugin of FILTER_PLUGINS) {
+    const allows = plugin.narrows?.(state.read(plugin), state);
+    if (allows) out.push(allows);
+  }
+  return out;
+}
+
+/** What the plugins' Reserve holds for the pod on the node it is placed on. */
+export function reserve(state: CycleState, node: NodeInfo): ClaimAllocation[] {
+  return FILTER_PLUGINS.flatMap((plugin) => plugin.reserve?.(state.read(plugin), node) ?? []);
 }

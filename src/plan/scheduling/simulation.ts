@@ -12,24 +12,28 @@ import { type CycleState, type Rejection, unresolvable } from './framework.js';
 import { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
-import { interPodAffinityPlugin, NAMESPACE_SELECTOR_UNKNOWN } from './plugins/inter-pod-affinity.js';
-import { volumeBindingPlugin } from './plugins/volume-binding.js';
 import {
   insufficientReason,
   nodeResourcesFit,
   nodeResourcesFitPreFilter,
   TOO_MANY_PODS_REASON,
 } from './plugins/node-resources-fit.js';
-import { volumeZonePlugin } from './plugins/volume-zone.js';
 import { isLateReplacement, pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
 import { controllerRef } from '../pod-facts.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { spreadConstraints } from './plugins/topology-spread.js';
-import { NODE_OBJECT_FILTERS, nodeObjectFiltersKey, preFilter, runFilters, runPodFilters } from './registry.js';
-import { provisioningUnknown, volumesAllow } from './plugins/volume-placement.js';
+import {
+  NODE_OBJECT_FILTERS,
+  narrowings,
+  nodeObjectFiltersKey,
+  preFilter,
+  reserve,
+  runFilters,
+  runPodFilters,
+  unknownAnswer,
+} from './registry.js';
 import { requiredNodeAffinity } from './plugins/node-affinity.js';
 import { UNSCHEDULABLE_TAINT, untoleratedDoNotScheduleTaint } from '../tolerations.js';
-import { draAllocationsOn, draUnknown, dynamicResources, dynamicResourcesPlugin } from './plugins/dynamic-resources.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
 
@@ -954,9 +958,7 @@ export class SchedulingSimulation {
       ? `${feasible.length}/${checked} nodes checked are available (on ${total} nodes the scheduler stops looking after ${feasible.length})`
       : `${feasible.length}/${total} nodes are available`;
     const unknown = placedOn ? this.unknownPlacement(attempt.state, placedOn, gates) : null;
-    const pinned = placedOn
-      ? []
-      : [...new Set([...this.volumePinnedTo(attempt.state), ...this.draPinnedTo(attempt.state)])];
+    const pinned = placedOn ? [] : this.pinnedTo(attempt.state);
     return {
       schedulable: placedOn !== null,
       nodes: feasible.map((n) => n.name),
@@ -979,58 +981,36 @@ export class SchedulingSimulation {
 
   /**
    * Why the placement's node is not the final answer, null when it is: scheduling gates on the template
-   * (the scheduler waits for whoever removes them), a namespaceSelector it could not resolve, the
-   * volumes (see volumesUnknown, provisioningUnknown), the resource claims (see draUnknown).
+   * (the scheduler waits for whoever removes them), then what the plugins say (see unknownAnswer: a
+   * namespaceSelector not resolved, the volumes, the resource claims).
    */
   private unknownPlacement(state: CycleState, node: NodeInfo, gates: readonly string[]): string | null {
     if (gates.length > 0) {
       return `its pod template has scheduling gates (${gates.join(', ')}): kube-scheduler does not schedule it until they are removed`;
     }
-    if (state.read(interPodAffinityPlugin).approximated) return NAMESPACE_SELECTOR_UNKNOWN;
-    const binding = state.read(volumeBindingPlugin);
-    const volumes = !binding
-      ? null
-      : 'unknown' in binding
-        ? binding.unknown
-        : 'state' in binding
-          ? provisioningUnknown(binding.state, node)
-          : null;
-    const dra = state.read(dynamicResourcesPlugin);
-    return volumes ?? (dra ? draUnknown(dra, node) : null);
+    return unknownAnswer(state, node);
   }
 
-  /** Commits a placement, with the devices its resource claims were allocated on that node. */
+  /** Commits a placement, with what the plugins' Reserve holds there (the devices of its resource claims). */
   private commit(pod: PodInfo, node: NodeInfo, state: CycleState): void {
-    const dra = state.read(dynamicResourcesPlugin);
-    this.cluster.commit(pod, node, dra ? draAllocationsOn(dra, node) : []);
+    this.cluster.commit(pod, node, reserve(state, node));
   }
 
   /**
-   * The drained nodes a replacement that found no node is held to by its resource claims: the devices it
-   * needs (or its shared claim's allocation) are there and on no other node. Empty when its claims do not
-   * narrow its nodes.
+   * The drained nodes a replacement that found no node is held to by its own objects: its volumes (a
+   * local PV on the drained node; a zonal disk whose zone has no other node with room) or its resource
+   * claims (the devices it needs are there and on no other node) narrow the nodes it may use to some
+   * that include drained ones. It has no node until one of them returns. Empty when nothing narrows them.
    */
-  private draPinnedTo(state: CycleState): string[] {
-    const dra = state.read(dynamicResourcesPlugin);
-    if (!dra || dra.unknown || dra.rejection) return [];
-    const allowed = this.cluster.nodeInfos.filter((node) => dynamicResources(dra, node) === null);
-    if (allowed.length === this.cluster.nodeInfos.length) return [];
-    return allowed.filter((node) => this.drainedNodes.has(node.name)).map((node) => node.name);
-  }
-
-  /**
-   * The drained nodes a replacement that found no node is held to by its volumes: its PVs' node affinity
-   * and zones narrow the nodes it may use to some that include drained ones, and none of the others takes
-   * it (a local PV on the drained node; a zonal disk whose zone has no other node with room). It has no
-   * node until one of them returns. Empty when the volumes do not narrow its nodes.
-   */
-  private volumePinnedTo(state: CycleState): string[] {
-    const binding = state.read(volumeBindingPlugin);
-    const zones = state.read(volumeZonePlugin);
-    if (!binding || !('state' in binding) || !zones || !('topologies' in zones)) return [];
-    const allowed = this.cluster.nodeInfos.filter((node) => volumesAllow(binding.state, zones.topologies, node));
-    if (allowed.length === this.cluster.nodeInfos.length) return [];
-    return allowed.filter((node) => this.drainedNodes.has(node.name)).map((node) => node.name);
+  private pinnedTo(state: CycleState): string[] {
+    const nodes = this.cluster.nodeInfos;
+    const pinned = new Set<string>();
+    for (const allows of narrowings(state)) {
+      const allowed = nodes.filter(allows);
+      if (allowed.length === nodes.length) continue;
+      for (const node of allowed) if (this.drainedNodes.has(node.name)) pinned.add(node.name);
+    }
+    return [...pinned];
   }
 
   /** The filters on a node this drain cordoned (or a node changed some other way: every filter runs). */

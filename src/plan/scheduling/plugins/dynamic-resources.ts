@@ -187,4 +187,9 @@ export const dynamicResourcesPlugin: FilterPlugin<DraState | null> = {
   rejects: (state) => state?.rejection ?? null,
   skips: (_pod, state) => state === null,
   filter: (_pod, node, state) => (state ? dynamicResources(state, node) : null),
+  unknownOn: (state, node) => (state ? draUnknown(state, node) : null),
+  /** The devices the pod needs (or its shared claim's allocation) are on these nodes only. */
+  narrows: (state) =>
+    !state || state.unknown || state.rejection ? null : (node) => dynamicResources(state, node) === null,
+  reserve: (state, node) => (state ? draAllocationsOn(state, node) : []),
 };

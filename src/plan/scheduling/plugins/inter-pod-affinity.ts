@@ -154,4 +154,5 @@ export const interPodAffinityPlugin: FilterPlugin<AffinityState> = {
   reads: ['Node', 'Pod', 'Namespace'],
   preFilter: interPodAffinityPreFilter,
   filter: (_pod, node, state) => interPodAffinity(state, node),
+  approximates: (state) => (state.approximated ? NAMESPACE_SELECTOR_UNKNOWN : null),
 };

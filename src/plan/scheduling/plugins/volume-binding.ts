@@ -334,6 +334,14 @@ export const volumeBindingPlugin: FilterPlugin<VolumeBindingPreFilter | null> = 
   rejects: (state) => (state && 'rejection' in state ? state.rejection : null),
   skips: (_pod, state) => !state || !('state' in state),
   filter: (_pod, node, state) => (state && 'state' in state ? volumeBinding(state.state, node) : null),
+  unknownOn: (state, node) =>
+    !state
+      ? null
+      : 'unknown' in state
+        ? state.unknown
+        : 'state' in state
+          ? provisioningUnknown(state.state, node)
+          : null,
 };
 
 /**
@@ -367,4 +375,19 @@ export function podVolumes(pod: PodInfo, cluster: ClusterState): PodVolumes | nu
 /** Why the snapshot cannot tell where the pod's volumes allow it (a kind not read), null when it can or there are none. */
 export function volumesUnknown(volumes: PodVolumes | null): string | null {
   return volumes && 'unknown' in volumes.binding ? volumes.binding.unknown : null;
+}
+
+/**
+ * Why where the pod lands does not settle whether it runs: a claim provisioned there by a driver that
+ * publishes no capacity (the provisioner may still fail, and the scheduler then tries elsewhere). Null
+ * when the placement is the scheduler's final answer as far as volumes go.
+ */
+export function provisioningUnknown(state: VolumeBindingState, node: NodeInfo): string | null {
+  for (const { className } of findPodVolumes(state, node).provisioned) {
+    const provisioner = state.catalog.storageClass(className)?.provisioner ?? '';
+    if (!state.catalog.has('CSIDriver') || capacityUnpublished(provisioner, state.catalog)) {
+      return `VolumeBinding: ${provisioner} provisions a new volume (StorageClass ${className}) where the replacement lands and publishes no storage capacity, so whether it can is not known`;
+    }
+  }
+  return null;
 }

@@ -3,7 +3,7 @@ import { type FilterPlugin, type FilterResult, type Rejection, unresolvable } fr
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
 import { claimClass, type VolumeCatalog } from '../volume-catalog.js';
-import { podVolumes, volumesUnknown } from './volume-binding.js';
+import { podVolumes, volumeBinding, volumeBindingPlugin, volumesUnknown } from './volume-binding.js';
 
 /** VolumeZone (pkg/scheduler/framework/plugins/volumezone, v1.37). */
 export const VOLUME_ZONE_CONFLICT = 'node(s) had no available volume zone';
@@ -104,4 +104,16 @@ export const volumeZonePlugin: FilterPlugin<VolumeZonePreFilter | null> = {
   rejects: (state) => (state && 'rejection' in state ? state.rejection : null),
   skips: (_pod, state) => !state || !('topologies' in state) || state.topologies.length === 0,
   filter: (_pod, node, state) => volumeZone(state && 'topologies' in state ? state.topologies : [], node),
+  /**
+   * The nodes the pod's volumes allow: VolumeBinding's (its PVs' node affinity) and VolumeZone's, which
+   * read only the node and the storage objects (a local PV on a drained node; a zonal disk whose zone has
+   * no other node with room).
+   */
+  narrows: (zones, cycle) => {
+    const binding = cycle.read(volumeBindingPlugin);
+    if (!binding || !('state' in binding) || !zones || !('topologies' in zones)) return null;
+    const { state } = binding;
+    const { topologies } = zones;
+    return (node) => volumeBinding(state, node) === null && volumeZone(topologies, node) === null;
+  },
 };
