@@ -107,11 +107,12 @@ export function preFilter(pod: PodInfo, cluster: ClusterState): CycleState {
 
 /**
  * The cycle's POD_FILTERS, in their order, without those its PreFilter skipped (no host port, no
- * DoNotSchedule constraint, no claims): every node a placement checks goes through here.
+ * DoNotSchedule constraint, no claims): every node a placement checks goes through here. `from`: the
+ * first of them to run, those before it passed.
  */
-export function runPodFilters(pod: PodInfo, node: NodeInfo, state: CycleState): Rejection | null {
+export function runPodFilters(pod: PodInfo, node: NodeInfo, state: CycleState, from = 0): Rejection | null {
   const filters = state.podFilters;
-  for (let i = 0; i < filters.length; i++) {
+  for (let i = from; i < filters.length; i++) {
     const { plugin, state: own } = filters[i]!;
     const rejection = plugin.filter(pod, node, own);
     if (rejection) return rejection;

@@ -15,7 +15,9 @@ import { type PodInfo, podInfo } from './pod-info.js';
 import {
   insufficientReason,
   nodeResourcesFit,
+  nodeResourcesFitPlugin,
   nodeResourcesFitPreFilter,
+  type ResourceRequest,
   TOO_MANY_PODS_REASON,
 } from './plugins/node-resources-fit.js';
 import { isLateReplacement, pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
@@ -894,6 +896,7 @@ export class SchedulingSimulation {
       `node-object-filters\u0000${nodeObjectFiltersKey(pod)}`,
       (): NodeVerdicts => new Array<Rejection | null | undefined>(nodes.length),
     );
+    const fit = this.stateFitVerdicts(state);
     const wanted = feasibleNodesToFind(nodes.length);
     const feasible: NodeInfo[] = [];
     const rejected: NodeRejected[] = [];
@@ -905,10 +908,17 @@ export class SchedulingSimulation {
       let rejection: Rejection | null;
       if (node.node === stateNodes[at]!.node) {
         // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's, kept for every pod
-        // with the same tolerations and node selector/affinity; the filters of pods run every time.
+        // with the same tolerations and node selector/affinity; on a node unchanged by this simulation,
+        // so is NodeResourcesFit's for the same requests (stateFitVerdicts); the other filters of pods
+        // run every time.
         let verdict = nodeVerdicts[at];
         if (verdict === undefined) verdict = nodeVerdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
-        rejection = verdict ?? runPodFilters(pod, node, state);
+        if (verdict || !fit || node !== stateNodes[at]) rejection = verdict ?? runPodFilters(pod, node, state);
+        else {
+          let fits = fit.verdicts[at];
+          if (fits === undefined) fits = fit.verdicts[at] = nodeResourcesFit(fit.requests, node);
+          rejection = fits ?? runPodFilters(pod, node, state, 1);
+        }
       } else {
         rejection = this.filterDrained(pod, node, state);
       }
@@ -918,6 +928,22 @@ export class SchedulingSimulation {
     if (nodes.length > 0) this.nextStart = (this.nextStart + checked) % nodes.length;
     const { node: placedOn, tiedWith } = pickNode(pod, feasible, state, this.cluster);
     return { state, feasible, rejected, placedOn, tiedWith, checked };
+  }
+
+  /**
+   * When NodeResourcesFit is the cycle's first pod filter: its verdicts on the state's nodes for these
+   * requests, kept for every simulation of the state. On a node no simulation has changed it reads only
+   * that node's sums and the requests, and the pods of a cluster share few distinct requests.
+   */
+  private stateFitVerdicts(state: CycleState): { requests: readonly ResourceRequest[]; verdicts: NodeVerdicts } | null {
+    const first = state.podFilters[0];
+    if (first?.plugin !== nodeResourcesFitPlugin) return null;
+    const requests = first.state as readonly ResourceRequest[];
+    const verdicts = this.cluster.stateMemo(
+      `node-resources-fit\u0000${JSON.stringify(requests)}`,
+      (nodes): NodeVerdicts => new Array<Rejection | null | undefined>(nodes.length),
+    );
+    return { requests, verdicts };
   }
 
   /**
