@@ -90,6 +90,12 @@ export interface FilterPlugin<S = unknown> {
    * its nodes. Given the cycle to read another plugin's state as well.
    */
   narrows?(state: S, cycle: CycleState): NodeMatcher | null;
+  /**
+   * Where the plugin's verdict on a node reads only that node's sums (as the cluster state has its pods)
+   * and what this key says of the pod: the simulation keeps its verdict per node of the state and key.
+   * Absent: the verdict is worked out every time.
+   */
+  sharedVerdictKey?(state: S): string;
   /** Reserve: what the plugin holds for the pod on the node it is placed on (its claims' devices). */
   reserve?(state: S, node: NodeInfo): readonly ClaimAllocation[];
 }

@@ -1,4 +1,4 @@
-import type { V1NodeSelectorRequirement, V1NodeSelectorTerm } from '@kubernetes/client-node';
+import type { V1NodeSelectorRequirement, V1NodeSelectorTerm, V1Pod } from '@kubernetes/client-node';
 import type { NodeInfo } from './node-info.js';
 
 /**
@@ -68,4 +68,23 @@ function fieldRequirement(req: V1NodeSelectorRequirement): NodeMatcher | undefin
 /** strconv.ParseInt(s, 10, 64); BigInt keeps int64 labels exact. */
 function parseInteger(text: string): bigint | undefined {
   return /^[+-]?\d+$/.test(text) ? BigInt(text) : undefined;
+}
+
+/**
+ * `nodeaffinity.GetRequiredNodeAffinity(pod).Match` (component-helpers, v1.37): `spec.nodeSelector`
+ * (every key=value on the node) AND the required node affinity, whose terms are ORed. Within a term all
+ * matchExpressions and all matchFields must hold. A term with neither is dropped, so terms that are all
+ * empty match no node; a term that does not parse (an operator it does not know, In without values, Gt
+ * with a non-integer) never matches. Parsed by NodeAffinity's PreFilter for its Filter, by
+ * PodTopologySpread's for its nodeAffinityPolicy, each into its own state, and by the simulation for the
+ * drained nodes a pod could read.
+ */
+export function requiredNodeAffinity(pod: V1Pod): NodeMatcher {
+  const selector = Object.entries(pod.spec?.nodeSelector ?? {});
+  const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  const terms = required ? nodeSelectorMatcher(required.nodeSelectorTerms) : undefined;
+  return (node) => {
+    if (!selector.every(([key, value]) => node.labels[key] === value)) return false;
+    return terms === undefined || terms(node);
+  };
 }

@@ -3,14 +3,8 @@ import type { SimulatedCluster, NodePod } from './cluster-state.js';
 import { type NodeRejected, preemptionFailure } from './failed-scheduling.js';
 import type { CycleState, Rejection } from './framework.js';
 import { NodeInfo } from './node-info.js';
-import {
-  type Candidate,
-  numCandidates,
-  pickCandidates,
-  type PreemptionBudget,
-  selectVictimsOnNode,
-  splitByBudgetViolation,
-} from './plugins/default-preemption.js';
+import { type Candidate, numCandidates, pickCandidates, selectVictimsOnNode } from './plugins/default-preemption.js';
+import { type PreemptionBudget, splitByBudgetViolation } from './pdb-violation.js';
 import type { PodInfo } from './pod-info.js';
 import { interPodAffinityPlugin } from './plugins/inter-pod-affinity.js';
 import { podTopologySpreadPlugin } from './plugins/topology-spread.js';

@@ -3,27 +3,17 @@ import type { ClusterIndex } from '../../snapshot/cluster-index.js';
 import { budgetKey, type BudgetKey } from '../budgets.js';
 import { controllerOf } from '../controller.js';
 import type { PreemptionPlan, PreemptionVictim, ReplacementPlan } from '../types.js';
-import { isEmptySelector, termMatches } from './affinity-term.js';
 import { type NodePod, SimulatedCluster } from './cluster-state.js';
-import { counts, type PreemptionBudget, splitByBudgetViolation } from './plugins/default-preemption.js';
+import { counts, type PreemptionBudget, splitByBudgetViolation } from './pdb-violation.js';
 import { type ChosenPreemption, type DryRun, dryRunPreemption } from './preemption.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
-import { type CycleState, type Rejection, unresolvable } from './framework.js';
-import { NodeInfo } from './node-info.js';
+import { type CycleState, type PluginState, type Rejection, unresolvable } from './framework.js';
+import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
-import {
-  insufficientReason,
-  nodeResourcesFit,
-  nodeResourcesFitPlugin,
-  nodeResourcesFitPreFilter,
-  type ResourceRequest,
-  TOO_MANY_PODS_REASON,
-} from './plugins/node-resources-fit.js';
-import { isLateReplacement, pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
+import { pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
+import { type MutablePlan, ROOM_CHOICE_UNKNOWN, type WaveFinding, WaveOrder, type WavePlacer } from './wave-order.js';
 import { controllerRef } from '../pod-facts.js';
-import { matchesLabelSelector } from '../../snapshot/label-selector.js';
-import { spreadConstraints } from './plugins/topology-spread.js';
 import {
   NODE_OBJECT_FILTERS,
   narrowings,
@@ -34,13 +24,16 @@ import {
   runPodFilters,
   unknownAnswer,
 } from './registry.js';
-import { requiredNodeAffinity } from './plugins/node-affinity.js';
+import { requiredNodeAffinity } from './node-selector.js';
 import { UNSCHEDULABLE_TAINT, untoleratedDoNotScheduleTaint } from '../tolerations.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
-
-/** A replacement's plan as retryUnplaced rewrites it. */
-type MutablePlan = { -readonly [K in keyof ReplacementPlan]: ReplacementPlan[K] };
+export {
+  AFFINITY_RACE_UNKNOWN,
+  EVICTION_RACE_UNKNOWN,
+  REPLACEMENT_ORDER_UNKNOWN,
+  ROOM_CHOICE_UNKNOWN,
+} from './wave-order.js';
 
 /** A victim whose replacement is filled in once placed (see placePreempted). */
 type MutableVictim = { -readonly [K in keyof PreemptionVictim]: PreemptionVictim[K] };
@@ -56,114 +49,12 @@ function preemptionText(p: PreemptionPlan): string {
   return `preemption: deletes ${victims} on ${p.node}${budgets}; the replacement is nominated to ${p.node} and runs there once they are gone.${tie}`;
 }
 
-/**
- * Why a replacement's fate is unknown when the order of the drain's concurrent evictions decides it (see
- * SchedulingSimulation.checkRace).
- */
-export const EVICTION_RACE_UNKNOWN =
-  "the drain evicts a wave's pods at once, and whether kube-scheduler meets this replacement before or after the wave's other evictions and replacements decides whether it finds a node, and which";
-
-/**
- * Why a replacement's fate is unknown when where another replacement of its wave goes decides it (see
- * SchedulingSimulation.checkRoom).
- */
-export const ROOM_CHOICE_UNKNOWN =
-  "one of the wave's replacements could go to either of several nodes (they score alike and kube-scheduler picks one at random, or the order in which it meets the wave's replacements decides), and which it takes decides whether another finds room";
-
-/**
- * Why a replacement's fate is unknown when its required pod affinity selects pods of its wave being
- * replaced (see SchedulingSimulation.checkAffinityRace).
- */
-export const AFFINITY_RACE_UNKNOWN =
-  'its required pod affinity selects pods of its wave being replaced, and whether kube-scheduler meets it while their old pods or their replacements count, or in between, decides whether it finds a node, and which';
-
-/**
- * Why a replacement's fate is unknown when the order in which kube-scheduler meets a wave's StatefulSet
- * replacements and its other ones decides it (see SchedulingSimulation.checkOrder).
- */
-export const REPLACEMENT_ORDER_UNKNOWN =
-  "a StatefulSet's replacement is made once its pod is gone, and kube-scheduler may still meet it before the replacements the wave's other controllers made at once; which of them it meets first decides whether this replacement finds a node, and which";
-
-/**
- * A replacement of the current round placed on a node where it could as well have gone elsewhere: nodes
- * that scored alike (tiedWith), or the one it would take met first (see placeFirst).
- */
-interface Movable {
-  readonly pod: V1Pod;
-  readonly plan: MutablePlan;
-  readonly info: PodInfo;
-  readonly node: string;
-  readonly elsewhere: readonly string[];
-}
-
-/** What becomes of a replacement: it fits on a node, it preempts, it finds no node. */
-type Fate = 'fits' | 'preempts' | 'none';
-
-/** A replacement of the current round, its plan, and the node the plan placed it on before any check. */
-interface RoundPlan {
-  readonly pod: V1Pod;
-  readonly plan: MutablePlan;
-  readonly node: string | null;
-}
-
-/** One pod of the current round of evictions, and what its replacement would meet as the round's first. */
-interface RoundPod {
-  readonly pod: V1Pod;
-  /** Its replacement placed before any other of the round, the round's other evictions not seen yet. */
-  first?: { readonly fate: Fate; readonly node: string | null };
-  /** A DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
-  spreadsWithMates?: boolean;
-}
-
-function fateOf(plan: ReplacementPlan): Fate {
-  return plan.preemption ? 'preempts' : plan.schedulable ? 'fits' : 'none';
-}
-
-/** A rejection for room alone: too little of a resource, or no pod slot left. */
-function isRoomReason(reason: string): boolean {
-  return reason === TOO_MANY_PODS_REASON || reason.startsWith(insufficientReason(''));
-}
-
-/** The nodes a movable replacement may take, the plan's first; a long list cut short. */
-function nodesOf(m: Movable): string {
-  const nodes = [m.node, ...m.elsewhere];
-  const shown = nodes.slice(0, 5).join(', ');
-  return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
-}
-
-/**
- * Whether two placements of a replacement come to the same: both find a node or neither; the same
- * preemption (node, unless tied, and victims); the same node where the first had a single feasible one.
- * Which of several feasible nodes it takes is a score, not flagged (as in checkRace).
- */
-function sameOutcome(a: ReplacementPlan, b: ReplacementPlan): boolean {
-  if (a.schedulable !== b.schedulable) return false;
-  const [p, q] = [a.preemption, b.preemption];
-  if (p || q) {
-    if (!p || !q) return false;
-    if (p.node !== q.node) return p.tiedWith.includes(q.node) || q.tiedWith.includes(p.node);
-    const victims = (x: PreemptionPlan) =>
-      x.victims
-        .map((v) => `${v.namespace}/${v.name}`)
-        .sort()
-        .join();
-    return victims(p) === victims(q);
+/** Each finding's plan names no node from now on, and its message says why (see wave-order.ts). */
+function applyFindings(findings: readonly WaveFinding[]): void {
+  for (const { plan, unknown, note } of findings) {
+    plan.message = `${plan.message} ${note}`;
+    markUnknown(plan, unknown);
   }
-  if (a.placedOn === b.placedOn || a.nodes.length !== 1) return true;
-  return (
-    (b.placedOn !== null && (a.tiedWith ?? []).includes(b.placedOn)) ||
-    (a.placedOn !== null && (b.tiedWith ?? []).includes(a.placedOn))
-  );
-}
-
-/** What becomes of a replacement, said after "it would". */
-function outcomeText(plan: ReplacementPlan): string {
-  if (plan.preemption) {
-    const victims = plan.preemption.victims.map((v) => v.name).join(', ');
-    return `preempt ${victims} on ${plan.preemption.node}`;
-  }
-  if (!plan.schedulable) return 'find no node';
-  return plan.placedOn ? `go to ${plan.placedOn}` : 'find a node';
 }
 
 /** The plan names no node: its fate is unknown, for this reason (or the one it was unknown for already). */
@@ -289,21 +180,10 @@ export class SchedulingSimulation {
   private readonly unplaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
   /** A preemption deleted pods since the last retry of the unplaced replacements. */
   private roomFreed = false;
-  /** The pods evicted together since the last round's placements (see checkRace). */
-  private round: RoundPod[] = [];
   /** Whether the current round's placements have started: the next eviction starts a new round. */
   private roundOpen = false;
-  /** `placedCount` when the current round's placements started (see checkAffinityRace). */
-  private roundFrom = 0;
-  /** The round's replacements placed so far by the filters, with their plans. */
-  private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan; readonly node: string | null }> = [];
-  /** The round's replacements that could have gone to other nodes (see checkRoom). */
-  private movable: Movable[] = [];
-  /**
-   * For a round with StatefulSet replacements and others: the simulation as the round's placements
-   * found it, and the round's replacements placed so far with their plans (see checkOrder).
-   */
-  private ordered: { readonly before: SchedulingSimulation; readonly placed: RoundPlan[] } | null = null;
+  /** The wave-order rules' view of the current round (see wave-order.ts). */
+  private wave: WaveOrder;
   /** The pending pods' schedule (see schedulePending), null when none is pending. */
   private readonly pendingSchedule: PendingSchedule | null;
 
@@ -311,6 +191,7 @@ export class SchedulingSimulation {
     this.cluster = new SimulatedCluster(index, drainedNodes);
     this.index = index;
     this.drainedNodes = drainedNodes;
+    this.wave = new WaveOrder(this.wavePlacer());
     const pending = pendingPods(index.snapshot);
     const from = pending.length > 0 ? this.replayPending(pending) : 0;
     this.pendingSchedule = pending.length > 0 ? this.schedulePending(pending, from) : null;
@@ -396,12 +277,13 @@ export class SchedulingSimulation {
   /** The pod is being evicted: from now on it is terminating (not counted by topology spread; still holds its room on its node). */
   evict(pod: V1Pod): void {
     if (this.roundOpen) this.nextRound();
-    this.round.push({ pod });
+    this.wave.evicted(pod);
     this.cluster.evict(pod);
   }
 
   private nextRound(): void {
-    [this.round, this.roundPlaced, this.movable, this.roundOpen, this.ordered] = [[], [], [], false, null];
+    this.wave.nextRound();
+    this.roundOpen = false;
     for (const [key, n] of this.budgetsSpending) this.budgetsSpent.set(key, (this.budgetsSpent.get(key) ?? 0) + n);
     this.budgetsSpending.clear();
   }
@@ -414,16 +296,11 @@ export class SchedulingSimulation {
    * `placePreempted`. One that finds no node is tried again when a preemption frees room (see retryUnplaced).
    */
   place(pod: V1Pod): ReplacementPlan {
-    const mate = this.round.length > 1 ? this.round.find((r) => r.pod === pod) : undefined;
-    if (!this.roundOpen) this.roundFrom = this.cluster.placedCount;
-    if (!this.roundOpen && this.round.length > 1) this.placeFirst();
-    if (!this.roundOpen && this.holdsBothKinds()) this.ordered = { before: this.fork(), placed: [] };
+    const mate = this.wave.mateOf(pod);
+    if (!this.roundOpen) this.wave.open(this.cluster.placedCount);
     this.roundOpen = true;
     const plan = this.placeOnce(pod) as MutablePlan;
-    if (mate) this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
-    if (mate) this.checkRace(mate, plan);
-    if (mate) this.checkAffinityRace(pod, plan);
-    if (mate) this.checkRoom(pod, plan, mate.first);
+    if (mate) applyFindings(this.wave.judge(mate, pod, plan));
     // One whose room another's placement decides is tried again too: room a preemption frees settles it.
     if (!plan.schedulable && (plan.unknown === undefined || plan.unknown === ROOM_CHOICE_UNKNOWN)) {
       this.unplaced.push({ pod, plan });
@@ -431,251 +308,29 @@ export class SchedulingSimulation {
     return plan;
   }
 
-  /**
-   * Before any of a round's replacements is placed: what becomes of each as the round's first, the
-   * round's other evictions not seen yet. The drain sends a round's evictions at once, and the scheduler
-   * keeps up with them: any of the replacements may be the first it meets, while the others' pods still
-   * run. Nothing committed; asked only of a pod whose topology spread counts another pod of its round,
-   * or of a round of several workloads (they compete for room).
-   */
-  private placeFirst(): void {
-    const start = this.nextStart;
-    const owners = new Set(this.round.map((r) => controllerRef(r.pod)?.uid));
-    for (const mate of this.round) {
-      mate.spreadsWithMates = this.spreadCountsMate(mate);
-      if (!mate.spreadsWithMates && owners.size < 2) continue;
-      const others = new Set(this.round.filter((r) => r !== mate).map((r) => r.pod.metadata?.uid ?? ''));
-      const replacement = podInfo(this.replacementOf(mate.pod), this.index.snapshot);
-      mate.first = this.cluster.withEvictionsUnseen(others, () => {
-        const attempt = this.attempt(replacement);
-        if (attempt.placedOn) return { fate: 'fits' as const, node: attempt.placedOn.name };
-        const run = mate.spreadsWithMates ? this.dryRun(replacement, attempt) : null;
-        return run?.chosen
-          ? { fate: 'preempts' as const, node: run.chosen.node }
-          : { fate: 'none' as const, node: null };
-      });
-      this.nextStart = start;
-    }
-  }
-
-  /**
-   * Whether the order in which the scheduler meets a round's evictions and replacements decides what
-   * becomes of this replacement (it fits, preempts, or finds no node): as the round's first, it would
-   * fare otherwise than in the plan's order, because
-   * - its DoNotSchedule topology spread counts another pod of the round, running or terminating as the
-   *   race goes (terminating pods do not count); or
-   * - a replacement of another workload, made at the same time (a StatefulSet's comes once its pod is
-   *   gone, after the others), took in the plan's order the node it would fit on first; or
-   * - it fits either way, but placed first it would take room on another node that such replacements,
-   *   placed before it in the plan's order, need there (takesRoomFirst).
-   * Then its plan says unknown (and so do those of the replacements it competes with), and the message
-   * says what becomes of it as the round's first. Where it finds no node (or preempts) in the plan's order
-   * but fits met first, the replacements placed before it on nodes it is refused only for the room they
-   * took are unknown too: met before them, it may take that room (refusedOnlyForRoomOf).
-   */
-  private checkRace(mate: RoundPod, plan: MutablePlan): void {
-    const first = mate.first;
-    if (!first || plan.unknown !== undefined) return;
-    const fate = fateOf(plan);
-    // With the node it took: a later check may call its fate unknown and name none, but it took that room.
-    if (fate === 'fits') this.roundPlaced.push({ pod: mate.pod, plan, node: plan.placedOn });
-    const takesRoom = this.takesRoomFirst(mate.pod, plan, first);
-    if (fate === first.fate && !takesRoom) return;
-    const owner = controllerRef(mate.pod)?.uid;
-    // A StatefulSet's replacement, made once its pod is gone, comes after the others' (replacementQueue).
-    const late = isLateReplacement(mate.pod);
-    const competitors =
-      first.fate !== 'fits'
-        ? []
-        : this.roundPlaced.filter(
-            (r) => r.node === first.node && controllerRef(r.pod)?.uid !== owner && isLateReplacement(r.pod) === late,
-          );
-    // Placed earlier on another node, which it finds too full only for the room they took there: met
-    // before them (the round's replacements are made at about the same time), it may take that node.
-    const rivals =
-      first.fate !== 'fits' || fate === 'fits'
-        ? []
-        : this.roundPlaced.filter(
-            (r) =>
-              r.node !== first.node &&
-              controllerRef(r.pod)?.uid !== owner &&
-              isLateReplacement(r.pod) === late &&
-              this.refusedOnlyForRoomOf(mate.pod, plan, r),
-          );
-    if (competitors.length === 0 && rivals.length === 0 && (takesRoom || !mate.spreadsWithMates)) return;
-    const alone =
-      first.fate === 'fits'
-        ? `placed first, it would go to ${first.node}`
-        : first.fate === 'preempts'
-          ? `placed first, it would preempt on ${first.node}`
-          : 'placed first, it would find no node';
-    const takes = `the replacement of ${mate.pod.metadata?.name ?? ''}, placed first, would take ${first.node}`;
-    const rival = (node: string | null) =>
-      `the replacement of ${mate.pod.metadata?.name ?? ''}, met before it, could take ${node}`;
-    const flagged = [
-      { plan, why: alone },
-      ...competitors.map((r) => ({ plan: r.plan, why: takes })),
-      ...rivals.map((r) => ({ plan: r.plan, why: rival(r.node) })),
-    ];
-    for (const { plan: p, why } of flagged) {
-      p.message = `${p.message} Where the scheduler meets it in its wave matters: ${why}.`;
-      markUnknown(p, EVICTION_RACE_UNKNOWN);
-    }
-  }
-
-  /**
-   * Whether the replacement of `pod`, refused on the node an earlier replacement of its round took
-   * (`placed`), is refused there only for room (resources, pod slots) and would fit without that one.
-   */
-  private refusedOnlyForRoomOf(
-    pod: V1Pod,
-    plan: ReplacementPlan,
-    placed: { readonly pod: V1Pod; readonly node: string | null },
-  ): boolean {
-    const reasons = plan.rejected.find((r) => r.node === placed.node)?.reasons;
-    const node = placed.node === null ? undefined : this.cluster.nodeInfo(placed.node);
-    if (!node || !reasons?.every(isRoomReason)) return false;
-    const without = NodeInfo.viewOf(node, false);
-    without.removePod(podInfo(placed.pod, this.index.snapshot));
-    return nodeResourcesFit(nodeResourcesFitPreFilter(podInfo(pod, this.index.snapshot)), without) === null;
-  }
-
-  /**
-   * Whether this replacement, placed first, would take room that the round's replacements placed before
-   * it in the plan's order need: it fits either way, but as the round's first it goes to another node,
-   * which the earlier ones have left too small for it. The scheduler may meet it first (the round's
-   * controllers make their replacements at once), and then one of those goes elsewhere, preempts, or
-   * finds no node. Room only (resources and pod slots), as checkRoom.
-   */
-  private takesRoomFirst(pod: V1Pod, plan: MutablePlan, first: NonNullable<RoundPod['first']>): boolean {
-    if (first.fate !== 'fits' || fateOf(plan) !== 'fits' || first.node === null || first.node === plan.placedOn)
-      return false;
-    const node = this.cluster.nodeInfo(first.node);
-    if (!node) return false;
-    return nodeResourcesFit(nodeResourcesFitPreFilter(podInfo(pod, this.index.snapshot)), node) !== null;
-  }
-
-  /**
-   * Whether the room this replacement finds depends on where an earlier replacement of its round went,
-   * when that one could as well have gone elsewhere (nodes that scored alike, among which kube-scheduler
-   * picks at random; or the node it would take met first, see placeFirst):
-   * - this one fits on a single node, and the earlier one, had it gone there, would have left too little
-   *   room for both; or
-   * - this one finds no node (or preempts), and on the earlier one's node it is refused only for room
-   *   that node would have had without the earlier one.
-   * Then both plans say unknown. Asked of the replacements of a round of several evictions. Room only
-   * (resources and pod slots): what the earlier one's move does to spread and affinity counts is not
-   * weighed. Then records this one, placed with other nodes as good, for the round's later replacements.
-   */
-  private checkRoom(pod: V1Pod, plan: MutablePlan, first: RoundPod['first']): void {
-    if (plan.unknown !== undefined) return;
-    const info = podInfo(pod, this.index.snapshot);
-    const fate = fateOf(plan);
-    const single = fate === 'fits' && plan.nodes.length === 1 ? this.cluster.nodeInfo(plan.nodes[0]!) : undefined;
-    let movedBy: Movable[] = [];
-    if (single) {
-      // The replacement is counted on its node already: the earlier one would have had to fit beside it.
-      movedBy = this.movable.filter(
-        (m) =>
-          m.elsewhere.includes(single.name) && nodeResourcesFit(nodeResourcesFitPreFilter(m.info), single) !== null,
-      );
-    } else if (fate !== 'fits') {
-      movedBy = this.movable.filter((m) => this.refusedOnlyForRoomOf(pod, plan, m));
-    }
-    if (movedBy.length > 0) {
-      const name = pod.metadata?.name ?? '';
-      const where = movedBy.map((m) => `the replacement of ${m.pod.metadata?.name ?? ''} (${nodesOf(m)})`);
-      plan.message = `${plan.message} Whether it finds room depends on where ${where.join(' and ')} goes.`;
-      markUnknown(plan, ROOM_CHOICE_UNKNOWN);
-      for (const m of movedBy) {
-        if (m.plan.unknown !== undefined) continue;
-        m.plan.message = `${m.plan.message} Where it goes (${nodesOf(m)}) decides whether the replacement of ${name} finds room.`;
-        markUnknown(m.plan, ROOM_CHOICE_UNKNOWN);
-      }
-      return;
-    }
-    if (fate !== 'fits' || !plan.placedOn) return;
-    const elsewhere = new Set(plan.tiedWith ?? []);
-    if (first?.fate === 'fits' && first.node !== null && first.node !== plan.placedOn) elsewhere.add(first.node);
-    if (elsewhere.size > 0) this.movable.push({ pod, plan, info, node: plan.placedOn, elsewhere: [...elsewhere] });
-  }
-
-  /**
-   * Whether the order in which kube-scheduler meets this replacement and the pods of its round being
-   * replaced that its required pod affinity selects decides what becomes of it. The plan counts them as
-   * it places this one: their old pods terminating, or their replacements placed before it.
-   * InterPodAffinity counts a terminating pod (not a deleted one), and a replacement from the moment the
-   * scheduler picks its node (its cache assumes it before the binding); in between, they count nowhere.
-   * Met then, it may fit elsewhere, preempt, or find no node. Where that differs from the plan, its plan
-   * says unknown, with what becomes of it met then; except where it would find no node and the scheduler
-   * tries it again once their replacements are bound: InterPodAffinity's queueing hint requeues a pod
-   * whose affinity terms select an assigned pod that is added, but in v1.37 that hint does not read a
-   * term's namespaceSelector, so a pod with a term that selects them only through one waits for the
-   * periodic flush of unschedulable pods (5 minutes). Room only as the plan has it.
-   */
-  private checkAffinityRace(pod: V1Pod, plan: MutablePlan): void {
-    if (plan.unknown !== undefined) return;
-    if (!pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return;
-    const replacement = podInfo(this.replacementOf(pod), this.index.snapshot);
-    const terms = replacement.requiredAffinityTerms;
-    const selected = (namespace: string, labels: Readonly<Record<string, string>>) =>
-      terms.every((t) => termMatches(t, namespace, labels));
-    const self = (namespace: string, name: string) => name === replacement.name && namespace === replacement.namespace;
-    const mates = [
-      ...this.round
-        .map(({ pod: { metadata: m } }) => ({
-          uid: m?.uid ?? '',
-          name: m?.name ?? '',
-          namespace: m?.namespace ?? 'default',
-          labels: m?.labels ?? {},
-        }))
-        .filter((p) => !self(p.namespace, p.name) && selected(p.namespace, p.labels)),
-      ...this.cluster
-        .placedSince(this.roundFrom)
-        .map((p) => p.pod)
-        .filter((p) => !self(p.namespace, p.name) && selected(p.namespace, p.labels)),
-    ];
-    if (mates.length === 0) return;
-    const start = this.nextStart;
-    const between = this.cluster.withoutPods(new Set(mates.map((p) => p.uid)), () => {
-      const attempt = this.attempt(replacement);
-      if (attempt.placedOn) return { fate: 'fits' as const, node: attempt.placedOn.name };
-      const run = this.dryRun(replacement, attempt);
-      return run.chosen ? { fate: 'preempts' as const, node: run.chosen.node } : { fate: 'none' as const, node: null };
-    });
-    this.nextStart = start;
-    if (between.fate === fateOf(plan)) return;
-    const requeued = mates.some((p) => !this.selectsOnlyByNamespaceSelector(pod, p.namespace));
-    if (between.fate === 'none' && requeued) return;
-    const names = [...new Set(mates.map((p) => p.name))].join(', ');
-    const fares =
-      between.fate === 'fits'
-        ? `it would go to ${between.node}`
-        : between.fate === 'preempts'
-          ? `it would preempt on ${between.node}`
-          : 'it would find no node, and kube-scheduler tries it again only when it flushes its unschedulable pods (its affinity term has a namespaceSelector, which the queueing hint for an added pod does not read)';
-    plan.message = `${plan.message} Where the scheduler meets it in its wave matters: its required pod affinity selects pods of its wave being replaced (${names}); met once their old pods are gone and before their replacements are placed, ${fares}.`;
-    markUnknown(plan, AFFINITY_RACE_UNKNOWN);
-  }
-
-  /**
-   * Whether a required affinity term of the pod selects pods of `namespace` only through a namespaceSelector
-   * with requirements (not among its listed namespaces).
-   */
-  private selectsOnlyByNamespaceSelector(pod: V1Pod, namespace: string): boolean {
-    const terms = pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
-    return terms.some(
-      (t) =>
-        t.namespaceSelector != null &&
-        !isEmptySelector(t.namespaceSelector) &&
-        !(t.namespaces ?? []).includes(namespace),
-    );
-  }
-
-  /** Whether the round's evictions make both StatefulSet replacements and others (see checkOrder). */
-  private holdsBothKinds(): boolean {
-    const late = this.round.filter((r) => isLateReplacement(r.pod)).length;
-    return late > 0 && late < this.round.length;
+  /** What the wave-order rules ask of this simulation (see WavePlacer). */
+  private wavePlacer(): WavePlacer {
+    return {
+      cluster: this.cluster,
+      snapshot: this.index.snapshot,
+      replacementOf: (pod) => this.replacementOf(pod),
+      tryAlone: (replacement, preempts) => {
+        const start = this.nextStart;
+        try {
+          const attempt = this.attempt(replacement);
+          if (attempt.placedOn) return { fate: 'fits', node: attempt.placedOn.name };
+          const run = preempts ? this.dryRun(replacement, attempt) : null;
+          return run?.chosen ? { fate: 'preempts', node: run.chosen.node } : { fate: 'none', node: null };
+        } finally {
+          this.nextStart = start;
+        }
+      },
+      queueOrder: (pods) => this.queueOrder(pods),
+      fork: () => {
+        const copy = this.fork();
+        return { placeOnce: (pod) => copy.placeOnce(pod), fitsOn: (pod, node) => copy.fitsOn(pod, node) };
+      },
+    };
   }
 
   /**
@@ -684,61 +339,18 @@ export class SchedulingSimulation {
    */
   private fork(): SchedulingSimulation {
     const copy = Object.create(SchedulingSimulation.prototype) as SchedulingSimulation;
-    return Object.assign(copy, this, {
+    Object.assign(copy, this, {
       cluster: this.cluster.fork(),
       preempted: [],
       budgetsSpent: new Map(this.budgetsSpent),
       budgetsSpending: new Map(this.budgetsSpending),
       unplaced: [],
-      round: [],
-      roundPlaced: [],
-      movable: [],
-      ordered: null,
     });
+    copy.wave = new WaveOrder(copy.wavePlacer());
+    return copy;
   }
 
-  /**
-   * Whether the order in which the scheduler meets the round's StatefulSet replacements and its other
-   * ones decides what becomes of a replacement. The plan meets a ReplicaSet's or Job's replacement first
-   * (made as its pod starts terminating) and a StatefulSet's once its pod is gone (replacementQueue); but
-   * a wave's evictions end at about the same time, and the scheduler may meet the StatefulSet's
-   * replacement before the others are created or queued. The round is placed again from where it began,
-   * its StatefulSet replacements first, then each other one on the node the plan gave it where it still
-   * fits there (only those that do not are searched again: the cost is about one placement per
-   * StatefulSet replacement): each replacement whose outcome differs there (see sameOutcome) is unknown,
-   * and its message says what becomes of it in that order. Asked only of a round that holds both kinds.
-   */
-  private checkOrder(): void {
-    const ordered = this.ordered;
-    this.ordered = null;
-    if (!ordered || ordered.placed.length < 2) return;
-    const queue = this.queueOrder(ordered.placed.map((r) => r.pod));
-    const late = queue.filter(isLateReplacement);
-    if (late.length === 0 || late.length === queue.length) return;
-    const before = ordered.before;
-    const placed = new Map(ordered.placed.map((r) => [r.pod, r]));
-    const other = new Map<V1Pod, ReplacementPlan | null>();
-    for (const pod of late) other.set(pod, before.placeOnce(pod));
-    for (const pod of queue.filter((p) => !isLateReplacement(p))) {
-      // One that still fits on the node the plan gave it comes to the same there (null; a node it might
-      // score higher is a score). Only the others are placed again: the search is the expensive part.
-      const { plan, node } = placed.get(pod)!;
-      const same = plan.schedulable && !plan.preemption && node !== null && before.fitsOn(pod, node);
-      other.set(pod, same ? null : before.placeOnce(pod));
-    }
-    const names = late.map((p) => p.metadata?.name ?? '').join(', ');
-    for (const { pod, plan } of ordered.placed) {
-      const there = other.get(pod);
-      if (plan.unknown !== undefined || !there || sameOutcome(plan, there)) continue;
-      const when = isLateReplacement(pod)
-        ? "met before the wave's other replacements"
-        : `met after the replacement of ${names}`;
-      plan.message = `${plan.message} Which of its wave's replacements the scheduler meets first matters: ${when}, it would ${outcomeText(there)}.`;
-      markUnknown(plan, REPLACEMENT_ORDER_UNKNOWN);
-    }
-  }
-
-  /** Commits the replacement of `pod` on that node if it passes the filters there (see checkOrder). */
+  /** Commits the replacement of `pod` on that node if it passes the filters there (see WaveOrder.checkOrder). */
   private fitsOn(pod: V1Pod, name: string): boolean {
     const replacement = podInfo(this.replacementOf(pod), this.index.snapshot);
     const node = this.cluster.nodeInfo(name);
@@ -746,22 +358,6 @@ export class SchedulingSimulation {
     if (!node || state.rejection || runFilters(replacement, node, state) !== null) return false;
     this.commit(replacement, node, state);
     return true;
-  }
-
-  /** Whether a DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
-  private spreadCountsMate(mate: RoundPod): boolean {
-    const info = podInfo(mate.pod, this.index.snapshot);
-    const namespace = info.namespace;
-    return spreadConstraints(info).some(
-      (c) =>
-        c.selector !== null &&
-        this.round.some(
-          (r) =>
-            r !== mate &&
-            (r.pod.metadata?.namespace ?? 'default') === namespace &&
-            matchesLabelSelector(r.pod.metadata?.labels ?? {}, c.selector!),
-        ),
-    );
   }
 
   private placeOnce(pod: V1Pod): ReplacementPlan {
@@ -788,9 +384,10 @@ export class SchedulingSimulation {
   placePreempted(): void {
     // The round's own replacements are all placed: the order they were met in is judged before the
     // victims' replacements are placed.
-    this.checkOrder();
+    applyFindings(this.wave.checkOrder());
     // The victims' replacements are placed in the same round, without the race check of its evicted pods'.
-    [this.round, this.roundOpen, this.ordered] = [[], true, null];
+    this.wave.victimsNext();
+    this.roundOpen = true;
     while (this.preempted.length > 0 || this.roomFreed) {
       const batch = this.preempted.splice(0).sort((a, b) => b.victim.priority - a.victim.priority);
       for (const { victim, plan } of batch) plan.replacement = this.place(victim.pod);
@@ -916,7 +513,7 @@ export class SchedulingSimulation {
         if (verdict || !fit || node !== stateNodes[at]) rejection = verdict ?? runPodFilters(pod, node, state);
         else {
           let fits = fit.verdicts[at];
-          if (fits === undefined) fits = fit.verdicts[at] = nodeResourcesFit(fit.requests, node);
+          if (fits === undefined) fits = fit.verdicts[at] = fit.first.plugin.filter(pod, node, fit.first.state);
           rejection = fits ?? runPodFilters(pod, node, state, 1);
         }
       } else {
@@ -931,19 +528,20 @@ export class SchedulingSimulation {
   }
 
   /**
-   * When NodeResourcesFit is the cycle's first pod filter: its verdicts on the state's nodes for these
-   * requests, kept for every simulation of the state. On a node no simulation has changed it reads only
-   * that node's sums and the requests, and the pods of a cluster share few distinct requests.
+   * When the cycle's first pod filter says its verdict on a node is shared (FilterPlugin.sharedVerdictKey,
+   * NodeResourcesFit's): its verdicts on the state's nodes for that key, kept for every simulation of the
+   * state. On a node no simulation has changed it reads only that node's sums and the key (the requests),
+   * and the pods of a cluster share few distinct requests.
    */
-  private stateFitVerdicts(state: CycleState): { requests: readonly ResourceRequest[]; verdicts: NodeVerdicts } | null {
+  private stateFitVerdicts(state: CycleState): { first: PluginState; verdicts: NodeVerdicts } | null {
     const first = state.podFilters[0];
-    if (first?.plugin !== nodeResourcesFitPlugin) return null;
-    const requests = first.state as readonly ResourceRequest[];
+    const key = first?.plugin.sharedVerdictKey?.(first.state);
+    if (!first || key === undefined) return null;
     const verdicts = this.cluster.stateMemo(
-      `node-resources-fit\u0000${JSON.stringify(requests)}`,
+      `filter-verdicts\u0000${first.plugin.name}\u0000${key}`,
       (nodes): NodeVerdicts => new Array<Rejection | null | undefined>(nodes.length),
     );
-    return { requests, verdicts };
+    return { first, verdicts };
   }
 
   /**

@@ -1,29 +1,11 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { type FilterPlugin, type FilterResult, type ScorePlugin, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
-import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
+import { type NodeMatcher, nodeSelectorMatcher, requiredNodeAffinity } from '../node-selector.js';
 import { defaultNormalizeScore } from './score-normalize.js';
 
 /** NodeAffinity (pkg/scheduler/framework/plugins/nodeaffinity, v1.37). */
 export const NODE_AFFINITY_REASON = "node(s) didn't match Pod's node affinity/selector";
-
-/**
- * `nodeaffinity.GetRequiredNodeAffinity(pod).Match` (component-helpers, v1.37): `spec.nodeSelector`
- * (every key=value on the node) AND the required node affinity, whose terms are ORed. Within a term all
- * matchExpressions and all matchFields must hold. A term with neither is dropped, so terms that are all
- * empty match no node; a term that does not parse (an operator it does not know, In without values, Gt
- * with a non-integer) never matches. Parsed by this plugin's PreFilter for its Filter, and by PodTopologySpread's for its
- * nodeAffinityPolicy, each into its own state.
- */
-export function requiredNodeAffinity(pod: V1Pod): NodeMatcher {
-  const selector = Object.entries(pod.spec?.nodeSelector ?? {});
-  const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  const terms = required ? nodeSelectorMatcher(required.nodeSelectorTerms) : undefined;
-  return (node) => {
-    if (!selector.every(([key, value]) => node.labels[key] === value)) return false;
-    return terms === undefined || terms(node);
-  };
-}
 
 export function nodeAffinity(matches: NodeMatcher, node: NodeInfo): FilterResult {
   return matches(node) ? null : unresolvable(NODE_AFFINITY_REASON);

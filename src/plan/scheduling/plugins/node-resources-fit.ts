@@ -80,4 +80,5 @@ export const nodeResourcesFitPlugin: FilterPlugin<readonly ResourceRequest[]> = 
   reads: ['Node', 'Pod'],
   preFilter: nodeResourcesFitPreFilter,
   filter: (_pod, node, requests) => nodeResourcesFit(requests, node),
+  sharedVerdictKey: (requests) => JSON.stringify(requests),
 };

@@ -2,7 +2,7 @@ import type { V1LabelSelector, V1LabelSelectorRequirement, V1TopologySpreadConst
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
 import { type ClusterState, type FilterPlugin, type FilterResult, unresolvable, unschedulable } from '../framework.js';
-import { requiredNodeAffinity } from './node-affinity.js';
+import { requiredNodeAffinity } from '../node-selector.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';

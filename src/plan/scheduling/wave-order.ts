@@ -1,0 +1,548 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Snapshot } from '../../snapshot/types.js';
+import { matchesLabelSelector } from '../../snapshot/label-selector.js';
+import { controllerRef } from '../pod-facts.js';
+import type { PreemptionPlan, ReplacementPlan } from '../types.js';
+import { isEmptySelector, termMatches } from './affinity-term.js';
+import type { SimulatedCluster } from './cluster-state.js';
+import { NodeInfo } from './node-info.js';
+import { type PodInfo, podInfo } from './pod-info.js';
+import {
+  insufficientReason,
+  nodeResourcesFit,
+  nodeResourcesFitPreFilter,
+  TOO_MANY_PODS_REASON,
+} from './plugins/node-resources-fit.js';
+import { spreadConstraints } from './plugins/topology-spread.js';
+import { isLateReplacement } from './scheduling-queue.js';
+
+/**
+ * Which of a wave's replacements have a fate that the order kube-scheduler meets the wave in decides: the
+ * drain sends a wave's evictions at once, the controllers make the replacements at about the same time,
+ * and the plan places them in one order of many. Each rule below places a replacement again in another
+ * order the cluster may take (met first, met between its mates' old pods and their replacements, its
+ * StatefulSet mates first) or weighs where an earlier one could as well have gone; where the answer
+ * differs, it returns a finding: the plan whose fate is unknown, why, and the sentence its message gains.
+ * The simulation applies the findings; this module changes no plan. Each rule says the fidelity seed
+ * that taught it (docs/fidelity.md tells what the lab did there).
+ */
+
+/** A replacement's plan as the simulation fills it in (and applies findings to it). */
+export type MutablePlan = { -readonly [K in keyof ReplacementPlan]: ReplacementPlan[K] };
+
+/** A replacement whose fate is unknown: why (one of the reasons below), and what its message gains. */
+export interface WaveFinding {
+  readonly plan: MutablePlan;
+  readonly unknown: string;
+  readonly note: string;
+}
+
+/** What becomes of a replacement placed alone under some condition (nothing committed). */
+export interface AloneOutcome {
+  readonly fate: Fate;
+  readonly node: string | null;
+}
+
+/** A copy of the simulation from where the round began, to place its replacements again in another order. */
+export interface OrderReplay {
+  placeOnce(pod: V1Pod): ReplacementPlan;
+  /** Commits the replacement of `pod` on that node if it passes the filters there. */
+  fitsOn(pod: V1Pod, node: string): boolean;
+}
+
+/** What the rules ask of the simulation. */
+export interface WavePlacer {
+  readonly cluster: SimulatedCluster;
+  readonly snapshot: Snapshot;
+  /** The pod as its controller would recreate it (same spec and labels, not bound, a new uid). */
+  replacementOf(pod: V1Pod): V1Pod;
+  /** The placement of the replacement now, nothing committed; a failed one's preemption dry run only if `preempts`. */
+  tryAlone(replacement: PodInfo, preempts: boolean): AloneOutcome;
+  /** The order kube-scheduler meets the replacements of these pods in (replacementQueue). */
+  queueOrder(pods: readonly V1Pod[]): V1Pod[];
+  /** A copy of the simulation as it is now; nothing it does reaches the simulation. */
+  fork(): OrderReplay;
+}
+
+/**
+ * Why a replacement's fate is unknown when the order of the drain's concurrent evictions decides it (see
+ * WaveOrder.checkRace).
+ */
+export const EVICTION_RACE_UNKNOWN =
+  "the drain evicts a wave's pods at once, and whether kube-scheduler meets this replacement before or after the wave's other evictions and replacements decides whether it finds a node, and which";
+
+/**
+ * Why a replacement's fate is unknown when where another replacement of its wave goes decides it (see
+ * WaveOrder.checkRoom).
+ */
+export const ROOM_CHOICE_UNKNOWN =
+  "one of the wave's replacements could go to either of several nodes (they score alike and kube-scheduler picks one at random, or the order in which it meets the wave's replacements decides), and which it takes decides whether another finds room";
+
+/**
+ * Why a replacement's fate is unknown when its required pod affinity selects pods of its wave being
+ * replaced (see WaveOrder.checkAffinityRace).
+ */
+export const AFFINITY_RACE_UNKNOWN =
+  'its required pod affinity selects pods of its wave being replaced, and whether kube-scheduler meets it while their old pods or their replacements count, or in between, decides whether it finds a node, and which';
+
+/**
+ * Why a replacement's fate is unknown when the order in which kube-scheduler meets a wave's StatefulSet
+ * replacements and its other ones decides it (see WaveOrder.checkOrder).
+ */
+export const REPLACEMENT_ORDER_UNKNOWN =
+  "a StatefulSet's replacement is made once its pod is gone, and kube-scheduler may still meet it before the replacements the wave's other controllers made at once; which of them it meets first decides whether this replacement finds a node, and which";
+
+/**
+ * A replacement of the current round placed on a node where it could as well have gone elsewhere: nodes
+ * that scored alike (tiedWith), or the one it would take met first (see WaveOrder.placeFirst).
+ */
+interface Movable {
+  readonly pod: V1Pod;
+  readonly plan: MutablePlan;
+  readonly info: PodInfo;
+  readonly node: string;
+  readonly elsewhere: readonly string[];
+}
+
+/** What becomes of a replacement: it fits on a node, it preempts, it finds no node. */
+export type Fate = 'fits' | 'preempts' | 'none';
+
+/** A replacement of the current round, its plan, and the node the plan placed it on before any check. */
+interface RoundPlan {
+  readonly pod: V1Pod;
+  readonly plan: MutablePlan;
+  readonly node: string | null;
+}
+
+/** One pod of the current round of evictions, and what its replacement would meet as the round's first. */
+export interface RoundPod {
+  readonly pod: V1Pod;
+  /** Its replacement placed before any other of the round, the round's other evictions not seen yet. */
+  first?: { readonly fate: Fate; readonly node: string | null };
+  /** A DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
+  spreadsWithMates?: boolean;
+}
+
+function fateOf(plan: ReplacementPlan): Fate {
+  return plan.preemption ? 'preempts' : plan.schedulable ? 'fits' : 'none';
+}
+
+/** A rejection for room alone: too little of a resource, or no pod slot left. */
+function isRoomReason(reason: string): boolean {
+  return reason === TOO_MANY_PODS_REASON || reason.startsWith(insufficientReason(''));
+}
+
+/** The nodes a movable replacement may take, the plan's first; a long list cut short. */
+function nodesOf(m: Movable): string {
+  const nodes = [m.node, ...m.elsewhere];
+  const shown = nodes.slice(0, 5).join(', ');
+  return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
+}
+
+/**
+ * Whether two placements of a replacement come to the same: both find a node or neither; the same
+ * preemption (node, unless tied, and victims); the same node where the first had a single feasible one.
+ * Which of several feasible nodes it takes is a score, not flagged (as in checkRace).
+ */
+function sameOutcome(a: ReplacementPlan, b: ReplacementPlan): boolean {
+  if (a.schedulable !== b.schedulable) return false;
+  const [p, q] = [a.preemption, b.preemption];
+  if (p || q) {
+    if (!p || !q) return false;
+    if (p.node !== q.node) return p.tiedWith.includes(q.node) || q.tiedWith.includes(p.node);
+    const victims = (x: PreemptionPlan) =>
+      x.victims
+        .map((v) => `${v.namespace}/${v.name}`)
+        .sort()
+        .join();
+    return victims(p) === victims(q);
+  }
+  if (a.placedOn === b.placedOn || a.nodes.length !== 1) return true;
+  return (
+    (b.placedOn !== null && (a.tiedWith ?? []).includes(b.placedOn)) ||
+    (a.placedOn !== null && (b.tiedWith ?? []).includes(a.placedOn))
+  );
+}
+
+/** What becomes of a replacement, said after "it would". */
+function outcomeText(plan: ReplacementPlan): string {
+  if (plan.preemption) {
+    const victims = plan.preemption.victims.map((v) => v.name).join(', ');
+    return `preempt ${victims} on ${plan.preemption.node}`;
+  }
+  if (!plan.schedulable) return 'find no node';
+  return plan.placedOn ? `go to ${plan.placedOn}` : 'find a node';
+}
+
+/** One simulation's rounds of evictions, as the wave-order rules see them. */
+export class WaveOrder {
+  private readonly placer: WavePlacer;
+  /** The pods of the current round of evictions. */
+  private round: RoundPod[] = [];
+  /** The round's replacements placed so far, each with the node it took (see checkRace). */
+  private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan; readonly node: string | null }> = [];
+  /** The round's replacements placed where other nodes were as good (see checkRoom). */
+  private movable: Movable[] = [];
+  /** The simulation's copy from where a round holding both kinds began, and the round's plans (see checkOrder). */
+  private ordered: { readonly before: OrderReplay; readonly placed: RoundPlan[] } | null = null;
+  /** The simulation's placedCount when the round's first replacement was placed. */
+  private roundFrom = 0;
+
+  constructor(placer: WavePlacer) {
+    this.placer = placer;
+  }
+
+  /** The pod is evicted in the current round. */
+  evicted(pod: V1Pod): void {
+    this.round.push({ pod });
+  }
+
+  /** A new round of evictions begins. */
+  nextRound(): void {
+    [this.round, this.roundPlaced, this.movable, this.ordered] = [[], [], [], null];
+  }
+
+  /** The round's preemption victims' replacements are placed next: no race check for them. */
+  victimsNext(): void {
+    [this.round, this.ordered] = [[], null];
+  }
+
+  /** The round's pod of which this is the replacement, in a round of several. */
+  mateOf(pod: V1Pod): RoundPod | undefined {
+    return this.round.length > 1 ? this.round.find((r) => r.pod === pod) : undefined;
+  }
+
+  /** Before the round's first replacement is placed (`placedCount`: the simulation's count of placements). */
+  open(placedCount: number): void {
+    this.roundFrom = placedCount;
+    if (this.round.length > 1) this.placeFirst();
+    if (this.holdsBothKinds()) this.ordered = { before: this.placer.fork(), placed: [] };
+  }
+
+  /**
+   * The findings on a replacement of the round just placed (and on the round's earlier ones it competes
+   * with): the eviction race, then the affinity race, then the room choice; a plan one finds unknown is
+   * not judged by the next.
+   */
+  judge(mate: RoundPod, pod: V1Pod, plan: MutablePlan): WaveFinding[] {
+    this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
+    const findings = this.checkRace(mate, plan);
+    const flagged = new Set(findings.map((f) => f.plan));
+    findings.push(...this.checkAffinityRace(pod, plan, flagged));
+    for (const f of findings) flagged.add(f.plan);
+    findings.push(...this.checkRoom(pod, plan, mate.first, flagged));
+    return findings;
+  }
+
+  /**
+   * Before any of a round's replacements is placed: what becomes of each as the round's first, the
+   * round's other evictions not seen yet. The drain sends a round's evictions at once, and the scheduler
+   * keeps up with them: any of the replacements may be the first it meets, while the others' pods still
+   * run. Nothing committed; asked only of a pod whose topology spread counts another pod of its round,
+   * or of a round of several workloads (they compete for room).
+   * Taught by the fidelity seeds 141, 185 and 403 (test/fixtures/fidelity/seed-{141,185,403}.json).
+   */
+  private placeFirst(): void {
+    const owners = new Set(this.round.map((r) => controllerRef(r.pod)?.uid));
+    for (const mate of this.round) {
+      mate.spreadsWithMates = this.spreadCountsMate(mate);
+      if (!mate.spreadsWithMates && owners.size < 2) continue;
+      const others = new Set(this.round.filter((r) => r !== mate).map((r) => r.pod.metadata?.uid ?? ''));
+      const replacement = podInfo(this.placer.replacementOf(mate.pod), this.placer.snapshot);
+      const preempts = mate.spreadsWithMates === true;
+      mate.first = this.placer.cluster.withEvictionsUnseen(others, () => this.placer.tryAlone(replacement, preempts));
+    }
+  }
+
+  /**
+   * Whether the order in which the scheduler meets a round's evictions and replacements decides what
+   * becomes of this replacement (it fits, preempts, or finds no node): as the round's first, it would
+   * fare otherwise than in the plan's order, because
+   * - its DoNotSchedule topology spread counts another pod of the round, running or terminating as the
+   *   race goes (terminating pods do not count); or
+   * - a replacement of another workload, made at the same time (a StatefulSet's comes once its pod is
+   *   gone, after the others), took in the plan's order the node it would fit on first; or
+   * - it fits either way, but placed first it would take room on another node that such replacements,
+   *   placed before it in the plan's order, need there (takesRoomFirst).
+   * Then its plan says unknown (and so do those of the replacements it competes with), and the message
+   * says what becomes of it as the round's first. Where it finds no node (or preempts) in the plan's order
+   * but fits met first, the replacements placed before it on nodes it is refused only for the room they
+   * took are unknown too: met before them, it may take that room (refusedOnlyForRoomOf).
+   * Taught by seeds 141, 185 and 403 (the race), 7423 and 7329 (a replacement flagged still holds the
+   * node it took) and 7406 (refusedOnlyForRoomOf), in test/fixtures/fidelity/.
+   */
+  private checkRace(mate: RoundPod, plan: MutablePlan): WaveFinding[] {
+    const first = mate.first;
+    if (!first || plan.unknown !== undefined) return [];
+    const fate = fateOf(plan);
+    // With the node it took: a later check may call its fate unknown and name none, but it took that room.
+    if (fate === 'fits') this.roundPlaced.push({ pod: mate.pod, plan, node: plan.placedOn });
+    const takesRoom = this.takesRoomFirst(mate.pod, plan, first);
+    if (fate === first.fate && !takesRoom) return [];
+    const owner = controllerRef(mate.pod)?.uid;
+    // A StatefulSet's replacement, made once its pod is gone, comes after the others' (replacementQueue).
+    const late = isLateReplacement(mate.pod);
+    const competitors =
+      first.fate !== 'fits'
+        ? []
+        : this.roundPlaced.filter(
+            (r) => r.node === first.node && controllerRef(r.pod)?.uid !== owner && isLateReplacement(r.pod) === late,
+          );
+    // Placed earlier on another node, which it finds too full only for the room they took there: met
+    // before them (the round's replacements are made at about the same time), it may take that node.
+    const rivals =
+      first.fate !== 'fits' || fate === 'fits'
+        ? []
+        : this.roundPlaced.filter(
+            (r) =>
+              r.node !== first.node &&
+              controllerRef(r.pod)?.uid !== owner &&
+              isLateReplacement(r.pod) === late &&
+              this.refusedOnlyForRoomOf(mate.pod, plan, r),
+          );
+    if (competitors.length === 0 && rivals.length === 0 && (takesRoom || !mate.spreadsWithMates)) return [];
+    const alone =
+      first.fate === 'fits'
+        ? `placed first, it would go to ${first.node}`
+        : first.fate === 'preempts'
+          ? `placed first, it would preempt on ${first.node}`
+          : 'placed first, it would find no node';
+    const takes = `the replacement of ${mate.pod.metadata?.name ?? ''}, placed first, would take ${first.node}`;
+    const rival = (node: string | null) =>
+      `the replacement of ${mate.pod.metadata?.name ?? ''}, met before it, could take ${node}`;
+    const flagged = [
+      { plan, why: alone },
+      ...competitors.map((r) => ({ plan: r.plan, why: takes })),
+      ...rivals.map((r) => ({ plan: r.plan, why: rival(r.node) })),
+    ];
+    return flagged.map(({ plan: p, why }) => ({
+      plan: p,
+      unknown: EVICTION_RACE_UNKNOWN,
+      note: `Where the scheduler meets it in its wave matters: ${why}.`,
+    }));
+  }
+
+  /**
+   * Whether the replacement of `pod`, refused on the node an earlier replacement of its round took
+   * (`placed`), is refused there only for room (resources, pod slots) and would fit without that one.
+   */
+  private refusedOnlyForRoomOf(
+    pod: V1Pod,
+    plan: ReplacementPlan,
+    placed: { readonly pod: V1Pod; readonly node: string | null },
+  ): boolean {
+    const reasons = plan.rejected.find((r) => r.node === placed.node)?.reasons;
+    const node = placed.node === null ? undefined : this.placer.cluster.nodeInfo(placed.node);
+    if (!node || !reasons?.every(isRoomReason)) return false;
+    const without = NodeInfo.viewOf(node, false);
+    without.removePod(podInfo(placed.pod, this.placer.snapshot));
+    return nodeResourcesFit(nodeResourcesFitPreFilter(podInfo(pod, this.placer.snapshot)), without) === null;
+  }
+
+  /**
+   * Whether this replacement, placed first, would take room that the round's replacements placed before
+   * it in the plan's order need: it fits either way, but as the round's first it goes to another node,
+   * which the earlier ones have left too small for it. The scheduler may meet it first (the round's
+   * controllers make their replacements at once), and then one of those goes elsewhere, preempts, or
+   * finds no node. Room only (resources and pod slots), as checkRoom.
+   * Taught by seed 403 (test/fixtures/fidelity/seed-403.json).
+   */
+  private takesRoomFirst(pod: V1Pod, plan: MutablePlan, first: NonNullable<RoundPod['first']>): boolean {
+    if (first.fate !== 'fits' || fateOf(plan) !== 'fits' || first.node === null || first.node === plan.placedOn)
+      return false;
+    const node = this.placer.cluster.nodeInfo(first.node);
+    if (!node) return false;
+    return nodeResourcesFit(nodeResourcesFitPreFilter(podInfo(pod, this.placer.snapshot)), node) !== null;
+  }
+
+  /**
+   * Whether the room this replacement finds depends on where an earlier replacement of its round went,
+   * when that one could as well have gone elsewhere (nodes that scored alike, among which kube-scheduler
+   * picks at random; or the node it would take met first, see placeFirst):
+   * - this one fits on a single node, and the earlier one, had it gone there, would have left too little
+   *   room for both; or
+   * - this one finds no node (or preempts), and on the earlier one's node it is refused only for room
+   *   that node would have had without the earlier one.
+   * Then both plans say unknown. Asked of the replacements of a round of several evictions. Room only
+   * (resources and pod slots): what the earlier one's move does to spread and affinity counts is not
+   * weighed. Then records this one, placed with other nodes as good, for the round's later replacements.
+   * Taught by seed 229 (test/fixtures/fidelity/seed-229.json).
+   */
+  private checkRoom(pod: V1Pod, plan: MutablePlan, first: RoundPod['first'], flagged: Set<MutablePlan>): WaveFinding[] {
+    if (plan.unknown !== undefined || flagged.has(plan)) return [];
+    const info = podInfo(pod, this.placer.snapshot);
+    const fate = fateOf(plan);
+    const single =
+      fate === 'fits' && plan.nodes.length === 1 ? this.placer.cluster.nodeInfo(plan.nodes[0]!) : undefined;
+    let movedBy: Movable[] = [];
+    if (single) {
+      // The replacement is counted on its node already: the earlier one would have had to fit beside it.
+      movedBy = this.movable.filter(
+        (m) =>
+          m.elsewhere.includes(single.name) && nodeResourcesFit(nodeResourcesFitPreFilter(m.info), single) !== null,
+      );
+    } else if (fate !== 'fits') {
+      movedBy = this.movable.filter((m) => this.refusedOnlyForRoomOf(pod, plan, m));
+    }
+    if (movedBy.length > 0) {
+      const name = pod.metadata?.name ?? '';
+      const where = movedBy.map((m) => `the replacement of ${m.pod.metadata?.name ?? ''} (${nodesOf(m)})`);
+      const findings: WaveFinding[] = [
+        {
+          plan,
+          unknown: ROOM_CHOICE_UNKNOWN,
+          note: `Whether it finds room depends on where ${where.join(' and ')} goes.`,
+        },
+      ];
+      flagged.add(plan);
+      for (const m of movedBy) {
+        if (m.plan.unknown !== undefined || flagged.has(m.plan)) continue;
+        flagged.add(m.plan);
+        const note = `Where it goes (${nodesOf(m)}) decides whether the replacement of ${name} finds room.`;
+        findings.push({ plan: m.plan, unknown: ROOM_CHOICE_UNKNOWN, note });
+      }
+      return findings;
+    }
+    if (fate !== 'fits' || !plan.placedOn) return [];
+    const elsewhere = new Set(plan.tiedWith ?? []);
+    if (first?.fate === 'fits' && first.node !== null && first.node !== plan.placedOn) elsewhere.add(first.node);
+    if (elsewhere.size > 0) this.movable.push({ pod, plan, info, node: plan.placedOn, elsewhere: [...elsewhere] });
+    return [];
+  }
+
+  /**
+   * Whether the order in which kube-scheduler meets this replacement and the pods of its round being
+   * replaced that its required pod affinity selects decides what becomes of it. The plan counts them as
+   * it places this one: their old pods terminating, or their replacements placed before it.
+   * InterPodAffinity counts a terminating pod (not a deleted one), and a replacement from the moment the
+   * scheduler picks its node (its cache assumes it before the binding); in between, they count nowhere.
+   * Met then, it may fit elsewhere, preempt, or find no node. Where that differs from the plan, its plan
+   * says unknown, with what becomes of it met then; except where it would find no node and the scheduler
+   * tries it again once their replacements are bound: InterPodAffinity's queueing hint requeues a pod
+   * whose affinity terms select an assigned pod that is added, but in v1.37 that hint does not read a
+   * term's namespaceSelector, so a pod with a term that selects them only through one waits for the
+   * periodic flush of unschedulable pods (5 minutes). Room only as the plan has it.
+   * Taught by seed 43 (test/fixtures/fidelity/seed-43.json).
+   */
+  private checkAffinityRace(pod: V1Pod, plan: MutablePlan, flagged: ReadonlySet<MutablePlan>): WaveFinding[] {
+    if (plan.unknown !== undefined || flagged.has(plan)) return [];
+    if (!pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return [];
+    const replacement = podInfo(this.placer.replacementOf(pod), this.placer.snapshot);
+    const terms = replacement.requiredAffinityTerms;
+    const selected = (namespace: string, labels: Readonly<Record<string, string>>) =>
+      terms.every((t) => termMatches(t, namespace, labels));
+    const self = (namespace: string, name: string) => name === replacement.name && namespace === replacement.namespace;
+    const mates = [
+      ...this.round
+        .map(({ pod: { metadata: m } }) => ({
+          uid: m?.uid ?? '',
+          name: m?.name ?? '',
+          namespace: m?.namespace ?? 'default',
+          labels: m?.labels ?? {},
+        }))
+        .filter((p) => !self(p.namespace, p.name) && selected(p.namespace, p.labels)),
+      ...this.placer.cluster
+        .placedSince(this.roundFrom)
+        .map((p) => p.pod)
+        .filter((p) => !self(p.namespace, p.name) && selected(p.namespace, p.labels)),
+    ];
+    if (mates.length === 0) return [];
+    const between = this.placer.cluster.withoutPods(new Set(mates.map((p) => p.uid)), () =>
+      this.placer.tryAlone(replacement, true),
+    );
+    if (between.fate === fateOf(plan)) return [];
+    const requeued = mates.some((p) => !this.selectsOnlyByNamespaceSelector(pod, p.namespace));
+    if (between.fate === 'none' && requeued) return [];
+    const names = [...new Set(mates.map((p) => p.name))].join(', ');
+    const fares =
+      between.fate === 'fits'
+        ? `it would go to ${between.node}`
+        : between.fate === 'preempts'
+          ? `it would preempt on ${between.node}`
+          : 'it would find no node, and kube-scheduler tries it again only when it flushes its unschedulable pods (its affinity term has a namespaceSelector, which the queueing hint for an added pod does not read)';
+    const note = `Where the scheduler meets it in its wave matters: its required pod affinity selects pods of its wave being replaced (${names}); met once their old pods are gone and before their replacements are placed, ${fares}.`;
+    return [{ plan, unknown: AFFINITY_RACE_UNKNOWN, note }];
+  }
+
+  /**
+   * Whether a required affinity term of the pod selects pods of `namespace` only through a namespaceSelector
+   * with requirements (not among its listed namespaces).
+   */
+  private selectsOnlyByNamespaceSelector(pod: V1Pod, namespace: string): boolean {
+    const terms = pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+    return terms.some(
+      (t) =>
+        t.namespaceSelector != null &&
+        !isEmptySelector(t.namespaceSelector) &&
+        !(t.namespaces ?? []).includes(namespace),
+    );
+  }
+
+  /** Whether the round's evictions make both StatefulSet replacements and others (see checkOrder). */
+  private holdsBothKinds(): boolean {
+    const late = this.round.filter((r) => isLateReplacement(r.pod)).length;
+    return late > 0 && late < this.round.length;
+  }
+
+  /**
+   * Whether the order in which the scheduler meets the round's StatefulSet replacements and its other
+   * ones decides what becomes of a replacement. The plan meets a ReplicaSet's or Job's replacement first
+   * (made as its pod starts terminating) and a StatefulSet's once its pod is gone (replacementQueue); but
+   * a wave's evictions end at about the same time, and the scheduler may meet the StatefulSet's
+   * replacement before the others are created or queued. The round is placed again from where it began,
+   * its StatefulSet replacements first, then each other one on the node the plan gave it where it still
+   * fits there (only those that do not are searched again: the cost is about one placement per
+   * StatefulSet replacement): each replacement whose outcome differs there (see sameOutcome) is unknown,
+   * and its message says what becomes of it in that order. Asked only of a round that holds both kinds.
+   * Taught by seed 46 (test/fixtures/fidelity/seed-46.json).
+   */
+  checkOrder(): WaveFinding[] {
+    const ordered = this.ordered;
+    this.ordered = null;
+    if (!ordered || ordered.placed.length < 2) return [];
+    const queue = this.placer.queueOrder(ordered.placed.map((r) => r.pod));
+    const late = queue.filter(isLateReplacement);
+    if (late.length === 0 || late.length === queue.length) return [];
+    const before = ordered.before;
+    const placed = new Map(ordered.placed.map((r) => [r.pod, r]));
+    const other = new Map<V1Pod, ReplacementPlan | null>();
+    for (const pod of late) other.set(pod, before.placeOnce(pod));
+    for (const pod of queue.filter((p) => !isLateReplacement(p))) {
+      // One that still fits on the node the plan gave it comes to the same there (null; a node it might
+      // score higher is a score). Only the others are placed again: the search is the expensive part.
+      const { plan, node } = placed.get(pod)!;
+      const same = plan.schedulable && !plan.preemption && node !== null && before.fitsOn(pod, node);
+      other.set(pod, same ? null : before.placeOnce(pod));
+    }
+    const names = late.map((p) => p.metadata?.name ?? '').join(', ');
+    const findings: WaveFinding[] = [];
+    const flagged = new Set<MutablePlan>();
+    for (const { pod, plan } of ordered.placed) {
+      const there = other.get(pod);
+      if (plan.unknown !== undefined || flagged.has(plan) || !there || sameOutcome(plan, there)) continue;
+      flagged.add(plan);
+      const when = isLateReplacement(pod)
+        ? "met before the wave's other replacements"
+        : `met after the replacement of ${names}`;
+      const note = `Which of its wave's replacements the scheduler meets first matters: ${when}, it would ${outcomeText(there)}.`;
+      findings.push({ plan, unknown: REPLACEMENT_ORDER_UNKNOWN, note });
+    }
+    return findings;
+  }
+
+  /** Whether a DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
+  private spreadCountsMate(mate: RoundPod): boolean {
+    const info = podInfo(mate.pod, this.placer.snapshot);
+    const namespace = info.namespace;
+    return spreadConstraints(info).some(
+      (c) =>
+        c.selector !== null &&
+        this.round.some(
+          (r) =>
+            r !== mate &&
+            (r.pod.metadata?.namespace ?? 'default') === namespace &&
+            matchesLabelSelector(r.pod.metadata?.labels ?? {}, c.selector!),
+        ),
+    );
+  }
+}
