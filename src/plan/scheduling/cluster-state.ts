@@ -11,16 +11,13 @@ import type { ClusterState, MatchVisitor } from './framework.js';
 import { ContentMemo } from './content-memo.js';
 import { NodeInfo } from './node-info.js';
 import { isTerminal, isTerminating, toEpochSeconds } from '../pod-facts.js';
-import { replacementClaims } from './pod-claims.js';
 import type { PodInfo } from './pod-info.js';
-import { type AttachableVolumes, attachableVolumes } from './attachable-volumes.js';
 import { type SchedulerCache, schedulerCache } from './scheduler-cache.js';
 import type { VictimPod } from './pod-priority.js';
 import { type HostPort, hostPortsOf } from './host-ports.js';
 import { podPriority } from './pod-priority.js';
 import { nonZeroRequests, podRequests, statusRuleOf, type Resources } from './pod-requests.js';
 import { kubeRules } from '../kube-version.js';
-import { claimKey, type VolumeCatalog, volumeCatalog } from './volume-catalog.js';
 
 /** An assigned pod of the cluster state: where its node is in `nodeInfos`, and whether the snapshot shows it terminating. */
 interface StatePod {
@@ -65,7 +62,6 @@ export class SimulatedCluster implements ClusterState {
   private readonly scoring = new AntiAffinityIndex();
   private readonly caveatTexts = new Set<string>();
   private readonly memos = new Map<string, unknown>();
-  readonly volumes: VolumeCatalog;
   readonly dra: DraCatalog;
   /** The claims evicted pods controlled (made from their templates): deleted, their devices freed, once they are gone. */
   private readonly evictedClaims = new Set<string>();
@@ -85,7 +81,6 @@ export class SimulatedCluster implements ClusterState {
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.index = index;
     this.cache = schedulerCache(index);
-    this.volumes = volumeCatalog(index.snapshot);
     this.dra = draCatalog(index.snapshot);
     // Views are made only where this simulation differs from the state: thousands of nodes, a few touched.
     this.nodes = [...this.cache.nodeInfos];
@@ -197,27 +192,20 @@ export class SimulatedCluster implements ClusterState {
     return this.cache.memo(key, () => compute(this.cache.nodeInfos));
   }
 
-  claimInUse(key: string): boolean {
-    const users = this.cache.memo(`claim-users\u0000${key}`, () => this.statePodsUsingClaim(key));
-    if (users.some((uid) => !this.absent(uid))) return true;
-    return this.replacements.some(({ pod }) => !this.absent(pod.uid) && claimKeysOf(pod.pod).includes(key));
+  assignedPodsInNamespace(namespace: string): readonly V1Pod[] {
+    return this.index.podsInNamespace(namespace).filter((pod) => this.assignedPosition(pod) !== undefined);
   }
 
-  attachedVolumes(node: NodeInfo): AttachableVolumes {
-    const attached = this.cache.memo(`attached-volumes\u0000${node.name}`, () =>
-      attachableVolumes(
-        this.index.podsOnNode(node.name).flatMap((pod) => (isTerminal(pod) ? [] : existingClaims(pod, this.volumes))),
-        this.volumes,
-      ),
-    );
-    const placedHere = this.replacements.filter((r) => r.node.name === node.name);
-    if (placedHere.length === 0) return attached;
-    const all = new Map(attached);
-    for (const { pod } of placedHere) {
-      const claims = replacementClaims(pod.pod, this.volumes).map((c) => c.claim);
-      for (const [name, driver] of attachableVolumes(claims, this.volumes)) all.set(name, driver);
-    }
-    return all;
+  assignedPodsOnNode(name: string): readonly V1Pod[] {
+    return this.index.podsOnNode(name).filter((pod) => !isTerminal(pod));
+  }
+
+  get placed(): readonly Placed[] {
+    return this.replacements;
+  }
+
+  counts(uid: string): boolean {
+    return !this.absent(uid);
   }
 
   deviceHolders(): (deviceId: string) => string | undefined {
@@ -240,15 +228,6 @@ export class SimulatedCluster implements ClusterState {
   claimReleased(claim: ResourceV1ResourceClaim): boolean {
     const consumers = claim.status?.reservedFor ?? [];
     return consumers.every((c) => this.evictedGone && this.evicted.has(c.uid));
-  }
-
-  /** The uids of the state's assigned pods that mount the claim: a scan of its namespace, done only for ReadWriteOncePod claims. */
-  private statePodsUsingClaim(key: string): string[] {
-    const namespace = key.slice(0, key.indexOf('/'));
-    return this.index
-      .podsInNamespace(namespace)
-      .filter((pod) => this.assignedPosition(pod) !== undefined && claimKeysOf(pod).includes(key))
-      .map((pod) => pod.metadata?.uid ?? '');
   }
 
   /** Whether a pod no longer counts: deleted by preemption, hidden by a dry run, or evicted and gone. */
@@ -419,21 +398,4 @@ export class SimulatedCluster implements ClusterState {
     if (!nodeName || isTerminal(pod)) return undefined;
     return this.cache.positions.get(nodeName);
   }
-}
-
-/** The claims a pod mounts, as `<namespace>/<name>` (an ephemeral volume's claim is `<pod>-<volume>`). */
-function claimKeysOf(pod: V1Pod): string[] {
-  const namespace = pod.metadata?.namespace ?? 'default';
-  const keys: string[] = [];
-  for (const v of pod.spec?.volumes ?? []) {
-    if (v.persistentVolumeClaim) keys.push(claimKey(namespace, v.persistentVolumeClaim.claimName));
-    else if (v.ephemeral) keys.push(claimKey(namespace, `${pod.metadata?.name ?? ''}-${v.name}`));
-  }
-  return keys;
-}
-
-/** An existing pod's claims as the cluster has them (its ephemeral claims included). */
-function existingClaims(pod: V1Pod, catalog: VolumeCatalog) {
-  const namespace = pod.metadata?.namespace ?? 'default';
-  return claimKeysOf(pod).map((key) => catalog.claim(namespace, key.slice(namespace.length + 1)));
 }

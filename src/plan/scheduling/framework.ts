@@ -1,4 +1,4 @@
-import type { V1LabelSelector, ResourceV1ResourceClaim } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1Pod, ResourceV1ResourceClaim } from '@kubernetes/client-node';
 import type { Snapshot, SnapshotKind } from '../../snapshot/types.js';
 import type { ExistingTerm } from './anti-affinity-index.js';
 import type { ClaimAllocation } from './dra/allocator.js';
@@ -6,8 +6,6 @@ import type { DraCatalog } from './dra/catalog.js';
 import type { NodeInfo } from './node-info.js';
 import type { NodeMatcher } from './node-selector.js';
 import type { PodInfo } from './pod-info.js';
-import type { AttachableVolumes } from './attachable-volumes.js';
-import type { VolumeCatalog } from './volume-catalog.js';
 
 /**
  * The two rejection codes of the scheduler framework (k8s.io/kube-scheduler/framework): `Unschedulable`
@@ -160,12 +158,14 @@ export interface ClusterState {
   stateMemo<T>(key: string, compute: (nodes: readonly NodeInfo[]) => T): T;
   /** The drained nodes, cordoned, as this simulation sees them. */
   readonly drainedNodeInfos: readonly NodeInfo[];
-  /** The snapshot's claims, volumes, classes and CSI objects. */
-  readonly volumes: VolumeCatalog;
-  /** Whether an assigned pod uses the claim (`<namespace>/<name>`): placed replacements in, evicted pods out once gone. */
-  claimInUse(key: string): boolean;
-  /** The CSI volumes the node's pods (placed replacements included) have attached. */
-  attachedVolumes(node: NodeInfo): AttachableVolumes;
+  /** The snapshot's pods of a namespace that the scheduler's cache holds (bound to a node, not Succeeded or Failed). */
+  assignedPodsInNamespace(namespace: string): readonly V1Pod[];
+  /** The snapshot's pods on the node that are not Succeeded or Failed. */
+  assignedPodsOnNode(name: string): readonly V1Pod[];
+  /** The replacements this simulation committed, in order, with their nodes (those preemption deleted included). */
+  readonly placed: readonly { readonly pod: PodInfo; readonly node: NodeInfo }[];
+  /** Whether the pod still counts: not deleted by preemption, hidden by a dry run, or evicted and gone. */
+  counts(uid: string): boolean;
   /** The snapshot's resource claims, templates, device classes and slices. */
   readonly dra: DraCatalog;
   /**

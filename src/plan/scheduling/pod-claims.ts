@@ -1,5 +1,5 @@
 import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
-import type { VolumeCatalog } from './volume-catalog.js';
+import { claimKey, type VolumeCatalog } from './volume-catalog.js';
 
 /** One PersistentVolumeClaim a pod mounts, named or from a generic ephemeral volume. */
 export interface PodClaim {
@@ -49,4 +49,15 @@ export function replacementClaims(pod: V1Pod, catalog: VolumeCatalog): PodClaim[
     }
   }
   return claims;
+}
+
+/** The claims a pod mounts, as `<namespace>/<name>` (an ephemeral volume's claim is `<pod>-<volume>`). */
+export function claimKeysOf(pod: V1Pod): string[] {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  const keys: string[] = [];
+  for (const v of pod.spec?.volumes ?? []) {
+    if (v.persistentVolumeClaim) keys.push(claimKey(namespace, v.persistentVolumeClaim.claimName));
+    else if (v.ephemeral) keys.push(claimKey(namespace, `${pod.metadata?.name ?? ''}-${v.name}`));
+  }
+  return keys;
 }

@@ -1,8 +1,14 @@
-import type { V1CSINode, V1Node } from '@kubernetes/client-node';
-import { type FilterPlugin, type FilterResult, type Rejection, unschedulable } from '../framework.js';
+import type { V1CSINode, V1Node, V1Pod } from '@kubernetes/client-node';
+import {
+  type ClusterState,
+  type FilterPlugin,
+  type FilterResult,
+  type Rejection,
+  unschedulable,
+} from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
-import type { PodClaim } from '../pod-claims.js';
-import type { VolumeCatalog } from '../volume-catalog.js';
+import { claimKeysOf, type PodClaim, replacementClaims } from '../pod-claims.js';
+import { type VolumeCatalog, volumeCatalog } from '../volume-catalog.js';
 import { podVolumes, volumesUnknown } from './volume-binding.js';
 import { type AttachableVolumes, attachableVolumes } from '../attachable-volumes.js';
 
@@ -87,6 +93,33 @@ export function volumeLimitsFilter(state: VolumeLimitsState, node: NodeInfo): Re
   return limits.size === 0 ? null : nodeVolumeLimits(state.attachable, limits, state.attachedOn(node));
 }
 
+/**
+ * The CSI volumes the node's pods (placed replacements included) have attached: the state's pods' kept
+ * for every simulation of the state.
+ */
+function attachedVolumes(cluster: ClusterState, catalog: VolumeCatalog, node: NodeInfo): AttachableVolumes {
+  const attached = cluster.stateMemo(`attached-volumes\u0000${node.name}`, () =>
+    attachableVolumes(
+      cluster.assignedPodsOnNode(node.name).flatMap((pod) => existingClaims(pod, catalog)),
+      catalog,
+    ),
+  );
+  const placedHere = cluster.placed.filter((r) => r.node.name === node.name);
+  if (placedHere.length === 0) return attached;
+  const all = new Map(attached);
+  for (const { pod } of placedHere) {
+    const claims = replacementClaims(pod.pod, catalog).map((c) => c.claim);
+    for (const [name, driver] of attachableVolumes(claims, catalog)) all.set(name, driver);
+  }
+  return all;
+}
+
+/** An existing pod's claims as the cluster has them (its ephemeral claims included). */
+function existingClaims(pod: V1Pod, catalog: VolumeCatalog) {
+  const namespace = pod.metadata?.namespace ?? 'default';
+  return claimKeysOf(pod).map((key) => catalog.claim(namespace, key.slice(namespace.length + 1)));
+}
+
 /** A pod without CSI volumes, or whose volumes the snapshot cannot tell (see volumesUnknown), is skipped. */
 export const nodeVolumeLimitsPlugin: FilterPlugin<VolumeLimitsState | null> = {
   name: 'NodeVolumeLimits',
@@ -94,11 +127,11 @@ export const nodeVolumeLimitsPlugin: FilterPlugin<VolumeLimitsState | null> = {
   preFilter: (pod, cluster) => {
     const volumes = podVolumes(pod, cluster);
     if (!volumes || volumesUnknown(volumes) !== null) return null;
-    const catalog = cluster.volumes;
+    const catalog = volumeCatalog(cluster.snapshot);
     return {
       attachable: podAttachableVolumes(volumes.claims, catalog),
       catalog,
-      attachedOn: (node) => cluster.attachedVolumes(node),
+      attachedOn: (node) => attachedVolumes(cluster, catalog, node),
     };
   },
   skips: (_pod, state) => state === null || state.attachable.size === 0,

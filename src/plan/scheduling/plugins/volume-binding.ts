@@ -10,7 +10,7 @@ import { resourceAmount } from '../../../snapshot/quantity.js';
 import { type FilterPlugin, type FilterResult, type Rejection, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
-import { claimClass, isClaimBound, SELECTED_NODE, type VolumeCatalog } from '../volume-catalog.js';
+import { claimClass, isClaimBound, SELECTED_NODE, type VolumeCatalog, volumeCatalog } from '../volume-catalog.js';
 import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
 import { kindPlural } from '../../../wording.js';
 import type { ClusterState } from '../framework.js';
@@ -363,7 +363,7 @@ const read = new WeakMap<PodInfo, { readonly catalog: VolumeCatalog; readonly vo
 /** The pod's claims and VolumeBinding's answer on them; null for a pod without claims (the volume plugins Skip). */
 export function podVolumes(pod: PodInfo, cluster: ClusterState): PodVolumes | null {
   if (!hasClaimVolumes(pod.pod)) return null;
-  const catalog = cluster.volumes;
+  const catalog = volumeCatalog(cluster.snapshot);
   const kept = read.get(pod);
   if (kept?.catalog === catalog) return kept.volumes;
   const claims = replacementClaims(pod.pod, catalog);

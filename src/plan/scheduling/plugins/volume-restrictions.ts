@@ -1,5 +1,12 @@
-import { type FilterPlugin, type FilterResult, type Rejection, unresolvable, unschedulable } from '../framework.js';
-import type { PodClaim } from '../pod-claims.js';
+import {
+  type ClusterState,
+  type FilterPlugin,
+  type FilterResult,
+  type Rejection,
+  unresolvable,
+  unschedulable,
+} from '../framework.js';
+import { claimKeysOf, type PodClaim } from '../pod-claims.js';
 import { claimKey } from '../volume-catalog.js';
 import { podVolumes, volumesUnknown } from './volume-binding.js';
 
@@ -41,6 +48,22 @@ export function volumeRestrictions(conflicts: number): FilterResult {
 const NO_CONFLICTS: VolumeRestrictionsPreFilter = { conflicts: 0 };
 
 /**
+ * Whether an assigned pod uses the claim (`<namespace>/<name>`): placed replacements in, evicted pods out
+ * once gone. The state's users are found once for every simulation of the state, by a scan of the
+ * claim's namespace done only for ReadWriteOncePod claims.
+ */
+function claimInUse(cluster: ClusterState, key: string): boolean {
+  const users = cluster.stateMemo(`claim-users\u0000${key}`, () =>
+    cluster
+      .assignedPodsInNamespace(key.slice(0, key.indexOf('/')))
+      .filter((pod) => claimKeysOf(pod).includes(key))
+      .map((pod) => pod.metadata?.uid ?? ''),
+  );
+  if (users.some((uid) => cluster.counts(uid))) return true;
+  return cluster.placed.some(({ pod }) => cluster.counts(pod.uid) && claimKeysOf(pod.pod).includes(key));
+}
+
+/**
  * A pod without claims, or whose volumes the snapshot cannot tell (see volumesUnknown), has no conflict;
  * a pod none of whose ReadWriteOncePod claims is in use is skipped.
  */
@@ -50,7 +73,7 @@ export const volumeRestrictionsPlugin: FilterPlugin<VolumeRestrictionsPreFilter>
   preFilter: (pod, cluster) => {
     const volumes = podVolumes(pod, cluster);
     if (!volumes || volumesUnknown(volumes) !== null) return NO_CONFLICTS;
-    return volumeRestrictionsPreFilter(volumes.claims, (key) => cluster.claimInUse(key));
+    return volumeRestrictionsPreFilter(volumes.claims, (key) => claimInUse(cluster, key));
   },
   rejects: (state) => ('rejection' in state ? state.rejection : null),
   skips: (_pod, state) => !('conflicts' in state) || state.conflicts === 0,

@@ -2,7 +2,7 @@ import type { V1PersistentVolume } from '@kubernetes/client-node';
 import { type FilterPlugin, type FilterResult, type Rejection, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodClaim } from '../pod-claims.js';
-import { claimClass, type VolumeCatalog } from '../volume-catalog.js';
+import { claimClass, type VolumeCatalog, volumeCatalog } from '../volume-catalog.js';
 import { podVolumes, volumeBinding, volumeBindingPlugin, volumesUnknown } from './volume-binding.js';
 
 /** VolumeZone (pkg/scheduler/framework/plugins/volumezone, v1.37). */
@@ -99,7 +99,9 @@ export const volumeZonePlugin: FilterPlugin<VolumeZonePreFilter | null> = {
   reads: ['Node', 'PersistentVolumeClaim', 'PersistentVolume', 'StorageClass'],
   preFilter: (pod, cluster) => {
     const volumes = podVolumes(pod, cluster);
-    return !volumes || volumesUnknown(volumes) !== null ? null : volumeZonePreFilter(volumes.claims, cluster.volumes);
+    return !volumes || volumesUnknown(volumes) !== null
+      ? null
+      : volumeZonePreFilter(volumes.claims, volumeCatalog(cluster.snapshot));
   },
   rejects: (state) => (state && 'rejection' in state ? state.rejection : null),
   skips: (_pod, state) => !state || !('topologies' in state) || state.topologies.length === 0,
