@@ -1,12 +1,10 @@
-import type { V1LabelSelector, V1Pod, ResourceV1ResourceClaim } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import type { ClusterIndex } from '../../snapshot/cluster-index.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { hasScoringTerms, scoringTerms, termMatches } from './affinity-term.js';
 import { AntiAffinityIndex, type ExistingTerm } from './anti-affinity-index.js';
 import { namespaceLabels } from './namespace-labels.js';
-import type { ClaimAllocation } from './dra/allocator.js';
-import { type DraCatalog, draCatalog } from './dra/catalog.js';
 import type { ClusterState, MatchVisitor } from './framework.js';
 import { ContentMemo } from './content-memo.js';
 import { NodeInfo } from './node-info.js';
@@ -62,15 +60,10 @@ export class SimulatedCluster implements ClusterState {
   private readonly scoring = new AntiAffinityIndex();
   private readonly caveatTexts = new Set<string>();
   private readonly memos = new Map<string, unknown>();
-  readonly dra: DraCatalog;
-  /** The claims evicted pods controlled (made from their templates): deleted, their devices freed, once they are gone. */
-  private readonly evictedClaims = new Set<string>();
-  /** Device id → claim, for the devices placed replacements were allocated. */
-  private readonly draDevices = new Map<string, string>();
-  /** The claims placed replacements allocated, by key. */
-  private readonly draAllocations = new Map<string, ClaimAllocation>();
+  /** Each plugin's own record of this simulation (see store). */
+  private stores = new Map<object, { readonly value: unknown; readonly copy: (kept: unknown) => unknown }>();
   /** While true, evicted pods are treated as gone rather than terminating (see withEvictedGone). */
-  private evictedGone = false;
+  private gone = false;
   /** Pods deleted by preemption: gone from their node and from every count. */
   private readonly preempted = new Set<string>();
   /** Pods a preemption dry run takes off their node for the moment (see withoutPods). */
@@ -81,7 +74,6 @@ export class SimulatedCluster implements ClusterState {
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.index = index;
     this.cache = schedulerCache(index);
-    this.dra = draCatalog(index.snapshot);
     // Views are made only where this simulation differs from the state: thousands of nodes, a few touched.
     this.nodes = [...this.cache.nodeInfos];
     const drained: NodeInfo[] = [];
@@ -107,9 +99,7 @@ export class SimulatedCluster implements ClusterState {
       antiAffinity: this.antiAffinity.copy(),
       scoring: this.scoring.copy(),
       caveatTexts: new Set(this.caveatTexts),
-      evictedClaims: new Set(this.evictedClaims),
-      draDevices: new Map(this.draDevices),
-      draAllocations: new Map(this.draAllocations),
+      stores: new Map([...this.stores].map(([owner, { value, copy }]) => [owner, { value: copy(value), copy }])),
       preempted: new Set(this.preempted),
     });
   }
@@ -208,31 +198,23 @@ export class SimulatedCluster implements ClusterState {
     return !this.absent(uid);
   }
 
-  deviceHolders(): (deviceId: string) => string | undefined {
-    const gone = this.evictedGone;
-    return (deviceId) => {
-      const placed = this.draDevices.get(deviceId);
-      if (placed !== undefined) return placed;
-      const holder = this.dra.allocated.get(deviceId);
-      if (holder === undefined) return undefined;
-      // Freed: the claim of an evicted pod, deleted once it is gone; a claim allocated again elsewhere.
-      if (gone && this.evictedClaims.has(holder)) return undefined;
-      return this.draAllocations.has(holder) ? undefined : holder;
-    };
+  store<T>(owner: object, make: () => T, copy: (kept: T) => T): T {
+    let kept = this.stores.get(owner);
+    if (!kept) this.stores.set(owner, (kept = { value: make(), copy: copy as (kept: unknown) => unknown }));
+    return kept.value as T;
   }
 
-  draAllocation(key: string): ClaimAllocation | undefined {
-    return this.draAllocations.get(key);
+  get evictedGone(): boolean {
+    return this.gone;
   }
 
-  claimReleased(claim: ResourceV1ResourceClaim): boolean {
-    const consumers = claim.status?.reservedFor ?? [];
-    return consumers.every((c) => this.evictedGone && this.evicted.has(c.uid));
+  wasEvicted(uid: string): boolean {
+    return this.evicted.has(uid);
   }
 
   /** Whether a pod no longer counts: deleted by preemption, hidden by a dry run, or evicted and gone. */
   private absent(uid: string): boolean {
-    return this.preempted.has(uid) || this.hidden.has(uid) || (this.evictedGone && this.isEvicted(uid));
+    return this.preempted.has(uid) || this.hidden.has(uid) || (this.gone && this.isEvicted(uid));
   }
 
   private isEvicted(uid: string): boolean {
@@ -306,7 +288,6 @@ export class SimulatedCluster implements ClusterState {
     const uid = pod.metadata?.uid ?? '';
     if (this.evicted.has(uid)) return;
     this.evicted.add(uid);
-    for (const key of this.dra.claimsOwnedBy(uid)) this.evictedClaims.add(key);
   }
 
   get hasEvicted(): boolean {
@@ -333,23 +314,19 @@ export class SimulatedCluster implements ClusterState {
    * replacement may use anyway.
    */
   withEvictedGone<T>(fn: () => T): T {
-    this.evictedGone = true;
+    this.gone = true;
     try {
       return fn();
     } finally {
-      this.evictedGone = false;
+      this.gone = false;
     }
   }
 
   /**
    * A placed replacement holds its room from now on: requests, ports, pod slot, affinity and spread
-   * counts, and the devices its claims were allocated there.
+   * counts (what its plugins' Reserve holds there, they keep in their own store).
    */
-  commit(pod: PodInfo, placed: NodeInfo, draAllocations: readonly ClaimAllocation[] = []): void {
-    for (const allocation of draAllocations) {
-      this.draAllocations.set(allocation.key, allocation);
-      for (const { entry } of allocation.devices) this.draDevices.set(entry.id, allocation.key);
-    }
+  commit(pod: PodInfo, placed: NodeInfo): void {
     const at = this.cache.positions.get(placed.name)!;
     let node = this.nodes[at]!;
     if (node === this.cache.nodeInfos[at]) this.nodes[at] = node = NodeInfo.viewOf(node, false);

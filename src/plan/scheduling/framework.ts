@@ -1,8 +1,6 @@
-import type { V1LabelSelector, V1Pod, ResourceV1ResourceClaim } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
 import type { Snapshot, SnapshotKind } from '../../snapshot/types.js';
 import type { ExistingTerm } from './anti-affinity-index.js';
-import type { ClaimAllocation } from './dra/allocator.js';
-import type { DraCatalog } from './dra/catalog.js';
 import type { NodeInfo } from './node-info.js';
 import type { NodeMatcher } from './node-selector.js';
 import type { PodInfo } from './pod-info.js';
@@ -94,8 +92,8 @@ export interface FilterPlugin<S = unknown> {
    * Absent: the verdict is worked out every time.
    */
   sharedVerdictKey?(state: S): string;
-  /** Reserve: what the plugin holds for the pod on the node it is placed on (its claims' devices). */
-  reserve?(state: S, node: NodeInfo): readonly ClaimAllocation[];
+  /** Reserve: the plugin holds for the pod what it needs on the node it is placed on (its claims' devices). */
+  reserve?(state: S, node: NodeInfo, cluster: ClusterState): void;
 }
 
 /**
@@ -166,16 +164,13 @@ export interface ClusterState {
   readonly placed: readonly { readonly pod: PodInfo; readonly node: NodeInfo }[];
   /** Whether the pod still counts: not deleted by preemption, hidden by a dry run, or evicted and gone. */
   counts(uid: string): boolean;
-  /** The snapshot's resource claims, templates, device classes and slices. */
-  readonly dra: DraCatalog;
   /**
-   * Which claim (`<namespace>/<name>`) holds each device, as the cluster is now (kept by a placement's
-   * state after `withEvictedGone` returns): the snapshot's allocations and those of placed replacements;
-   * the claims an evicted pod controlled are freed once it is gone.
+   * A plugin's own record of this simulation (what its Reserve committed): made by `make` on first use,
+   * kept under `owner`; a copy of the simulation (fork) starts from `copy` of it.
    */
-  deviceHolders(): (deviceId: string) => string | undefined;
-  /** A claim's allocation made by a placed replacement (a shared claim it allocated). */
-  draAllocation(key: string): ClaimAllocation | undefined;
-  /** Whether no pod uses the claim any more: its reservedFor holds only evicted pods that are gone. */
-  claimReleased(claim: ResourceV1ResourceClaim): boolean;
+  store<T>(owner: object, make: () => T, copy: (kept: T) => T): T;
+  /** Whether the evicted pods are taken as gone for the moment (see SimulatedCluster.withEvictedGone). */
+  readonly evictedGone: boolean;
+  /** Whether the simulation evicted the pod, whether or not the scheduler sees it yet. */
+  wasEvicted(uid: string): boolean;
 }

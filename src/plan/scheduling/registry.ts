@@ -1,4 +1,3 @@
-import type { ClaimAllocation } from './dra/allocator.js';
 import type { NodeMatcher } from './node-selector.js';
 import type { ClusterState, CycleState, FilterPlugin, PluginState, Rejection, ScorePlugin } from './framework.js';
 import { NEWEST_MINOR } from '../kube-version.js';
@@ -171,7 +170,7 @@ export function narrowings(state: CycleState): NodeMatcher[] {
   return out;
 }
 
-/** What the plugins' Reserve holds for the pod on the node it is placed on. */
-export function reserve(state: CycleState, node: NodeInfo): ClaimAllocation[] {
-  return FILTER_PLUGINS.flatMap((plugin) => plugin.reserve?.(state.read(plugin), node) ?? []);
+/** The plugins' Reserve, for the pod placed on the node. */
+export function reserve(state: CycleState, node: NodeInfo, cluster: ClusterState): void {
+  for (const plugin of FILTER_PLUGINS) plugin.reserve?.(state.read(plugin), node, cluster);
 }

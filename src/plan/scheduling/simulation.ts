@@ -4,6 +4,7 @@ import { budgetKey, type BudgetKey } from '../budgets.js';
 import { controllerOf } from '../controller.js';
 import type { PreemptionPlan, PreemptionVictim, ReplacementPlan } from '../types.js';
 import { type NodePod, SimulatedCluster } from './cluster-state.js';
+import { draCatalog } from './dra/catalog.js';
 import { counts, type PreemptionBudget, splitByBudgetViolation } from './pdb-violation.js';
 import { type ChosenPreemption, type DryRun, dryRunPreemption } from './preemption.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
@@ -106,7 +107,7 @@ interface PendingSchedule {
 function drainedNodesRead(pod: V1Pod, cluster: SimulatedCluster): readonly NodeInfo[] {
   const namespace = pod.metadata?.namespace ?? 'default';
   const released = (name: string) => {
-    const status = cluster.dra.claim(namespace, name)?.status;
+    const status = draCatalog(cluster.snapshot).claim(namespace, name)?.status;
     return status?.allocation != null && (status.reservedFor ?? []).length === 0;
   };
   if ((pod.spec?.resourceClaims ?? []).some((c) => c.resourceClaimName && released(c.resourceClaimName))) {
@@ -617,7 +618,8 @@ export class SchedulingSimulation {
 
   /** Commits a placement, with what the plugins' Reserve holds there (the devices of its resource claims). */
   private commit(pod: PodInfo, node: NodeInfo, state: CycleState): void {
-    this.cluster.commit(pod, node, reserve(state, node));
+    reserve(state, node, this.cluster);
+    this.cluster.commit(pod, node);
   }
 
   /**

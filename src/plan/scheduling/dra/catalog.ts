@@ -51,6 +51,7 @@ export class DraCatalog {
   readonly allocated = new Map<string, string>();
   /** Pod uid → the claims it controls (those made from its ResourceClaimTemplates). */
   private readonly ownedClaims = new Map<string, string[]>();
+  private readonly claimOwners = new Map<string, string>();
   private readonly kinds: Snapshot['kinds'];
   /** The server version's rules: which DRA features are on (device taints, partitionable devices). */
   readonly rules: KubeRules;
@@ -70,6 +71,7 @@ export class DraCatalog {
         if (r.adminAccess !== true) this.allocated.set(`${r.driver}/${r.pool}/${r.device}`, key);
       }
       if (owner?.uid) this.ownedClaims.set(owner.uid, [...(this.ownedClaims.get(owner.uid) ?? []), key]);
+      if (owner?.uid) this.claimOwners.set(key, owner.uid);
     }
     for (const t of snapshot.resourceClaimTemplates) this.templates.set(draKey(namespaceOf(t), nameOf(t)), t);
     for (const c of snapshot.deviceClasses) this.classes.set(nameOf(c), c);
@@ -101,6 +103,11 @@ export class DraCatalog {
   }
 
   /** The claims a pod controls: deleted with it, their devices freed. */
+  /** The uid of the pod that controls the claim (made from its template), for a claim whose pod exists. */
+  claimOwner(key: string): string | undefined {
+    return this.claimOwners.get(key);
+  }
+
   claimsOwnedBy(podUid: string): readonly string[] {
     return this.ownedClaims.get(podUid) ?? [];
   }

@@ -2,7 +2,7 @@ import type { V1DeviceClaim, ResourceV1ResourceClaim } from '@kubernetes/client-
 import { kindPlural } from '../../../wording.js';
 import { DRA_KINDS, type DraKind } from '../../../snapshot/types.js';
 import { type ClaimAllocation, type ClaimToAllocate, type AllocateOutcome, allocate } from '../dra/allocator.js';
-import { type DraCatalog, draKey } from '../dra/catalog.js';
+import { type DraCatalog, draCatalog, draKey } from '../dra/catalog.js';
 import { type ClusterState, type FilterPlugin, type FilterResult, type Rejection, unresolvable } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
@@ -37,6 +37,43 @@ export interface DraState {
   readonly outcomes: Map<string, AllocateOutcome>;
 }
 
+/** What placed replacements were allocated in this simulation (the plugin's Reserve), kept in the cluster state's store. */
+interface Reservations {
+  /** The claims placed replacements allocated, by key. */
+  readonly allocations: Map<string, ClaimAllocation>;
+  /** Device id → claim, for the devices placed replacements were allocated. */
+  readonly devices: Map<string, string>;
+}
+
+const RESERVATIONS = {};
+
+function reservations(cluster: ClusterState): Reservations {
+  return cluster.store<Reservations>(
+    RESERVATIONS,
+    () => ({ allocations: new Map(), devices: new Map() }),
+    (kept) => ({ allocations: new Map(kept.allocations), devices: new Map(kept.devices) }),
+  );
+}
+
+/**
+ * Which claim (`<namespace>/<name>`) holds each device, as the cluster is now (kept by a placement's state
+ * after `withEvictedGone` returns): the snapshot's allocations and those of placed replacements; the
+ * claims an evicted pod controlled are freed once it is gone, and so is a claim allocated again elsewhere.
+ */
+function deviceHolders(cluster: ClusterState, catalog: DraCatalog): (deviceId: string) => string | undefined {
+  const gone = cluster.evictedGone;
+  const { allocations, devices } = reservations(cluster);
+  return (deviceId) => {
+    const placed = devices.get(deviceId);
+    if (placed !== undefined) return placed;
+    const holder = catalog.allocated.get(deviceId);
+    if (holder === undefined) return undefined;
+    const owner = gone ? catalog.claimOwner(holder) : undefined;
+    if (owner !== undefined && cluster.wasEvicted(owner)) return undefined;
+    return allocations.has(holder) ? undefined : holder;
+  };
+}
+
 /**
  * DynamicResources' PreFilter (`foreachPodResourceClaim`, `PreFilter`): each claim must exist and not
  * be being deleted; an allocated claim must be reservable (fewer than 256 consumers) and brings its
@@ -49,8 +86,8 @@ export interface DraState {
 export function dynamicResourcesPreFilter(pod: PodInfo, cluster: ClusterState): DraState | null {
   const podClaims = pod.pod.spec?.resourceClaims ?? [];
   if (podClaims.length === 0) return null;
-  const catalog = cluster.dra;
-  const holderOf = cluster.deviceHolders();
+  const catalog = draCatalog(cluster.snapshot);
+  const holderOf = deviceHolders(cluster, catalog);
   const base = {
     rejection: null,
     unknown: null,
@@ -76,7 +113,7 @@ export function dynamicResourcesPreFilter(pod: PodInfo, cluster: ClusterState): 
       const claim = catalog.claim(pod.namespace, name);
       if (!claim) return reject(`resourceclaim "${name}" not found`);
       if (claim.metadata?.deletionTimestamp) return reject(`resourceclaim "${name}" is being deleted`);
-      const simulated = cluster.draAllocation(key);
+      const simulated = reservations(cluster).allocations.get(key);
       if (simulated) {
         allocated.push({ key, reaches: simulated.reaches });
         continue;
@@ -117,7 +154,8 @@ export function dynamicResourcesPreFilter(pod: PodInfo, cluster: ClusterState): 
  * evicted consumers are gone); it matters here only when no node outside the drain can use it.
  */
 function releasable(claim: ResourceV1ResourceClaim, reaches: NodeMatcher | null, cluster: ClusterState): boolean {
-  if (!cluster.claimReleased(claim)) return false;
+  const consumers = claim.status?.reservedFor ?? [];
+  if (!consumers.every((c) => cluster.evictedGone && cluster.wasEvicted(c.uid))) return false;
   if (reaches === null) return false;
   const drained = new Set(cluster.drainedNodeInfos.map((n) => n.name));
   return !cluster.nodeInfos.some((node) => !drained.has(node.name) && reaches(node));
@@ -191,5 +229,12 @@ export const dynamicResourcesPlugin: FilterPlugin<DraState | null> = {
   /** The devices the pod needs (or its shared claim's allocation) are on these nodes only. */
   narrows: (state) =>
     !state || state.unknown || state.rejection ? null : (node) => dynamicResources(state, node) === null,
-  reserve: (state, node) => (state ? draAllocationsOn(state, node) : []),
+  reserve: (state, node, cluster) => {
+    if (!state) return;
+    const { allocations, devices } = reservations(cluster);
+    for (const allocation of draAllocationsOn(state, node)) {
+      allocations.set(allocation.key, allocation);
+      for (const { entry } of allocation.devices) devices.set(entry.id, allocation.key);
+    }
+  },
 };
