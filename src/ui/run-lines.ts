@@ -127,7 +127,7 @@ export function runSummary(event: Extract<RunEvent, { type: 'run-finished' }>): 
   const headline: Record<typeof event.result, string> = {
     done: `run ${event.runId} done: every node is back in service`,
     failed: event.nodes.some((n) => isFailedPhase(n.phase))
-      ? `run ${event.runId} stopped: a node failed; no failed node is uncordoned (see PROBLEM)`
+      ? `run ${event.runId} stopped: a node failed; failed nodes stay cordoned (see PROBLEM)`
       : `run ${event.runId} stopped with no node failed (see the warning or the error): each node stays in the phase below`,
     interrupted: `run ${event.runId} interrupted: each node stays in the phase below`,
     paused: `run ${event.runId} paused: the drained nodes stay cordoned until the run is resumed`,

@@ -180,7 +180,7 @@ describe('the run lines', () => {
       ),
     );
     expect(summary).toEqual([
-      'run r1 stopped: a node failed; no failed node is uncordoned (see PROBLEM)',
+      'run r1 stopped: a node failed; failed nodes stay cordoned (see PROBLEM)',
       '  NODE   BATCH   PHASE            PROBLEM',
       '  w1     1       done',
       '  w2     1       command-failed   command exited 1',
