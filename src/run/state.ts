@@ -106,6 +106,11 @@ export function isFailedPhase(phase: NodePhase): phase is FailedPhase {
   return FAILED.has(phase);
 }
 
+/** Whether the node's command started in its run (so its output has a log): at or past it, or failed at or after it. */
+export function commandRan(phase: NodePhase): boolean {
+  return MAINTENANCE_IN_PROGRESS.has(phase) || reached(phase, 'command-running');
+}
+
 /** Whether `phase` is at or past `step` on the forward path. */
 export function reached(phase: NodePhase, step: ForwardPhase): boolean {
   if (isFailedPhase(phase)) return false;

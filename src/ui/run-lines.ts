@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { commandLogFile } from '../run/command-log.js';
 import type { RunEvent } from '../run/events.js';
 import { safeText } from '../safe-text.js';
-import { isFailedPhase } from '../run/state.js';
+import { commandRan, isFailedPhase } from '../run/state.js';
 import { drainEventLines, type DrainLine } from './drain-lines.js';
 import { initialDrainProgress, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
 import type { CommandBasis } from '../run/run-eta.js';
@@ -139,9 +140,22 @@ export function runSummary(event: Extract<RunEvent, { type: 'run-finished' }>): 
   return [
     headline[event.result],
     ...formatColumns(rows, '  '),
-    ...(event.commandLog ? [`command output: ${commandLogFile(event.commandLog, 'NODE')}`] : []),
+    ...commandOutputPointer(event),
     ...(event.resumeCommand ? [`continue with: ${event.resumeCommand}`] : []),
   ];
+}
+
+/**
+ * The summary's pointer to the command's output: the log file of each node whose command ran, by its
+ * real path (one node) or its directory and file names (several), so it can be pasted as it is.
+ */
+function commandOutputPointer(event: Extract<RunEvent, { type: 'run-finished' }>): string[] {
+  const dir = event.commandLog;
+  if (!dir) return [];
+  const ran = event.nodes.filter((n) => commandRan(n.phase)).map((n) => n.node);
+  if (ran.length === 0) return [];
+  if (ran.length === 1) return [`command output: ${commandLogFile(dir, ran[0]!)}`];
+  return [`command output in ${dir}: ${ran.map((node) => path.basename(commandLogFile(dir, node))).join(', ')}`];
 }
 
 /**

@@ -155,7 +155,7 @@ describe('kubectl maint run in a terminal', () => {
     ].join('\n');
     expect(done).toContain(tail);
     expect(done.indexOf(tail)).toBeLessThan(done.indexOf('continue with:'));
-    expect(flat(done)).toContain(`command output: ${dir}/state/kubectl-maint/runs/${runId}/NODE.log`);
+    expect(flat(done)).toContain(`command output: ${log}`);
     expect(String((await terminal.tmux('display', '-p', '-t', 'run', '#{pane_title}')).stdout)).not.toContain('pwned');
     const kept = readFileSync(log, 'utf8').split('\n');
     expect(kept).toContain('title clipboard clear done');

@@ -351,7 +351,16 @@ describe("a failed command's output", () => {
       ),
       commandLog: '/home/ops/.local/state/kubectl-maint/runs/r1',
     };
-    expect(runSummary(finished)).toContain('command output: /home/ops/.local/state/kubectl-maint/runs/r1/NODE.log');
+    expect(runSummary(finished)).toContain(
+      'command output in /home/ops/.local/state/kubectl-maint/runs/r1: w1.log, w2.log',
+    );
+    const oneRan = {
+      ...finished,
+      nodes: [finished.nodes[0]!, { ...finished.nodes[1]!, phase: 'drained' as const }],
+    };
+    expect(runSummary(oneRan)).toContain('command output: /home/ops/.local/state/kubectl-maint/runs/r1/w1.log');
+    const noneRan = { ...finished, nodes: [{ ...finished.nodes[1]!, phase: 'pending' as const }] };
+    expect(runSummary(noneRan).some((line) => line.startsWith('command output'))).toBe(false);
     const tails = new Map([
       ['w1', ['Reading package lists...', 'E: dpkg was interrupted']],
       ['w2', ['fine']],
