@@ -110,17 +110,16 @@ export function interruptLine(event: Extract<RunEvent, { type: 'interrupt' }>): 
 
 /**
  * What the operator does now that the batch is drained: a key here, or the resume command later. The
- * command has a line of its own, to be read and copied whole.
+ * resume command itself is said once, by the run's summary, which follows a pause or a Ctrl-C here.
  */
 export function pausedLines(event: Extract<RunEvent, { type: 'paused' }>): string[] {
   const batch = `batch ${event.batch} (${event.nodes.join(', ')}) is drained`;
   return event.waitingFor === 'key'
     ? [
         `${batch}: do the maintenance, then press any key to go on.`,
-        'Ctrl-C stops here; to continue later, run:',
-        `  ${event.resumeCommand}`,
+        'Ctrl-C stops here; the summary then says how to continue later.',
       ]
-    : [`${batch} and the run paused: once the maintenance is done, continue with:`, `  ${event.resumeCommand}`];
+    : [`${batch} and the run paused: do the maintenance, then continue with the command below.`];
 }
 
 /** The end of a run: its result, each node's phase, and how to continue. */

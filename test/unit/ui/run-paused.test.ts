@@ -12,18 +12,18 @@ const paused = (waitingFor: 'key' | 'resume'): Extract<RunEvent, { type: 'paused
 });
 
 describe('the paused run', () => {
-  it('puts the resume command on a line of its own, whole, under a key to press', () => {
+  it('asks for a key and leaves the resume command to the summary that a Ctrl-C prints', () => {
     expect(pausedLines(paused('key'))).toEqual([
       'batch 1 (pool-1, pool-3) is drained: do the maintenance, then press any key to go on.',
-      'Ctrl-C stops here; to continue later, run:',
-      '  kubectl maint run --resume 20261202-091738-a242',
+      'Ctrl-C stops here; the summary then says how to continue later.',
     ]);
   });
 
-  it('and when the run stopped to be resumed later', () => {
-    expect(pausedLines(paused('resume'))).toEqual([
-      'batch 1 (pool-1, pool-3) is drained and the run paused: once the maintenance is done, continue with:',
-      '  kubectl maint run --resume 20261202-091738-a242',
+  it('and when the run stopped to be resumed later, says the resume command only in the summary', () => {
+    const lines = pausedLines(paused('resume'));
+    expect(lines).toEqual([
+      'batch 1 (pool-1, pool-3) is drained and the run paused: do the maintenance, then continue with the command below.',
     ]);
+    expect(lines.join('\n')).not.toContain('--resume');
   });
 });
