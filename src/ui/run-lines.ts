@@ -79,7 +79,7 @@ export class RunLines {
 const COMMAND_BASIS: Readonly<Record<CommandBasis, string>> = {
   measured: 'measured in this run',
   assumed: 'assumed: --command-time',
-  none: 'not counted: no --command-time yet',
+  none: 'not counted until a batch has measured them: --command-time <duration> counts them from the start',
 };
 
 /** "eta: batch 2 about 25s left, run about 1m10s left (command and return 11s per batch, measured in this run)". */
@@ -87,7 +87,7 @@ export function etaLine(event: Extract<RunEvent, { type: 'eta' }>): string {
   const about = (seconds: number | null) => (seconds === null ? 'unknown' : `about ${formatSeconds(seconds)} left`);
   const command =
     event.commandBasis === 'none'
-      ? COMMAND_BASIS.none
+      ? `command and return ${COMMAND_BASIS.none}`
       : `command and return ${formatSeconds(event.commandSeconds)} per batch, ${COMMAND_BASIS[event.commandBasis]}`;
   return `eta: batch ${event.batch} ${about(event.batchSeconds)}, run ${about(event.runSeconds)} (${command})`;
 }

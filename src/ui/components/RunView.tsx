@@ -101,7 +101,7 @@ function etaText(progress: RunProgress, nowMs: number): string {
   if (!progress.eta) return '';
   const part = (label: string, seconds: number | null) =>
     seconds === null ? '' : ` · ${label} about ${formatSeconds(seconds)} left`;
-  const basis = progress.eta.commandBasis === 'none' ? ' (command not counted)' : '';
+  const basis = progress.eta.commandBasis === 'none' ? ' (command not counted: see --command-time)' : '';
   return (
     part('batch', secondsLeft(progress, 'batchSeconds', nowMs)) +
     part('run', secondsLeft(progress, 'runSeconds', nowMs)) +

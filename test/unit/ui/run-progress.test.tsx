@@ -258,19 +258,29 @@ describe('<RunView />', () => {
     expect(frame).toContain('Draining w1, w2');
   });
 
-  it('counts the latest estimate down in its header: batch and run time left', () => {
+  const frameWithEta = (commandSeconds: number, commandBasis: 'assumed' | 'none', nowMs: number) => {
     const eta: RunEvent = {
       type: 'eta',
       atMs: 2_000,
       batch: 1,
       batchSeconds: 70,
       runSeconds: 130,
-      commandSeconds: 60,
-      commandBasis: 'assumed',
+      commandSeconds,
+      commandBasis,
     };
     const progress = [...events.slice(0, 8), eta].reduce(reduceRunEvents, initialRunProgress());
-    const frame = render(<RunView progress={progress} nowMs={12_000} />).lastFrame() ?? '';
-    expect(frame).toContain('Run r1 · batch 1 of 2 · 0:12 · batch about 1m left · run about 2m left');
+    return render(<RunView progress={progress} nowMs={nowMs} />).lastFrame() ?? '';
+  };
+
+  it('counts the latest estimate down in its header: batch and run time left', () => {
+    expect(frameWithEta(60, 'assumed', 12_000)).toContain(
+      'Run r1 · batch 1 of 2 · 0:12 · batch about 1m left · run about 2m left',
+    );
+  });
+
+  it('points at --command-time while the estimate cannot count the command yet', () => {
+    const frame = frameWithEta(0, 'none', 2_000);
+    expect(frame.replace(/\s+/g, ' ')).toContain('(command not counted: see --command-time)');
   });
 });
 
@@ -281,7 +291,7 @@ describe('the eta line', () => {
       'eta: batch 2 about 25s left, run about 1m10s left (command and return 11s per batch, measured in this run)',
     );
     expect(etaLine({ ...base, runSeconds: null, commandSeconds: 0, commandBasis: 'none' })).toBe(
-      'eta: batch 2 about 25s left, run unknown (not counted: no --command-time yet)',
+      'eta: batch 2 about 25s left, run unknown (command and return not counted until a batch has measured them: --command-time <duration> counts them from the start)',
     );
   });
 });
