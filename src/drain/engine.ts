@@ -1,4 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
+import type { ApiOutcome } from '../kube/api-outcome.js';
 import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
 import { BudgetExplainer } from './budget-explainer.js';
@@ -99,6 +100,8 @@ class DrainRun {
   private readonly watches: RunningWatch[] = [];
   private readonly watchedNamespaces = new Set<string>();
   private readonly warnedWatches = new Set<string>();
+  /** The API server's warnings said, by pod uid and text. */
+  private readonly warnedByServer = new Set<string>();
   /** What holds a budget a pod waits for, and the other budgets that select the pod. */
   private readonly explainer: BudgetExplainer;
   /** Aborted when run() returns, so that no loop outlives the drain. */
@@ -493,6 +496,7 @@ class DrainRun {
     };
     const outcome =
       config.method === 'evict' ? await this.deps.api.evict(options) : await this.deps.api.deletePod(options);
+    this.warnOfServer(target.ref, outcome);
     const step = classifyEviction(outcome, {
       namespace: target.ref.namespace,
       name: target.ref.name,
@@ -548,6 +552,19 @@ class DrainRun {
 
   private emitPod(pod: PodRef, state: PodMachine['state']): void {
     this.emit({ type: 'pod', atMs: this.clock.now(), pod, state });
+  }
+
+  /**
+   * The API server's `Warning:` headers (a ValidatingAdmissionPolicy's Warn action, a webhook's warnings),
+   * said as kubectl says them, each once per pod however often the pod is asked again.
+   */
+  private warnOfServer(pod: PodRef, outcome: ApiOutcome): void {
+    for (const message of outcome.kind === 'network' ? [] : (outcome.warnings ?? [])) {
+      const what = `${pod.uid} ${message}`;
+      if (this.warnedByServer.has(what)) continue;
+      this.warnedByServer.add(what);
+      this.emit({ type: 'warning', atMs: this.clock.now(), message, pod });
+    }
   }
 
   private warnOnce(what: string, message: string): void {

@@ -119,7 +119,13 @@ export type DrainEvent =
       readonly dryRun: boolean;
     }
   | { readonly type: 'pod'; readonly atMs: number; readonly pod: PodRef; readonly state: PodDrainState }
-  | { readonly type: 'warning'; readonly atMs: number; readonly message: string }
+  | {
+      /** `pod`: the pod whose eviction (or delete) the API server answered with this `Warning:` header. */
+      readonly type: 'warning';
+      readonly atMs: number;
+      readonly message: string;
+      readonly pod?: PodRef;
+    }
   | {
       /**
        * --escalate-after: the pod's budget has refused it for `refusedForMs`; it is deleted now (its grace

@@ -8,7 +8,7 @@ import { deleteOptions, type PodWriteOptions } from './eviction.js';
  */
 export function deletePod(client: DrainClient, options: PodWriteOptions): Promise<ApiOutcome> {
   return outcomeOf(() =>
-    client.core.deleteNamespacedPod({
+    client.core.deleteNamespacedPodWithHttpInfo({
       name: options.name,
       namespace: options.namespace,
       body: deleteOptions(options),

@@ -29,7 +29,8 @@ export function deleteOptions(options: PodWriteOptions): V1DeleteOptions {
 /**
  * POST pods/{name}/eviction (policy/v1). The API server checks the pod's PodDisruptionBudget and answers
  * 2xx (admitted, the pod is being deleted), 429 (budget), 500 (more than one budget), 404, 403…; the
- * answer comes back as data for drain/eviction-retry.ts to classify.
+ * answer comes back as data for drain/eviction-retry.ts to classify, with the API server's `Warning:`
+ * headers (a ValidatingAdmissionPolicy's Warn action, a webhook's warnings) on an answer of either kind.
  */
 export function evictPod(client: DrainClient, options: PodWriteOptions): Promise<ApiOutcome> {
   const body: V1Eviction = {
@@ -39,7 +40,7 @@ export function evictPod(client: DrainClient, options: PodWriteOptions): Promise
     deleteOptions: deleteOptions(options),
   };
   return outcomeOf(() =>
-    client.core.createNamespacedPodEviction({
+    client.core.createNamespacedPodEvictionWithHttpInfo({
       name: options.name,
       namespace: options.namespace,
       body,
