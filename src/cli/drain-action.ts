@@ -87,11 +87,7 @@ export async function drainAction(
     for (const notice of notices) process.stderr.write(`note: ${notice}\n`);
   }
   try {
-    let plan = planSnapshot(snapshot, selection, options);
-    if (asksServer(values, options)) {
-      const { withAnswersOfServer } = await import('./ask-server.js');
-      plan = await withAnswersOfServer(plan, client);
-    }
+    const plan = planSnapshot(snapshot, selection, options);
     if (values.dryRun === 'none') refuseMarked(snapshot, plan.nodes);
     if (values.dryRun === 'none' && !values.ignoreRunClaim) await refuseClaimed(snapshot, plan.nodes, runApi(client));
     const work = drainTargets(plan, snapshot.pods);
@@ -163,15 +159,6 @@ export async function drainAction(
     // The watches the drain followed its pods and budgets with.
     live.stop();
   }
-}
-
-/**
- * The plan shown first asks the admission chain (dry runs of its evictions; the drain has the permission,
- * checked before the read) unless --ask-server=false. A dry run does not: a client one sends nothing, a
- * server one's own evictions are those dry runs. --disable-eviction sends no eviction.
- */
-function asksServer(values: DrainCommandValues, options: DrainOptions): boolean {
-  return values.askServer !== false && values.dryRun === 'none' && !options.disableEviction;
 }
 
 function escalationForEngine({ escalation }: DrainOptions) {
