@@ -204,7 +204,15 @@ export function compare(o: Observation): Comparison {
   // the victims, so what becomes of the workloads with pods on those nodes is not the plan's to know.
   const everyLink = replacementsOf(o.plan, true);
   const tied = everyLink.find((r) => (r.replacement.preemption?.tiedWith.length ?? 0) > 0);
-  const tiedNodes = new Set(tied ? [tied.replacement.preemption!.node, ...tied.replacement.preemption!.tiedWith] : []);
+  // A preemption that spares pods of a budget the wave evicts two or more of: met before the wave's
+  // evictions are all admitted, it may take those pods instead (budgetsSpared), so its victims are not
+  // the plan's to know either.
+  const racing = new Set(o.plan.budgets.filter((b) => b.perWave >= 2).map((b) => `${b.namespace}/${b.name}`));
+  const spared = everyLink.find((r) => r.replacement.preemption?.budgetsSpared?.some((b) => racing.has(b)));
+  const tiedNodes = new Set([
+    ...(tied ? [tied.replacement.preemption!.node, ...tied.replacement.preemption!.tiedWith] : []),
+    ...(spared ? [spared.replacement.preemption!.node] : []),
+  ]);
   const onTiedNodes = new Set(o.before.filter((p) => p.node !== null && tiedNodes.has(p.node)).map((p) => p.app));
   // A replacement whose fate the plan leaves unknown may take room, or preempt, where the plan does not
   // say: the workloads whose pods off the drained node the cluster deleted and the plan did not name as
@@ -242,7 +250,7 @@ export function compare(o: Observation): Comparison {
     }
     if (onTiedNodes.has(controller)) {
       notJudged.push(
-        `${controller}: has pods on ${[...tiedNodes].join(', ')}, where a tied preemption picks its victims`,
+        `${controller}: has pods on ${[...tiedNodes].join(', ')}, where a tied or racing preemption picks its victims`,
       );
       continue;
     }
@@ -319,6 +327,10 @@ export function compare(o: Observation): Comparison {
   if (tied) {
     notJudged.push(
       `preemption victims: ${tied.pod}'s nomination is tied with ${tied.replacement.preemption!.tiedWith.join(', ')}`,
+    );
+  } else if (spared) {
+    notJudged.push(
+      `preemption victims: ${spared.pod}'s preemption spares pods of budget ${spared.replacement.preemption!.budgetsSpared!.join(', ')}, which its wave's evictions race`,
     );
   } else if (unknown.length > 0) {
     notJudged.push(

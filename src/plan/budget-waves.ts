@@ -192,12 +192,17 @@ interface PreemptionRace {
   /** The preempting replacement's pod and the victim, as ns/name. */
   readonly preemptor: string;
   readonly victim: string;
+  /** The victim is a pod the plan's preemption spares (budgetsSpared): it may be deleted, not it will. */
+  readonly spared: boolean;
 }
 
 /**
  * The budgets whose pods this round both admits, two or more of them, and loses to a preemption by one
  * of the round's replacements (a victim's deletion breaks the budget: the plan counted the round's
- * evictions first). The drain sends the round's evictions at once, but the API server admits one of a
+ * evictions first), or may lose: a preemption that spares a lower-priority pod of the budget only because
+ * the round's evictions spent it (budgetsSpared) meets the budget with room while those evictions are not
+ * all admitted, and may then delete that pod instead. Taught by seed 8093
+ * (test/fixtures/fidelity/seed-8093.json). The drain sends the round's evictions at once, but the API server admits one of a
  * budget's at once and tries the others again after their update of the budget's status conflicted
  * (every 500 ms, EvictionsRetry), while kube-scheduler preempts as soon as it meets the replacement; once
  * the disruption controller has counted the victim gone, the budget refuses the evictions still waiting.
@@ -214,12 +219,18 @@ function preemptionRaces(
     if (c.budgets.length === 1) admissions.set(c.budgets[0]!.key, (admissions.get(c.budgets[0]!.key) ?? 0) + 1);
   const races: PreemptionRace[] = [];
   for (const [c, replacement] of placed) {
-    for (const victim of replacement?.preemption?.victims ?? []) {
+    const preemption = replacement?.preemption;
+    if (!preemption) continue;
+    const preemptor = `${c.pod.metadata?.namespace ?? 'default'}/${c.pod.metadata?.name ?? ''}`;
+    for (const victim of preemption.victims) {
       for (const budget of victim.budgetsBroken) {
         if ((admissions.get(budget) ?? 0) < 2) continue;
-        const preemptor = `${c.pod.metadata?.namespace ?? 'default'}/${c.pod.metadata?.name ?? ''}`;
-        races.push({ budget, round, preemptor, victim: `${victim.namespace}/${victim.name}` });
+        races.push({ budget, round, preemptor, victim: `${victim.namespace}/${victim.name}`, spared: false });
       }
+    }
+    for (const budget of preemption.budgetsSpared ?? []) {
+      if ((admissions.get(budget) ?? 0) < 2) continue;
+      races.push({ budget, round, preemptor, victim: `a pod of that budget on ${preemption.node}`, spared: true });
     }
   }
   return races;
@@ -227,7 +238,7 @@ function preemptionRaces(
 
 /** Why whether the budget lets a pod go is unknown: a preemption of its wave may take the budget's room first. */
 export const budgetRacesPreemption = (race: PreemptionRace) =>
-  `the API server admits one of budget ${race.budget}'s evictions of a wave at once and the others after a conflict, 500 ms later, while the replacement of ${race.preemptor} preempts ${race.victim} in that wave: once that pod is deleted, the budget refuses the evictions it has not admitted, and which comes first is timing`;
+  `the API server admits one of budget ${race.budget}'s evictions of a wave at once and the others after a conflict, 500 ms later, while the replacement of ${race.preemptor} ${race.spared ? 'may preempt' : 'preempts'} ${race.victim} in that wave: once that pod is deleted, the budget refuses the evictions it has not admitted, and which comes first is timing`;
 
 /**
  * The pods whose admission hangs on a replacement whose fate is unknown, with why (budgetWaitsOnUnknown).

@@ -138,6 +138,12 @@ export interface PreemptionPlan {
    * random, so the node and the victims may be theirs instead. Empty when the choice is certain.
    */
   readonly tiedWith: readonly string[];
+  /**
+   * Budgets of lower-priority pods on `node` that the preemption leaves because deleting them would break
+   * the budget as the drain's evictions left it; set only when there are some. While those evictions are
+   * not all admitted yet, the budget has room, and such a pod may be the victim instead.
+   */
+  readonly budgetsSpared?: readonly BudgetKey[];
 }
 
 export interface PreemptionVictim {

@@ -272,6 +272,25 @@ export class SimulatedCluster implements ClusterState {
     }
   }
 
+  /**
+   * Runs `fn` as if these placed replacements had not been placed yet: off their nodes' room (requests,
+   * ports, pod slot) and counts (as withoutPods). What their plugins hold in their own stores stays.
+   */
+  withoutPlaced<T>(placed: readonly Placed[], fn: () => T): T {
+    const views = placed.map(({ pod, node }) => {
+      const at = this.cache.positions.get(node.name)!;
+      let view = this.nodes[at]!;
+      if (view === this.cache.nodeInfos[at]) this.nodes[at] = view = NodeInfo.viewOf(view, false);
+      view.removePod(pod);
+      return { pod, view };
+    });
+    try {
+      return this.withoutPods(new Set(placed.map(({ pod }) => pod.uid)), fn);
+    } finally {
+      for (const { pod, view } of views) view.addPod(pod);
+    }
+  }
+
   /** Preemption deleted these pods of `node`: their room is free, they count nowhere from now on. */
   preempt(node: NodeInfo, victims: readonly NodePod[]): void {
     const at = this.cache.positions.get(node.name)!;

@@ -471,10 +471,37 @@ export class SchedulingSimulation {
       if (controller?.recreates) this.preempted.push({ victim: v, plan });
       return plan;
     });
+    const spared = this.budgetsSpared(pod, node, run.chosen.victims, budgets);
     this.cluster.preempt(node, run.chosen.victims);
     this.roomFreed = true;
     this.commit(pod, node, state);
-    return { node: node.name, victims, budgetsBroken: [...broken].sort(), tiedWith: run.tiedWith };
+    return {
+      node: node.name,
+      victims,
+      budgetsBroken: [...broken].sort(),
+      tiedWith: run.tiedWith,
+      ...(spared.length > 0 ? { budgetsSpared: spared } : {}),
+    };
+  }
+
+  /**
+   * The budgets of the node's lower-priority pods that the preemption leaves although it could delete
+   * them, because their deletion would break the budget as the drain's evictions left it (see
+   * PreemptionPlan.budgetsSpared).
+   */
+  private budgetsSpared(
+    pod: PodInfo,
+    node: NodeInfo,
+    victims: readonly NodePod[],
+    budgets: readonly PreemptionBudget[],
+  ): BudgetKey[] {
+    const chosen = new Set(victims.map((v) => v.uid));
+    const spared = new Set<BudgetKey>();
+    for (const other of this.cluster.podsOn(node)) {
+      if (other.priority >= pod.priority || chosen.has(other.uid)) continue;
+      for (const b of budgets) if (b.allowed <= 0 && counts(b, other)) spared.add(b.key);
+    }
+    return [...spared].sort();
   }
 
   /**

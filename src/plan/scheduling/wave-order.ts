@@ -221,13 +221,15 @@ export class WaveOrder {
 
   /**
    * The findings on a replacement of the round just placed (and on the round's earlier ones it competes
-   * with): the eviction race, then the affinity race, then the room choice; a plan one finds unknown is
-   * not judged by the next.
+   * with): the eviction race, then the preemption met first, then the affinity race, then the room choice;
+   * a plan one finds unknown is not judged by the next.
    */
   judge(mate: RoundPod, pod: V1Pod, plan: MutablePlan): WaveFinding[] {
     this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
     const findings = this.checkRace(mate, plan);
     const flagged = new Set(findings.map((f) => f.plan));
+    findings.push(...this.checkPreemptsMetFirst(pod, plan, flagged));
+    for (const f of findings) flagged.add(f.plan);
     findings.push(...this.checkAffinityRace(pod, plan, flagged));
     for (const f of findings) flagged.add(f.plan);
     findings.push(...this.checkRoom(pod, plan, mate.first, flagged));
@@ -320,6 +322,52 @@ export class WaveOrder {
       unknown: EVICTION_RACE_UNKNOWN,
       note: `Where the scheduler meets it in its wave matters: ${why}.`,
     }));
+  }
+
+  /**
+   * Whether this replacement, which finds no node in the plan's order, would fit or preempt had the
+   * scheduler met it before the replacements of its round placed ahead of it that it cannot preempt (of
+   * another workload, at its priority or above). The plan meets a round's replacements in the scheduler's
+   * queue order (priority first), but the controllers make them as the evictions land: a lower-priority
+   * replacement made first is scheduled before a higher one exists, and may then preempt on a node the
+   * higher one fills in the plan's order (a nomination holds no room against a higher-priority pod, so
+   * the higher one still goes there, and the victims are gone either way). Then its plan says unknown, and
+   * so do those of the replacements it was placed behind at its own priority (met after it, they may
+   * find less room). Asked of a round of several evictions.
+   * Taught by seed 8057 (test/fixtures/fidelity/seed-8057.json).
+   */
+  private checkPreemptsMetFirst(pod: V1Pod, plan: MutablePlan, flagged: ReadonlySet<MutablePlan>): WaveFinding[] {
+    if (plan.unknown !== undefined || flagged.has(plan) || fateOf(plan) !== 'none') return [];
+    const replacement = podInfo(this.placer.replacementOf(pod), this.placer.snapshot);
+    if (replacement.preemptionPolicy === 'Never') return [];
+    const owner = controllerRef(pod)?.uid;
+    const late = isLateReplacement(pod);
+    const ahead = this.placer.cluster
+      .placedSince(this.roundFrom)
+      .filter(
+        (p) =>
+          p.pod.priority >= replacement.priority &&
+          controllerRef(p.pod.pod)?.uid !== owner &&
+          isLateReplacement(p.pod.pod) === late,
+      );
+    if (ahead.length === 0) return [];
+    const before = this.placer.cluster.withoutPlaced(ahead, () => this.placer.tryAlone(replacement, true));
+    if (before.fate === 'none') return [];
+    const names = [...new Set(ahead.map((p) => p.pod.name))].join(', ');
+    const fares = before.fate === 'fits' ? `go to ${before.node}` : `preempt on ${before.node}`;
+    const note = `Where the scheduler meets it in its wave matters: met before the replacements placed ahead of it (${names}), it would ${fares}.`;
+    const findings: WaveFinding[] = [{ plan, unknown: EVICTION_RACE_UNKNOWN, note }];
+    const peers = this.roundPlaced.filter(
+      (r) =>
+        r.plan.unknown === undefined &&
+        !flagged.has(r.plan) &&
+        ahead.some((p) => p.node.name === r.node && p.pod.priority === replacement.priority),
+    );
+    for (const r of peers) {
+      const peerNote = `Where the scheduler meets it in its wave matters: the replacement of ${pod.metadata?.name ?? ''}, met before it, could ${fares}.`;
+      findings.push({ plan: r.plan, unknown: EVICTION_RACE_UNKNOWN, note: peerNote });
+    }
+    return findings;
   }
 
   /**

@@ -176,11 +176,41 @@ describe('compare', () => {
     const tied = compare({ ...observation, plan: preempting(['fid-node-3']) });
     expect(tied.facts.find((f) => f.fact === 'preemption victims')).toBeUndefined();
     expect(tied.notJudged).toEqual([
-      'low: has pods on fid-node-2, fid-node-3, where a tied preemption picks its victims',
+      'low: has pods on fid-node-2, fid-node-3, where a tied or racing preemption picks its victims',
       "preemption victims: high-a's nomination is tied with fid-node-3",
     ]);
     // Which node's pods lose their room is the scheduler's random pick: low's replacements are not judged.
     expect(tied.facts.filter((f) => f.subject === 'low')).toEqual([]);
+  });
+
+  it("leaves unjudged the victims of a preemption that spares pods of a budget its wave's evictions race", () => {
+    // The plan's preemption spares low's pods for budget fidelity/low, which the wave evicts two of: met
+    // before the second eviction is admitted, the scheduler may take low-b instead, as it did here.
+    const preempting = (budgetsSpared: Array<`${string}/${string}`>) =>
+      plan(
+        [
+          podPlan('high-a', 'high', {
+            replacement: replacement(['fid-node-2'], {
+              preemption: { node: 'fid-node-2', victims: [], budgetsBroken: [], tiedWith: [], budgetsSpared },
+            }),
+          }),
+        ],
+        { budgets: [{ namespace: 'fidelity', name: 'low', perWave: 2 }] } as unknown as Partial<DrainPlan>,
+      );
+    const observation = {
+      node: NODE,
+      events: drain('drained', ['high-a', 'terminating']),
+      before: [pod('high-a', 'high', NODE), pod('low-b', 'low', 'fid-node-2')],
+      after: [pod('high-b', 'high', 'fid-node-2'), pod('low-c', 'low', null)],
+    };
+    const certain = compare({ ...observation, plan: preempting([]) });
+    expect(certain.facts.find((f) => f.fact === 'preemption victims')).toMatchObject({ plan: 'none', agree: false });
+    const racing = compare({ ...observation, plan: preempting(['fidelity/low']) });
+    expect(racing.facts.find((f) => f.fact === 'preemption victims')).toBeUndefined();
+    expect(racing.notJudged).toContain(
+      "preemption victims: high-a's preemption spares pods of budget fidelity/low, which its wave's evictions race",
+    );
+    expect(racing.facts.filter((f) => !f.agree)).toEqual([]);
   });
 
   it("matches several replacements of one workload as a multiset of nodes: which goes first is the evictions' race", () => {

@@ -13,7 +13,7 @@ import {
   REPLACEMENT_ORDER_UNKNOWN,
   ROOM_CHOICE_UNKNOWN,
 } from '../../../../src/plan/scheduling/simulation.js';
-import type { DrainPlan } from '../../../../src/plan/types.js';
+import type { DrainPlan, ReplacementPlan } from '../../../../src/plan/types.js';
 import { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
 import { snapshotFromText } from '../../../../src/snapshot/load-file.js';
 import { options } from '../rules-fixture.js';
@@ -45,6 +45,20 @@ function planOf(
 
 const placedOn = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement?.placedOn;
 const replacementOf = (plan: DrainPlan, pod: string) => plan.pods.find((p) => p.name === pod)?.replacement;
+/** Each of `count` replacements is unknown for the eviction race, as `shape` says, its message naming `why`. */
+function expectRaced(
+  replacements: ReadonlyArray<ReplacementPlan | null | undefined>,
+  count: number,
+  shape: Partial<ReplacementPlan>,
+  why: string,
+): void {
+  expect(replacements).toHaveLength(count);
+  for (const r of replacements) {
+    expect(r).toMatchObject({ ...shape, unknown: EVICTION_RACE_UNKNOWN });
+    expect(r?.message).toContain(why);
+  }
+}
+
 /** The lab's snapshots (seeds 43, 46, 98, 141, 185, 229) were taken on this day. */
 const SNAPSHOT_DAY = '2026-12-03T05:00:00Z';
 
@@ -337,13 +351,12 @@ describe("seed 403: a replacement that, met first, would take room its wave's ea
   });
 
   it('calls the fillers placed on fid-node-1 unknown too, naming what takes their room', () => {
-    expect(fillers).toHaveLength(3);
-    for (const filler of fillers) {
-      expect(filler).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
-      expect(filler?.message).toContain(
-        'the replacement of web-3-5c5575b8d8-tr55t, placed first, would take fid-node-1',
-      );
-    }
+    expectRaced(
+      fillers,
+      3,
+      { placedOn: null },
+      'the replacement of web-3-5c5575b8d8-tr55t, placed first, would take fid-node-1',
+    );
   });
 
   it("still finds web-2's replacement no node anywhere (its zone spread)", () => {
@@ -493,5 +506,46 @@ describe("seed 7310 (a 1.34.4 lab): a preemption by a replacement whose fate is 
   it("keeps db-2-1's replacement, held by its volume on the drained node, without a node", () => {
     expect(replacementOf(plan, 'db-2-1')).toMatchObject({ schedulable: false, untilNodeReturns: ['fid-node-2'] });
     expect(replacementOf(plan, 'db-2-1')?.unknown).toBeUndefined();
+  });
+});
+
+describe('seed 8057: a replacement that, met before a higher-priority one of its wave, would preempt is unknown', () => {
+  // Draining fid-node-2: web-1's replacement (priority 1000, 200m) takes fid-node-3 first in the plan's
+  // order, and the fillers' (priority 100, 500m each) then find no node, not even by preemption. In the
+  // lab (1.34.4 and 1.37.2 alike) a filler's replacement was made and scheduled before web-1's: it
+  // preempted a priority-0 pod on the node web-1's later took (web-3's on 1.37.2, the node agent on 1.34.4).
+  const plan = planOf(8057, 'fid-node-2', '2026-12-05T10:00:00Z');
+  const fillers = plan.pods.filter((p) => p.name.startsWith('filler-')).map((p) => p.replacement);
+
+  it("calls the fillers' replacements unknown, saying where one met first would preempt", () => {
+    const why =
+      'met before the replacements placed ahead of it (web-1-5d5cb48484-tpnwm), it would preempt on fid-node-3';
+    expectRaced(fillers, 4, { schedulable: false }, why);
+  });
+
+  it("keeps web-1's replacement on fid-node-3: a lower-priority nomination holds no room against it", () => {
+    expect(replacementOf(plan, 'web-1-5d5cb48484-tpnwm')).toMatchObject({ placedOn: 'fid-node-3' });
+    expect(replacementOf(plan, 'web-1-5d5cb48484-tpnwm')?.unknown).toBeUndefined();
+  });
+});
+
+describe("seed 8093 (a 1.34.4 lab): a preemption that spares a budget's pods only because its wave spent it races that wave", () => {
+  // Draining fid-node-1 evicts web-1's two pods in one wave (maxUnavailable 50% of 4). In the plan's order
+  // both are admitted first, and the fillers' replacements then preempt db pods, web-1's being spared for
+  // its spent budget. In the lab the API server admitted one eviction and retried the other after a
+  // conflict; meanwhile the fillers' replacements met web-1's budget with room and preempted a web-1 pod on
+  // each of fid-node-2 and fid-node-3: the budget then refused the second eviction for good.
+  const plan = planOf(8093, 'fid-node-1', '2026-12-05T10:00:00Z');
+
+  it("names web-1's budget as spared by the fillers' preemptions", () => {
+    const preemptions = plan.pods.filter((p) => p.name.startsWith('filler-')).map((p) => p.replacement?.preemption);
+    expect(preemptions.some((p) => p?.budgetsSpared?.includes('fidelity/web-1'))).toBe(true);
+  });
+
+  it("calls whether web-1's pods can be evicted unknown, so the drain may not finish", () => {
+    const web1 = plan.pods.filter((p) => p.name.startsWith('web-1-'));
+    expect(web1).toHaveLength(2);
+    for (const pod of web1) expect(pod.outcomeUnknown).toMatch(/may preempt a pod of that budget on fid-node-[23]/);
+    expect(plan.verdict).toBe('blocked');
   });
 });
