@@ -28,12 +28,15 @@ export async function buildProgramWith(register: RegisterCommands): Promise<Comm
     'after',
     `
 Exit codes (audit: those of its worst node's verdict):
-  0    plan: verdict clear or slow; drain: done
-  1    error (cluster unreachable, forbidden, unknown node, malformed snapshot, drain failed or timed out)
+  0    plan: verdict clear or slow; drain: done; a question answered no
+  1    error (cluster unreachable, forbidden, unknown node, malformed snapshot,
+       drain failed or timed out)
   2    usage error (unknown flag, missing argument)
   3    plan: verdict blocked
-  4    plan: verdict incomplete (a kind it needs could not be read; --allow-incomplete: 0)
-  5    plan: verdict disruptive (the drain finishes but leaves a workload with replicas down)
+  4    plan: verdict incomplete (a kind it needs could not be read;
+       --allow-incomplete: 0)
+  5    plan: verdict disruptive (the drain finishes but leaves a workload with
+       replicas down)
   130  interrupted (SIGINT)
   143  drain, run: stopped by SIGTERM, as on Ctrl-C`,
   );

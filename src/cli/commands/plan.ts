@@ -35,7 +35,7 @@ export function register(program: Command): void {
       "budgets answer, nothing is written) and put its answer beside the plan's; needs create on pods/eviction " +
       '(kubectl maint rbac plan --ask-server)',
   );
-  const poolGroup = 'Pool (batch by batch, as run takes the nodes; without it, the nodes are drained together):';
+  const poolGroup = 'Pool (batch by batch, as run takes them; without it, drained together):';
   command.addOption(
     maxUnavailableOption(
       'plan the nodes as a pool, batch by batch as `kubectl maint run` takes them: at most this many (or this share of the pool, rounded down) out of service at once',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { displayWidth } from '../../../src/ui/text-wrap.js';
 import { wrap } from '../../../src/cli/help-layout.js';
 import { buildProgram } from '../../../src/cli/main.js';
 
@@ -42,4 +43,30 @@ describe('wrap', () => {
     expect(wrap('one two three four', 9)).toEqual(['one two', 'three', 'four']);
     expect(wrap('a kube-apiserver-endpoint b', 5)).toEqual(['a', 'kube-apiserver-endpoint', 'b']);
   });
+});
+
+describe('every help at 80 columns', () => {
+  /** Each command of the tree, nested ones too (`rbac plan`). */
+  const commands = (root: typeof program): Array<typeof program> => [
+    root,
+    ...root.commands.flatMap((c) => commands(c)),
+  ];
+
+  /** The whole help a user sees, the text added before and after the usage included. */
+  function fullHelp(command: typeof program, columns: number): string {
+    let out = '';
+    command.configureOutput({ getOutHelpWidth: () => columns, writeOut: (text) => (out += text) });
+    command.outputHelp();
+    return out;
+  }
+
+  it.each(commands(program).map((c) => [c.name(), c] as const))(
+    '%s --help has no line over 80 columns',
+    (_name, command) => {
+      const long = fullHelp(command, 80)
+        .split('\n')
+        .filter((line) => displayWidth(line) > 80);
+      expect(long).toEqual([]);
+    },
+  );
 });
