@@ -100,9 +100,14 @@ export async function drainAction(
     }
     refuseLikeKubectl(plan, work);
     const answer = await confirm(plan, work, values, clusterTarget(client));
-    if (answer !== 'yes') {
-      process.stderr.write(`${NOT_CONFIRMED}\n`);
-      return answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error;
+    if (answer === 'interrupted') {
+      process.stderr.write('interrupted: nothing was changed\n');
+      return ExitCode.Interrupted;
+    }
+    // Declining is the user's choice, not a failure: kubectl delete --interactive says it cancelled and exits 0.
+    if (answer === 'no') {
+      process.stdout.write(`${NOT_CONFIRMED}\n`);
+      return ExitCode.Ok;
     }
 
     // One drain per node: marked before the cordon (a drain that started meanwhile refuses this one),

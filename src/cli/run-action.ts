@@ -151,6 +151,11 @@ export async function runCommandAction(
     }
     return await drive(taken, { api, holder, values, client, live: await live() });
   } catch (err) {
+    // Declining is the user's choice, not a failure: kubectl delete --interactive says it cancelled and exits 0.
+    if (err instanceof RunDeclined) {
+      process.stdout.write('run cancelled: nothing was changed\n');
+      return ExitCode.Ok;
+    }
     if (err instanceof RunRefused && values.resume !== undefined && /^no run/.test(err.message)) {
       // A run started when runs were kept in kube-system: say where it is.
       const note = await earlierRunsNote(api, values.stateNamespace);
@@ -166,6 +171,9 @@ export async function runCommandAction(
     if (opened) (await opened.catch(() => undefined))?.stop();
   }
 }
+
+/** The run's question was answered no: nothing was written. */
+class RunDeclined extends Error {}
 
 /** A failure once the run is known names it: the operator may have several. */
 function namingRun(runId: string | undefined, err: unknown): unknown {
@@ -198,12 +206,8 @@ async function startRun(
     throw new CliError(blockedRunRefusal(plan), ExitCode.Blocked);
   }
   const answer = await confirm(plan);
-  if (answer !== 'yes') {
-    throw new CliError(
-      'not confirmed: nothing was changed',
-      answer === 'interrupted' ? ExitCode.Interrupted : ExitCode.Error,
-    );
-  }
+  if (answer === 'interrupted') throw new CliError('interrupted: nothing was changed', ExitCode.Interrupted);
+  if (answer === 'no') throw new RunDeclined();
   const definition = newRunDefinition(plan, command, runOptionsFrom(values), new Date());
   const lease = await claimRun(ctx, definition, takeOver);
   return { definition, lease, conditions, fresh: true };

@@ -1,7 +1,8 @@
 /** What a drain says when it stops before its first write: nothing was changed, and why. */
 
 /** The operator did not answer yes. */
-export const NOT_CONFIRMED = 'Nothing was changed.';
+/** A drain's question answered no: as kubectl delete --interactive, said on stdout, and not an error. */
+export const NOT_CONFIRMED = 'drain cancelled: nothing was changed';
 
 /** A refusal found before any write (the access check, another drain's mark): the cause, and that nothing was changed. */
 export const refusedUnchanged = (cause: string): string => `${cause}: nothing was changed`;

@@ -56,8 +56,8 @@ describe('kubectl maint run in a terminal', () => {
       30_000,
       'the exit',
     );
-    expect(done).toContain('error: not confirmed: nothing was changed');
-    expect(done).toContain('EXIT=1');
+    expect(done).toContain('run cancelled: nothing was changed');
+    expect(done).toContain('EXIT=0');
     expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
     expect(
       (await poolNodes()).filter((n) =>
