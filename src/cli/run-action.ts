@@ -13,7 +13,7 @@ import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
 import { ApiAway, durably } from '../run/durable.js';
 import { newRunDefinition, resumeRun, ResumeNotTaken, type TakenRun } from '../run/start.js';
-import { isFailedPhase, RELEASED_NODE, type RunOptions } from '../run/state.js';
+import { isFailedPhase, RELEASED_NODE, releasedAnnotation, type RunOptions } from '../run/state.js';
 import type { LiveCluster } from '../snapshot/load-live.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { matchesLabelSelector } from '../snapshot/label-selector.js';
@@ -337,13 +337,24 @@ async function drive(
         ),
     };
     await durably(() => keeper.confirm(), durability);
-    await mapLimited(definition.batches.flat(), (node) =>
-      durably(() => writeOwnNode(api, definition.id, node, RELEASED_NODE, { releaseAutoscalers: true }), durability),
+    // Nodes released when the run stopped before are another's to write now, or no one's.
+    const released = new Set(definition.released ?? []);
+    await mapLimited(
+      definition.batches.flat().filter((node) => !released.has(node)),
+      (node) =>
+        durably(() => writeOwnNode(api, definition.id, node, RELEASED_NODE, { releaseAutoscalers: true }), durability),
     );
     await durably(() => keeper.remove(), durability);
     return ExitCode.Ok;
   }
-  await keeper.release();
+  // Nodes done are back in service: released (their claim removed) so that other runs and drains may take
+  // them while this run waits for a resume, which leaves them done (recorded on the Lease first).
+  const done =
+    finished.type === 'run-finished' ? finished.nodes.filter((n) => n.phase === 'done').map((n) => n.node) : [];
+  await keeper.release(done.length > 0 ? releasedAnnotation(definition, done) : undefined);
+  await mapLimited(done, (node) =>
+    writeOwnNode(api, definition.id, node, RELEASED_NODE, { releaseAutoscalers: true }).catch(() => undefined),
+  );
   const code = runExitCode(finished);
   return code === ExitCode.Interrupted ? signalExitCode(stoppedBy) : code;
 }

@@ -156,7 +156,9 @@ async function refusalFor(
         ? 'its command may still be running'
         : phase === 'command-failed'
           ? 'its command failed'
-          : 'its command ran and it is not back in service';
+          : phase === 'command-killed'
+            ? 'its command was killed'
+            : 'its command ran and it is not back in service';
     return `node "${node}" is in run ${other} in phase ${phase} (${what}): a take-over starts it over and runs its command again, only with --take-over --rerun-command; or resume that run with kubectl maint run --resume ${other}; nothing was changed`;
   }
   return null;

@@ -155,9 +155,10 @@ export class LeaseKeeper {
     this.watch = undefined;
   }
 
-  async release(): Promise<void> {
+  /** Gives the Lease back, recording `annotations` on it in the same write. */
+  async release(annotations?: Readonly<Record<string, string>>): Promise<void> {
     this.stop();
-    await giveBack(this.ctx, this.name);
+    await giveBack(this.ctx, this.name, annotations);
   }
 
   async remove(): Promise<void> {
@@ -170,10 +171,14 @@ export class LeaseKeeper {
 export async function giveBack(
   ctx: { readonly api: RunApi; readonly namespace: string; readonly holder: string },
   name: string,
+  annotations?: Readonly<Record<string, string>>,
 ): Promise<void> {
   const latest = await ctx.api.readLease(ctx.namespace, name);
   if (!latest || latest.spec?.holderIdentity !== ctx.holder) return;
-  await ctx.api.replaceLease(ctx.namespace, { ...latest, spec: { ...latest.spec, holderIdentity: '' } });
+  const metadata = annotations
+    ? { ...latest.metadata, annotations: { ...latest.metadata?.annotations, ...annotations } }
+    : latest.metadata;
+  await ctx.api.replaceLease(ctx.namespace, { ...latest, metadata, spec: { ...latest.spec, holderIdentity: '' } });
 }
 
 /**

@@ -485,8 +485,8 @@ class PoolRun {
     }
     this.emit({ type: 'command-finished', node, exitCode: result.exitCode, failure: result.failure });
     if (result.interrupted) {
-      // Stays command-running in the cluster: the resume says its command did not finish.
-      this.phases.set(node, { batch, phase: 'command-running', problem: 'command killed (interrupted)' });
+      // Killed by a second Ctrl-C: a phase of its own, so the summary, `runs` and a resume say so.
+      await this.setPhase(node, batch, 'command-killed', 'command killed (interrupted)');
       return 'ran';
     }
     // Kept on this machine until it is written: a write the API server does not take (away, or this
@@ -612,7 +612,13 @@ class PoolRun {
   private async readPhases(): Promise<void> {
     const batchOf = this.definition.batches.flatMap((nodes, i) => nodes.map((node) => ({ node, batch: i + 1 })));
     const read = await mapLimited(batchOf, ({ node }) => this.deps.api.readNode(node));
+    const released = new Set(this.definition.released ?? []);
     for (const [i, { node, batch }] of batchOf.entries()) {
+      // Released done when the run stopped: another run or a drain may have it now; it stays done here.
+      if (released.has(node)) {
+        this.phases.set(node, { batch, phase: 'done' });
+        continue;
+      }
       const { phase, distrusted } = trustedPhase(read[i]!, this.definition);
       const kept =
         phase === 'command-running' && this.deps.commandLog

@@ -57,7 +57,7 @@ export async function listRuns(api: RunApi, namespace: string, nowMs: number, fl
       holder: null,
       started: null,
       command: definition?.command ?? null,
-      nodes: byPhase(id, definition ? definition.batches.flat() : names, byName),
+      nodes: byPhase(id, definition ? definition.batches.flat() : names, byName, new Set(definition?.released ?? [])),
       next: `kubectl maint run ${definition ? '--resume' : '--abandon'} ${id}${flags}`,
     };
   });
@@ -85,16 +85,28 @@ function fromLease(lease: V1Lease, nodes: ReadonlyMap<string, V1Node>, nowMs: nu
     holder: last,
     started: created ? new Date(created).toISOString() : null,
     command: definition?.command ?? null,
-    nodes: byPhase(id, names, nodes),
+    nodes: byPhase(id, names, nodes, new Set(definition?.released ?? [])),
     next: state === 'alive' ? null : `kubectl maint run --resume ${id}${flags}`,
   };
 }
 
-function byPhase(run: string, names: readonly string[], nodes: ReadonlyMap<string, V1Node>): Record<string, string[]> {
+function byPhase(
+  run: string,
+  names: readonly string[],
+  nodes: ReadonlyMap<string, V1Node>,
+  released: ReadonlySet<string>,
+): Record<string, string[]> {
   const phases: Record<string, string[]> = {};
   for (const name of names) {
     const node = nodes.get(name);
-    const phase = !node ? 'gone' : runOfNode(node) !== run ? 'unclaimed' : (nodePhase(node) ?? 'pending');
+    // A node the run released once done is done for it, whoever has it now.
+    const phase = released.has(name)
+      ? 'done'
+      : !node
+        ? 'gone'
+        : runOfNode(node) !== run
+          ? 'unclaimed'
+          : (nodePhase(node) ?? 'pending');
     (phases[phase] ??= []).push(name);
   }
   return phases;

@@ -76,7 +76,12 @@ async function refuseUnfinishedCommands(api: RunApi, definition: RunDefinition, 
     // A result this machine kept (it could not be written): the command ran, and the resume writes it.
     if (phase === 'command-running' && keptResult(logs, definition.id, node)) continue;
     if (UNFINISHED_COMMAND.has(phase)) {
-      const what = phase === 'command-running' ? 'did not finish (interrupted)' : 'failed';
+      const what =
+        phase === 'command-running'
+          ? 'did not finish (interrupted)'
+          : phase === 'command-killed'
+            ? 'was killed (interrupted)'
+            : 'failed';
       throw new RunRefused(
         `node "${node}": its command ${what}; re-run it with kubectl maint run --resume ${definition.id} --rerun-command`,
       );

@@ -43,6 +43,8 @@ export const ANNOTATION = {
   sealKey: 'maint.kubectl.io/seal-key',
   /** On each node of the run: the run's definition (the Lease's annotations above, as JSON), for a run whose Lease is lost. */
   definition: 'maint.kubectl.io/run-definition',
+  /** On the Lease: the nodes a stopped run released once done (JSON list), which a resume leaves done. */
+  released: 'maint.kubectl.io/released-done',
 } as const;
 
 /** A node's run annotations, each removed (a merge patch's null): the node released from its run. */
@@ -77,7 +79,7 @@ export const NODE_PHASES = [
 ] as const;
 export type ForwardPhase = (typeof NODE_PHASES)[number];
 /** Where a node stops when something went wrong: it stays cordoned. */
-export const FAILED_PHASES = ['drain-failed', 'command-failed', 'not-returned'] as const;
+export const FAILED_PHASES = ['drain-failed', 'command-failed', 'command-killed', 'not-returned'] as const;
 export type FailedPhase = (typeof FAILED_PHASES)[number];
 export type NodePhase = ForwardPhase | FailedPhase;
 
@@ -88,8 +90,11 @@ const phaseSet = (...phases: readonly NodePhase[]): PhaseSet => new Set(phases);
 const FAILED = phaseSet(...FAILED_PHASES);
 const ALL_PHASES = phaseSet(...NODE_PHASES, ...FAILED_PHASES);
 
-/** Where a node's command did not finish (interrupted) or failed: a resume runs it again only with --rerun-command. */
-export const UNFINISHED_COMMAND = phaseSet('command-running', 'command-failed');
+/**
+ * Where a node's command did not finish (interrupted, or killed by a second Ctrl-C) or failed: a resume
+ * runs it again only with --rerun-command.
+ */
+export const UNFINISHED_COMMAND = phaseSet('command-running', 'command-failed', 'command-killed');
 /** Where a node waits to come back (its command ran): the return step goes on from here. */
 export const RETURNING = phaseSet('command-done', 'returning', 'returned', 'not-returned');
 /** Where the node lifecycle condition MaintenanceInProgress is True. */
@@ -99,6 +104,7 @@ const MAINTENANCE_IN_PROGRESS = phaseSet(
   'returning',
   'returned',
   'command-failed',
+  'command-killed',
   'not-returned',
 );
 
@@ -130,6 +136,11 @@ export interface RunDefinition {
   readonly estimates?: RunEstimates | undefined;
   /** The key of the run's phase seals (phaseSeal); absent on a run recorded before phases were sealed. */
   readonly sealKey?: string | undefined;
+  /**
+   * Nodes done when the run stopped, released then so that other runs and drains may take them: a resume
+   * leaves them done whatever they carry now. Recorded on the Lease only (releasedAnnotation).
+   */
+  readonly released?: readonly string[] | undefined;
 }
 
 /** The flags that shape the run, kept so that --resume drains and waits the same way. */
@@ -228,7 +239,17 @@ function definitionFrom(id: string, a: Readonly<Record<string, string | undefine
     options: runOptionsOf(JSON.parse(a[ANNOTATION.options] ?? '') as RecordedRunOptions),
     estimates: estimatesOf(a[ANNOTATION.estimates]),
     sealKey: a[ANNOTATION.sealKey],
+    ...releasedOf(a[ANNOTATION.released]),
   };
+}
+
+function releasedOf(text: string | undefined): Pick<RunDefinition, 'released'> {
+  return text ? { released: JSON.parse(text) as string[] } : {};
+}
+
+/** The Lease annotation that records `done` as released, beside the nodes the run released before. */
+export function releasedAnnotation(definition: RunDefinition, done: readonly string[]): Record<string, string> {
+  return { [ANNOTATION.released]: JSON.stringify([...new Set([...(definition.released ?? []), ...done])]) };
 }
 
 /**
@@ -376,7 +397,10 @@ export function lifecycleConditions(
     MaintenancePlanned: phase === 'pending',
     DrainInProgress: phase === 'draining',
     Drained:
-      (reached(phase, 'drained') && !reached(phase, 'done')) || phase === 'command-failed' || phase === 'not-returned',
+      (reached(phase, 'drained') && !reached(phase, 'done')) ||
+      phase === 'command-failed' ||
+      phase === 'command-killed' ||
+      phase === 'not-returned',
     MaintenanceInProgress: MAINTENANCE_IN_PROGRESS.has(phase),
   };
   const at = nowIso as unknown as Date;

@@ -166,7 +166,7 @@ export function failedOutputLines(
   tails: ReadonlyMap<string, readonly string[]>,
 ): string[] {
   return event.nodes
-    .filter((n) => n.phase === 'command-failed')
+    .filter((n) => n.phase === 'command-failed' || n.phase === 'command-killed')
     .flatMap((n) => {
       const tail = tails.get(n.node) ?? [];
       const where = event.commandLog ? ` (all of it in ${commandLogFile(event.commandLog, n.node)})` : '';

@@ -26,11 +26,12 @@ const GLYPH: Readonly<Record<string, string>> = {
   done: '✓',
   'drain-failed': 'X',
   'command-failed': 'X',
+  'command-killed': 'K',
   'not-returned': 'X',
 };
 
 const LEGEND =
-  'legend: . pending  d draining  D drained  c command running  C command done  r returning  R returned  ✓ done  X failed';
+  'legend: . pending  d draining  D drained  c command running  C command done  r returning  R returned  ✓ done  X failed  K command killed';
 
 const GAP = '  ';
 const MIN_BAR = 10;

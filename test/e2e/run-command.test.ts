@@ -116,7 +116,7 @@ describe('kubectl maint run interrupted while its command runs', () => {
     },
   );
 
-  it('a second SIGINT kills the command with its whole process group; the node stays command-running', async () => {
+  it('a second SIGINT kills the command with its whole process group; the node is command-killed, as `runs` says', async () => {
     const dir = scratch();
     const command = waitingCommand(dir);
     const run = await start(['run', 'pool-1', '--ignore-daemonsets', '-o', 'json', '--', command, '{node}']);
@@ -133,7 +133,7 @@ describe('kubectl maint run interrupted while its command runs', () => {
     ]);
     const finished = finishedOf(r.events)!;
     expect(finished.nodes).toEqual([
-      { node: 'pool-1', batch: 1, phase: 'command-running', problem: 'command killed (interrupted)' },
+      { node: 'pool-1', batch: 1, phase: 'command-killed', problem: 'command killed (interrupted)' },
     ]);
     expect(finished.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
     expect(existsSync(path.join(dir, 'finished-pool-1'))).toBe(false);
@@ -143,8 +143,14 @@ describe('kubectl maint run interrupted while its command runs', () => {
       await eventually(async () => !alive(pid), 10_000, `process ${pid} (${path.basename(pidFile)}) to be gone`);
     }
     const node = (await poolNodes()).find((n) => n.metadata.name === 'pool-1')!;
-    expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('command-running');
+    expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('command-killed');
     expect(node.spec.unschedulable).toBe(true);
+    const runId = r.events.find((e) => e.type === 'run-started');
+    const runs = JSON.parse((await finish(await start(['runs', '-o', 'json']))).stdout) as {
+      items: Array<{ id: string; nodes: Record<string, string[]> }>;
+    };
+    const listed = runs.items.find((item) => runId?.type === 'run-started' && item.id === runId.runId);
+    expect(listed?.nodes).toEqual({ 'command-killed': ['pool-1'] });
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -199,6 +205,64 @@ describe('kubectl maint run interrupted while its command runs', () => {
     expect(finishedOf(run.events)).toMatchObject({ result: 'interrupted' });
     expect(finishedOf(run.events)?.nodes.find((n) => n.node === other)).toMatchObject({ phase: 'pending' });
     expect((await poolNodes()).find((n) => n.metadata.name === other)!.spec.unschedulable).toBeUndefined();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+/** The id of the run whose events these are. */
+function runIdOf(run: { readonly events: Started['events'] }): string {
+  const started = run.events.find((e) => e.type === 'run-started');
+  return started?.type === 'run-started' ? started.runId : '';
+}
+
+describe('a stopped run and its done nodes', () => {
+  beforeEach(async () => {
+    await seedPool();
+  });
+
+  it('releases them: others may take one at once, and a resume leaves them done', async () => {
+    const dir = scratch();
+    // Succeeds the first time (the first batch's node), fails after (the second's), until `once` is removed.
+    const once = path.join(dir, 'once');
+    const command = ['bash', '-c', `if [ -e ${once} ]; then exit 3; fi; touch ${once}`, '{node}'];
+    const pool = ['pool-1', 'pool-2', '--max-unavailable', '1', '--ignore-daemonsets', '-o', 'json'];
+    const failed = await finish(await start(['run', ...pool, '--', ...command]));
+    expect(failed.exitCode, described(failed)).toBe(1);
+    const nodes = finishedOf(failed.events)!.nodes;
+    const first = nodes.find((n) => n.phase === 'done')!.node;
+    const second = nodes.find((n) => n.node !== first)!.node;
+    expect(nodes.find((n) => n.node === second)?.phase).toBe('command-failed');
+    const runId = runIdOf({ events: failed.events });
+
+    // The done node carries no claim: back in service, free for another run.
+    const node = (await poolNodes()).find((n) => n.metadata.name === first)!;
+    expect(node.metadata.annotations?.['maint.kubectl.io/run']).toBeUndefined();
+    expect(node.spec.unschedulable).toBeUndefined();
+    // Another run takes it (a stopped run's claim would refuse it); stopped once it has.
+    const other = await start(['run', first, '--ignore-daemonsets', '--yes', '-o', 'json', '--', 'true']);
+    await untilEvent(other, (events) => events.some((e) => e.type === 'run-started'), 60_000, 'the other run to start');
+    other.child.kill('SIGINT');
+    await finish(other);
+    await finish(await start(['run', '--abandon', runIdOf(other)]));
+    await finish(await start(['uncordon', first]));
+
+    // `runs` still counts it done in the stopped run.
+    const runs = JSON.parse((await finish(await start(['runs', '-o', 'json']))).stdout) as {
+      items: Array<{ id: string; nodes: Record<string, string[]> }>;
+    };
+    expect(runs.items.find((item) => item.id === runId)?.nodes).toEqual({
+      done: [first],
+      'command-failed': [second],
+    });
+
+    // The resume finishes the second node and leaves the first alone: no phase of it written again.
+    rmSync(once);
+    const resumed = await finish(await start(['run', '--resume', runId, '--rerun-command', '-o', 'json']));
+    expect(resumed.exitCode, described(resumed)).toBe(0);
+    const restarted = resumed.events.find((e) => e.type === 'run-started');
+    expect(restarted?.type === 'run-started' && restarted.phases[first]).toBe('done');
+    expect(resumed.events.filter((e) => e.type === 'phase' && e.node === first)).toEqual([]);
+    expect(finishedOf(resumed.events)?.result).toBe('done');
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -49,13 +49,15 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     expect(first.exitCode).toBe(130);
     const interrupted = finishedOf(first.events);
     expect(interrupted?.result).toBe('interrupted');
-    const running = interrupted!.nodes.filter((n) => n.phase === 'command-running').map((n) => n.node);
+    // The commands the second Ctrl-C killed are said so: a phase of their own, never command-running.
+    expect(interrupted!.nodes.filter((n) => n.phase === 'command-running')).toEqual([]);
+    const running = interrupted!.nodes.filter((n) => n.phase === 'command-killed').map((n) => n.node);
     expect(running.length).toBeGreaterThan(0);
     // The phases are on the nodes, and those nodes stay cordoned.
     const nodes = await poolNodes();
     for (const name of running) {
       const node = nodes.find((n) => n.metadata.name === name)!;
-      expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('command-running');
+      expect(node.metadata.annotations?.['maint.kubectl.io/phase']).toBe('command-killed');
       expect(node.spec.unschedulable).toBe(true);
     }
     expect(interrupted!.resumeCommand).toMatch(/^kubectl maint run --resume \S+ --rerun-command$/);
@@ -69,7 +71,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     expect(rest).toEqual([]);
     expect(note).toMatch(/^note: resuming \S+ \(started \S+, stopped\), the only run to resume$/);
     expect(error).toMatch(
-      /^error: node "pool-\d": its command did not finish \(interrupted\); re-run it with kubectl maint run --resume \S+ --rerun-command/,
+      /^error: node "pool-\d": its command was killed \(interrupted\); re-run it with kubectl maint run --resume \S+ --rerun-command/,
     );
     const resumed = await finish(
       await start(['run', '--resume', '--rerun-command', '-o', 'json'], { REBOOT_SECONDS: '1' }, elsewhere),
@@ -81,7 +83,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
     // The resumed run starts from the phases recorded on the nodes, not from pending.
     const restarted = resumed.events.find((e) => e.type === 'run-started');
     const recorded = restarted?.type === 'run-started' ? restarted.phases : {};
-    for (const node of running) expect(recorded[node], node).toBe('command-running');
+    for (const node of running) expect(recorded[node], node).toBe('command-killed');
     expect((await poolNodes()).filter((n) => n.spec.unschedulable)).toEqual([]);
     await eventually(deploymentsReady, 30_000, 'every deployment of shop to be Ready');
   });

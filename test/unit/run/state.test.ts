@@ -2,15 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   activeHolder,
   ANNOTATION,
+  commandRan,
   definitionOf,
   definitionOfNode,
+  isFailedPhase,
   leaseFor,
   lifecycleConditions,
   phaseSeal,
   reached,
+  releasedAnnotation,
   runDefinitionAnnotation,
   secondsLeft,
   trustedPhase,
+  UNFINISHED_COMMAND,
   type RunDefinition,
   type RunOptions,
 } from '../../../src/run/state.js';
@@ -52,6 +56,20 @@ const T0 = Date.parse('2026-12-01T14:00:00Z');
 
 describe('the run Lease', () => {
   const lease = leaseFor(definition, 'ops@laptop pid 7', T0, 'kube-system');
+
+  it('records the nodes a stopped run released once done, each once, for the resume to leave done', () => {
+    const once = {
+      ...lease,
+      metadata: {
+        ...lease.metadata,
+        annotations: { ...lease.metadata?.annotations, ...releasedAnnotation(definition, ['pool-1']) },
+      },
+    };
+    expect(definitionOf(once).released).toEqual(['pool-1']);
+    const twice = releasedAnnotation(definitionOf(once), ['pool-1', 'pool-2']);
+    expect(JSON.parse(Object.values(twice)[0]!)).toEqual(['pool-1', 'pool-2']);
+    expect(definitionOf(lease).released).toBeUndefined();
+  });
 
   it('records the whole run, so --resume from anywhere reads it back', () => {
     expect(lease.metadata?.name).toBe('maint-run-20261201-140000-ab12');
@@ -138,6 +156,13 @@ describe('node phases', () => {
     expect(reached('command-done', 'drained')).toBe(true);
     expect(reached('draining', 'drained')).toBe(false);
     expect(reached('command-failed', 'drained')).toBe(false);
+    expect(reached('command-killed', 'drained')).toBe(false);
+  });
+
+  it('a command killed by a second Ctrl-C is a failed phase of its own, which a resume runs again only when asked', () => {
+    expect(isFailedPhase('command-killed')).toBe(true);
+    expect(UNFINISHED_COMMAND.has('command-killed')).toBe(true);
+    expect(commandRan('command-killed')).toBe(true);
   });
 
   it('map to the node lifecycle conditions, one True at a time on the way', () => {
@@ -150,6 +175,7 @@ describe('node phases', () => {
     expect(on('drained')).toEqual(['Drained']);
     expect(on('command-running')).toEqual(['Drained', 'MaintenanceInProgress']);
     expect(on('command-failed')).toEqual(['Drained', 'MaintenanceInProgress']);
+    expect(on('command-killed')).toEqual(['Drained', 'MaintenanceInProgress']);
     expect(on('done')).toEqual([]);
   });
 });

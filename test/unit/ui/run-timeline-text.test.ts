@@ -77,7 +77,7 @@ describe('runs show: the timeline as text', () => {
       pool-2  2  .................................................dddddX  drain-failed
       pool-3  2                                                           gone
       legend: . pending  d draining  D drained  c command running  C command done
-              r returning  R returned  ✓ done  X failed"
+              r returning  R returned  ✓ done  X failed  K command killed"
     `);
   });
 
