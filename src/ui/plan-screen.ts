@@ -1,6 +1,6 @@
 import type { PlanDocument, SectionId } from './plan-document.js';
 import { layoutBlocks, layoutSection, line, type StyledLine } from './plan-layout.js';
-import { truncateToWidth, wrapText } from './text-wrap.js';
+import { wrapText } from './text-wrap.js';
 
 /**
  * The full-screen plan view without Ink: which lines are on screen for a (document, width, height,
@@ -77,7 +77,8 @@ function pinnedLines(document: PlanDocument, width: number): StyledLine[] {
   const shown = wrapped.slice(0, MAX_PINNED_LINES);
   if (wrapped.length > MAX_PINNED_LINES)
     shown[MAX_PINNED_LINES - 1] = `${shown[MAX_PINNED_LINES - 1]!.slice(0, width - 1)}…`;
-  const title = document.title ? [line(truncateToWidth(document.title, width), 'muted')] : [];
+  // Wrapped whole, never cut: it says what the plan below is about (the demo: which example, and its story).
+  const title = document.title ? wrapText(document.title, width).map((t) => line(t, 'muted')) : [];
   return [...title, ...shown.map((t) => line(t, document.tone, true))];
 }
 
@@ -116,7 +117,8 @@ const HINTS = [
   'q quit',
   '↑↓ scroll',
   'space page',
-  'tab/enter fold',
+  'tab section',
+  'enter fold',
   'd details',
   'g/G top/end',
   '1-9 fold',
