@@ -13,7 +13,13 @@ import type { RunEvent } from '../run/events.js';
 import { CommandCannotStart, runPool } from '../run/runner.js';
 import { ApiAway, durably } from '../run/durable.js';
 import { newRunDefinition, resumeRun, ResumeNotTaken, type TakenRun } from '../run/start.js';
-import { isFailedPhase, RELEASED_NODE, releasedAnnotation, type RunOptions } from '../run/state.js';
+import {
+  commandSecondsAnnotation,
+  isFailedPhase,
+  RELEASED_NODE,
+  releasedAnnotation,
+  type RunOptions,
+} from '../run/state.js';
 import type { LiveCluster } from '../snapshot/load-live.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { matchesLabelSelector } from '../snapshot/label-selector.js';
@@ -351,7 +357,9 @@ async function drive(
   // them while this run waits for a resume, which leaves them done (recorded on the Lease first).
   const done =
     finished.type === 'run-finished' ? finished.nodes.filter((n) => n.phase === 'done').map((n) => n.node) : [];
-  await keeper.release(done.length > 0 ? releasedAnnotation(definition, done) : undefined);
+  // The command times it measured too, so that a resume's estimate goes on from them.
+  const measured = finished.type === 'run-finished' ? commandSecondsAnnotation(finished.commandSeconds) : {};
+  await keeper.release({ ...(done.length > 0 ? releasedAnnotation(definition, done) : {}), ...measured });
   await mapLimited(done, (node) =>
     writeOwnNode(api, definition.id, node, RELEASED_NODE, { releaseAutoscalers: true }).catch(() => undefined),
   );

@@ -118,6 +118,8 @@ export type RunEvent =
       readonly resumeCommand: string | null;
       /** As in run-started. */
       readonly commandLog: string | null;
+      /** Each finished batch's command and return as the run measured them, in seconds (a resume's estimate). */
+      readonly commandSeconds: readonly number[];
     };
 
 /** An event before it is stamped with its time: what the run's steps hand to its emitter. */

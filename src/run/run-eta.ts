@@ -26,12 +26,23 @@ export interface RunEtaNow {
  * The run's estimate, kept up to date as it goes: each batch is its drain (the fresh plan of the batch
  * once it starts, the pool plan's before), the command and the node's return, and what is left of its
  * budgets' recovery (pool-eta.ts). The command's time is the operator's assumption until a batch of this
- * run has measured it; then the mean of the measured batches replaces it.
+ * run (before a resume too) has measured it; then the mean of the measured batches replaces it.
  */
 export class RunEta {
-  private readonly measured: number[] = [];
+  private readonly measured: number[];
 
-  constructor(private readonly estimates: RunEstimates | undefined) {}
+  /** `measured`: the batches' command times this run measured before it was resumed. */
+  constructor(
+    private readonly estimates: RunEstimates | undefined,
+    measured: readonly number[] = [],
+  ) {
+    this.measured = [...measured];
+  }
+
+  /** Every batch's command and return this run measured, those before a resume first: what its state records. */
+  measuredSeconds(): readonly number[] {
+    return [...this.measured];
+  }
 
   /** A batch's command and return, from its drain's end until its last node was back. */
   recordCommand(seconds: number): void {

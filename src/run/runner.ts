@@ -135,7 +135,7 @@ class PoolRun {
     private readonly control: RunControl,
     private readonly deps: RunDeps,
   ) {
-    this.eta = new RunEta(definition.estimates);
+    this.eta = new RunEta(definition.estimates, definition.commandSeconds);
     this.runNodes = new Set(definition.batches.flat());
     this.window = new RunWindow(definition.batches, definition.options.keepGoing, this.windowSteps());
   }
@@ -737,6 +737,7 @@ class PoolRun {
       nodes,
       resumeCommand: result === 'done' || lost ? null : this.deps.resumeCommand(needsRerun),
       commandLog: this.commandLog,
+      commandSeconds: this.eta.measuredSeconds(),
     };
     this.deps.emit(event);
     return event;

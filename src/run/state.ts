@@ -45,6 +45,8 @@ export const ANNOTATION = {
   definition: 'maint.kubectl.io/run-definition',
   /** On the Lease: the nodes a stopped run released once done (JSON list), which a resume leaves done. */
   released: 'maint.kubectl.io/released-done',
+  /** On the Lease: each batch's command and return as the run measured them, in seconds (JSON list), for a resume's estimate. */
+  commandSeconds: 'maint.kubectl.io/command-seconds',
 } as const;
 
 /** A node's run annotations, each removed (a merge patch's null): the node released from its run. */
@@ -141,6 +143,11 @@ export interface RunDefinition {
    * leaves them done whatever they carry now. Recorded on the Lease only (releasedAnnotation).
    */
   readonly released?: readonly string[] | undefined;
+  /**
+   * Each finished batch's command and return as the run measured them, in seconds, before it stopped: a
+   * resume's estimate goes on from them. Recorded on the Lease only (commandSecondsAnnotation).
+   */
+  readonly commandSeconds?: readonly number[] | undefined;
 }
 
 /** The flags that shape the run, kept so that --resume drains and waits the same way. */
@@ -240,7 +247,26 @@ function definitionFrom(id: string, a: Readonly<Record<string, string | undefine
     estimates: estimatesOf(a[ANNOTATION.estimates]),
     sealKey: a[ANNOTATION.sealKey],
     ...releasedOf(a[ANNOTATION.released]),
+    ...commandSecondsOf(a[ANNOTATION.commandSeconds]),
   };
+}
+
+/** The measured command times, or none when absent or unreadable: an estimate is never worth refusing a resume. */
+function commandSecondsOf(text: string | undefined): Pick<RunDefinition, 'commandSeconds'> {
+  if (!text) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every((s) => typeof s === 'number' && s >= 0)
+      ? { commandSeconds: value as number[] }
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The Lease annotation that records the command times the run measured (those before a resume included). */
+export function commandSecondsAnnotation(seconds: readonly number[]): Record<string, string> {
+  return seconds.length > 0 ? { [ANNOTATION.commandSeconds]: JSON.stringify(seconds) } : {};
 }
 
 function releasedOf(text: string | undefined): Pick<RunDefinition, 'released'> {

@@ -10,6 +10,7 @@ const finished = (result: RunResult, nodes: NodeState[]): RunEvent => ({
   nodes,
   resumeCommand: 'kubectl maint run --resume r',
   commandLog: null,
+  commandSeconds: [],
 });
 const node = (name: string, phase: NodeState['phase'], problem?: string): NodeState => ({
   node: name,

@@ -29,6 +29,18 @@ describe("the run's live estimate", () => {
     });
   });
 
+  it('a resumed run goes on from the command times it measured before it stopped', () => {
+    const eta = new RunEta(estimates, [20, 30]);
+    expect(eta.at('started', { drainSeconds: 8, replacementsReadySeconds: 10 }, [3])).toMatchObject({
+      batchSeconds: 8 + 25,
+      runSeconds: 33 + 27,
+      commandSeconds: 25,
+      commandBasis: 'measured',
+    });
+    eta.recordCommand(40);
+    expect(eta.measuredSeconds()).toEqual([20, 30, 40]);
+  });
+
   it("at a drain's end the batch has its command left, or its replacements' readiness when that is longer", () => {
     const eta = new RunEta({ ...estimates, commandSeconds: 5 });
     expect(eta.at('drained', { drainSeconds: 4, replacementsReadySeconds: 30 }, []).batchSeconds).toBe(26);

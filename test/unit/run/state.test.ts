@@ -10,6 +10,7 @@ import {
   lifecycleConditions,
   phaseSeal,
   reached,
+  commandSecondsAnnotation,
   releasedAnnotation,
   runDefinitionAnnotation,
   secondsLeft,
@@ -69,6 +70,28 @@ describe('the run Lease', () => {
     const twice = releasedAnnotation(definitionOf(once), ['pool-1', 'pool-2']);
     expect(JSON.parse(Object.values(twice)[0]!)).toEqual(['pool-1', 'pool-2']);
     expect(definitionOf(lease).released).toBeUndefined();
+  });
+
+  it('records the command times a stopped run measured, for the resume to estimate from them', () => {
+    const stopped = {
+      ...lease,
+      metadata: {
+        ...lease.metadata,
+        annotations: { ...lease.metadata?.annotations, ...commandSecondsAnnotation([41.5, 38]) },
+      },
+    };
+    expect(definitionOf(stopped).commandSeconds).toEqual([41.5, 38]);
+    expect(definitionOf(lease).commandSeconds).toBeUndefined();
+    expect(commandSecondsAnnotation([])).toEqual({});
+    // Unreadable times are no times: an estimate is never worth refusing a resume.
+    const garbled = {
+      ...stopped,
+      metadata: {
+        ...stopped.metadata,
+        annotations: { ...stopped.metadata.annotations, 'maint.kubectl.io/command-seconds': '[oops' },
+      },
+    };
+    expect(definitionOf(garbled).commandSeconds).toBeUndefined();
   });
 
   it('records the whole run, so --resume from anywhere reads it back', () => {

@@ -157,6 +157,7 @@ const failedRun = (nodes: NodeState[], resumeCommand: string): Extract<RunEvent,
   nodes,
   resumeCommand,
   commandLog: null,
+  commandSeconds: [],
 });
 
 describe('the run lines', () => {
