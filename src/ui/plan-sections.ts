@@ -9,7 +9,7 @@ import type { Tone } from './theme.js';
  * render these, so the two never disagree on grouping or wording.
  */
 
-export type PodGroupKey = 'refused' | 'rescued' | 'blocked' | 'waits' | 'immediate' | 'deleted' | 'skipped';
+export type PodGroupKey = 'refused' | 'held' | 'rescued' | 'blocked' | 'waits' | 'immediate' | 'deleted' | 'skipped';
 
 export interface PodGroup {
   readonly key: PodGroupKey;
@@ -23,8 +23,23 @@ export interface PodGroup {
  * when one pod is refused, so they decide the drain. Then blocked, waits and immediate evictions, then the
  * pods the drain deletes or leaves alone.
  */
-const GROUP_ORDER: readonly { key: PodGroupKey; title: string; tone: Tone; test: (p: PodPlan) => boolean }[] = [
+const GROUP_ORDER: readonly {
+  key: PodGroupKey;
+  title: string;
+  tone: Tone;
+  test: (p: PodPlan, plan: DrainPlan) => boolean;
+}[] = [
   { key: 'refused', title: 'Refused: kubectl stops the drain', tone: 'bad', test: (p) => p.action === 'refuse' },
+  {
+    // Not a budget's doing: kubectl evicts nothing on a node where one pod is refused.
+    key: 'held',
+    title: 'Not evicted: kubectl evicts nothing on a node where a pod is refused',
+    tone: 'bad',
+    test: (p, plan) =>
+      p.action === 'evict' &&
+      p.outcome === 'blocked' &&
+      plan.pods.some((q) => q.action === 'refuse' && q.node === p.node),
+  },
   {
     key: 'rescued',
     title: 'Taken out by a strategy (their budget never admits the eviction)',
@@ -53,7 +68,7 @@ export function podGroups(plan: DrainPlan): PodGroup[] {
   const placed = new Set<PodPlan>();
   const groups: PodGroup[] = [];
   for (const group of GROUP_ORDER) {
-    const pods = plan.pods.filter((p) => !placed.has(p) && group.test(p));
+    const pods = plan.pods.filter((p) => !placed.has(p) && group.test(p, plan));
     pods.forEach((p) => placed.add(p));
     if (pods.length > 0) groups.push({ key: group.key, title: group.title, tone: group.tone, pods });
   }
@@ -357,6 +372,11 @@ export function isPerPodGroup(key: PodGroupKey): boolean {
  * "<reason>: ns/a, ns/b" per reason for the others.
  */
 export function podGroupRows(group: PodGroup): string[][] {
+  // kubectl drain's own words: "cannot delete <reason>: ns/a, ns/b".
+  if (group.key === 'refused') {
+    return groupByReason(group.pods).map((r) => [`cannot delete ${r.reason}: ${listNames(r.pods, 6)}`]);
+  }
+  if (group.key === 'held') return [[listNames(group.pods.map(qualified), 6)]];
   if (!isPerPodGroup(group.key)) {
     return groupByReason(group.pods).map((r) => [`${r.reason}: ${listNames(r.pods, 6)}`]);
   }

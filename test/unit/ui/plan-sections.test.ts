@@ -6,6 +6,7 @@ import {
   drainFate,
   groupByReason,
   noExecuteComparison,
+  podGroupRows,
   podGroups,
   replacementLines,
   taintFate,
@@ -15,6 +16,33 @@ import {
 import { blockedPlan, clearPlan, daemonPod, helloBudget, helloPod, slowPlan } from './plan-fixture.js';
 
 describe('podGroups', () => {
+  it("a DaemonSet refusal in kubectl drain's words, and the pods it holds back under their own reason, not a budget's", () => {
+    const daemonSetFatal = 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)';
+    const held = 'node "k8s-node-1" is not drained: kubectl evicts nothing on a node where a pod is refused (…)';
+    const plan: DrainPlan = {
+      ...slowPlan(),
+      verdict: 'blocked',
+      pods: [
+        helloPod('hello-a', { outcome: 'blocked', wave: null, outcomeReason: held }),
+        helloPod('hello-b', { outcome: 'blocked', wave: null, outcomeReason: held }),
+        { ...daemonPod('kube-proxy-x1'), action: 'refuse', reason: daemonSetFatal },
+        { ...daemonPod('cni-agent-x1'), action: 'refuse', reason: daemonSetFatal },
+      ],
+    };
+    const groups = podGroups(plan);
+    expect(groups.map((g) => [g.key, g.title, podGroupRows(g)])).toEqual([
+      [
+        'refused',
+        'Refused: kubectl stops the drain',
+        [[`cannot delete ${daemonSetFatal}: kube-system/kube-proxy-x1, kube-system/cni-agent-x1`]],
+      ],
+      [
+        'held',
+        'Not evicted: kubectl evicts nothing on a node where a pod is refused',
+        [['demo/hello-a, demo/hello-b']],
+      ],
+    ]);
+  });
   it('orders groups refused, blocked, waits, immediate, deleted, skipped and leaves out empty ones', () => {
     const plan: DrainPlan = {
       ...slowPlan(),
@@ -24,7 +52,9 @@ describe('podGroups', () => {
         helloPod('hello-a'),
         helloPod('hello-b', { outcome: 'waits', wave: 2 }),
         helloPod('hello-c', { outcome: 'blocked', wave: null }),
+        // On another node: on its own node, a refused pod holds back every eviction.
         helloPod('lonely', {
+          node: 'k8s-node-2',
           action: 'refuse',
           outcome: null,
           reason: 'cannot delete Pods that declare no controller (use --force to override)',
