@@ -7,6 +7,7 @@ import type { V1Lease } from '@kubernetes/client-node';
 import type { DryRunMode } from './dry-run.js';
 import type { IgnoreRunClaimValue } from './ignore-run-claim.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { errorText } from './report-error.js';
 import { kubeConfigFlags, type KubeFlagValues } from './kube-flag-values.js';
 import { nodeSelection } from './node-selection.js';
 
@@ -45,7 +46,8 @@ export async function cordonNodes(
   if (unreadable.length > 0) {
     // One line per distinct cause: a refusal or a connection failure is the same for every node.
     const lines = new Set<string>();
-    for (const { node, err } of unreadable) lines.add(`error: ${await describe(err, rest.target, node, 'get')}`);
+    for (const { node, err } of unreadable)
+      lines.add(`error: ${errorText(await describe(err, rest.target, node, 'get'))}`);
     // Said only when some node could be read: the user may take it for changed.
     if (unreadable.length < names.length) {
       lines.add(`error: ${unreadable.length === 1 ? 'a node' : 'nodes'} could not be read: no node was ${verb}ed`);
@@ -78,7 +80,7 @@ export async function cordonNodes(
       }
     } catch (err) {
       failed += 1;
-      process.stderr.write(`error: ${await describe(err, rest.target, node)}\n`);
+      process.stderr.write(`error: ${errorText(await describe(err, rest.target, node))}\n`);
     }
   }
   await trail?.flush();

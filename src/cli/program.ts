@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { pflagStyleArgv, subcommandOf } from './argv.js';
 import { ExitCode, UsageError } from './exit-codes.js';
-import { exitQuietlyWhenTheReaderGoesAway, reportFailure } from './report-error.js';
+import { errorText, exitQuietlyWhenTheReaderGoesAway, reportFailure } from './report-error.js';
 import { rememberInvocation } from './suggested-commands.js';
 import { useTerminalWideHelp } from './help-layout.js';
 import { commandPath, useKubectlStyleErrors } from './usage-errors.js';
@@ -59,7 +59,7 @@ export async function runProgram(program: Command, argv: readonly string[]): Pro
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       const path = commandPath(subcommandOf(program, argv) ?? program);
-      process.stderr.write(`error: ${err.message}\nSee '${path} --help' for usage.\n`);
+      process.stderr.write(`error: ${errorText(err.message)}\nSee '${path} --help' for usage.\n`);
       return err.exitCode;
     }
     await program.parseAsync(args, { from: 'user' });

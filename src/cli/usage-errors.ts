@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { errorText } from './report-error.js';
 
 /**
  * commander's usage errors in kubectl's words (pflag's and cobra's messages), so that an operator sees
@@ -18,7 +19,7 @@ export function kubectlStyleUsageError(commanderMessage: string, commandPath: st
   const said = suggested ? message.slice(0, message.lastIndexOf('\n(Did you mean')) : message;
   const rewritten = rewrite(said, commandPath);
   const isFlagError = rewritten !== undefined && rewritten.flag;
-  const text = rewritten?.text ?? said;
+  const text = errorText(rewritten?.text ?? said);
   const suggestion = suggested
     ? suggested.startsWith('-')
       ? `Did you mean ${suggested}?\n`
@@ -36,6 +37,8 @@ function rewrite(message: string, commandPath: string): { text: string; flag: bo
   if (m) return { text: `invalid argument "${m[2]}" for "${flagName(m[1]!)}" flag: ${lowerFirst(m[3]!)}`, flag: true };
   m = /^option '([^']+)' argument missing/.exec(message);
   if (m) return { text: `flag needs an argument: ${flagName(m[1]!)}`, flag: true };
+  m = /^command-argument value '([^']*)' is invalid for argument '[^']*'\. Allowed choices are (.*?)\.?$/.exec(message);
+  if (m) return { text: `invalid argument "${m[1]}" for "${commandPath}": expected one of ${m[2]}`, flag: false };
   m = /^unknown command '([^']*)'/.exec(message);
   if (m) return { text: `unknown command "${m[1]}" for "${commandPath}"`, flag: false };
   m = /^too many arguments(?: for '[^']*')?\. Expected \d+ arguments? but got \d+: ([^,.]*)/.exec(message);

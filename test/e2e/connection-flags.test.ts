@@ -83,7 +83,7 @@ describe("TLS: the lab's serving certificate (localhost, kubernetes…, 127.0.0.
     const wrong = await maint(['cordon', 'k8s-node-2', '--tls-server-name', 'wrong.example'], kubeconfig);
     expect([wrong.exitCode, wrong.stderr]).toEqual([
       1,
-      'error: Unable to connect to the server: tls: failed to verify certificate: x509: certificate is valid for localhost, kubernetes, kubernetes.default, kubernetes.default.svc, kubernetes.default.svc.cluster.local, not wrong.example',
+      'error: unable to connect to the server: tls: failed to verify certificate: x509: certificate is valid for localhost, kubernetes, kubernetes.default, kubernetes.default.svc, kubernetes.default.svc.cluster.local, not wrong.example',
     ]);
     const right = await maint(
       ['cordon', 'k8s-node-2', '--dry-run=server', '--tls-server-name', 'kubernetes'],
@@ -113,7 +113,7 @@ describe("TLS: the lab's serving certificate (localhost, kubernetes…, 127.0.0.
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       1,
       '',
-      'error: Unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority',
+      'error: unable to connect to the server: tls: failed to verify certificate: x509: certificate signed by unknown authority',
     ]);
   });
 });
@@ -192,7 +192,7 @@ describe('--context, --cluster and --user choose from the kubeconfig', () => {
     expect(await plan()).toEqual({
       exitCode: 1,
       stdout: '',
-      stderr: `error: The connection to the server 127.0.0.1:${deadPort} was refused - did you specify the right host or port?`,
+      stderr: `error: the connection to the server 127.0.0.1:${deadPort} was refused - did you specify the right host or port?`,
     });
   });
 

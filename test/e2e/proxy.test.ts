@@ -146,7 +146,7 @@ describe("a cluster's proxy-url", () => {
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       1,
       '',
-      `error: Unable to connect to the server: proxyconnect tcp: dial tcp 127.0.0.1:${port}: connect: connection refused (proxy: proxy-url of cluster "lab")`,
+      `error: unable to connect to the server: proxyconnect tcp: dial tcp 127.0.0.1:${port}: connect: connection refused (proxy: proxy-url of cluster "lab")`,
     ]);
     expect(await unschedulable('k8s-node-2')).toBe(false);
     // kubectl blames the API server for the same refusal.
@@ -164,7 +164,7 @@ describe("a cluster's proxy-url", () => {
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       1,
       '',
-      'error: Unable to connect to the server: Proxy Authentication Required (proxy: proxy-url of cluster "lab")',
+      'error: unable to connect to the server: Proxy Authentication Required (proxy: proxy-url of cluster "lab")',
     ]);
     const reference = await kubectl(['get', 'nodes', '--kubeconfig', file], { reject: false });
     expect(userFacing(reference.stderr)).toBe('Unable to connect to the server: Proxy Authentication Required');
@@ -202,7 +202,7 @@ describe('the proxy environment when no proxy-url is set: the same requests go t
       NO_PROXY: 'kubernetes',
     });
     expect(bypass.exitCode).toBe(1);
-    expect(bypass.stderr).toMatch(/^error: Unable to connect to the server: dial tcp: lookup kubernetes/);
+    expect(bypass.stderr).toMatch(/^error: unable to connect to the server: dial tcp: lookup kubernetes/);
     const kubectlBypass = await kubectl(['get', 'nodes', '--kubeconfig', named], {
       env: { ...viaEnv, NO_PROXY: 'kubernetes' },
       reject: false,

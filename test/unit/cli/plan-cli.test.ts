@@ -105,7 +105,7 @@ describe('kubectl maint plan: exit codes and one-line errors', () => {
     expect(r.exitCode).toBe(1);
     expectOneLineError(
       r.stderr,
-      `The connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?`,
+      `the connection to the server 127.0.0.1:${port} was refused - did you specify the right host or port?`,
     );
   });
 
@@ -126,7 +126,7 @@ describe('kubectl maint plan: exit codes and one-line errors', () => {
         '1s',
       ]);
       expect(r.exitCode).toBe(1);
-      expectOneLineError(r.stderr, 'Unable to connect to the server: timed out after 1s (--request-timeout)');
+      expectOneLineError(r.stderr, 'unable to connect to the server: timed out after 1s (--request-timeout)');
     } finally {
       blackHole.close();
     }
