@@ -85,6 +85,11 @@ function podLines(before: DrainProgress, pod: PodRef, state: PodDrainState, atMs
     case 'failed':
       return [err(`${evictionErrorPrefix(pod)}: ${state.error}`)];
     case 'dry-run':
+      // A client dry run asks nothing: kubectl drain --dry-run=client says only what it would send.
+      if (before.dryRun === 'client') {
+        const verb = state.reason.startsWith('would be deleted') ? 'deleting' : 'evicting';
+        return [out(`${verb} pod ${qualified(pod)}${suffix}`)];
+      }
       return [(state.admitted ? out : err)(`pod/${pod.name} ${dryRunVerdict(state)}${suffix}`)];
   }
 }

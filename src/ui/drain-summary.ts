@@ -44,12 +44,13 @@ export function summarizeDrain(progress: DrainProgress, finished: FinishedEvent)
   const [tone, headline]: [Tone, string] = held
     ? ['bad', `Dry run of ${nodes} done in ${took}: nothing was changed, and the drain would not finish`]
     : headlines[finished.result];
+  // A dry run's pods were judged, not left behind: only a pod it never judged remains.
+  const judged = new Set(progress.pods.filter((p) => p.state.phase === 'dry-run').map((p) => p.pod.uid));
+  const remaining = finished.remaining.filter((pod) => !judged.has(pod.uid));
   const lines = [
     ...(held ? [`why: ${held}`] : []),
     `done: ${doneCounts(progress)}`,
-    ...(finished.remaining.length > 0
-      ? [`remaining: ${remainingText(progress, finished.remaining, finished.atMs)}`]
-      : []),
+    ...(remaining.length > 0 ? [`remaining: ${remainingText(progress, remaining, finished.atMs)}`] : []),
     ...failedLines(finished.failed),
     ...admissionAdvice(finished.failed),
     ...(finished.escalated ?? []).map(

@@ -209,7 +209,8 @@ describe('kubectl maint drain on hello, other paths', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Budgets[\s\S]*demo\/hello/);
     expect(run.stdout).toContain('node/k8s-node-1 cordoned (dry run)');
-    expect(run.stdout).toMatch(/pod\/hello-\S+ would be evicted \(budgets not checked\) \(dry run\)/);
+    expect(run.stdout).toMatch(/^evicting pod demo\/hello-\S+ \(dry run\)$/m);
+    expect(run.stderr).not.toContain('remaining');
     expect(run.stdout).toContain('node/k8s-node-1 drained (dry run)');
     expect(await unschedulable('k8s-node-1')).toBe(false);
     expect((await podsIn('demo')).map((p) => p.uid).sort()).toEqual(before.map((p) => p.uid).sort());

@@ -214,7 +214,8 @@ describe('a client dry run', () => {
       cordoned(0, false, true),
       podEvent(HELLO_A, 0, { phase: 'dry-run', admitted: true, reason, pdb: null }),
       podEvent(HELLO_B, 0, { phase: 'dry-run', admitted: true, reason, pdb: null }),
-      finished(0, 'dry-run'),
+      // As the engine ends a dry run: its pods are not gone, so the event lists them as remaining.
+      finished(0, 'dry-run', [HELLO_A, HELLO_B]),
     ];
     let progress = initialDrainProgress();
     const lines: DrainLine[] = [];
@@ -227,9 +228,12 @@ describe('a client dry run', () => {
 
   it('counts what it did in the words of each pod line: would be evicted, budgets not checked', () => {
     const lines = clientDryRun({ verdict: 'slow', reason: 'budget demo/hello lets 1 pod go at a time' });
-    expect(lines).toContain('stdout: pod/hello-a would be evicted (budgets not checked) (dry run)');
+    // kubectl drain --dry-run=client's words: evicting pod X (dry run), node/X drained (dry run).
+    expect(lines).toContain('stdout: evicting pod demo/hello-a (dry run)');
     expect(lines).toContain('stdout: node/k8s-node-1 drained (dry run)');
     expect(lines).toContain('stderr:   done: 2 would be evicted (budgets not checked)');
+    // The pods it would evict are not also said to remain.
+    expect(lines.join('\n')).not.toContain('remaining');
     expect(lines.join('\n')).not.toContain('admitted');
   });
 
