@@ -213,3 +213,21 @@ describe('kubectl maint demo', () => {
     expect(verdicts.map((l) => l.split(':')[0])).toEqual(['SLOW', 'BLOCKED']);
   });
 });
+
+describe('kubectl maint plan A B: the text plan of a blocked pair', () => {
+  it('never suggests itself as the next command; a flag it advises makes a different one', async () => {
+    const same = ['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', helloBlocked, '--ignore-daemonsets', '--no-tui'];
+    const r = await run(same);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toMatch(/^BLOCKED: draining k8s-node-1, k8s-node-2 cannot finish/);
+    // No flag makes room for the replacement: no next command at all, least of all this one.
+    expect(r.stdout).not.toMatch(/^Next/m);
+    expect(r.stdout).not.toContain('kubectl maint plan k8s-node-1 k8s-node-2');
+    // Without --ignore-daemonsets the advice adds it: the plan to run next differs from this one.
+    const without = await run(same.filter((w) => w !== '--ignore-daemonsets'));
+    const suggested = [...without.stdout.matchAll(/kubectl maint plan k8s-node-1 k8s-node-2 .*$/gm)].map((m) => m[0]);
+    expect(suggested).toEqual([
+      `kubectl maint plan k8s-node-1 k8s-node-2 --snapshot ${helloBlocked} --no-tui --ignore-daemonsets`,
+    ]);
+  });
+});
