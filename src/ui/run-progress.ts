@@ -1,5 +1,7 @@
 import type { RunEvent } from '../run/events.js';
 import { safeText } from '../safe-text.js';
+import { commandLogFile } from '../run/command-log.js';
+import { plural } from '../wording.js';
 import { interruptLine } from './run-lines.js';
 import type { NodePhase } from '../run/state.js';
 import { initialDrainProgress, isFinished, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
@@ -31,6 +33,8 @@ export interface RunLogEntry {
 export interface RunProgress {
   readonly runId: string | null;
   readonly startedAtMs: number | null;
+  /** The directory of the command's log files (run-started), or null when they are not kept. */
+  readonly commandLog: string | null;
   readonly batchCount: number;
   readonly currentBatch: number | null;
   readonly nodes: readonly RunNodeRow[];
@@ -61,6 +65,7 @@ export function initialRunProgress(): RunProgress {
   return {
     runId: null,
     startedAtMs: null,
+    commandLog: null,
     batchCount: 0,
     currentBatch: null,
     nodes: [],
@@ -80,6 +85,7 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
         ...state,
         runId: event.runId,
         startedAtMs: event.atMs,
+        commandLog: event.commandLog,
         batchCount: event.batches.length,
         nodes: event.batches.flatMap((nodes, i) =>
           nodes.map((node) => ({
@@ -125,16 +131,28 @@ export function reduceRunEvents(state: RunProgress, event: RunEvent): RunProgres
         tail: [...row.tail, line].slice(-TAIL_LINES),
       }));
     }
-    case 'command-finished':
-      return {
-        ...state,
-        log: appended(
-          state,
-          event.atMs,
-          event.failure ? 'bad' : 'ok',
-          `node/${event.node} command ${event.failure ?? 'exited 0'}`,
-        ),
-      };
+    case 'command-finished': {
+      const finished = appended(
+        state,
+        event.atMs,
+        event.failure ? 'bad' : 'ok',
+        `node/${event.node} command ${event.failure ?? 'exited 0'}`,
+      );
+      if (event.failure) return { ...state, log: finished };
+      // The lines the live area showed leave it with the command: the scrollback keeps them, and where all
+      // of its output is. A failed command's tail is printed with the summary (failedOutputLines).
+      const shown = state.nodes.find((n) => n.node === event.node)?.output ?? [];
+      const where = state.commandLog ? `all of it in ${commandLogFile(state.commandLog, event.node)}` : null;
+      const kept = [
+        ...(shown.length > 0 || where
+          ? [
+              `${event.node}: ${shown.length > 0 ? `its last ${plural(shown.length, 'line', 'lines')} of output` : 'no output'}${where ? ` (${where})` : ''}${shown.length > 0 ? ':' : ''}`,
+            ]
+          : []),
+        ...shown.map((line) => `  ${line}`),
+      ];
+      return { ...state, log: kept.reduce((log, text) => appendedTo(log, event.atMs, 'muted', text), finished) };
+    }
     case 'budgets-waiting':
       return {
         ...state,
@@ -221,5 +239,9 @@ function withNode(state: RunProgress, node: string, change: (row: RunNodeRow) =>
 }
 
 function appended(state: RunProgress, atMs: number, tone: RunLogEntry['tone'], text: string): RunLogEntry[] {
-  return [...state.log, { id: String(state.log.length), atMs, tone, text }];
+  return appendedTo(state.log, atMs, tone, text);
+}
+
+function appendedTo(log: readonly RunLogEntry[], atMs: number, tone: RunLogEntry['tone'], text: string): RunLogEntry[] {
+  return [...log, { id: String(log.length), atMs, tone, text }];
 }

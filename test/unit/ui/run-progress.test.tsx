@@ -400,3 +400,33 @@ describe("a failed command's output", () => {
     expect([w1.output, w1.tail]).toEqual([['title clear done'], ['title clear done']]);
   });
 });
+
+describe("a successful command's output", () => {
+  const dir = '/home/ops/.local/state/kubectl-maint/runs/r1';
+  const ran: RunEvent[] = [
+    { ...events[0]!, commandLog: dir } as RunEvent,
+    { type: 'phase', atMs: 2, node: 'w1', batch: 1, phase: 'command-running' },
+    ...['one', 'two', 'three', 'four'].map((line, i): RunEvent => ({
+      type: 'command-output',
+      atMs: 3 + i,
+      node: 'w1',
+      stream: 'stdout',
+      line,
+    })),
+    { type: 'command-finished', atMs: 8, node: 'w1', exitCode: 0, failure: null },
+  ];
+
+  it('leaves the live area with the command, and the scrollback keeps its last lines and its log file', () => {
+    const progress = ran.reduce(reduceRunEvents, initialRunProgress());
+    const frame = render(<RunView progress={progress} nowMs={9_000} />).lastFrame() ?? '';
+    expect(progress.log.slice(-5).map((e) => e.text)).toEqual([
+      'node/w1 command exited 0',
+      `w1: its last 3 lines of output (all of it in ${dir}/w1.log):`,
+      '  two',
+      '  three',
+      '  four',
+    ]);
+    expect(frame).toContain(`${dir}/w1.log`);
+    expect(frame).toMatch(/ {2}two\n.* {2}three\n.* {2}four/);
+  });
+});
