@@ -1,6 +1,7 @@
 import type { Command, Option } from 'commander';
 import { pflagStyleArgv, subcommandOf } from './argv.js';
 import type { KubeFlagValues } from './kube-flag-values.js';
+import { connectionFlagsAfterSubcommand } from './leading-flags.js';
 
 /**
  * Shell completion in cobra's protocol, which kubectl speaks to plugins: `kubectl-maint __complete
@@ -42,7 +43,8 @@ export async function complete(
   listNodes: NodeLister,
   listKubeconfig: KubeconfigLister = kubeconfigNamesOf,
 ): Promise<Completions> {
-  const words = args.slice(0, -1);
+  // Connection flags typed before the subcommand count as after it, as when the command runs.
+  const words = connectionFlagsAfterSubcommand(args.slice(0, -1));
   const partial = args.at(-1) ?? '';
   const command = subcommandOf(program, words);
   if (!command) {

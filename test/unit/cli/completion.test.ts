@@ -94,6 +94,20 @@ describe('complete', () => {
     expect(seen).toMatchObject({ kubeconfig: '/k.yaml', context: 'lab' });
   });
 
+  it('connection flags typed before the subcommand count as after it', async () => {
+    let seen: unknown;
+    const lister: NodeLister = async (v) => {
+      seen = v;
+      return nodes;
+    };
+    const program = await buildProgram();
+    const args = ['--context', 'lab', '--kubeconfig=/k.yaml', 'drain', 'k8s-node-1', ''];
+    const names = (await complete(program, args, lister)).candidates.map((c) => c.value);
+    expect(names).toEqual(['k8s-master-1', 'k8s-node-2']);
+    expect(seen).toMatchObject({ kubeconfig: '/k.yaml', context: 'lab' });
+    expect(await values('--context', 'lab', 'plan', '--ignore-d')).toEqual(['--ignore-daemonsets']);
+  });
+
   it("prints cobra's format: value<TAB>description lines, then :directive", () => {
     const text = formatCompletions({
       candidates: [{ value: 'a', description: 'first\nmore' }, { value: 'b' }],
