@@ -191,3 +191,37 @@ export async function cuttingProxy(options: CuttingProxyOptions): Promise<Cuttin
     },
   };
 }
+
+/** A TCP forwarder to one upstream that can be taken down and brought back, as a network that goes. */
+export interface SwitchableForwarder {
+  /** host:port to connect to instead of the upstream. */
+  readonly address: string;
+  /** Drops every connection open through it and refuses new ones (each closed as it comes). */
+  down(): void;
+  /** Passes connections on again. */
+  up(): void;
+  close(): Promise<void>;
+}
+
+export async function switchableForwarder(upstream: Upstream): Promise<SwitchableForwarder> {
+  let passing = true;
+  const server = net.createServer((client) => {
+    if (!passing) {
+      client.destroy();
+      return;
+    }
+    pipe(client, upstream, Buffer.alloc(0), () => {});
+  });
+  const port = await listen(server);
+  return {
+    address: `127.0.0.1:${port}`,
+    down() {
+      passing = false;
+      for (const socket of open.get(server) ?? []) socket.destroy();
+    },
+    up() {
+      passing = true;
+    },
+    close: () => close(server),
+  };
+}

@@ -1,40 +1,72 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '../../../src/cli/kube-connect.js';
-import { openLiveCluster } from '../../../src/snapshot/load-live.js';
-import { eventually, kubectl, labEnv, seedScenario } from '../lab.js';
+import { openLiveCluster, type LiveCluster } from '../../../src/snapshot/load-live.js';
+import { switchableForwarder, type SwitchableForwarder } from '../../support/proxies.js';
+import { eventually, kubectl, labConnection, labEnv, seedScenario } from '../lab.js';
 import { labComponent, restartedApiServer } from './faults.js';
 
 // The live cluster a drain and a run plan from (snapshot/load-live.ts) keeps its objects current from
-// watches. When kube-apiserver restarts, every watch breaks; a plan asked for once the server is back must
-// wait for the watches to hold again, and never be made from what the cache held before the outage: a
-// Deployment created the moment the server is back (before the cache could have seen it) is in the next
-// snapshot.
+// watches. When they break (the API server restarts, the network goes), a plan asked for afterwards waits
+// for the cache to hold again, and is never made from what it held before: what changed while the watches
+// were down is in the next snapshot.
 
-describe("the live cluster's cache across a kube-apiserver restart", () => {
+const names = (live: Awaited<ReturnType<LiveCluster['snapshot']>>) =>
+  live.deployments.map((d) => `${d.metadata?.namespace}/${d.metadata?.name}`);
+
+describe("the live cluster's cache across an outage", () => {
+  let forwarder: SwitchableForwarder | undefined;
   afterEach(async () => {
+    await forwarder?.close();
+    forwarder = undefined;
     await labComponent('start', 'kube-apiserver');
     await labComponent('start', 'kube-controller-manager');
   });
 
-  it('a snapshot asked for after the restart has what changed since, never the cache from before', async () => {
+  it('a snapshot asked for once the network is back has what changed while it was down', async () => {
     await seedScenario('hello');
-    const client = await connect({ kubeconfig: (await labEnv()).KUBECONFIG });
-    const live = await openLiveCluster(client);
+    const { server } = await labConnection();
+    const url = new URL(server);
+    forwarder = await switchableForwarder({ host: url.hostname, port: Number(url.port) });
+    // The cache reaches the API server through the forwarder; the change below goes straight to it.
+    const doc = readFileSync((await labEnv()).KUBECONFIG, 'utf8').replace(server, `https://${forwarder.address}`);
+    const kubeconfig = path.join(await mkdtemp(path.join(os.tmpdir(), 'cache-outage-')), 'kubeconfig');
+    writeFileSync(kubeconfig, doc);
+    const live = await openLiveCluster(await connect({ kubeconfig }));
+    try {
+      expect(names(await live.snapshot())).not.toContain('demo/while-down');
+
+      forwarder.down();
+      await eventually(async () => live.cache.stale().length > 0, 60_000, 'the cache to see its watches break');
+      await kubectl(['create', 'deployment', 'while-down', '-n', 'demo', '--image=registry.k8s.io/pause:3.10']);
+      forwarder.up();
+
+      expect(names(await live.snapshot())).toContain('demo/while-down');
+      expect(live.cache.stale()).toEqual([]);
+    } finally {
+      live.stop();
+    }
+  });
+
+  it('a snapshot asked for while kube-apiserver is down waits for it, and is made once the watches hold', async () => {
+    await seedScenario('hello');
+    const live = await openLiveCluster(await connect({ kubeconfig: (await labEnv()).KUBECONFIG }));
     try {
       const before = await live.snapshot();
-      expect(before.deployments.map((d) => d.metadata?.name)).not.toContain('after-outage');
-
       await labComponent('stop', 'kube-apiserver');
-      // The cache has seen its watches break: from here on it knows that what it holds may be out of date.
       await eventually(async () => live.cache.stale().length > 0, 60_000, 'the cache to see its watches break');
+      let answered = false;
+      const asked = live.snapshot().finally(() => (answered = true));
+      // While the server is down the snapshot cannot be current: it is not answered from the cache.
+      await kubectl(['version', '--client']);
+      expect(answered).toBe(false);
       await restartedApiServer();
-      await kubectl(['create', 'deployment', 'after-outage', '-n', 'demo', '--image=registry.k8s.io/pause:3.10']);
-
-      const after = await live.snapshot();
-      expect(after.deployments.map((d) => `${d.metadata?.namespace}/${d.metadata?.name}`)).toContain(
-        'demo/after-outage',
-      );
+      const after = await asked;
       expect(live.cache.stale()).toEqual([]);
+      expect(names(after)).toEqual(names(before));
     } finally {
       live.stop();
     }
