@@ -103,7 +103,7 @@ export interface SeedOptions {
   /** Progress and nudges, one line each; the error of a failed seed carries them too. */
   readonly log?: (line: string) => void;
   /**
-   * How long a step may take to settle (rollouts, pods Ready), in seconds; 120 unless set. A generated
+   * How long a step may take to settle (rollouts, pods Ready), in seconds; GUARD_SECONDS unless set. A generated
    * cluster (scripts/fidelity) gives up sooner on one whose pods cannot all be placed.
    */
   readonly settleSeconds?: number;
@@ -291,6 +291,14 @@ const num = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 class TimedOut extends Error {}
 
+/**
+ * How long a wait of the seed is given before it fails, unless its caller chose (a generated cluster
+ * gives up sooner). It guards against a lab that hangs and is no speed check: on a 2-core CI machine
+ * under load, KWOK's heartbeats and the controller-manager's reactions have taken more than the one or
+ * two minutes an idle machine never comes near.
+ */
+const GUARD_SECONDS = 240;
+
 /** Reads `check` every POLL_MS until it holds; throws after `seconds`. */
 async function waitFor(seconds: number, what: string, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
@@ -317,16 +325,16 @@ async function reset(api: LabApi, creates: ReadonlySet<string>): Promise<void> {
   ]);
   // Applying a DaemonSet of the same name while the old one is still being deleted fails with
   // "object has been deleted"; its old pods must not be adopted by the new one either.
-  await waitFor(60, 'scenario DaemonSets to be deleted', async () => {
+  await waitFor(GUARD_SECONDS, 'scenario DaemonSets to be deleted', async () => {
     return (await api.list(scenarioDaemonSets, SCENARIO_LABEL)).length === 0;
   });
   for (const ns of namespaces) {
-    await waitFor(60, `the workloads of ${ns} to be deleted`, async () => {
+    await waitFor(GUARD_SECONDS, `the workloads of ${ns} to be deleted`, async () => {
       const left = await Promise.all(WORKLOADS.map((url) => api.list(url.replace('NS', ns))));
       return left.every((items) => items.length === 0);
     });
   }
-  await waitFor(60, 'every pod to be deleted', () => forceDeletePods(api));
+  await waitFor(GUARD_SECONDS, 'every pod to be deleted', () => forceDeletePods(api));
   // Each namespace is emptied at once. The ones this scenario creates again are kept; the others are
   // deleted and waited for: a test may create one of them again right after the seed (drain-escalation's).
   const terminating = names(scenarioNamespaces.filter((ns) => ns.metadata.deletionTimestamp));
@@ -339,22 +347,22 @@ async function reset(api: LabApi, creates: ReadonlySet<string>): Promise<void> {
   );
   // Collections, in one request each (a benchmark may leave hundreds of nodes).
   await api.deleteAll('/api/v1/nodes');
-  await waitFor(60, 'nodes to be deleted', async () => (await api.list('/api/v1/nodes')).length === 0);
+  await waitFor(GUARD_SECONDS, 'nodes to be deleted', async () => (await api.list('/api/v1/nodes')).length === 0);
   // A node's Lease outlives it until the garbage collector notices the owner is gone. A node created
   // again under the same name before that would have KWOK renew the old Lease, which the collector
   // then deletes: for a while KWOK thinks it does not hold the node and ignores its pods' updates.
   const leases = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
   await api.deleteAll(leases);
-  await waitFor(60, 'node leases to be deleted', async () => (await api.list(leases)).length === 0);
+  await waitFor(GUARD_SECONDS, 'node leases to be deleted', async () => (await api.list(leases)).length === 0);
   const deleted = namespaces.filter((ns) => terminating.includes(ns) || !creates.has(ns));
-  await waitFor(120, 'scenario namespaces to be deleted', async () => {
+  await waitFor(GUARD_SECONDS, 'scenario namespaces to be deleted', async () => {
     const left = new Set(names(await api.list('/api/v1/namespaces')));
     return deleted.every((ns) => !left.has(ns));
   });
   // A PersistentVolume goes once no claim holds it (its protection finalizer): the namespaces were emptied above.
   const scenario = `labelSelector=${encodeURIComponent(SCENARIO_LABEL)}`;
   await Promise.all(CLUSTER_STORAGE.map((url) => api.deleteAll(url, scenario)));
-  await waitFor(60, 'scenario storage objects to be deleted', async () => {
+  await waitFor(GUARD_SECONDS, 'scenario storage objects to be deleted', async () => {
     const left = await Promise.all(CLUSTER_STORAGE.map((url) => api.list(url, SCENARIO_LABEL)));
     return left.every((items) => items.length === 0);
   });
@@ -526,14 +534,14 @@ class Nudger {
   }
 }
 
-async function settle(api: LabApi, nudger: Nudger, seconds = 120): Promise<void> {
-  await waitFor(60, 'nodes to be Ready', async () => {
+async function settle(api: LabApi, nudger: Nudger, seconds = GUARD_SECONDS): Promise<void> {
+  await waitFor(GUARD_SECONDS, 'nodes to be Ready', async () => {
     const nodes = await api.list('/api/v1/nodes');
     return nodes.length > 0 && nodes.every((n) => isTrue(n, 'Ready'));
   });
   const namespaces = [...names(await api.list('/api/v1/namespaces', SCENARIO_LABEL)), 'kube-system'];
   for (const ns of namespaces) {
-    await waitFor(60, `the default ServiceAccount in ${ns}`, async () => {
+    await waitFor(GUARD_SECONDS, `the default ServiceAccount in ${ns}`, async () => {
       return (await api.call('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200;
     });
     for (const kind of ['deployments', 'statefulsets', 'daemonsets']) {
@@ -603,7 +611,7 @@ async function applyStep(api: LabApi, groups: readonly KubeObject[][]): Promise<
   await Promise.all(namespaces.map((ns) => apply(api, ns)));
   // ServiceAccount admission rejects pods until the namespace's default ServiceAccount exists.
   for (const ns of names(namespaces)) {
-    await waitFor(60, `the default ServiceAccount in ${ns}`, async () => {
+    await waitFor(GUARD_SECONDS, `the default ServiceAccount in ${ns}`, async () => {
       return (await api.call('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200;
     });
   }
@@ -624,7 +632,7 @@ async function applyStep(api: LabApi, groups: readonly KubeObject[][]): Promise<
 const CONTROLLER_TAINTS = new Set(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
 
 async function waitForSchedulable(api: LabApi, nodes: readonly string[]): Promise<void> {
-  await waitFor(60, `nodes ${nodes.join(', ')} to be Ready and free of not-ready taints`, async () => {
+  await waitFor(GUARD_SECONDS, `nodes ${nodes.join(', ')} to be Ready and free of not-ready taints`, async () => {
     const live = await Promise.all(nodes.map((n) => api.must('GET', `/api/v1/nodes/${n}`) as Promise<KubeObject>));
     return live.every((node) => {
       const taints = (node.spec?.taints ?? []) as Array<{ key: string }>;
