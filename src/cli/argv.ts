@@ -6,7 +6,8 @@ import { UsageError } from './exit-codes.js';
  * this rewrites the two forms where they disagree, so that scripts written for `kubectl drain` work:
  *
  * - a boolean flag takes `=VALUE` in strconv.ParseBool's spellings (`--force=false`,
- *   `--ignore-daemonsets=true`); the last occurrence wins, as in pflag;
+ *   `--ignore-daemonsets=true`); the last occurrence wins, as in pflag; `=false` of a flag that is on by
+ *   default (declared with a hidden `--no-` form too) becomes that form;
  * - a flag whose value is optional (`--dry-run`) takes its value only after `=`: bare `--dry-run` means
  *   its preset (client), and the next word stays an argument (`drain --dry-run k8s-node-1`).
  *
@@ -35,7 +36,10 @@ export function pflagStyleArgv(program: Command, argv: readonly string[]): strin
   out.forEach((item, j) => typeof item !== 'string' && last.set(item.long, j));
   const kept = out.flatMap((item, j) => {
     if (typeof item === 'string') return [item];
-    return last.get(item.long) === j && item.value ? [item.long] : [];
+    if (last.get(item.long) !== j) return [];
+    // A flag on by default (one with a --no- form) is turned off by `=false`.
+    const negated = `--no-${item.long.slice(2)}`;
+    return item.value ? [item.long] : options.some((o) => o.long === negated) ? [negated] : [];
   });
   return [...kept, ...argv.slice(i)];
 }

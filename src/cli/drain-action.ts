@@ -87,9 +87,14 @@ export async function drainAction(
     for (const notice of notices) process.stderr.write(`note: ${notice}\n`);
   }
   try {
-    const plan = planSnapshot(snapshot, selection, options);
+    let plan = planSnapshot(snapshot, selection, options);
     if (values.dryRun === 'none') refuseMarked(snapshot, plan.nodes);
     if (values.dryRun === 'none' && !values.ignoreRunClaim) await refuseClaimed(snapshot, plan.nodes, runApi(client));
+    // Asked once the drain may go ahead: a drain another holds calls no webhook.
+    if (asksServer(values, options)) {
+      const { withAnswersOfServer } = await import('./ask-server.js');
+      plan = await withAnswersOfServer(plan, client);
+    }
     const work = drainTargets(plan, snapshot.pods);
     const json = values.output === 'json';
     if (!json) {
@@ -164,6 +169,15 @@ export async function drainAction(
     // The watches the drain followed its pods and budgets with.
     live.stop();
   }
+}
+
+/**
+ * The plan shown first asks the admission chain (dry runs of its evictions; the drain has the permission,
+ * checked before the read) unless --ask-server=false. A dry run does not: a client one sends nothing, a
+ * server one's own evictions are those dry runs. --disable-eviction sends no eviction.
+ */
+function asksServer(values: DrainCommandValues, options: DrainOptions): boolean {
+  return values.askServer !== false && values.dryRun === 'none' && !options.disableEviction;
 }
 
 function escalationForEngine({ escalation }: DrainOptions) {

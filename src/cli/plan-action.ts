@@ -34,7 +34,13 @@ export async function planAction(
     plan = pool ? poolPlanOf(index, nodes, values) : buildPlan(index, planOptionsNow(drainOptionsFrom(values), nodes));
     if (values.askServer && plan.kind === 'DrainPlan') {
       progress?.step('Asking the API server');
-      plan = await withAnswersOfServer(plan, values);
+      const { withAnswersOfServer } = await import('./ask-server.js');
+      plan = await withAnswersOfServer(
+        plan,
+        await connect(values).catch((err: unknown) => {
+          throw asCliError(err);
+        }),
+      );
     }
   } finally {
     progress?.stop();
@@ -45,21 +51,6 @@ export async function planAction(
     await showPlan(plan, values.output, { noTui: values.tui === false, nextCommand: next });
   }
   return planExitCode(plan, values.allowIncomplete === true);
-}
-
-/** --ask-server: each eviction sent as a dry run (drain/ask-server.ts), the answers beside the plan's. */
-async function withAnswersOfServer(plan: DrainPlan, values: PlanFlagValues): Promise<DrainPlan> {
-  const [{ askServer }, { podsToAsk, withServerAnswers }, { drainClientFor }] = await Promise.all([
-    import('../drain/ask-server.js'),
-    import('../plan/server-answers.js'),
-    import('../kube/drain-client.js'),
-  ]);
-  try {
-    const client = drainClientFor(await connect(values));
-    return withServerAnswers(plan, await askServer(client, podsToAsk(plan)));
-  } catch (err) {
-    throw asCliError(err);
-  }
 }
 
 /**

@@ -17,6 +17,7 @@ import { disruptionOptOutOf } from './disruption-opt-out.js';
 import { escalations } from './escalation.js';
 import { autoscalerOfDeployment, planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
 import { evictionOrder, groupOfPod, scheduleInGroups } from './eviction-order.js';
+import { uncountedOfPlan, withUncounted } from './uncounted-eta.js';
 import { estimateDrain, graceSecondsOf, startToReady, type DrainEta, type EtaPod, type StartToReady } from './eta.js';
 import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
 import { refusalLines } from './drain-filters/pod-delete-list.js';
@@ -109,7 +110,10 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     caveats: [...order.problems, ...caveats.map((c) => c.caveat)],
     caveatScopes: [...order.problems.map((caveat) => ({ caveat, pods: [] })), ...caveats],
     order: { by: order.by, groups: order.groups },
-    eta: { totalSeconds: eta.totalSeconds, waves: eta.waves, basis: eta.basis },
+    eta: withUncounted(
+      { totalSeconds: eta.totalSeconds, waves: eta.waves, basis: eta.basis },
+      uncountedOfPlan(withStrategies),
+    ),
   };
 }
 

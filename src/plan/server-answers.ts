@@ -1,4 +1,5 @@
-import type { DrainPlan, PodPlan, ServerDryRunAnswer } from './types.js';
+import { withUncounted } from './uncounted-eta.js';
+import type { CaveatScope, DrainPlan, PodPlan, ServerDryRunAnswer } from './types.js';
 
 /**
  * plan --ask-server: the API server's answers to dry runs of the drain's evictions, put beside the plan's
@@ -12,6 +13,10 @@ export interface ServerAnswer {
   readonly answer: ServerDryRunAnswer['answer'];
   readonly code: number | null;
   readonly message: string;
+  /** The API server's `Warning:` headers on its answer (a policy's Warn action, a webhook's warnings). */
+  readonly warnings?: readonly string[];
+  /** no-dry-run: the webhook that makes the API server refuse dry runs; waits: the webhook that answered 429. */
+  readonly webhook?: string;
 }
 
 /** The pods the option asks about: those the drain would evict, by `namespace/name`. */
@@ -21,6 +26,7 @@ export function podsToAsk(plan: DrainPlan): PodPlan[] {
 
 export function withServerAnswers(plan: DrainPlan, answers: ReadonlyMap<string, ServerAnswer>): DrainPlan {
   const overruled: string[] = [];
+  const waiting = new Map<string, string>();
   const pods = plan.pods.map((p) => {
     const answer = answers.get(`${p.namespace}/${p.name}`);
     if (!answer) return p;
@@ -33,6 +39,11 @@ export function withServerAnswers(plan: DrainPlan, answers: ReadonlyMap<string, 
         ? `the API server's dry run: ${said}`
         : `the API server's dry run: ${said}, where the plan predicted ${predicted(p)}`,
     };
+    if (answer.answer === 'waits' && answer.webhook) {
+      // A webhook's 429: its operator takes the eviction over, for a time the estimate cannot count.
+      waiting.set(`${p.namespace}/${p.name}`, answer.webhook);
+      if (p.outcome === 'immediate') return { ...p, outcome: 'waits' as const, serverDryRun };
+    }
     if (agrees || answer.answer !== 'refused') return { ...p, serverDryRun };
     overruled.push(`${p.namespace}/${p.name}`);
     return {
@@ -47,20 +58,54 @@ export function withServerAnswers(plan: DrainPlan, answers: ReadonlyMap<string, 
   const disagreements = pods.filter((p) => p.serverDryRun && !p.serverDryRun.agrees);
   const lines = disagreements.map((p) => `${p.namespace}/${p.name}: ${p.serverDryRun!.text}; the answer wins`);
   const blocked = overruled.length > 0;
+  const unasked = noDryRunCaveats(pods);
   return {
     ...plan,
     pods,
+    ...(plan.eta && !blocked ? { eta: withUncounted(plan.eta, waiting) } : {}),
+    caveats: [...plan.caveats, ...unasked.map((c) => c.caveat)],
+    caveatScopes: [...plan.caveatScopes, ...unasked],
     ...(blocked
       ? { verdict: plan.verdict === 'incomplete' ? 'incomplete' : 'blocked', assumedVerdict: 'blocked' }
-      : {}),
-    verdictReasons: [...lines, ...plan.verdictReasons],
+      : slower(plan, waiting.size > 0)),
+    // A clear plan's one reason says nothing holds the drain back: not so once a webhook makes a pod wait.
+    verdictReasons: [
+      ...lines,
+      ...plan.verdictReasons.slice(!blocked && waiting.size > 0 && plan.verdict === 'clear' ? 1 : 0),
+    ],
   };
+}
+
+/** A clear drain with a pod a webhook makes wait is slow (as the plan's own prediction of such a webhook makes it). */
+function slower(plan: DrainPlan, waits: boolean): Partial<DrainPlan> {
+  if (!waits) return {};
+  return {
+    ...(plan.verdict === 'clear' ? { verdict: 'slow' as const } : {}),
+    ...(plan.assumedVerdict === 'clear' ? { assumedVerdict: 'slow' as const } : {}),
+  };
+}
+
+/** One caveat per webhook that made the API server refuse the dry runs, naming the pods left unasked. */
+function noDryRunCaveats(pods: readonly PodPlan[]): CaveatScope[] {
+  const byWebhook = new Map<string, string[]>();
+  for (const p of pods) {
+    const webhook = p.serverDryRun?.answer === 'no-dry-run' ? p.serverDryRun.webhook : undefined;
+    if (webhook) byWebhook.set(webhook, [...(byWebhook.get(webhook) ?? []), `${p.namespace}/${p.name}`]);
+  }
+  return [...byWebhook].map(([webhook, names]) => ({
+    caveat:
+      `admission webhook "${webhook}" does not support dry run (its sideEffects are Some or Unknown): the API ` +
+      `server refuses the dry runs it meets, so the evictions of ${names.join(', ')} were not asked about and ` +
+      "the plan's prediction stands (--ask-server=false, or plan without --ask-server, does not send them)",
+    pods: names,
+  }));
 }
 
 function agreement(p: PodPlan, a: ServerAnswer): boolean {
   const denied = p.admission?.denied;
   switch (a.answer) {
     case 'error':
+    case 'no-dry-run':
       return true;
     case 'refused':
       return p.outcome === 'blocked' && (denied === undefined || denied.code === a.code);
@@ -86,6 +131,8 @@ function answerText(a: ServerAnswer): string {
       return `refused: ${a.message} (HTTP ${a.code})`;
     case 'error':
       return `not answered: ${a.message}`;
+    case 'no-dry-run':
+      return `not answered: ${a.message} (HTTP ${a.code}): its sideEffects are Some or Unknown, so the API server refuses any dry run it meets`;
   }
 }
 

@@ -294,12 +294,20 @@ export interface AdmissionWebhookPlan {
  * so two in a row can both be admitted where the budget allows one: the plan's waves still decide.
  */
 export interface ServerDryRunAnswer {
-  /** admitted (2xx), budget (a budget's 429), waits (another 429: a webhook), refused (any other refusal), error (not asked). */
-  readonly answer: 'admitted' | 'budget' | 'waits' | 'refused' | 'error';
+  /**
+   * admitted (2xx), budget (a budget's 429), waits (another 429: a webhook), refused (any other refusal),
+   * no-dry-run (a webhook whose sideEffects are Some or Unknown made the API server refuse the dry run:
+   * `webhook`), error (not asked).
+   */
+  readonly answer: 'admitted' | 'budget' | 'waits' | 'refused' | 'no-dry-run' | 'error';
   /** The HTTP status; null when the request did not reach the API server. */
   readonly code: number | null;
   /** The API server's message (empty when admitted). */
   readonly message: string;
+  /** The API server's `Warning:` headers on its answer, as kubectl prints them after `Warning: `. */
+  readonly warnings?: readonly string[];
+  /** no-dry-run: the webhook that makes the API server refuse dry runs. */
+  readonly webhook?: string;
   /** Whether the plan's prediction agrees; where it does not, the answer wins and the plan says so. */
   readonly agrees: boolean;
   readonly text: string;
@@ -358,6 +366,19 @@ export interface DrainEtaPlan {
   readonly waves: readonly WaveEta[];
   /** What the total rests on (the workloads' observed start-to-Ready times, probes), one line each. */
   readonly basis: readonly string[];
+  /**
+   * The pods whose time the estimate cannot count: an operator's admission webhook takes their eviction
+   * over (429 until it has moved the pod, as KubeVirt's live migration): the total is then at least.
+   */
+  readonly uncounted?: UncountedEta;
+}
+
+export interface UncountedEta {
+  /** namespace/name */
+  readonly pods: readonly string[];
+  /** The webhooks that answer them 429 until their operator has moved the pod, each once. */
+  readonly webhooks: readonly string[];
+  readonly text: string;
 }
 
 export interface BudgetPlan {

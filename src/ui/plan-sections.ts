@@ -269,21 +269,32 @@ export function optOutSection(plan: DrainPlan): { title: string; rows: string[][
 export function admissionSection(plan: DrainPlan): { title: string; rows: string[][]; tones: Tone[] } {
   const rows: string[][] = [];
   const tones: Tone[] = [];
+  // Dry runs admitted as predicted, of pods nothing else in the chain concerns: one row for them all.
+  const plain = plan.pods.filter(
+    (p) => p.serverDryRun?.answer === 'admitted' && p.serverDryRun.agrees && !p.serverDryRun.warnings && !p.admission,
+  );
+  const plainSet = new Set(plain);
   for (const p of plan.pods) {
     const a = p.admission;
     const add = (text: string, tone: Tone) => {
       rows.push([qualified(p), text]);
       tones.push(tone);
     };
+    if (plainSet.has(p)) continue;
     if (p.serverDryRun) add(p.serverDryRun.text, p.serverDryRun.agrees ? 'muted' : 'bad');
+    // The warnings the API server sent, and those the plan predicts it would (each once).
+    const warnings = new Set([...(p.serverDryRun?.warnings ?? []), ...(a?.warnings ?? [])]);
+    for (const w of warnings) add(`Warning: ${w}`, 'warn');
     if (!a) continue;
     if (a.denied) add(`denied: ${a.denied.text} (HTTP ${a.denied.code})`, 'bad');
-    for (const w of a.warnings) add(`Warning: ${w}`, 'warn');
     for (const u of a.unknown) add(`unknown: ValidatingAdmissionPolicy '${u.policy}': ${u.why}`, 'warn');
     for (const w of a.webhooks ?? [])
       if (!a.denied || a.denied.name !== w.name) add(w.text, w.answer === 'admit' ? 'muted' : 'warn');
   }
-  const count = new Set(rows.map((r) => r[0])).size;
+  const count = new Set(rows.map((r) => r[0])).size + plain.length;
+  if (plain.length === 1) rows.push([qualified(plain[0]!), plain[0]!.serverDryRun!.text]);
+  else if (plain.length > 1) rows.push([`${plain.length} pods`, `the API server's dry run: admitted each eviction`]);
+  if (plain.length > 0) tones.push('muted');
   return {
     title: rows.length === 0 ? '' : `Admission (${count}): what the API server's admission chain answers the drain`,
     rows,
@@ -435,7 +446,7 @@ export function etaSection(plan: DrainPlan): { title: string; lines: string[] } 
   const title =
     eta.totalSeconds === null
       ? 'Estimate: none, the drain cannot finish'
-      : `Estimate: about ${formatEtaSeconds(eta.totalSeconds)} from the first eviction until the last pod is gone`;
+      : `Estimate: ${eta.uncounted ? 'at least' : 'about'} ${formatEtaSeconds(eta.totalSeconds)} from the first eviction until the last pod is gone`;
   const grouped = new Set(eta.waves.map((w) => w.group)).size > 1;
   const waves = eta.waves.map((w, i) => {
     const last = i === eta.waves.length - 1;
@@ -445,5 +456,6 @@ export function etaSection(plan: DrainPlan): { title: string; lines: string[] } 
       : `next wave after ${formatEtaSeconds(w.freesAfterSeconds)}: ${w.basis}`;
     return `wave ${w.wave} (${group}at ${formatEtaSeconds(w.startsAfterSeconds)}): ${listNames(w.pods)}; ${then}`;
   });
-  return { title, lines: [...waves, ...eta.basis.map((b) => `basis: ${b}`)] };
+  const uncounted = eta.uncounted && eta.totalSeconds !== null ? [`not counted: ${eta.uncounted.text}`] : [];
+  return { title, lines: [...waves, ...uncounted, ...eta.basis.map((b) => `basis: ${b}`)] };
 }

@@ -7,7 +7,7 @@ export interface PlanTextOptions {
   /** Also list, per rejected node, why a replacement cannot go there. */
   readonly details?: boolean;
   /**
-   * Only what a drain is about to do (verdict, pods, budgets, replacements), as the preface of
+   * Only what a drain is about to do (verdict, pods, admission, budgets, replacements), as the preface of
    * `kubectl maint drain`; the comparisons and caveats are left to `kubectl maint plan`.
    */
   readonly brief?: boolean;
@@ -22,6 +22,7 @@ export interface PlanTextOptions {
 const BRIEF_SECTIONS: ReadonlySet<PlanSection['id']> = new Set([
   'pods',
   'opt-out',
+  'admission',
   'order',
   'budgets',
   'replacements',

@@ -30,7 +30,8 @@ export interface DrainAction {
  */
 export function drainQuestion(plan: DrainPlan, action: DrainAction, target: ClusterTarget, width: number): string {
   const total = plan.eta?.totalSeconds;
-  const estimate = plan.verdict !== 'blocked' && total != null ? ` · about ${formatSeconds(total)}` : '';
+  const about = plan.eta?.uncounted ? 'at least' : 'about';
+  const estimate = plan.verdict !== 'blocked' && total != null ? ` · ${about} ${formatSeconds(total)}` : '';
   const objection = planObjection(plan);
   const blocked = objection ? ` (${objection})` : '';
   const ask = `Drain: cordon ${plan.nodes.join(', ')} and ${action.verb} ${plural(action.pods, 'pod')}${blocked}.`;

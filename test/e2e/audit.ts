@@ -52,8 +52,13 @@ export async function auditSince(mark: number): Promise<AuditEvent[]> {
 export interface MaintWrites {
   /** Evictions the API server admitted for real (2xx, not a dry run), by namespace/name: how many each. */
   readonly evicted: Readonly<Record<string, number>>;
-  /** Every other eviction request: "namespace/name HTTP-code", with " dry-run" for a server dry run. */
+  /** Every other eviction request that was not a dry run: "namespace/name HTTP-code". */
   readonly otherEvictions: readonly string[];
+  /**
+   * Eviction requests sent as server dry runs (dryRun=All: the plan a drain shows first, or --dry-run=server):
+   * "namespace/name HTTP-code". They evict nothing and spend no budget.
+   */
+  readonly dryRunEvictions: readonly string[];
   /** DELETEs of pods: a pod removed outside the Eviction API (only --disable-eviction may do that). */
   readonly deletes: readonly string[];
   /** Node patches (cordons): "node HTTP-code", with " dry-run" for a server dry run. */
@@ -70,6 +75,7 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecolle
 export function maintWrites(events: readonly AuditEvent[]): MaintWrites {
   const evicted: Record<string, number> = {};
   const otherEvictions: string[] = [];
+  const dryRunEvictions: string[] = [];
   const deletes: string[] = [];
   const nodePatches: string[] = [];
   const leases: string[] = [];
@@ -80,7 +86,8 @@ export function maintWrites(events: readonly AuditEvent[]): MaintWrites {
     const what = `${ref.namespace ? `${ref.namespace}/` : ''}${ref.name ?? ''}`;
     const answer = `${what} ${code}${isDryRun(event) ? ' dry-run' : ''}`;
     if (ref.resource === 'pods' && ref.subresource === 'eviction' && event.verb === 'create') {
-      if (code >= 200 && code < 300 && !isDryRun(event)) evicted[what] = (evicted[what] ?? 0) + 1;
+      if (isDryRun(event)) dryRunEvictions.push(`${what} ${code}`);
+      else if (code >= 200 && code < 300) evicted[what] = (evicted[what] ?? 0) + 1;
       else otherEvictions.push(answer);
     } else if (ref.resource === 'pods' && !ref.subresource && event.verb.startsWith('delete')) {
       deletes.push(answer);
@@ -90,7 +97,7 @@ export function maintWrites(events: readonly AuditEvent[]): MaintWrites {
       leases.push(`${event.verb} ${ref.name ?? ''} ${code}`);
     }
   }
-  return { evicted, otherEvictions, deletes, nodePatches, leases };
+  return { evicted, otherEvictions, dryRunEvictions, deletes, nodePatches, leases };
 }
 
 /** The plugin's writes since `mark`; with `user`, only that user's (another process, told apart by name). */

@@ -15,13 +15,15 @@ import { kubectl, seedScenario } from './lab.js';
 const work = mkdtempSync(path.join(tmpdir(), 'maint-webhook-e2e-'));
 const WAIT_MESSAGE = (pod: string) => `pod demo/${pod} is being live-migrated by the demo operator`;
 const DENY_MESSAGE = 'demo pods are moved by the demo operator, never evicted';
-/** How many times the waiting webhook refuses each pod before it admits it. */
-const REFUSALS = 2;
+/** How many times the waiting webhook refuses each pod before it admits it (dry runs included). */
+const REFUSALS = 4;
 
 let server: Server;
 let port: number;
 let caBundle: string;
 const calls = new Map<string, number>();
+/** The calls admission did not mark as dry runs (the drain's real evictions), by pod. */
+const realCalls = new Map<string, number>();
 /** Each request's admission `dryRun` flag, in the order they came. */
 const dryRuns: boolean[] = [];
 
@@ -40,6 +42,7 @@ beforeAll(async () => {
       const review = JSON.parse(body) as Review;
       const { uid, name } = review.request;
       dryRuns.push(review.request.dryRun === true);
+      if (review.request.dryRun !== true) realCalls.set(name, (realCalls.get(name) ?? 0) + 1);
       const n = (calls.get(name) ?? 0) + 1;
       calls.set(name, n);
       const refuse = (code: number, message: string) => ({ uid, allowed: false, status: { code, message } });
@@ -83,6 +86,7 @@ webhooks:
 interface WebhookPlan {
   verdictReasons: string[];
   verdict: string;
+  eta: { totalSeconds: number | null; uncounted?: { pods: string[]; webhooks: string[]; text: string } };
   pods: Array<{
     namespace: string;
     name: string;
@@ -97,6 +101,7 @@ describe('drain with admission webhooks on evictions (hello)', () => {
   beforeEach(async () => {
     await seedScenario('hello');
     calls.clear();
+    realCalls.clear();
     dryRuns.length = 0;
   });
   afterEach(async () => {
@@ -125,6 +130,18 @@ describe('drain with admission webhooks on evictions (hello)', () => {
     expect(plan.verdictReasons.some((r) => r.includes('admission webhook "wait.demo.kubectl-maint.io" decides'))).toBe(
       true,
     );
+
+    // Asked, the API server answers the webhook's 429: its time cannot be counted, the estimate is at least.
+    const asked = JSON.parse(
+      (await planRun(['k8s-node-1', '--ignore-daemonsets', '--ask-server', '-o', 'json'])).stdout,
+    ) as WebhookPlan;
+    expect(asked.eta.uncounted).toMatchObject({ webhooks: ['wait.demo.kubectl-maint.io'] });
+    expect([...asked.eta.uncounted!.pods].sort()).toEqual(hello.map((p) => `demo/${p.name}`).sort());
+    for (const pod of asked.pods.filter((p) => hello.some((h) => h.name === p.name))) {
+      expect(pod).toMatchObject({ outcome: 'waits', serverDryRun: { answer: 'waits', code: 429 } });
+    }
+    const shown = await planRun(['k8s-node-1', '--ignore-daemonsets', '--ask-server']);
+    expect(shown.stdout).toMatch(/Estimate: at least \S+ from the first eviction until the last pod is gone/);
 
     const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
     expect(run.exitCode, run.stderr).toBe(0);
@@ -175,6 +192,31 @@ describe('drain with admission webhooks on evictions (hello)', () => {
     }
   });
 
+  it("the plan a drain shows first asks the admission chain (dry runs admission sees); its answer beside the plan's; --ask-server=false does not", async () => {
+    await kubectl(['apply', '-f', '-'], { input: webhookYaml('deny') });
+    const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets']);
+    expect(run.exitCode).not.toBe(0);
+    const hello = [...calls.keys()];
+    expect(hello).toHaveLength(2);
+    for (const pod of hello) {
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `demo/${pod}\\s+the API server's dry run: refused: admission webhook "deny.demo.kubectl-maint.io" denied the request: ${DENY_MESSAGE} \\(HTTP 403\\)`,
+        ),
+      );
+    }
+    expect(run.stdout).toContain('BLOCKED');
+    // The plan's dry runs came first, each marked so for admission; then one real eviction per pod.
+    expect(dryRuns).toEqual([true, true, false, false]);
+
+    calls.clear();
+    realCalls.clear();
+    dryRuns.length = 0;
+    const off = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '--ask-server=false', '-o', 'json']);
+    expect(off.finished?.result).toBe('failed');
+    expect(dryRuns).toEqual([false, false]);
+  });
+
   it("a webhook's denial ends each pod's attempts once; the summary says what to do", async () => {
     await kubectl(['apply', '-f', '-'], { input: webhookYaml('deny') });
     const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json']);
@@ -185,8 +227,8 @@ describe('drain with admission webhooks on evictions (hello)', () => {
       expect(f.error).toBe(
         `admission webhook "deny.demo.kubectl-maint.io" denied the request: ${DENY_MESSAGE} (HTTP 403)`,
       );
-      // Asked once: a denial is not retried.
-      expect(calls.get(f.pod.name)).toBe(1);
+      // Asked once for real (after the plan's dry run): a denial is not retried.
+      expect(realCalls.get(f.pod.name)).toBe(1);
     }
 
     const text = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets']);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { planRun } from './drain-run.js';
+import { drainNode1, planRun, runMaint } from './drain-run.js';
 import { eventually, kubectl, labApi, seedScenario } from './lab.js';
 
 // ValidatingAdmissionPolicies on evictions against the lab's real API server: the plan's judge says what
@@ -17,6 +17,8 @@ interface AdmissionPlan {
     node: string;
     outcome: string | null;
     outcomeReason: string;
+    /** With --ask-server. */
+    serverDryRun?: { answer: string; warnings?: string[] };
     admission?: {
       denied?: { name: string; binding: string; message: string; code: number; text: string };
       warnings: string[];
@@ -154,6 +156,37 @@ describe('plan with ValidatingAdmissionPolicies on evictions (hello)', () => {
         `Validation failed for ValidatingAdmissionPolicy 'protect-hello-evictions' with binding 'protect-hello-evictions-binding': ${MESSAGE}`,
       ]);
     }
+  });
+
+  it("Warn: the API server's Warning headers, beside the plan's answers (--ask-server) and once per pod in the drain, as kubectl shows them", async () => {
+    await apply(policyYaml('protect-hello-evictions', { actions: 'Warn' }));
+    const warning = `Validation failed for ValidatingAdmissionPolicy 'protect-hello-evictions' with binding 'protect-hello-evictions-binding': ${MESSAGE}`;
+    const asked = await eventually(
+      async () => {
+        const run = await planRun(['k8s-node-1', '--ignore-daemonsets', '--ask-server', '-o', 'json']);
+        const plan = JSON.parse(run.stdout) as AdmissionPlan;
+        return helloOnNode1(plan).every((p) => p.serverDryRun?.warnings?.includes(warning)) ? plan : undefined;
+      },
+      60_000,
+      "the API server's warning on each hello pod's dry run",
+    );
+    for (const pod of helloOnNode1(asked)) expect(pod.serverDryRun!.warnings).toEqual([warning]);
+
+    const run = await drainNode1();
+    expect(run.finished?.result).toBe('drained');
+    const warned = run.events.flatMap((e) => (e.type === 'warning' && e.message === warning ? [e.pod?.name] : []));
+    // Each evicted hello pod once, however often it was asked (the second waits for the budget: 429s, with the header).
+    expect(warned.sort()).toEqual(
+      helloOnNode1(asked)
+        .map((p) => p.name)
+        .sort(),
+    );
+
+    await seedScenario('hello');
+    await apply(policyYaml('protect-hello-evictions', { actions: 'Warn' }));
+    const text = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets']);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stderr.split('\n').filter((l) => l === `Warning: ${warning}`)).toHaveLength(2);
   });
 
   it("matchConditions on the Eviction's name and namespace fire; an objectSelector on the pod's labels never does", async () => {

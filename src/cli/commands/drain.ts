@@ -12,6 +12,8 @@ export interface DrainCommandValues extends DrainingFlagValues, KubeFlagValues, 
   readonly dryRun: DryRunMode;
   readonly yes?: boolean;
   readonly output?: 'text' | 'json';
+  /** Whether the plan shown first asks the API server (dry runs of its evictions): on unless `--ask-server=false`. */
+  readonly askServer?: boolean;
 }
 
 export function register(program: Command): void {
@@ -40,6 +42,15 @@ export function register(program: Command): void {
     ).choices(['text', 'json']),
   ];
   for (const option of options) command.addOption(option.helpGroup('Drain options (as in kubectl drain):'));
+  command.addOption(
+    new Option(
+      '--ask-server',
+      'the plan shown first sends each eviction to the API server as a dry run (dryRun=All: admission and ' +
+        "the budgets answer, nothing is written) and puts its answer beside the plan's (default true; " +
+        '--ask-server=false plans from the read alone, e.g. where an admission webhook must not be called twice)',
+    ),
+  );
+  command.addOption(new Option('--no-ask-server').hideHelp());
   command.addOption(ignoreRunClaimOption());
   addKubeFlags(command);
   command.action(async (nodes: string[], values: DrainCommandValues) => {

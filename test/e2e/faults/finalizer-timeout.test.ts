@@ -91,6 +91,8 @@ describe('a pod held by a finalizer that never clears', () => {
     const writes = await maintWritesSince(mark);
     expect(writes.evicted, run.stderr).toEqual({ [`demo/${held.name}`]: 1 });
     expect(writes.otherEvictions).toEqual([]);
+    // The plan the drain showed first asked the API server with a dry run, which admitted it too.
+    expect(writes.dryRunEvictions).toEqual([`demo/${held.name} 201`]);
     expect(writes.deletes).toEqual([]);
     expect(run.finished?.terminating.map((p) => p.name)).toEqual([held.name]);
   });

@@ -93,6 +93,11 @@ describe('the drain process stopped, killed or interrupted', () => {
         writes.otherEvictions.every((w) => / 429$/.test(w)),
         writes.otherEvictions.join('\n'),
       ).toBe(true);
+      // The plan's dry runs met the closed budget as the drain did.
+      expect(writes.dryRunEvictions.map((w) => w.replace(/hello-\S+/, 'hello-x'))).toEqual([
+        'demo/hello-x 429',
+        'demo/hello-x 429',
+      ]);
     },
   );
 

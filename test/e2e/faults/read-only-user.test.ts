@@ -42,7 +42,14 @@ describe('a drain by a user RBAC does not allow to drain', () => {
     expect(run.stdout).toBe('');
     await expectClusterUnchanged();
     const writes = await maintWritesSince(mark);
-    expect(writes).toEqual({ evicted: {}, otherEvictions: [], deletes: [], nodePatches: [], leases: [] });
+    expect(writes).toEqual({
+      evicted: {},
+      otherEvictions: [],
+      dryRunEvictions: [],
+      deletes: [],
+      nodePatches: [],
+      leases: [],
+    });
   });
 
   it('read-only, -o json: the same one line on stderr, and no event', async () => {
@@ -66,6 +73,7 @@ describe('a drain by a user RBAC does not allow to drain', () => {
     expect(await maintWritesSince(mark)).toEqual({
       evicted: {},
       otherEvictions: [],
+      dryRunEvictions: [],
       deletes: [],
       nodePatches: [],
       leases: [],
@@ -89,6 +97,7 @@ describe('a drain by a user RBAC does not allow to drain', () => {
     expect(writes).toEqual({
       evicted: {},
       otherEvictions: [],
+      dryRunEvictions: [],
       deletes: [],
       nodePatches: ['k8s-node-1 403 dry-run'],
       leases: [],
@@ -114,9 +123,10 @@ describe('a drain by a user RBAC does not allow to drain', () => {
     expect(writes.evicted).toEqual({});
     expect(writes.deletes).toEqual([]);
     expect(writes.nodePatches).toEqual(['k8s-node-1 200 dry-run']);
-    expect(writes.otherEvictions.map((w) => w.replace(/hello-\S+/, 'hello-x'))).toEqual([
-      'demo/hello-x 403 dry-run',
-      'demo/hello-x 403 dry-run',
+    expect(writes.otherEvictions).toEqual([]);
+    expect(writes.dryRunEvictions.map((w) => w.replace(/hello-\S+/, 'hello-x'))).toEqual([
+      'demo/hello-x 403',
+      'demo/hello-x 403',
     ]);
   });
 
@@ -131,7 +141,14 @@ describe('a drain by a user RBAC does not allow to drain', () => {
     );
     await expectClusterUnchanged();
     const writes = await maintWritesSince(mark);
-    expect(writes).toEqual({ evicted: {}, otherEvictions: [], deletes: [], nodePatches: [], leases: [] });
+    expect(writes).toEqual({
+      evicted: {},
+      otherEvictions: [],
+      dryRunEvictions: [],
+      deletes: [],
+      nodePatches: [],
+      leases: [],
+    });
   });
 
   it('read-only cordon: one error line naming the verb and resource, nothing changed', async () => {

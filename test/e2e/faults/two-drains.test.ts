@@ -18,7 +18,14 @@ import {
 // cordoned already does not offer to undo a cordon it did not make.
 
 /** What the audit log shows of a refused drain: no write at all. */
-const NOTHING_WRITTEN = { evicted: {}, otherEvictions: [], deletes: [], nodePatches: [], leases: [] };
+const NOTHING_WRITTEN = {
+  evicted: {},
+  otherEvictions: [],
+  dryRunEvictions: [],
+  deletes: [],
+  nodePatches: [],
+  leases: [],
+};
 
 const drainAnnotation = async () =>
   (await kubectlJson<{ metadata: { annotations?: Record<string, string> } }>(['get', 'node', 'k8s-node-1'])).metadata

@@ -29,6 +29,22 @@ describe("kubectl's flag forms (pflag), rewritten before commander parses", () =
     expect(argv('plan', 'k8s-node-1', ...flags)).toEqual(['plan', 'k8s-node-1', ...expected]);
   });
 
+  it("a flag on by default (drain's --ask-server) is turned off by =false, the last occurrence winning", async () => {
+    expect(argv('drain', 'n', '--ask-server=false')).toEqual(['drain', 'n', '--no-ask-server']);
+    expect(argv('drain', 'n', '--ask-server=false', '--ask-server')).toEqual(['drain', 'n', '--ask-server']);
+    const parse = async (...args: string[]) => {
+      const fresh = await buildProgram();
+      let seen: unknown;
+      const drain = fresh.commands.find((c) => c.name() === 'drain')!;
+      drain.action((_nodes: string[], values: { askServer?: boolean }) => void (seen = values.askServer));
+      await fresh.parseAsync(pflagStyleArgv(fresh, ['drain', 'n', ...args]), { from: 'user' });
+      return seen;
+    };
+    expect(await parse()).not.toBe(false);
+    expect(await parse('--ask-server=false')).toBe(false);
+    expect(await parse('--ask-server=true')).toBe(true);
+  });
+
   it('a short boolean flag and arguments after -- are left as they are', () => {
     expect(argv('drain', 'n', '-y', '--', '--force=false')).toEqual(['drain', 'n', '--yes', '--', '--force=false']);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { podsToAsk, withServerAnswers } from '../../../src/plan/server-answers.js';
+import { admissionSection } from '../../../src/ui/plan-sections.js';
 import { makeIndex } from '../builders.js';
 import { nodes, options, owners, web } from './rules-fixture.js';
 import { binding, policy } from './admission/fixtures.js';
@@ -52,5 +53,76 @@ describe('the API server dry-run answers beside the plan', () => {
     );
     expect(asked.pods[0]!.serverDryRun!.agrees).toBe(true);
     expect(asked.verdictReasons).toEqual(plan.verdictReasons);
+  });
+});
+
+describe('answers the API server gives beside its verdict', () => {
+  it("a webhook with sideEffects Some or Unknown: not answered, the plan's prediction stands, said once per webhook", () => {
+    const plan = buildPlan(twoPods(), options());
+    const noDryRun = {
+      answer: 'no-dry-run' as const,
+      code: 400,
+      message: 'admission webhook "legacy.example.io" does not support dry run',
+      webhook: 'legacy.example.io',
+    };
+    const asked = withServerAnswers(
+      plan,
+      new Map([
+        ['shop/web-a', noDryRun],
+        ['shop/web-b', noDryRun],
+      ]),
+    );
+    expect(asked.verdict).toBe(plan.verdict);
+    expect(asked.pods.map((p) => p.outcome)).toEqual(plan.pods.map((p) => p.outcome));
+    expect(asked.pods[0]!.serverDryRun).toMatchObject({ agrees: true, webhook: 'legacy.example.io' });
+    expect(asked.pods[0]!.serverDryRun!.text).toBe(
+      'the API server\'s dry run: not answered: admission webhook "legacy.example.io" does not support dry run (HTTP 400): its sideEffects are Some or Unknown, so the API server refuses any dry run it meets',
+    );
+    const added = asked.caveatScopes.slice(plan.caveatScopes.length);
+    expect(added).toHaveLength(1);
+    expect(added[0]!.pods).toEqual(['shop/web-a', 'shop/web-b']);
+    expect(added[0]!.caveat).toMatch(/^admission webhook "legacy.example.io" does not support dry run/);
+    expect(asked.caveats.at(-1)).toBe(added[0]!.caveat);
+  });
+
+  it("the API server's warnings are kept on the answer and shown as kubectl shows them, once beside the plan's own", () => {
+    const index = makeIndex({
+      nodes,
+      pods: [web('web-a').obj(), web('web-b').obj()],
+      ...owners,
+      validatingAdmissionPolicies: [policy('p')],
+      validatingAdmissionPolicyBindings: [binding('b', 'p', { actions: ['Warn'] })],
+    });
+    const plan = buildPlan(index, options());
+    const predicted = plan.pods[0]!.admission!.warnings[0]!;
+    const asked = withServerAnswers(
+      plan,
+      new Map([
+        ['shop/web-a', { answer: 'admitted' as const, code: 201, message: '', warnings: [predicted] }],
+        ['shop/web-b', { answer: 'admitted' as const, code: 201, message: '', warnings: ['another'] }],
+      ]),
+    );
+    expect(asked.pods[0]!.serverDryRun!.warnings).toEqual([predicted]);
+    const rows = admissionSection(asked).rows.map((r) => r.join('  '));
+    expect(rows.filter((r) => r === `shop/web-a  Warning: ${predicted}`)).toHaveLength(1);
+    expect(rows).toContain('shop/web-b  Warning: another');
+    expect(rows).toContain(`shop/web-b  Warning: ${predicted}`);
+  });
+
+  it('dry runs admitted as predicted, of pods nothing else concerns, are one row', () => {
+    const plan = buildPlan(twoPods(), options());
+    const admitted = { answer: 'admitted' as const, code: 201, message: '' };
+    const asked = withServerAnswers(
+      plan,
+      new Map([
+        ['shop/web-a', admitted],
+        ['shop/web-b', admitted],
+      ]),
+    );
+    expect(admissionSection(asked)).toMatchObject({
+      title: "Admission (2): what the API server's admission chain answers the drain",
+      rows: [['2 pods', "the API server's dry run: admitted each eviction"]],
+      tones: ['muted'],
+    });
   });
 });

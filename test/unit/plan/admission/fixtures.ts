@@ -5,8 +5,10 @@ import type {
   V1Validation,
   V1ValidatingAdmissionPolicy,
   V1ValidatingAdmissionPolicyBinding,
+  V1Pod,
   V1Variable,
 } from '@kubernetes/client-node';
+import { makePod } from '../../builders.js';
 
 /** ValidatingAdmissionPolicies and bindings as a cluster would hold them, for the admission judge's tests. */
 
@@ -126,4 +128,15 @@ export function webhookConfiguration<K extends 'ValidatingWebhookConfiguration' 
       },
     ],
   };
+}
+
+/** A running launcher pod of KubeVirt's VMI vm1 on n1, as virt-controller makes it. */
+export function kubevirtLauncher(): V1Pod {
+  return makePod()
+    .name('virt-launcher-vm1-abcde')
+    .ns('vms')
+    .node('n1')
+    .annotation('kubevirt.io/domain', 'vm1')
+    .owner('VirtualMachineInstance', 'vm1')
+    .obj();
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../../src/plan/build-plan.js';
 import { makeIndex, makePod } from '../../builders.js';
 import { nodes, options, owners, web } from '../rules-fixture.js';
-import { binding, policy, webhookConfiguration, type WebhookSpec } from './fixtures.js';
+import { binding, kubevirtLauncher, policy, webhookConfiguration, type WebhookSpec } from './fixtures.js';
 
 // Admission webhooks on evictions: named on the pods they decide, with failurePolicy and timeout; the
 // operators whose answers are documented (KubeVirt, Strimzi, GCS FUSE) predicted.
@@ -54,14 +54,7 @@ describe('webhooks named on the pods they decide', () => {
 
 describe('operators whose answers are documented', () => {
   it('KubeVirt: a launcher pod waits for the live migration (429), the verdict slow', () => {
-    const launcher = makePod()
-      .name('virt-launcher-vm1-abcde')
-      .ns('vms')
-      .node('n1')
-      .annotation('kubevirt.io/domain', 'vm1')
-      .owner('VirtualMachineInstance', 'vm1')
-      .obj();
-    const plan = planWith([launcher], {
+    const plan = planWith([kubevirtLauncher()], {
       validatingWebhooks: [
         validating('virt-api-validator', 'virt-launcher-eviction-interceptor.kubevirt.io', {
           failurePolicy: 'Fail',
