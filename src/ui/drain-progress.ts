@@ -94,6 +94,12 @@ export interface DrainProgress {
   readonly blockedBy: string | null;
   /** From the plan's estimate, when the hints carry one; null otherwise and once finished. */
   readonly timeLeft?: TimeLeft | null;
+  /**
+   * The pods not yet admitted whose time the estimate cannot count (namespace/name): the plan's
+   * (eta.uncounted), and any an admission webhook answers 429 while its operator moves it. The time left
+   * is then at least what it says.
+   */
+  readonly uncounted?: readonly string[];
   /** The plan's verdict and its first reason, when the hints carry them: a client dry run's answer is the plan's. */
   readonly plan?: PlanVerdict;
   readonly finished: FinishedEvent | null;
@@ -111,6 +117,8 @@ export interface WaveHints {
   readonly budgetNever?: ReadonlySet<string>;
   /** The plan's estimate (plan.eta) and --escalate-after, for the one "about N s left" (drain/time-left.ts). */
   readonly eta?: PlannedTimes;
+  /** The pods (namespace/name) whose time the plan's estimate cannot count (plan.eta.uncounted). */
+  readonly uncounted?: ReadonlySet<string>;
   readonly plan?: PlanVerdict;
 }
 
@@ -150,6 +158,7 @@ export function waveHintsFromPlan(plan: DrainPlan, escalation?: PlannedTimes['es
       ...never.map((b) => [qualified(b), `it never allows an eviction (${b.neverAllows}); ${way}`] as const),
     ]),
     budgetNever: new Set(never.map(qualified)),
+    ...(plan.eta?.uncounted ? { uncounted: new Set(plan.eta.uncounted.pods) } : {}),
     ...(plan.eta && total != null
       ? {
           eta: {
@@ -220,7 +229,24 @@ export function reduceDrainEvents(
     blockedBy,
     timeLeft:
       next.finished || blockedBy ? null : estimateTimeLeft(next.pods, state.timeLeft, event.atMs, options.hints?.eta),
+    uncounted: next.finished ? [] : uncountedLeft(next.pods, options.hints?.uncounted),
   };
+}
+
+// How the API server words a webhook's refusal (apiserver webhook/errors ToStatusErr).
+const WEBHOOK_REFUSAL = /^admission webhook "[^"]+" denied the request/;
+const ADMITTED: ReadonlySet<PodDrainState['phase']> = new Set(['terminating', 'gone', 'skipped', 'failed', 'dry-run']);
+
+/** The pods not yet admitted that the plan could not count, or that a webhook's 429 holds now. */
+function uncountedLeft(pods: readonly PodProgress[], planned: ReadonlySet<string> | undefined): string[] {
+  return pods
+    .filter((p) => p.counted && !ADMITTED.has(p.state.phase))
+    .filter(
+      (p) =>
+        planned?.has(qualified(p.pod)) === true ||
+        (p.state.phase === 'retrying' && WEBHOOK_REFUSAL.test(p.state.error)),
+    )
+    .map((p) => qualified(p.pod));
 }
 
 /** Each waiting pod with what the plan predicted holds its budget. */

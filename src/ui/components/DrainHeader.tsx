@@ -14,6 +14,8 @@ export interface DrainHeaderProps {
   counts: DrainCounts;
   /** The one estimate (drain/time-left.ts), counting down, negative once past; null or absent without one. */
   secondsLeft?: number | null;
+  /** The estimate cannot count some pods' time (an operator's webhook holds them): it is at least that. */
+  atLeast?: boolean;
   /** The next pod --escalate-after deletes: when, on the elapsed clock, and how soon. */
   escalation?: { readonly pod: string; readonly atElapsedMs: number; readonly inMs: number } | null;
 }
@@ -33,6 +35,7 @@ export function DrainHeader({
   blockedBy = null,
   counts,
   secondsLeft,
+  atLeast = false,
   escalation = null,
 }: DrainHeaderProps) {
   const busy = [
@@ -52,7 +55,7 @@ export function DrainHeader({
           {formatClock(elapsedMs)}
           {secondsLeft == null
             ? wavesLeft > 0 && ` · about ${wavesLeft} ${wavesLeft === 1 ? 'wave' : 'waves'} left`
-            : ` · ${timeLeftText(secondsLeft)}`}
+            : ` · ${timeLeftText(secondsLeft, atLeast)}`}
         </Tone>
         {blockedBy && <Tone tone="bad"> · blocked: {blockedBy}</Tone>}
       </Text>
@@ -70,8 +73,9 @@ export function DrainHeader({
   );
 }
 
-/** "about 40s left"; once the estimate has passed, by how much. */
-function timeLeftText(secondsLeft: number): string {
-  if (secondsLeft >= 1) return `about ${formatSeconds(secondsLeft)} left`;
-  return secondsLeft <= -1 ? `past the estimate by ${formatSeconds(-secondsLeft)}` : 'about 0s left';
+/** "about 40s left" ("at least 40s left" when some pods' time is not counted); once past, by how much. */
+function timeLeftText(secondsLeft: number, atLeast: boolean): string {
+  const about = atLeast ? 'at least' : 'about';
+  if (secondsLeft >= 1) return `${about} ${formatSeconds(secondsLeft)} left`;
+  return secondsLeft <= -1 ? `past the estimate by ${formatSeconds(-secondsLeft)}` : `${about} 0s left`;
 }

@@ -71,6 +71,7 @@ export function DrainView({ progress, nowMs, maxRows = 15, log = true, rows }: D
               blockedBy={progress.blockedBy}
               counts={progress.counts}
               secondsLeft={secondsLeftAt(progress, nowMs)}
+              atLeast={(progress.uncounted?.length ?? 0) > 0}
               escalation={nextEscalation(progress, startedAtMs, nowMs)}
             />
             {shown.map((p) => (

@@ -32,6 +32,24 @@ function phases(progress: DrainProgress): Record<string, string> {
 }
 
 describe('reduceDrainEvents', () => {
+  it("names the pods not yet admitted whose time cannot be counted: the plan's, and a webhook's 429 met live", () => {
+    const webhook429 = {
+      phase: 'retrying',
+      attempts: 1,
+      error: 'admission webhook "wait.demo.io" denied the request: pod demo/hello-b is being live-migrated',
+      nextAttemptMs: T0 + 6000,
+    } as const;
+    const hints = { perWave: new Map(), podBudget: new Map(), uncounted: new Set(['demo/hello-a']) };
+    const events = [started(), podEvent(HELLO_A, 1, { phase: 'evicting', attempt: 1 })];
+    expect(fold(events, { hints }).uncounted).toEqual(['demo/hello-a']);
+    expect(fold(events).uncounted).toEqual([]);
+    const live = [...events, podEvent(HELLO_B, 1, webhook429)];
+    expect(fold(live).uncounted).toEqual(['demo/hello-b']);
+    const admitted = [...live, podEvent(HELLO_B, 8, { phase: 'terminating', deadlineMs: T0 + 38_000 })];
+    expect(fold(admitted, { hints }).uncounted).toEqual(['demo/hello-a']);
+    expect(fold(admitted).uncounted).toEqual([]);
+  });
+
   it('queues every announced pod and remembers the nodes and dry-run mode', () => {
     const progress = fold([started([HELLO_A, HELLO_B], 'server')]);
     expect(progress.nodes).toEqual(['k8s-node-1']);

@@ -27,6 +27,24 @@ describe('<DrainHeader />', () => {
       [████████████░░░░░░░░░░░░] 4/8 · 1 waiting for a budget · 1 terminating · 2 queued"
     `);
   });
+  it('says at least the time left when the estimate cannot count some pods', () => {
+    const header = (atLeast: boolean) =>
+      render(
+        <DrainHeader
+          nodes={['k8s-node-1']}
+          dryRun="none"
+          elapsedMs={42_000}
+          wavesLeft={2}
+          counts={counts}
+          secondsLeft={40}
+          atLeast={atLeast}
+        />,
+      )
+        .lastFrame()
+        ?.split('\n')[0];
+    expect(header(true)).toBe('Draining k8s-node-1 · 0:42 · at least 40s left');
+    expect(header(false)).toBe('Draining k8s-node-1 · 0:42 · about 40s left');
+  });
   it('once the wait is known to be blocked, says by what instead of a waves estimate', () => {
     const { lastFrame } = render(
       <DrainHeader
