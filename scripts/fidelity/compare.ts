@@ -41,7 +41,8 @@ export interface Observation {
 export interface Fact {
   /** What the fact is about: a pod, a budget, a workload, the drain. */
   readonly subject: string;
-  readonly fact: 'blocked' | 'action' | 'waves' | 'outcome' | 'replacements' | 'node' | 'preemption victims';
+  readonly fact:
+    'blocked' | 'action' | 'waves' | 'outcome' | 'admission' | 'replacements' | 'node' | 'preemption victims';
   readonly plan: string;
   readonly cluster: string;
   readonly agree: boolean;
@@ -192,6 +193,27 @@ export function compare(o: Observation): Comparison {
       cluster: tallyText(observed),
       agree: sameTally(planned, observed),
     });
+  }
+
+  // What admission answered each eviction (a policy's denial, its warnings), where the drain asked the API server.
+  const answered = admissionAnswers(o.events);
+  for (const p of drained.filter((p) => p.action === 'evict' && p.admission !== undefined)) {
+    const seen = answered.get(p.name);
+    if (!seen) continue;
+    if (p.admission!.unknown.length > 0) {
+      notJudged.push(`${p.name}: its admission (${p.admission!.unknown.map((u) => u.policy).join(', ')} unknown)`);
+      continue;
+    }
+    const planned = admissionText(p.admission!.denied?.text, p.admission!.warnings);
+    const observed = admissionText(seen.denied, [...seen.warnings]);
+    facts.push({ subject: p.name, fact: 'admission', plan: planned, cluster: observed, agree: planned === observed });
+  }
+  // A pod the plan expects no policy to concern, that one denied or warned: disagrees too.
+  for (const p of drained.filter((p) => p.action === 'evict' && p.admission === undefined)) {
+    const seen = answered.get(p.name);
+    if (!seen || (seen.denied === undefined && seen.warnings.size === 0)) continue;
+    const observed = admissionText(seen.denied, [...seen.warnings]);
+    facts.push({ subject: p.name, fact: 'admission', plan: 'admitted', cluster: observed, agree: false });
   }
 
   // Replacements per workload: how many found a node.
@@ -363,6 +385,41 @@ export function compare(o: Observation): Comparison {
 }
 
 const sameTally = (a: Tally, b: Tally) => a.immediate === b.immediate && a.waits === b.waits && a.blocked === b.blocked;
+
+// How the API server words a ValidatingAdmissionPolicy's denial (the drain adds the HTTP status).
+const POLICY_DENIAL = /ValidatingAdmissionPolicy '[^']+' with binding '[^']+' denied request/;
+
+/**
+ * Per pod the drain asked the API server about (namespace left out): the policy denial that failed it (as
+ * the API server worded it), and the Warning headers its answers carried.
+ */
+export function admissionAnswers(
+  events: readonly DrainEvent[],
+): Map<string, { denied?: string; readonly warnings: Set<string> }> {
+  const answers = new Map<string, { denied?: string; warnings: Set<string> }>();
+  const of = (name: string) => answers.get(name) ?? answers.set(name, { warnings: new Set() }).get(name)!;
+  for (const e of events) {
+    if (e.type === 'warning' && e.pod) of(e.pod.name).warnings.add(e.message);
+    if (e.type !== 'pod') continue;
+    const { phase } = e.state;
+    if (phase === 'failed' && POLICY_DENIAL.test(e.state.error)) {
+      of(e.pod.name).denied = e.state.error.replace(/ \(HTTP \d+\)$/, '');
+    } else if (
+      phase === 'waiting-for-budget' ||
+      phase === 'terminating' ||
+      (phase === 'gone' && e.state.how === 'evicted')
+    ) {
+      of(e.pod.name);
+    }
+  }
+  return answers;
+}
+
+function admissionText(denied: string | undefined, warnings: readonly string[]): string {
+  const parts = [denied === undefined ? 'admitted' : `denied: ${denied}`];
+  if (warnings.length > 0) parts.push(`warned: ${[...warnings].sort().join(' | ')}`);
+  return parts.join('; ');
+}
 
 function fact<T>(subject: string, name: Fact['fact'], plan: T, cluster: T, text: (v: T) => string): Fact {
   return { subject, fact: name, plan: text(plan), cluster: text(cluster), agree: plan === cluster };

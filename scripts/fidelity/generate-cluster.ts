@@ -137,14 +137,19 @@ export function generateCluster(seed: number): GeneratedCluster {
   const pods = workloads.reduce((sum, w) => sum + w.replicas, 0);
   const fill = Math.min(Math.floor((room.get('general') ?? 0) / FILLER_MILLI_CPU), 8, MAX_PODS - pods);
   if (fill > 0 && random.chance(0.5)) workloads.push(filler(fill));
+  // Drawn last, so that the objects above are the same with or without them.
+  const admission = random.chance(0.6) ? evictionPolicies(random, workloads) : { objects: [], lines: [] };
 
   return {
     seed,
     nodes,
-    steps: [[nodes.map((n) => node(n, gpuTainted))], [base, ...workloads.map((w) => w.objects)]],
-    workloads: workloads.map(
-      (w) => `${w.kind} ${w.name} ×${w.replicas} ${w.milliCpu}m on ${w.pool}: ${w.traits.join(', ') || 'plain'}`,
-    ),
+    steps: [[nodes.map((n) => node(n, gpuTainted))], [base, ...workloads.map((w) => w.objects), admission.objects]],
+    workloads: [
+      ...workloads.map(
+        (w) => `${w.kind} ${w.name} ×${w.replicas} ${w.milliCpu}m on ${w.pool}: ${w.traits.join(', ') || 'plain'}`,
+      ),
+      ...admission.lines,
+    ],
   };
 }
 
@@ -514,4 +519,84 @@ function persistentVolume(name: string, claim: string, volume: 'local' | 'zonal'
       },
     },
   );
+}
+
+/** The ConfigMap a params policy reads: which workload's pods it guards. */
+const PARAMS = 'fidelity-eviction-params';
+
+/**
+ * One or two ValidatingAdmissionPolicies on evictions (CREATE pods/eviction), each bound to the namespace:
+ * Deny or Warn, on one workload's pods, chosen by a matchCondition on the Eviction's name (admission sees the
+ * Eviction, never the pod's labels), its namespace, or by the name a params ConfigMap holds. What the plan
+ * says of each pod's eviction is compared with what the API server answered the drain (compare.ts).
+ */
+function evictionPolicies(random: Random, workloads: readonly Workload[]): { objects: KubeObject[]; lines: string[] } {
+  const objects: KubeObject[] = [];
+  const lines: string[] = [];
+  const count = random.between(1, 2);
+  for (let i = 1; i <= count && workloads.length > 0; i++) {
+    const target = random.pick(workloads.map((w) => w.name));
+    const style = random.pick(['name', 'namespace', 'params'] as const);
+    const action = random.chance(0.5) ? 'Deny' : 'Warn';
+    const name = `fidelity-${action.toLowerCase()}-${i}`;
+    const prefix = `${target}-`;
+    const onName = { name: 'this-workload', expression: `object.metadata.name.startsWith(${JSON.stringify(prefix)})` };
+    const onNamespace = { name: 'this-namespace', expression: `object.metadata.namespace == "${NAMESPACE}"` };
+    const spec =
+      style === 'params'
+        ? {
+            paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+            matchConditions: [onNamespace],
+            validations: [
+              {
+                expression: '!object.metadata.name.startsWith(params.data.guarded + "-")',
+                messageExpression: '"evictions of " + params.data.guarded + " pods go through its operator"',
+              },
+            ],
+          }
+        : {
+            matchConditions: style === 'namespace' ? [onNamespace, onName] : [onName],
+            validations: [{ expression: 'false', message: `evictions of ${target} pods go through its operator` }],
+          };
+    objects.push(
+      obj(
+        'admissionregistration.k8s.io/v1',
+        'ValidatingAdmissionPolicy',
+        { name, labels: SCENARIO },
+        {
+          spec: {
+            failurePolicy: 'Fail',
+            matchConstraints: {
+              resourceRules: [
+                { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods/eviction'] },
+              ],
+            },
+            ...spec,
+          },
+        },
+      ),
+      obj(
+        'admissionregistration.k8s.io/v1',
+        'ValidatingAdmissionPolicyBinding',
+        { name: `${name}-binding`, labels: SCENARIO },
+        {
+          spec: {
+            policyName: name,
+            validationActions: [action],
+            matchResources: { namespaceSelector: { matchLabels: { team: 'fidelity' } } },
+            ...(style === 'params'
+              ? { paramRef: { name: `${PARAMS}-${i}`, namespace: NAMESPACE, parameterNotFoundAction: 'Deny' } }
+              : {}),
+          },
+        },
+      ),
+    );
+    if (style === 'params') {
+      objects.push(
+        obj('v1', 'ConfigMap', { name: `${PARAMS}-${i}`, namespace: NAMESPACE }, { data: { guarded: target } }),
+      );
+    }
+    lines.push(`ValidatingAdmissionPolicy ${name} (${action}) on evictions of ${target} pods, by ${style}`);
+  }
+  return { objects, lines };
 }

@@ -47,10 +47,18 @@ const RESOURCES: Record<string, { readonly plural: string; readonly namespaced: 
   'resource.k8s.io/v1/ResourceSlice': { plural: 'resourceslices', namespaced: false },
   'resource.k8s.io/v1/ResourceClaimTemplate': { plural: 'resourceclaimtemplates', namespaced: true },
   'resource.k8s.io/v1/ResourceClaim': { plural: 'resourceclaims', namespaced: true },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': {
+    plural: 'validatingadmissionpolicies',
+    namespaced: false,
+  },
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': {
+    plural: 'validatingadmissionpolicybindings',
+    namespaced: false,
+  },
 };
 
 /**
- * The cluster-scoped storage and DRA objects a scenario makes (with its label); a reset deletes them after
+ * The cluster-scoped storage, DRA and admission objects a scenario makes (with its label); a reset deletes them after
  * the claims.
  */
 const CLUSTER_STORAGE = [
@@ -59,6 +67,8 @@ const CLUSTER_STORAGE = [
   '/apis/storage.k8s.io/v1/csinodes',
   '/apis/resource.k8s.io/v1/deviceclasses',
   '/apis/resource.k8s.io/v1/resourceslices',
+  '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
+  '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies',
 ];
 
 /** What a reset deletes in each scenario namespace first, so that no controller recreates a pod. */
