@@ -204,9 +204,13 @@ export function compare(o: Observation): Comparison {
       notJudged.push(`${p.name}: its admission (${p.admission!.unknown.map((u) => u.policy).join(', ')} unknown)`);
       continue;
     }
-    const planned = admissionText(p.admission!.denied?.text, p.admission!.warnings);
+    // Where several policies deny, the API server reports any one of them: the cluster's may be any of the plan's.
+    const denials = [p.admission!.denied, ...(p.admission!.deniedAlso ?? [])].flatMap((d) => (d ? [d.text] : []));
     const observed = admissionText(seen.denied, [...seen.warnings]);
-    facts.push({ subject: p.name, fact: 'admission', plan: planned, cluster: observed, agree: planned === observed });
+    const named = denials.find((d) => d === seen.denied) ?? denials[0];
+    const agree = admissionText(named, p.admission!.warnings) === observed;
+    const planned = admissionText(denials.length > 1 ? `one of ${denials.join(' | ')}` : named, p.admission!.warnings);
+    facts.push({ subject: p.name, fact: 'admission', plan: planned, cluster: observed, agree });
   }
   // A pod the plan expects no policy to concern, that one denied or warned: disagrees too.
   for (const p of drained.filter((p) => p.action === 'evict' && p.admission === undefined)) {

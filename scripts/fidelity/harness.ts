@@ -42,6 +42,13 @@ const blockedDrainTimeout = (plan: DrainPlan) =>
 const drainTimeout = (plan: DrainPlan) => `${90 + estimatedSeconds(plan)}s`;
 const POLL_MS = 250;
 
+/** One `kubectl get -o json` List with the items of another appended. */
+function withItemsOf(list: string, more: string): string {
+  const a = JSON.parse(list) as { items: unknown[] };
+  const b = JSON.parse(more) as { items: unknown[] };
+  return JSON.stringify({ ...a, items: [...a.items, ...b.items] }, null, 4);
+}
+
 export interface Lab {
   readonly kubeconfig: string;
   /** The lab's kubectl (seedObjects renders nothing with it; a failed seed describes the lab with it). */
@@ -216,7 +223,12 @@ export async function checkCluster(seed: number, lab: Lab, options: CheckOptions
     evidence = { node, before: before.map(toState) };
 
     const read = await run([lab.kubectl], SNAPSHOT_ARGS, { KUBECONFIG: lab.kubeconfig });
-    if (read.code === 0) snapshot = read.stdout;
+    // The policies' params (ConfigMaps of the namespace) beside the kinds the plan reads, as docs/planning.md says
+    // a snapshot file holds them: without them a replay cannot judge a policy that takes params.
+    const params = await run([lab.kubectl], ['get', 'configmaps', '-n', NAMESPACE, '-o', 'json'], {
+      KUBECONFIG: lab.kubeconfig,
+    });
+    if (read.code === 0) snapshot = params.code === 0 ? withItemsOf(read.stdout, params.stdout) : read.stdout;
     const plan = await planDrain(node, { KUBECONFIG: lab.kubeconfig });
     evidence = { ...evidence, plan };
     const timeout = plan.verdict === 'blocked' ? blockedDrainTimeout(plan) : drainTimeout(plan);

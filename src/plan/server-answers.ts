@@ -108,7 +108,11 @@ function agreement(p: PodPlan, a: ServerAnswer): boolean {
     case 'no-dry-run':
       return true;
     case 'refused':
-      return p.outcome === 'blocked' && (denied === undefined || denied.code === a.code);
+      // Where several policies deny, the API server reports any one of them: each one's code agrees.
+      return (
+        p.outcome === 'blocked' &&
+        (denied === undefined || [denied, ...(p.admission?.deniedAlso ?? [])].some((d) => d.code === a.code))
+      );
     case 'admitted':
       // Only a denial or a budget that never allows contradicts an admission: a dry run spends no budget.
       return denied === undefined && !(p.outcome === 'blocked' && p.pdbs.some((b) => b.disruptionsAllowed <= 0));

@@ -245,8 +245,13 @@ export interface PodPlan {
 export interface PodAdmissionPlan {
   /** The request judged: "CREATE pods/eviction", or "DELETE pods" under --disable-eviction. */
   readonly request: string;
-  /** The first denial, as the API server reports it (the chain stops there); absent when nothing denies. */
+  /** The denial, as the API server reports it (the chain stops there); absent when nothing denies. */
   readonly denied?: AdmissionDenial;
+  /**
+   * The other policies' denials of the same request, when several deny: the API server reports one of them,
+   * the first in the order its policy cache holds them, which follows no name, so any may be the one.
+   */
+  readonly deniedAlso?: readonly AdmissionDenial[];
   /** The warnings the API server sends back (a binding's Warn action), in its words. */
   readonly warnings: readonly string[];
   /** Policies whose answer the plan cannot tell, and why (the request is then not called admitted). */

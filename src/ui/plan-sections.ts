@@ -287,6 +287,8 @@ export function admissionSection(plan: DrainPlan): { title: string; rows: string
     for (const w of warnings) add(`Warning: ${w}`, 'warn');
     if (!a) continue;
     if (a.denied) add(`denied: ${a.denied.text} (HTTP ${a.denied.code})`, 'bad');
+    for (const d of a.deniedAlso ?? [])
+      add(`or denied: ${d.text} (HTTP ${d.code}): the API server names one denying policy, in no set order`, 'bad');
     for (const u of a.unknown) add(`unknown: ValidatingAdmissionPolicy '${u.policy}': ${u.why}`, 'warn');
     for (const w of a.webhooks ?? [])
       if (!a.denied || a.denied.name !== w.name) add(w.text, w.answer === 'admit' ? 'muted' : 'warn');

@@ -39,12 +39,15 @@ function podAdmission(
   const validating = refusing('ValidatingWebhookConfiguration');
   const denied =
     (mutating && webhookDenial(mutating)) ?? verdict.denied ?? (validating && webhookDenial(validating)) ?? null;
+  // A mutating webhook's denial stops the chain before any policy; among the policies' denials any may be reported.
+  const deniedAlso = denied !== null && denied === verdict.denied ? verdict.deniedAlso : [];
   if (!denied && verdict.warnings.length === 0 && verdict.unknown.length === 0 && webhooks.length === 0) {
     return undefined;
   }
   return {
     request: disableEviction ? 'DELETE pods' : 'CREATE pods/eviction',
     ...(denied ? { denied } : {}),
+    ...(deniedAlso.length > 0 ? { deniedAlso } : {}),
     warnings: verdict.warnings,
     unknown: verdict.unknown,
     ...(denied && !disableEviction ? { deleteInstead: deleteInstead(pod, policies, hooks, context) } : {}),

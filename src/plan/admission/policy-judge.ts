@@ -59,7 +59,13 @@ export function policySet(snapshot: Snapshot): PolicySet {
 }
 
 export interface PolicyVerdict {
+  /** The first denial in the plan's order (by policy, then binding name). */
   readonly denied: AdmissionDenial | null;
+  /**
+   * The other denials of the request. The API server evaluates every policy and reports one denial, the
+   * first in the order its policy cache holds them, which follows no name: any of them may be the one.
+   */
+  readonly deniedAlso: readonly AdmissionDenial[];
   readonly warnings: readonly string[];
   readonly unknown: readonly AdmissionUnknown[];
 }
@@ -128,7 +134,8 @@ export function judgeRequest(request: AdmissionRequest, set: PolicySet): PolicyV
       }
     }
   }
-  return { denied: denials[0] ?? null, warnings, unknown };
+  const distinct = [...new Map(denials.map((d) => [d.text, d])).values()];
+  return { denied: distinct[0] ?? null, deniedAlso: distinct.slice(1), warnings, unknown };
 }
 
 const CODE_OF_REASON: Readonly<Record<string, number>> = {

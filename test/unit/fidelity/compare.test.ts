@@ -447,6 +447,53 @@ describe('compare', () => {
     });
     expect(facts.find((f) => f.fact === 'blocked')).toMatchObject({ plan: 'blocked', cluster: 'blocked', agree: true });
   });
+
+  it('several policies deny an eviction: the API server naming any one of them agrees (seed 9023)', () => {
+    const text = (policy: string) =>
+      `pods "web-a" is forbidden: ValidatingAdmissionPolicy '${policy}' with binding '${policy}-binding' denied request: no`;
+    const denial = (policy: string) => ({
+      by: 'ValidatingAdmissionPolicy' as const,
+      name: policy,
+      binding: `${policy}-binding`,
+      message: 'no',
+      code: 422,
+      text: text(policy),
+    });
+    const admission = {
+      request: 'CREATE pods/eviction',
+      denied: denial('deny-1'),
+      deniedAlso: [denial('deny-2')],
+      warnings: [],
+      unknown: [],
+    };
+    const p = plan([podPlan('web-a', 'web', { outcome: 'blocked', wave: null, replacement: null, admission })], {
+      verdict: 'blocked',
+    });
+    const judged = (policy: string) =>
+      compare({
+        node: NODE,
+        plan: p,
+        events: [
+          ...drain('timeout', ['web-a', 'evicting']).slice(0, -1),
+          {
+            type: 'pod',
+            atMs: 0,
+            pod: { namespace: 'fidelity', name: 'web-a', uid: 'uid-web-a', node: NODE },
+            state: { phase: 'failed', error: `${text(policy)} (HTTP 422)` },
+          },
+          { type: 'finished', atMs: 0, result: 'failed' } as unknown as DrainEvent,
+        ],
+        before: [pod('web-a', 'web', NODE)],
+        after: [pod('web-a', 'web', NODE)],
+      }).facts.find((f) => f.fact === 'admission');
+    for (const policy of ['deny-1', 'deny-2'])
+      expect(judged(policy)).toMatchObject({
+        plan: `denied: one of ${text('deny-1')} | ${text('deny-2')}`,
+        cluster: `denied: ${text(policy)}`,
+        agree: true,
+      });
+    expect(judged('deny-3')).toMatchObject({ agree: false });
+  });
 });
 
 describe('drainOutcomes', () => {

@@ -54,6 +54,26 @@ describe('the API server dry-run answers beside the plan', () => {
     expect(asked.pods[0]!.serverDryRun!.agrees).toBe(true);
     expect(asked.verdictReasons).toEqual(plan.verdictReasons);
   });
+
+  it("two policies denying with different codes: the other policy's code agrees too (the API server reports either)", () => {
+    const index = makeIndex({
+      nodes,
+      pods: [web('web-a').obj()],
+      ...owners,
+      validatingAdmissionPolicies: [
+        policy('p'),
+        policy('q', { validations: [{ expression: 'false', message: 'no', reason: 'Forbidden' }] }),
+      ],
+      validatingAdmissionPolicyBindings: [binding('b', 'p'), binding('c', 'q')],
+    });
+    const plan = buildPlan(index, options());
+    expect(plan.pods[0]!.admission!.denied!.code).toBe(422);
+    const asked = withServerAnswers(
+      plan,
+      new Map([['shop/web-a', { answer: 'refused' as const, code: 403, message: 'x' }]]),
+    );
+    expect(asked.pods[0]!.serverDryRun!.agrees).toBe(true);
+  });
 });
 
 describe('answers the API server gives beside its verdict', () => {

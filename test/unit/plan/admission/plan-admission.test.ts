@@ -5,6 +5,7 @@ import { SNAPSHOT_KINDS } from '../../../../src/snapshot/types.js';
 import { makeIndex, makePdb } from '../../builders.js';
 import { nodes, options, owners, web } from '../rules-fixture.js';
 import { binding, policy } from './fixtures.js';
+import { admissionSection } from '../../../../src/ui/plan-sections.js';
 
 // A policy in the plan: a denied eviction is its own outcome, blocked, with the policy and its message.
 
@@ -79,6 +80,25 @@ describe('a ValidatingAdmissionPolicy in the plan', () => {
     expect(deleting.verdict).toBe('blocked');
     expect(deleting.pods[0]!.admission!.request).toBe('DELETE pods');
     expect(deleting.pods[0]!.outcomeReason).toMatch(/^the API server denies its delete/);
+  });
+
+  it('two policies denying: the pod names both, since the API server reports either', () => {
+    const two = {
+      validatingAdmissionPolicies: [...guard().validatingAdmissionPolicies, policy('protect-all')],
+      validatingAdmissionPolicyBindings: [
+        ...guard().validatingAdmissionPolicyBindings,
+        binding('protect-all-binding', 'protect-all'),
+      ],
+    };
+    const plan = buildPlan(makeIndex({ nodes, pods: [web('web-a').obj()], ...owners, ...two }), options());
+    const admission = plan.pods[0]!.admission!;
+    expect(admission.denied).toMatchObject({ name: 'protect-all', message: 'no evictions' });
+    expect(admission.deniedAlso).toEqual([expect.objectContaining({ name: 'protect-shop', message: MESSAGE })]);
+    expect(plan.verdict).toBe('blocked');
+    expect(admissionSection(plan).rows.map((r) => r[1])).toEqual([
+      `denied: ${admission.denied!.text} (HTTP 422)`,
+      `or denied: ${admission.deniedAlso![0]!.text} (HTTP 422): the API server names one denying policy, in no set order`,
+    ]);
   });
 
   it('Warn: the verdict unchanged, the warning carried on the pod', () => {

@@ -209,6 +209,19 @@ describe('validation (validator_test.go TestValidate)', () => {
     expect(verdict.denied!.message).toBe('first');
   });
 
+  it('several policies deny: any may be the one reported (the API server holds its policies in no set order)', () => {
+    const verdict = judge({
+      validatingAdmissionPolicies: [
+        policy('q', { validations: [{ expression: 'false', message: 'from q' }] }),
+        policy('p', { validations: [{ expression: 'false', message: 'from p' }] }),
+        policy('r', { validations: [{ expression: 'true' }] }),
+      ],
+      validatingAdmissionPolicyBindings: [binding('bq', 'q'), binding('bp', 'p'), binding('br', 'r')],
+    });
+    expect(verdict.denied).toMatchObject({ name: 'p', binding: 'bp', message: 'from p' });
+    expect(verdict.deniedAlso).toEqual([expect.objectContaining({ name: 'q', binding: 'bq', message: 'from q' })]);
+  });
+
   it('a runtime error under failurePolicy Fail denies with the error; under Ignore admits', () => {
     const validations = [{ expression: 'object.metadata.labels.app == "x"' }];
     const failed = judge(denying({ validations }));
@@ -282,7 +295,7 @@ describe('validationActions', () => {
 
   it('Audit: neither a denial nor a warning', () => {
     const verdict = judge(denying({}, { actions: ['Audit'] }));
-    expect(verdict).toEqual({ denied: null, warnings: [], unknown: [] });
+    expect(verdict).toEqual({ denied: null, deniedAlso: [], warnings: [], unknown: [] });
   });
 
   it('Deny and Audit: a denial', () => {

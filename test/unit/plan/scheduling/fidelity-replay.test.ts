@@ -549,3 +549,25 @@ describe("seed 8093 (a 1.34.4 lab): a preemption that spares a budget's pods onl
     expect(plan.verdict).toBe('blocked');
   });
 });
+
+describe('seed 9023: two ValidatingAdmissionPolicies deny the same eviction, and the API server names either', () => {
+  // fidelity-deny-1 (by name) and fidelity-deny-2 (by a params ConfigMap) both deny web-2's evictions. The
+  // plan named the first by name; the lab's API server named fidelity-deny-2: it reports the first denial
+  // in the order its policy cache holds the policies, which follows no name.
+  const plan = planOf(9023, 'fid-node-2', '2026-12-05T11:01:00Z');
+  const web2 = plan.pods.find((p) => p.name === 'web-2-5954666bdf-75rzx')!;
+
+  it("names both policies' denials of web-2's eviction, either of which the API server may report", () => {
+    const denials = [web2.admission?.denied, ...(web2.admission?.deniedAlso ?? [])].map((d) => d?.name);
+    expect(denials).toEqual(['fidelity-deny-1', 'fidelity-deny-2']);
+    expect(web2.admission?.unknown).toEqual([]);
+    expect(web2.outcome).toBe('blocked');
+    expect(plan.verdict).toBe('blocked');
+  });
+
+  it("judges db-3's eviction admitted: neither policy concerns it", () => {
+    const db = plan.pods.find((p) => p.name === 'db-3-2')!;
+    expect(db.admission?.denied).toBeUndefined();
+    expect(db.admission?.unknown ?? []).toEqual([]);
+  });
+});
