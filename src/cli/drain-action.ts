@@ -100,7 +100,12 @@ export async function drainAction(
     if (!json) {
       const { renderPlanText } = await import('../ui/plan-text.js');
       process.stdout.write(
-        renderPlanText(plan, { brief: true, width: terminalWidth(process.stdout), planCommand: commands.plan }),
+        renderPlanText(plan, {
+          brief: values.details !== true,
+          details: values.details === true,
+          width: terminalWidth(process.stdout),
+          planCommand: commands.plan,
+        }),
       );
     }
     refuseLikeKubectl(plan, work);

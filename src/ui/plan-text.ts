@@ -1,5 +1,17 @@
 import type { DrainPlan } from '../plan/types.js';
-import { planDocument, type PlanSection } from './plan-document.js';
+import { planDocument, type Block, type PlanDocument, type PlanSection } from './plan-document.js';
+import { listNames, qualified } from './format.js';
+import {
+  etaSection,
+  isPerPodGroup,
+  podBudgets,
+  podGroupRows,
+  podGroups,
+  podWhy,
+  type PodGroup,
+  type PodGroupKey,
+} from './plan-sections.js';
+import { plural } from '../wording.js';
 import { layoutPlanText } from './plan-layout.js';
 import { UNLIMITED_WIDTH } from './text-wrap.js';
 
@@ -7,8 +19,8 @@ export interface PlanTextOptions {
   /** Also list, per rejected node, why a replacement cannot go there. */
   readonly details?: boolean;
   /**
-   * Only what a drain is about to do (verdict, pods, admission, budgets, replacements), as the preface of
-   * `kubectl maint drain`; the comparisons and caveats are left to `kubectl maint plan`.
+   * Only the verdict, what to do, the pods in counts and those that decide the drain, as the preface of
+   * `kubectl maint drain`'s question, within one screen; the rest is `drain --details` or `kubectl maint plan`.
    */
   readonly brief?: boolean;
   /** Wrap to this many columns (a terminal's); unlimited by default, for pipes and files. */
@@ -18,16 +30,6 @@ export interface PlanTextOptions {
   /** What to run next (the drain, or the plan again with the flags advised): the last line of "What to do". */
   readonly nextCommand?: string | undefined;
 }
-
-const BRIEF_SECTIONS: ReadonlySet<PlanSection['id']> = new Set([
-  'pods',
-  'opt-out',
-  'admission',
-  'order',
-  'budgets',
-  'replacements',
-  'eta',
-]);
 
 /**
  * The plan for a pipe, a log file or `--no-tui`: plain text, no colour, verdict first. Sections: verdict
@@ -45,13 +47,77 @@ export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): 
   const width = options.width ?? UNLIMITED_WIDTH;
   if (!options.brief) return layoutPlanText(document, width);
   const command = options.planCommand ?? `kubectl maint plan ${plan.nodes.join(' ')}`;
-  const more = `The NoExecute and node-failure comparisons and ${plan.caveats.length} caveats: ${command}`;
-  const brief = {
+  const estimate = etaSection(plan).title;
+  const brief: PlanDocument = {
     ...document,
     sections: [
-      ...document.sections.filter((s) => BRIEF_SECTIONS.has(s.id)),
-      { id: 'caveats', title: more, blocks: [] } satisfies PlanSection,
+      briefPodsSection(plan),
+      // What the API server's admission chain answered: a denial decides the drain as a refusal does.
+      ...document.sections.filter((s) => s.id === 'admission'),
+      // The estimate's one line: how long the operator is about to wait is part of the answer.
+      ...(estimate ? [{ id: 'eta', title: estimate, blocks: [] } satisfies PlanSection] : []),
+      {
+        id: 'caveats',
+        title: `The budgets, replacements, waves and ${plural(plan.caveats.length, 'caveat')}: --details, or ${command}`,
+        blocks: [],
+      },
     ],
   };
   return layoutPlanText(brief, width);
+}
+
+/** The groups the brief plan names pod by pod: those that decide whether and when the drain finishes. */
+const DECIDING: ReadonlySet<PodGroupKey> = new Set(['refused', 'held', 'rescued', 'blocked', 'waits']);
+
+/** At most this many pods of a group are named in the brief plan; the rest are counted. */
+const BRIEF_PODS = 5;
+
+const BRIEF_WORDS: Record<PodGroupKey, string> = {
+  refused: 'refused',
+  held: 'not evicted as one is refused',
+  rescued: 'taken out by a strategy',
+  blocked: 'blocked',
+  waits: 'wait for a budget',
+  immediate: 'evicted at once',
+  deleted: 'deleted without eviction',
+  skipped: 'left on the node',
+};
+
+/**
+ * The pods in counts, and by name only those that decide the drain (DECIDING): enough to answer the
+ * drain's question within one screen.
+ */
+function briefPodsSection(plan: DrainPlan): PlanSection {
+  const nodes = plan.nodes.join(', ');
+  if (plan.pods.length === 0) return { id: 'pods', title: `No pods on ${nodes}`, blocks: [] };
+  const groups = podGroups(plan);
+  const counts = groups.map((g) => `${g.pods.length} ${BRIEF_WORDS[g.key]}`).join(', ');
+  const blocks = groups
+    .filter((g) => DECIDING.has(g.key))
+    .flatMap((group): Block[] => {
+      const title: Block = { kind: 'text', text: `${group.title} (${group.pods.length})`, indent: 2, tone: group.tone };
+      return [title, ...briefRows(group).map((text): Block => ({ kind: 'text', text, indent: 4, hang: 2 }))];
+    });
+  return { id: 'pods', title: `Pods on ${nodes} (${plan.pods.length}): ${counts}`, blocks };
+}
+
+/**
+ * Refused pods one line per reason; waiting pods one line per budget, with their waves; blocked pods one
+ * line each with why, at most BRIEF_PODS of them, then how many more.
+ */
+function briefRows(group: PodGroup): string[] {
+  if (!isPerPodGroup(group.key)) return podGroupRows(group).map((row) => row[0] ?? '');
+  if (group.key === 'waits') {
+    const byBudget = Map.groupBy(group.pods, (pod) => podBudgets(pod) || 'no budget');
+    return [...byBudget].map(
+      ([budgets, pods]) =>
+        `${budgets}: ${listNames(
+          pods.map((pod) => (pod.wave === null ? qualified(pod) : `${qualified(pod)} (wave ${pod.wave})`)),
+          BRIEF_PODS,
+        )}`,
+    );
+  }
+  const rows = group.pods.slice(0, BRIEF_PODS).map((pod) => `${qualified(pod)}: ${podWhy(pod)}`);
+  const more = group.pods.length - rows.length;
+  return more > 0 ? [...rows, `and ${plural(more, 'more pod')} (--details)`] : rows;
 }

@@ -65,6 +65,23 @@ describe('kubectl maint drain on hello', () => {
     );
   });
 
+  it('asks after the plan in brief (the pods that decide it, the estimate); --details prints the whole plan', async () => {
+    const brief = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '--dry-run=client']);
+    expect(brief.exitCode, brief.stderr).toBe(0);
+    const plan = brief.stdout.slice(0, brief.stdout.indexOf('\nevicting pod') + 1);
+    expect(plan).toMatch(/^Pods on k8s-node-1 \(4\): 1 wait for a budget, 1 evicted at once, 2 left on the node$/m);
+    expect(plan, brief.stdout).toMatch(/^Estimate: about \S.* from the first eviction/m);
+    expect(plan).toMatch(/: --details, or kubectl maint plan k8s-node-1 --ignore-daemonsets$/m);
+    expect(plan).not.toMatch(/^(Budgets|Replacements)$/m);
+
+    const whole = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '--dry-run=client', '--details']);
+    expect(whole.exitCode, whole.stderr).toBe(0);
+    expect(whole.stdout).toMatch(/^Budgets$/m);
+    expect(whole.stdout).toMatch(/^Replacements$/m);
+    expect(whole.stdout).toMatch(/^Caveats$/m);
+    expect(whole.stdout).not.toContain('--details, or');
+  });
+
   it('--dry-run=server reports a pod the budget would refuse now, naming the budget', async () => {
     // Take the budget's one disruption away: every eviction is refused.
     await setHelloMaxUnavailable(0);

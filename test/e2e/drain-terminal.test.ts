@@ -52,7 +52,7 @@ describe('kubectl maint drain in a terminal', () => {
     );
     const beforeAnswer = await screen();
     expect(beforeAnswer).toContain('Drain: cordon k8s-node-1 and evict 2 pods. Proceed? [y/N]');
-    expect(beforeAnswer).toMatch(/Budgets[\s\S]*demo\/hello/); // the plan came first
+    expect(beforeAnswer).toMatch(/Waits for a budget[\s\S]*demo\/hello \(1 allowed\)/); // the plan came first
     expect(await unschedulable('k8s-node-1')).toBe(false); // nothing changed while asking
 
     await terminal.keys('y', 'Enter');

@@ -11,6 +11,8 @@ export interface DrainCommandValues extends DrainingFlagValues, KubeFlagValues, 
   readonly selector?: string;
   readonly dryRun: DryRunMode;
   readonly yes?: boolean;
+  /** Print the whole plan before the question, not only the verdict and the pods that decide it. */
+  readonly details?: boolean;
   readonly output?: 'text' | 'json';
   /** Whether the plan shown first asks the API server (dry runs of its evictions): on unless `--ask-server=false`. */
   readonly askServer?: boolean;
@@ -36,6 +38,7 @@ export function register(program: Command): void {
       .preset('client')
       .default('none'),
     new Option('-y, --yes', 'do not ask for confirmation on a terminal'),
+    new Option('--details', 'print the whole plan first, not only its verdict and the pods that decide it'),
     new Option(
       '-o, --output <format>',
       'text (default: a live view on a terminal, lines otherwise) or json (one event per line)',

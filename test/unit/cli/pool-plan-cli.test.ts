@@ -157,13 +157,27 @@ describe('kubectl maint plan NODE… previews kubectl maint drain NODE…', () =
     expect(r.exitCode).toBe(plan.verdict === 'blocked' ? 3 : plan.verdict === 'disruptive' ? 5 : 0);
   });
 
-  it('the text plan opens with what drain --dry-run prints before its dry-run lines: the same verdict and pods', async () => {
+  it('the text plan opens with what drain --dry-run prints before its dry-run lines: the same verdict, way out and pods', async () => {
     const r = await run(['plan', 'k8s-node-1', 'k8s-node-2', '--snapshot', hello, '--ignore-daemonsets', '--no-tui']);
     const preface = renderPlanText(planSnapshot(snapshot(), { names: ['k8s-node-1', 'k8s-node-2'] }, flags), {
       brief: true,
     });
-    const verdictAndPods = (text: string) => text.split('\n\n').slice(0, 2).join('\n\n');
-    expect(verdictAndPods(r.stdout)).toBe(verdictAndPods(preface));
+    const paragraphs = (text: string) => text.split('\n\n');
+    // The verdict, its reasons and what to do: word for word.
+    expect(paragraphs(preface)[0]).toBe(paragraphs(r.stdout)[0]);
     expect(r.stdout.split('\n')[0]).toMatch(/^[A-Z]+: draining k8s-node-1, k8s-node-2 /);
+    // The pods: the same ones, counted in brief.
+    expect(paragraphs(r.stdout)[1]!.split('\n')[0]).toBe('Pods on k8s-node-1, k8s-node-2 (8)');
+    expect(paragraphs(preface)[1]!.split('\n')[0]).toBe(
+      'Pods on k8s-node-1, k8s-node-2 (8): 3 blocked, 1 evicted at once, 4 left on the node',
+    );
+  });
+
+  it("the drain's preface says the plan's estimate in one line, the text plan's estimate title", async () => {
+    const r = await run(['plan', 'k8s-node-1', '--snapshot', hello, '--ignore-daemonsets', '--no-tui']);
+    const preface = renderPlanText(planSnapshot(snapshot(), { names: ['k8s-node-1'] }, flags), { brief: true });
+    const estimate = r.stdout.split('\n').find((line) => line.startsWith('Estimate: '));
+    expect(estimate).toMatch(/^Estimate: about \S.* from the first eviction/);
+    expect(preface.split('\n')).toContain(estimate);
   });
 });

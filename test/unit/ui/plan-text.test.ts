@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DrainPlan } from '../../../src/plan/types.js';
 import { renderPlanText } from '../../../src/ui/plan-text.js';
-import { blockedPlan, clearPlan, slowPlan } from './plan-fixture.js';
+import { blockedPlan, clearPlan, daemonPod, helloPod, slowPlan } from './plan-fixture.js';
 
 describe('renderPlanText', () => {
   it('opens with the verdict and its reasons', () => {
@@ -53,15 +53,33 @@ describe('renderPlanText', () => {
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
-  it('as a drain preface (brief), stops after the replacements and points to plan for the rest', () => {
-    const plan = slowPlan();
-    const text = renderPlanText(plan, { brief: true });
-    expect(text).toContain('Replacements');
-    expect(text).not.toContain('Caveats');
-    expect(text).not.toContain('NoExecute taint');
-    expect(text.trimEnd().split('\n').at(-1)).toBe(
-      `The NoExecute and node-failure comparisons and ${plan.caveats.length} caveats: kubectl maint plan k8s-node-1`,
+  it("as a drain's preface (brief) on an 11-pod node: the verdict, the way out and the pods that decide it, within one screen", () => {
+    const base = slowPlan();
+    const waiting = [2, 3, 4, 5, 6, 7, 8].map((wave) =>
+      helloPod(`hello-w${wave}`, {
+        outcome: 'waits',
+        wave,
+        outcomeReason: `waits for demo/hello: admitted in wave ${wave}, once earlier replacements are Ready`,
+      }),
     );
+    const plan: DrainPlan = {
+      ...base,
+      pods: [helloPod('hello-a'), helloPod('web-a'), ...waiting, daemonPod('kube-proxy-x1'), daemonPod('cni-agent-x1')],
+    };
+    const text = renderPlanText(plan, { brief: true, width: 80, planCommand: 'kubectl maint plan k8s-node-1' });
+    // One screen (24 rows) less the question's three lines.
+    expect(text.trimEnd().split('\n').length).toBeLessThanOrEqual(24 - 3);
+    const lines = renderPlanText(plan, { brief: true }).trimEnd().split('\n');
+    expect(lines[0]).toBe('SLOW: draining k8s-node-1 waits for disruption budgets');
+    expect(lines).toContain('What to do:');
+    expect(lines).toContain('Pods on k8s-node-1 (11): 7 wait for a budget, 2 evicted at once, 2 left on the node');
+    expect(lines.join('\n')).toContain('demo/hello (1 allowed): demo/hello-w2 (wave 2), demo/hello-w3 (wave 3)');
+    expect(text).not.toContain('NoExecute taint');
+    expect(text).not.toContain('Replacements');
+    expect(lines.at(-1)).toContain('--details');
+    // The whole plan, with --details.
+    const full = renderPlanText(plan, { details: true, width: 80 });
+    for (const heading of ['Budgets', 'Replacements', 'Caveats', 'demo/hello-w8']) expect(full).toContain(heading);
   });
 
   it('names the budget, its wave and why for a pod that waits', () => {
