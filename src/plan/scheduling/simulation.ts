@@ -386,6 +386,7 @@ export class SchedulingSimulation {
     // The round's own replacements are all placed: the order they were met in is judged before the
     // victims' replacements are placed.
     applyFindings(this.wave.checkOrder());
+    applyFindings(this.wave.checkMetAfter());
     // The victims' replacements are placed in the same round, without the race check of its evicted pods'.
     this.wave.victimsNext();
     this.roundOpen = true;

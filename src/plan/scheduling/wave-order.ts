@@ -187,6 +187,8 @@ export class WaveOrder {
   private ordered: { readonly before: OrderReplay; readonly placed: RoundPlan[] } | null = null;
   /** The simulation's placedCount when the round's first replacement was placed. */
   private roundFrom = 0;
+  /** The round's replacements that found no node, each with the placedCount then (see checkMetAfter). */
+  private roundUnplaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan; readonly at: number }> = [];
 
   constructor(placer: WavePlacer) {
     this.placer = placer;
@@ -199,12 +201,12 @@ export class WaveOrder {
 
   /** A new round of evictions begins. */
   nextRound(): void {
-    [this.round, this.roundPlaced, this.movable, this.ordered] = [[], [], [], null];
+    [this.round, this.roundPlaced, this.movable, this.ordered, this.roundUnplaced] = [[], [], [], null, []];
   }
 
   /** The round's preemption victims' replacements are placed next: no race check for them. */
   victimsNext(): void {
-    [this.round, this.ordered] = [[], null];
+    [this.round, this.ordered, this.roundUnplaced] = [[], null, []];
   }
 
   /** The round's pod of which this is the replacement, in a round of several. */
@@ -226,6 +228,7 @@ export class WaveOrder {
    */
   judge(mate: RoundPod, pod: V1Pod, plan: MutablePlan): WaveFinding[] {
     this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
+    if (fateOf(plan) === 'none') this.roundUnplaced.push({ pod, plan, at: this.placer.cluster.placedCount });
     const findings = this.checkRace(mate, plan);
     const flagged = new Set(findings.map((f) => f.plan));
     findings.push(...this.checkPreemptsMetFirst(pod, plan, flagged));
@@ -524,6 +527,38 @@ export class WaveOrder {
         !isEmptySelector(t.namespaceSelector) &&
         !(t.namespaces ?? []).includes(namespace),
     );
+  }
+
+  /**
+   * Whether a replacement of the round that found no node would fit, or preempt, had the scheduler met it
+   * after the round's replacements placed behind it in the plan's order (of lower priority, or made
+   * later): the controllers make a wave's replacements as its evictions land, so a lower-priority one may
+   * be made, and bound, before a higher one exists, and what it adds (a pod its required affinity
+   * selects) may be what the higher one needed. Met before it, the higher one waits for the scheduler to
+   * try it again, which for an affinity term with a namespaceSelector is its periodic flush (see
+   * checkAffinityRace). Then its plan says unknown. Asked once the round's replacements are all placed,
+   * before the victims' replacements; only what those placed behind it add is weighed (room a preemption
+   * frees is retryUnplaced's).
+   * Taught by seed 9253 (test/fixtures/fidelity/seed-9253.json).
+   */
+  checkMetAfter(): WaveFinding[] {
+    const findings: WaveFinding[] = [];
+    for (const { pod, plan, at } of this.roundUnplaced) {
+      if (plan.unknown !== undefined || fateOf(plan) !== 'none') continue;
+      const behind = this.placer.cluster.placedSince(at);
+      if (behind.length === 0) continue;
+      const replacement = podInfo(this.placer.replacementOf(pod), this.placer.snapshot);
+      const after = this.placer.tryAlone(replacement, replacement.preemptionPolicy !== 'Never');
+      if (after.fate === 'none') continue;
+      const before = this.placer.cluster.withoutPlaced(behind, () => this.placer.tryAlone(replacement, false));
+      if (before.fate !== 'none') continue;
+      const names = [...new Set(behind.map((p) => p.pod.name))].join(', ');
+      const fares = after.fate === 'fits' ? `go to ${after.node}` : `preempt on ${after.node}`;
+      const note = `Where the scheduler meets it in its wave matters: met after the replacements placed behind it (${names}), it would ${fares}.`;
+      findings.push({ plan, unknown: EVICTION_RACE_UNKNOWN, note });
+    }
+    this.roundUnplaced = [];
+    return findings;
   }
 
   /** Whether the round's evictions make both StatefulSet replacements and others (see checkOrder). */

@@ -571,3 +571,26 @@ describe('seed 9023: two ValidatingAdmissionPolicies deny the same eviction, and
     expect(db.admission?.unknown ?? []).toEqual([]);
   });
 });
+
+describe('seed 9253: a replacement that finds a node only met after a lower-priority one of its wave', () => {
+  // web-3 (priority 1000) has required zone affinity to web-2's pods, all five on the drained fid-node-3,
+  // alone in zone-c. In the plan's order web-3's replacement comes first and finds no zone with a web-2
+  // pod, so its budget never frees up. In the lab web-2's eviction landed first, its replacement was
+  // bound in zone-a, and web-3's, made after it, went there: the drain finished.
+  const plan = planOf(9253, 'fid-node-3', '2026-12-05T16:42:00Z');
+
+  it("calls web-3's replacement that found no node unknown, saying where it goes met after web-2's", () => {
+    const web3 = plan.pods.filter((p) => p.name.startsWith('web-3-') && p.wave === 1);
+    expect(web3).toHaveLength(1);
+    expect(web3[0]!.replacement).toMatchObject({ unknown: EVICTION_RACE_UNKNOWN });
+    expect(web3[0]!.replacement?.message).toMatch(
+      /met after the replacements placed behind it \(.*web-2-.*\), it would go to fid-node-[12]/,
+    );
+  });
+
+  it("calls web-3's later pods unknown: its budget waits for that replacement", () => {
+    const later = plan.pods.filter((p) => p.name.startsWith('web-3-') && p.wave !== 1);
+    expect(later).toHaveLength(2);
+    for (const p of later) expect(p.outcomeUnknown).toBeDefined();
+  });
+});
