@@ -25,7 +25,7 @@ import type { Snapshot } from '../snapshot/types.js';
 import { matchesLabelSelector } from '../snapshot/label-selector.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { ClusterTarget } from '../ui/proceed-question.js';
-import { RunLines } from '../ui/run-lines.js';
+import { RunLines } from '../ui/run-log-text.js';
 import { safeLines } from '../safe-text.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { DEFAULT_STATE_NAMESPACE } from '../kube/defaults.js';

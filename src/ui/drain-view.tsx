@@ -3,7 +3,7 @@ import type { DrainEvent } from '../drain/events.js';
 import { ColorContext } from './color-context.js';
 import { ColumnsContext } from './columns-context.js';
 import { DrainView } from './components/DrainView.js';
-import { initialDrainProgress, reduceDrainEvents, type DrainProgress, type WaveHints } from './drain-progress.js';
+import { initialDrainProgress, reduceDrainEvents, type DrainProgress, type WaveHints } from './drain-live-state.js';
 import { liveFrame, liveView, type LiveFrame, type LiveView } from './live-view.js';
 import { colorsEnabled } from './theme.js';
 

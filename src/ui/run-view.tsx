@@ -3,7 +3,7 @@ import type { RunEvent } from '../run/events.js';
 import { ColorContext } from './color-context.js';
 import { ColumnsContext } from './columns-context.js';
 import { RunView } from './components/RunView.js';
-import { initialRunProgress, reduceRunEvents } from './run-progress.js';
+import { initialRunProgress, reduceRunEvents } from './run-live-state.js';
 import { liveFrame, liveView, type LiveFrame, type LiveView } from './live-view.js';
 import { colorsEnabled } from './theme.js';
 

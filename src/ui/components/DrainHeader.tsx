@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { DrainCounts } from '../drain-progress.js';
+import type { DrainCounts } from '../drain-live-state.js';
 import { formatClock, formatSeconds } from '../format.js';
 import { ProgressBar } from './ProgressBar.js';
 import { Tone } from './Tone.js';

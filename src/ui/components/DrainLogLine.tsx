@@ -1,5 +1,5 @@
-import type { DrainLogEntry } from '../drain-progress.js';
-import { finishedPodText, PHASE_TONES } from '../drain-wording.js';
+import type { DrainLogEntry } from '../drain-live-state.js';
+import { finishedPodText, PHASE_TONES } from '../drain-pod-text.js';
 import { formatClock } from '../format.js';
 import { displayWidth } from '../text-wrap.js';
 import { HangingLine } from './HangingLine.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { DrainSummary } from '../drain-summary.js';
+import type { DrainSummary } from '../drain-summary-text.js';
 import { Tone } from './Tone.js';
 
 /** The end of a drain: the outcome in its tone, then done / remaining / failed / left / next. */

@@ -1,7 +1,7 @@
 import { Box, Static, Text } from 'ink';
-import { elapsedAt, isFinished, secondsLeftAt, type DrainLogEntry, type DrainProgress } from '../drain-progress.js';
-import { summarizeDrain } from '../drain-summary.js';
-import { describePodState, PHASE_TONES } from '../drain-wording.js';
+import { elapsedAt, isFinished, secondsLeftAt, type DrainLogEntry, type DrainProgress } from '../drain-live-state.js';
+import { summarizeDrain } from '../drain-summary-text.js';
+import { describePodState, PHASE_TONES } from '../drain-pod-text.js';
 import { qualified } from '../format.js';
 import { DrainHeader } from './DrainHeader.js';
 import { DrainLogLine } from './DrainLogLine.js';

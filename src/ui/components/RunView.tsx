@@ -1,7 +1,7 @@
 import { Box, Static, Text } from 'ink';
 import { HangingLine } from './HangingLine.js';
-import { failedOutputLines, pausedLines, runSummary } from '../run-lines.js';
-import { batchesUnderWay, drainsUnderWay, podsLeft, secondsLeft, type RunProgress } from '../run-progress.js';
+import { failedOutputLines, pausedLines, runSummary } from '../run-log-text.js';
+import { batchesUnderWay, drainsUnderWay, podsLeft, secondsLeft, type RunProgress } from '../run-live-state.js';
 import { formatClock, formatSeconds } from '../format.js';
 import { formatColumns } from '../text-columns.js';
 import { DrainView } from './DrainView.js';

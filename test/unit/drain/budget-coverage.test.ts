@@ -5,7 +5,7 @@ import {
   coveringBudgetText,
   sameCovering,
 } from '../../../src/drain/budget-coverage.js';
-import { budgetWaitText } from '../../../src/ui/drain-wording.js';
+import { budgetWaitText } from '../../../src/ui/drain-pod-text.js';
 import { waitingForHello } from './states.js';
 
 const selectors = new Map([

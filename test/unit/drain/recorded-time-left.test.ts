@@ -8,7 +8,7 @@ import {
   reduceDrainEvents,
   secondsLeftAt,
   waveHintsFromPlan,
-} from '../../../src/ui/drain-progress.js';
+} from '../../../src/ui/drain-live-state.js';
 
 // A drain recorded on the lab (`kubectl maint drain k8s-node-1 --ignore-daemonsets --pod-selector app=eta
 // -o json`): three replicas under a maxUnavailable 1 budget whose replacements are Ready 5 s after they

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
-import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../../src/ui/drain-progress.js';
-import { describePodState } from '../../../src/ui/drain-wording.js';
+import { initialDrainProgress, reduceDrainEvents, waveHintsFromPlan } from '../../../src/ui/drain-live-state.js';
+import { describePodState } from '../../../src/ui/drain-pod-text.js';
 import { makeIndex, makePdb } from '../builders.js';
 import { nodes, options, owners, web } from '../plan/rules-fixture.js';
 import { podRef, started, T0, waiting } from './drain-fixture.js';

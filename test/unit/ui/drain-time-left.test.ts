@@ -6,7 +6,7 @@ import {
   secondsLeftAt,
   type DrainProgress,
   type WaveHints,
-} from '../../../src/ui/drain-progress.js';
+} from '../../../src/ui/drain-live-state.js';
 import { HELLO_A, HELLO_B, podEvent, started, T0, waiting } from './drain-fixture.js';
 
 // The plan said: hello-a in wave 1 at 0 s, hello-b in wave 2 at 6 s, all gone after 11 s.

@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-progress.js';
+import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-live-state.js';
 import { DrainApp, startDrainInk } from '../../../src/ui/drain-view.js';
 import { cordoned, helloDrain, started, T0 } from './drain-fixture.js';
 import { FakeStdin, FakeStdout } from './fake-terminal.js';

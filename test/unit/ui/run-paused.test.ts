@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/run/events.js';
-import { pausedLines } from '../../../src/ui/run-lines.js';
+import { pausedLines } from '../../../src/ui/run-log-text.js';
 
 const paused = (waitingFor: 'key' | 'resume'): Extract<RunEvent, { type: 'paused' }> => ({
   type: 'paused',

@@ -2,7 +2,7 @@ import { renderToString } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { DrainHeader } from '../../../../src/ui/components/DrainHeader.js';
-import type { DrainCounts } from '../../../../src/ui/drain-progress.js';
+import type { DrainCounts } from '../../../../src/ui/drain-live-state.js';
 
 const counts: DrainCounts = {
   total: 8,

@@ -3,7 +3,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { ColumnsContext } from '../../../../src/ui/columns-context.js';
 import { DrainLogLine } from '../../../../src/ui/components/DrainLogLine.js';
-import type { DrainLogEntry } from '../../../../src/ui/drain-progress.js';
+import type { DrainLogEntry } from '../../../../src/ui/drain-live-state.js';
 import { HELLO_A, T0 } from '../drain-fixture.js';
 
 describe('<DrainLogLine />', () => {

@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../../../src/drain/events.js';
 import { DrainView } from '../../../../src/ui/components/DrainView.js';
-import { initialDrainProgress, reduceDrainEvents } from '../../../../src/ui/drain-progress.js';
+import { initialDrainProgress, reduceDrainEvents } from '../../../../src/ui/drain-live-state.js';
 import { helloDrain, podEvent, podRef, started, T0 } from '../drain-fixture.js';
 
 function progressOf(events: readonly DrainEvent[]) {

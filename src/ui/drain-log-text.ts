@@ -1,6 +1,6 @@
 import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
-import type { DrainProgress } from './drain-progress.js';
-import { renderDrainSummaryText, summarizeDrain } from './drain-summary.js';
+import type { DrainProgress } from './drain-live-state.js';
+import { renderDrainSummaryText, summarizeDrain } from './drain-summary-text.js';
 import {
   budgetWaitText,
   clientDryRunHeldBy,
@@ -10,7 +10,7 @@ import {
   goneVerb,
   groupStartText,
   surgeText,
-} from './drain-wording.js';
+} from './drain-pod-text.js';
 import { formatMs, qualified } from './format.js';
 
 /**

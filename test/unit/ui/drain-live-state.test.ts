@@ -7,8 +7,8 @@ import {
   waveHintsFromPlan,
   type DrainProgress,
   type DrainProgressOptions,
-} from '../../../src/ui/drain-progress.js';
-import { describePodState } from '../../../src/ui/drain-wording.js';
+} from '../../../src/ui/drain-live-state.js';
+import { describePodState } from '../../../src/ui/drain-pod-text.js';
 import {
   cordoned,
   finished,

@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { RunView } from '../../../src/ui/components/RunView.js';
 import type { DrainEvent } from '../../../src/drain/events.js';
 import type { NodeState, RunEvent } from '../../../src/run/events.js';
-import { etaLine, failedOutputLines, RunLines, runSummary } from '../../../src/ui/run-lines.js';
+import { etaLine, failedOutputLines, RunLines, runSummary } from '../../../src/ui/run-log-text.js';
 import {
   drainOf,
   drainsUnderWay,
   initialRunProgress,
   podsLeft,
   reduceRunEvents,
-} from '../../../src/ui/run-progress.js';
+} from '../../../src/ui/run-live-state.js';
 
 const pod = { namespace: 'shop', name: 'web-1', uid: 'u1', node: 'w1' };
 const events: RunEvent[] = [

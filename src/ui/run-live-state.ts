@@ -2,9 +2,9 @@ import type { RunEvent } from '../run/events.js';
 import { safeText } from '../safe-text.js';
 import { commandLogFile } from '../run/command-log.js';
 import { plural } from '../wording.js';
-import { interruptLine } from './run-lines.js';
+import { interruptLine } from './run-log-text.js';
 import type { NodePhase } from '../run/state.js';
-import { initialDrainProgress, isFinished, reduceDrainEvents, type DrainProgress } from './drain-progress.js';
+import { initialDrainProgress, isFinished, reduceDrainEvents, type DrainProgress } from './drain-live-state.js';
 
 /**
  * Everything the live pool view shows, as a pure fold over the run's events: `reduceRunEvents(state, e)`.

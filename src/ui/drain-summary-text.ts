@@ -1,7 +1,7 @@
 import type { PodRef } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
-import { elapsedAt, type DrainLogEntry, type DrainProgress } from './drain-progress.js';
-import { clientDryRunHeldBy, describePodState, goneVerb } from './drain-wording.js';
+import { elapsedAt, type DrainLogEntry, type DrainProgress } from './drain-live-state.js';
+import { clientDryRunHeldBy, describePodState, goneVerb } from './drain-pod-text.js';
 import { formatMs, listNames, qualified } from './format.js';
 import { plural } from '../wording.js';
 import type { Tone } from './theme.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../../src/drain/events.js';
-import { drainErrorLine, drainEventLines, type DrainLine } from '../../../src/ui/drain-lines.js';
-import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-progress.js';
+import { drainErrorLine, drainEventLines, type DrainLine } from '../../../src/ui/drain-log-text.js';
+import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-live-state.js';
 import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
 
 /** Every line a stream of events prints, as "stdout: …" / "stderr: …". */

@@ -2,7 +2,7 @@ import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
 import { followTimeLeft, secondsLeft, wavesLeft, type PlannedTimes, type TimeLeft } from '../drain/time-left.js';
 import type { DrainPlan, Verdict } from '../plan/types.js';
-import { escalationText, groupStartText, surgeText } from './drain-wording.js';
+import { escalationText, groupStartText, surgeText } from './drain-pod-text.js';
 import { qualified, qualifiedPdb } from './format.js';
 import { wayOutText } from './plan-advice.js';
 

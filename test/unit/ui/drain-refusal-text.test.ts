@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kubectlRefusal } from '../../../src/ui/drain-refusal.js';
+import { kubectlRefusal } from '../../../src/ui/drain-refusal-text.js';
 
 // kubectl drain's refusal when a pod fails its filters, said before the cordon: nothing was changed.
 

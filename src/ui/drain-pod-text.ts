@@ -1,6 +1,6 @@
 import type { BudgetBlocker, DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import { coveringBudgetText } from '../drain/budget-coverage.js';
-import type { DrainProgress, PodProgress } from './drain-progress.js';
+import type { DrainProgress, PodProgress } from './drain-live-state.js';
 import { formatMs, qualified, qualifiedPdb } from './format.js';
 import { plural } from '../wording.js';
 import type { Tone } from './theme.js';

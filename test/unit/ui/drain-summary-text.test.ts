@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../../src/drain/events.js';
 import type { FinishedEvent } from '../../../src/drain/summary.js';
-import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-progress.js';
-import { renderDrainSummaryText, summarizeDrain } from '../../../src/ui/drain-summary.js';
+import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-live-state.js';
+import { renderDrainSummaryText, summarizeDrain } from '../../../src/ui/drain-summary-text.js';
 import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
 
 function summaryOf(events: readonly DrainEvent[]) {
