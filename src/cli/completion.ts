@@ -1,7 +1,7 @@
 import type { Command, Option } from 'commander';
 import { pflagStyleArgv, subcommandOf } from './argv.js';
 import type { KubeFlagValues } from './kube-flag-values.js';
-import { connectionFlagsAfterSubcommand } from './leading-flags.js';
+import { CONNECTION_FLAGS, connectionFlagsAfterSubcommand } from './leading-flags.js';
 
 /**
  * Shell completion in cobra's protocol, which kubectl speaks to plugins: `kubectl-maint __complete
@@ -48,6 +48,8 @@ export async function complete(
   const partial = args.at(-1) ?? '';
   const command = subcommandOf(program, words);
   if (!command) {
+    const leadingValue = asAfterSubcommand(program, words, partial);
+    if (leadingValue) return complete(program, leadingValue, listNodes, listKubeconfig);
     if (partial.startsWith('-')) return flagsOf(program, words, partial);
     const commands = program.commands.filter((c) => !isHidden(c));
     return matching(
@@ -93,6 +95,23 @@ export async function complete(
 }
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
+
+/**
+ * The value of a connection flag typed before the subcommand (`kubectl maint --context <TAB>`,
+ * `--context=<TAB>`): the words as a command declaring those flags receives them, the partial value
+ * last, or undefined when not completing such a value.
+ */
+function asAfterSubcommand(program: Command, words: readonly string[], partial: string): string[] | undefined {
+  const eq = partial.startsWith('--') ? partial.indexOf('=') : -1;
+  const flag = eq > 0 ? partial.slice(0, eq) : words.at(-1);
+  if (flag === undefined || CONNECTION_FLAGS.get(flag) !== true) return undefined;
+  const host = program.commands.find((c) => optionNamed(c, flag) !== undefined);
+  if (!host) return undefined;
+  // Every word before is a connection flag: with a value and a subcommand after them, they all move.
+  const probe = eq > 0 ? [...words, host.name()] : [...words, 'value', host.name()];
+  if (connectionFlagsAfterSubcommand(probe)[0] !== host.name()) return undefined;
+  return [host.name(), ...words, partial];
+}
 
 /** The output cobra's `__complete` prints. */
 export function formatCompletions({ candidates, directive }: Completions): string {

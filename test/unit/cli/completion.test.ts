@@ -108,6 +108,18 @@ describe('complete', () => {
     expect(await values('--context', 'lab', 'plan', '--ignore-d')).toEqual(['--ignore-daemonsets']);
   });
 
+  it("a connection flag's value typed before the subcommand: the kubeconfig's names, files, or nothing", async () => {
+    const kubeconfig = path.resolve(import.meta.dirname, '../../fixtures/kubeconfig/several-contexts.yaml');
+    expect(await values('--kubeconfig', kubeconfig, '--context', 'b-')).toEqual(['b-anonymous', 'b-admin']);
+    expect(await values('--kubeconfig', kubeconfig, '--context=a')).toEqual(['--context=a-admin']);
+    expect(await values('--kubeconfig', kubeconfig, '--user', '')).toEqual(['admin', 'nobody']);
+    const file = await complete(await buildProgram(), ['--kubeconfig', ''], fromList);
+    expect(file).toEqual({ candidates: [], directive: Directive.Default });
+    expect(await values('--server', '')).toEqual([]);
+    // After the value, the subcommands again.
+    expect(await values('--context', 'lab', 'dr')).toEqual(['drain']);
+  });
+
   it("prints cobra's format: value<TAB>description lines, then :directive", () => {
     const text = formatCompletions({
       candidates: [{ value: 'a', description: 'first\nmore' }, { value: 'b' }],
