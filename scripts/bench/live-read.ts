@@ -12,14 +12,16 @@
  *     batches of 10;
  *   - `kubectl drain NODE --dry-run=client`: for scale only; it lists the node's own pods and answers far
  *     less (no budgets, no scheduling);
- *   - the floor: a bare HTTP client (curl, one request per kind, all at once) receiving the lists the plan
- *     reads as JSON from the watch cache, into /dev/null: what the API server needs to hand the data over;
+ *   - the user's floor, the one the targets are against: a bare HTTPS client (curl) receiving `GET
+ *     /api/v1/pods` and `GET /api/v1/nodes` side by side, read to the end and not parsed;
+ *   - a bare HTTP client (curl, one request per kind, all at once) receiving every list the plan reads as
+ *     JSON from the watch cache (resourceVersion=0), into /dev/null;
  *   - the same as streaming lists (a watch with sendInitialEvents, up to its closing bookmark): how the
  *     plugin asks for them when a read must be consistent (a plan's may come from the watch cache as it
  *     is: a LIST, as the floor's).
  * Reported: median seconds and peak RSS (GNU time, when /usr/bin/time exists), their ratios against kubectl
- * get, and the plans' against the floor, the plan's peak RSS against kubectl get's and the run's re-plan,
- * each with its target (TARGETS).
+ * get, and the plans' against the user's floor, the plan's peak RSS against kubectl get's and the run's
+ * re-plan, each with its target (TARGETS), and the load average at each round's start.
  *
  * Growing the lab is most of the time at 1,500 nodes: LIVE_KEEP=1 leaves it grown at the end (to profile a
  * plan in it; `npm run lab -- seed hello` resets it), LIVE_REUSE=1 measures a lab left so without growing it.
@@ -33,6 +35,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type * as Kinds from '../../src/kube/kinds.js';
@@ -65,9 +68,27 @@ const PLAN_LISTS = Object.entries(KIND_PATHS)
   .filter(([kind]) => kind !== 'HorizontalPodAutoscaler')
   .map(([, list]) => list);
 
+const FLOOR_RAW = 'floor: bare HTTPS GET of pods and nodes';
 const FLOOR_GET = 'floor: bare HTTP GET of the lists';
 const FLOOR_STREAM = 'floor: bare HTTP streaming lists';
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+/**
+ * The user's floor: a bare HTTPS client (curl) receiving `GET /api/v1/pods` and `GET /api/v1/nodes` side by
+ * side, as JSON, read to the end into /dev/null and not parsed: a plain LIST, as any client would first ask
+ * (no resourceVersion, no pages, no compression), how long the API server takes to hand the bytes over.
+ */
+function rawFloorScript(env: NodeJS.ProcessEnv): string {
+  const kubeconfig = env.KUBECONFIG ?? '';
+  const server = /server: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))?.[1] ?? '';
+  const pki = path.join(path.dirname(kubeconfig), 'pki');
+  const curl = `curl -sf -A kubectl-maint-bench-floor --cacert "${pki}/ca.crt" --cert "${pki}/admin.crt" --key "${pki}/admin.key" -H 'Accept: application/json' -o /dev/null`;
+  return [
+    `${curl} '${server}/api/v1/pods' &`,
+    `${curl} '${server}/api/v1/nodes' &`,
+    'for job in $(jobs -p); do wait "$job" || exit 1; done',
+  ].join('\n');
+}
 
 /**
  * curl, once per list, all at once, as the lab's admin (its PKI beside the kubeconfig), into /dev/null.
@@ -102,6 +123,7 @@ export async function runLiveReadBench(options: LiveReadOptions): Promise<{ text
     const node = 'bench-node-1';
     const commands = {
       'kubectl get -o json': [options.kubectlBin, ...snapshotRead()],
+      [FLOOR_RAW]: ['bash', '-c', rawFloorScript(options.env)],
       [FLOOR_GET]: ['bash', '-c', floorScript(options.env, false)],
       [FLOOR_STREAM]: ['bash', '-c', floorScript(options.env, true)],
       'kubectl maint plan': [
@@ -133,7 +155,9 @@ export async function runLiveReadBench(options: LiveReadOptions): Promise<{ text
       ],
     };
     const results = new Map<string, Measure[]>(Object.keys(commands).map((name) => [name, []]));
+    const loads: number[] = [];
     for (let i = 0; i < options.runs; i += 1) {
+      loads.push(loadavg()[0] ?? 0);
       for (const [name, argv] of Object.entries(commands)) {
         let measure: Measure;
         try {
@@ -142,7 +166,7 @@ export async function runLiveReadBench(options: LiveReadOptions): Promise<{ text
           // One LIST of every pod is a short request: the API server ends it at its request timeout (60 s
           // unless the lab was started with LAB_APISERVER_REQUEST_TIMEOUT), which a loaded API server with
           // tens of thousands of pods can reach. The streaming lists stand in.
-          if (name !== FLOOR_GET) throw err;
+          if (name !== FLOOR_GET && name !== FLOOR_RAW) throw err;
           console.error(`bench: live-read: ${name} failed (${/exit \d+/.exec(String(err))?.[0] ?? String(err)})`);
           continue;
         }
@@ -152,7 +176,7 @@ export async function runLiveReadBench(options: LiveReadOptions): Promise<{ text
       }
     }
     const after = await podPhases(options.env);
-    const plans = report(results, nodes, podsPerNode, options.runs);
+    const plans = report(results, loads, nodes, podsPerNode, options.runs);
     const replan = measureReplan(options, node);
     const phases = `bench pods Running: ${before.running} of ${before.all} at the start, ${after.running} of ${after.all} after the runs`;
     return { text: `${plans.text}\n${replan.text}\n${phases}`, passed: plans.passed && replan.passed };
@@ -377,6 +401,7 @@ const verdict = (value: number, target: number) => `${value <= target ? 'PASS' :
 
 function report(
   results: Map<string, Measure[]>,
+  loads: readonly number[],
   nodes: number,
   podsPerNode: number,
   runs: number,
@@ -386,8 +411,9 @@ function report(
   const rssOf = (measures: readonly Measure[]) =>
     measures.every((m) => m.rssKiB !== null) ? median(measures.map((m) => m.rssKiB!)) : null;
   const baseRss = rssOf(baseline);
-  const gets = results.get(FLOOR_GET)!;
-  const floorName = gets.length === runs ? FLOOR_GET : FLOOR_STREAM;
+  // The user's floor where every run of it completed, then the lists from the watch cache, then streamed.
+  const complete = (name: string) => results.get(name)!.length === runs;
+  const floorName = [FLOOR_RAW, FLOOR_GET].find(complete) ?? FLOOR_STREAM;
   const floor = median(results.get(floorName)!.map((m) => m.seconds));
   const lines = [
     `live-read: ${nodes} nodes, ${nodes * podsPerNode} pods in the lab (median of ${runs}); ratios against kubectl get -o json`,
@@ -395,7 +421,7 @@ function report(
   for (const [name, measures] of results) {
     if (measures.length < runs) {
       lines.push(
-        `  ${name.padEnd(36)} failed in ${runs - measures.length} of ${runs} runs (the API server's request timeout: LAB_APISERVER_REQUEST_TIMEOUT=5m at lab up)`,
+        `  ${name.padEnd(40)} failed in ${runs - measures.length} of ${runs} runs (the API server's request timeout: LAB_APISERVER_REQUEST_TIMEOUT=5m at lab up)`,
       );
       continue;
     }
@@ -404,7 +430,7 @@ function report(
     const rssText = rss === null ? '' : `  peak RSS ${(rss / 1024).toFixed(0)} MiB`;
     const rssRatio = rss === null || baseRss === null ? '' : ` (${ratio(rss / baseRss)}×)`;
     lines.push(
-      `  ${name.padEnd(36)} ${seconds.toFixed(2).padStart(7)}s (${ratio(seconds / baseSeconds)}×)${rssText}${rssRatio}`,
+      `  ${name.padEnd(40)} ${seconds.toFixed(2).padStart(7)}s (${ratio(seconds / baseSeconds)}×)${rssText}${rssRatio}`,
     );
   }
   let passed = true;
@@ -414,7 +440,7 @@ function report(
     return `  ${name}: ${ratio(value)}× the floor  ${verdict(value, target)}`;
   };
   lines.push(
-    `against the floor (${floorName === FLOOR_GET ? '' : 'the streaming lists, '}${floor.toFixed(2)}s):`,
+    `against the floor (${floorName}, ${floor.toFixed(2)}s):`,
     against('kubectl maint plan', TARGETS.planPerFloor),
     against('kubectl maint plan (100-node pool)', TARGETS.poolPlanPerFloor),
   );
@@ -426,5 +452,6 @@ function report(
       `  kubectl maint plan peak RSS: ${ratio(value)}× kubectl get's  ${verdict(value, TARGETS.planRssPerKubectl)}`,
     );
   }
+  lines.push(`load average (1 min) at each round's start: ${loads.map((load) => load.toFixed(1)).join(', ')}`);
   return { text: lines.join('\n'), passed };
 }
