@@ -10,6 +10,7 @@ import { CliError, ExitCode } from './exit-codes.js';
 import { errorText } from './report-error.js';
 import { kubeConfigFlags, type KubeFlagValues } from './kube-flag-values.js';
 import { nodeSelection } from './node-selection.js';
+import { writeErr, writeOut } from './output.js';
 
 // What `cordon` and `uncordon` do once their flags are read, by commander (commands/cordon.ts) or, for a
 // plain command line, without it (plain-cordon.ts): nothing here loads commander.
@@ -52,7 +53,7 @@ export async function cordonNodes(
     if (unreadable.length < names.length) {
       lines.add(`error: ${unreadable.length === 1 ? 'a node' : 'nodes'} could not be read: no node was ${verb}ed`);
     }
-    process.stderr.write(`${[...lines].join('\n')}\n`);
+    writeErr(`${[...lines].join('\n')}\n`);
     return ExitCode.Error;
   }
   const current = (i: number) => (read[i] as PromiseFulfilledResult<NodeRead>).value;
@@ -62,7 +63,7 @@ export async function cordonNodes(
       names.map((_name, i) => current(i)),
     );
     if (refusals.length > 0) {
-      process.stderr.write(`${refusals.map((line) => `error: ${line}`).join('\n')}\n`);
+      writeErr(`${refusals.map((line) => `error: ${line}`).join('\n')}\n`);
       return ExitCode.Error;
     }
   }
@@ -72,7 +73,7 @@ export async function cordonNodes(
   for (const [i, node] of names.entries()) {
     try {
       const result = await setUnschedulableOf(client, node, current(i), unschedulable, values.dryRun);
-      process.stdout.write(`node/${node} ${result.already ? 'already ' : ''}${verb}ed${suffix}\n`);
+      writeOut(`node/${node} ${result.already ? 'already ' : ''}${verb}ed${suffix}\n`);
       if (verb === 'uncordon' && !result.already && values.dryRun === 'none') {
         trail ??= await uncordonTrail(rest, new Map(names.map((name, j) => [name, current(j).metadata?.uid ?? ''])));
         const note = `uncordoned by kubectl maint uncordon (${processHolder()})`;
@@ -80,7 +81,7 @@ export async function cordonNodes(
       }
     } catch (err) {
       failed += 1;
-      process.stderr.write(`error: ${errorText(await describe(err, rest.target, node))}\n`);
+      writeErr(`error: ${errorText(await describe(err, rest.target, node))}\n`);
     }
   }
   await trail?.flush();
@@ -120,7 +121,7 @@ async function claimRefusals(rest: KubeRest, nodes: readonly NodeRead[]): Promis
  */
 async function uncordonTrail(rest: KubeRest, uids: ReadonlyMap<string, string>): Promise<NodeEventRecorder> {
   const { recordNodeEventsOverRest } = await import('../kube/rest-node-events.js');
-  return recordNodeEventsOverRest(rest, uids, (message) => process.stderr.write(`warning: ${message}\n`));
+  return recordNodeEventsOverRest(rest, uids, (message) => writeErr(`warning: ${message}\n`));
 }
 
 async function matching(client: NodeCalls, target: KubeTargetInfo, selector: string): Promise<readonly string[]> {

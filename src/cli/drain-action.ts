@@ -22,7 +22,7 @@ import { connect } from './kube-connect.js';
 import { asCliError } from './kube-flag-values.js';
 import { nodeSelection } from './node-selection.js';
 import type { SuggestedCommands } from './suggested-commands.js';
-import { openEventSink, type EventSink } from './output.js';
+import { openEventSink, writeErr, writeOut, type EventSink } from './output.js';
 import { planSnapshot, readProgress } from './plan-input.js';
 import { terminalWidth } from './terminal.js';
 import { safeLines } from '../safe-text.js';
@@ -84,7 +84,7 @@ export async function drainAction(
     throw asCliError(err);
   } finally {
     progress?.stop();
-    for (const notice of notices) process.stderr.write(`note: ${notice}\n`);
+    for (const notice of notices) writeErr(`note: ${notice}\n`);
   }
   try {
     let plan = planSnapshot(snapshot, selection, options);
@@ -99,7 +99,7 @@ export async function drainAction(
     const json = values.output === 'json';
     if (!json) {
       const { renderPlanText } = await import('../ui/plan-text.js');
-      process.stdout.write(
+      writeOut(
         renderPlanText(plan, {
           brief: values.details !== true,
           details: values.details === true,
@@ -111,12 +111,12 @@ export async function drainAction(
     refuseLikeKubectl(plan, work);
     const answer = await confirm(plan, work, values, clusterTarget(client));
     if (answer === 'interrupted') {
-      process.stderr.write('interrupted: nothing was changed\n');
+      writeErr('interrupted: nothing was changed\n');
       return ExitCode.Interrupted;
     }
     // Declining is the user's choice, not a failure: kubectl delete --interactive says it cancelled and exits 0.
     if (answer === 'no') {
-      process.stdout.write(`${NOT_CONFIRMED}\n`);
+      writeOut(`${NOT_CONFIRMED}\n`);
       return ExitCode.Ok;
     }
 
@@ -236,7 +236,7 @@ async function refuseClaimed(snapshot: Snapshot, nodes: readonly string[], api: 
 function refuseLikeKubectl(plan: DrainPlan, work: DrainTargets): void {
   if (work.refusals.length === 0) return;
   const refusal = kubectlRefusal(plan.nodes, work.refusals);
-  process.stderr.write(refusal.lines);
+  writeErr(refusal.lines);
   throw new CliError(refusal.message);
 }
 
@@ -254,7 +254,7 @@ async function confirm(
     if (values.dryRun === 'none') {
       const { proceedWarningText } = await import('../ui/proceed-question.js');
       const warning = proceedWarningText(plan, values.timeout, widthOf(process.stderr));
-      if (warning) process.stderr.write(warning);
+      if (warning) writeErr(warning);
     }
     return 'yes';
   }

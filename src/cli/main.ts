@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ExitCode } from './exit-codes.js';
 import { registerCommands } from './commands/index.js';
+import { writeOut } from './output.js';
 import { buildProgramWith, runProgram, startCli } from './program.js';
 
 /**
@@ -28,7 +29,7 @@ async function completeCommand(program: Command, argv: readonly string[]): Promi
   const result = await complete(program, argv.slice(1), listNodeNames);
   const candidates =
     argv[0] === '__completeNoDesc' ? result.candidates.map((c) => ({ value: c.value })) : result.candidates;
-  process.stdout.write(formatCompletions({ ...result, candidates }));
+  writeOut(formatCompletions({ ...result, candidates }));
   return ExitCode.Ok;
 }
 

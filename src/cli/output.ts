@@ -6,9 +6,29 @@ import { canOpenFullScreen, terminalWidth } from './terminal.js';
 
 /**
  * Where every command's results go, chosen by `-o` and the terminal: one document (plan, pool plan, demo,
- * version) or a stream of events (drain, run). The renderers are ui/'s, loaded only on the branch that
+ * version) or a stream of events (drain, run), and the lines a command says besides (notes, warnings,
+ * errors, tables). Text for a person is made terminal-safe here (safe-text.ts), so no command prints the
+ * cluster's words with their control sequences. The renderers are ui/'s, loaded only on the branch that
  * needs them (start-up: a plain `version` loads none).
  */
+
+/** Text for a person on stdout (a result), without control sequences: it may carry the cluster's words. */
+export function writeOut(text: string): void {
+  process.stdout.write(safeLines(text));
+}
+
+/** Text for a person on stderr (a note, a warning, an error, a question's preface), without control sequences. */
+export function writeErr(text: string): void {
+  process.stderr.write(safeLines(text));
+}
+
+/**
+ * A document in a format that escapes what it carries (-o json|yaml), on stdout as it is: the contract is
+ * the value itself, nothing removed.
+ */
+export function writeDocument(text: string): void {
+  process.stdout.write(text);
+}
 
 export type OutputFormat = 'text' | 'json' | 'yaml';
 
@@ -39,10 +59,10 @@ export async function showDocument(
 ): Promise<void> {
   if (format === 'json' || format === 'yaml') {
     const { renderJson, renderYaml } = await import('../ui/document.js');
-    return void process.stdout.write(format === 'json' ? renderJson(value) : renderYaml(value));
+    return writeDocument(format === 'json' ? renderJson(value) : renderYaml(value));
   }
   if (format === undefined && !options.noTui && views.screen && canOpenFullScreen()) return views.screen();
-  process.stdout.write(safeLines(await views.text(terminalWidth(process.stdout))));
+  writeOut(await views.text(terminalWidth(process.stdout)));
 }
 
 /** A plan, a pool plan or an audit: its text, its full-screen view (which suggests `nextCommand`), or the document. */
@@ -112,7 +132,7 @@ export async function openEventSink<E>(
     const also = views.json?.();
     return {
       emit: (event) => {
-        process.stdout.write(jsonLine(event));
+        writeDocument(jsonLine(event));
         for (const line of also?.(event) ?? []) write(line, line.text);
       },
       done: async () => {},
@@ -123,12 +143,12 @@ export async function openEventSink<E>(
   return {
     // Messages from the cluster (the scheduler's, the API's) reach the reader without control sequences.
     emit: (event) => {
-      for (const line of linesOf(event)) write(line, safeLines(line.text));
+      for (const line of linesOf(event)) write(line, line.text);
     },
     done: async () => {},
   };
 }
 
 function write(line: OutputLine, text: string): void {
-  (line.stream === 'stdout' ? process.stdout : process.stderr).write(`${text}\n`);
+  (line.stream === 'stdout' ? writeOut : writeErr)(`${text}\n`);
 }

@@ -5,6 +5,7 @@ import { ClusterIndex } from '../snapshot/cluster-index.js';
 import { isScopedKindWarning, type Snapshot } from '../snapshot/types.js';
 import type { ReadProgressReporter } from '../ui/read-progress.js';
 import { connect } from './kube-connect.js';
+import { writeErr } from './output.js';
 import { asCliError } from './kube-flag-values.js';
 import { resolveNodes, type NodeSelection } from './node-selection.js';
 import type { ReadFlagValues } from './plan-flags.js';
@@ -22,7 +23,7 @@ export async function readProgress(): Promise<ReadProgressReporter | null> {
 export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { index: ClusterIndex; nodes: string[] } {
   // A kind that judges only some replacements is said on the pods it concerns, as a caveat (plan/caveats.ts).
   for (const warning of snapshot.warnings.filter((w) => !isScopedKindWarning(w))) {
-    process.stderr.write(`warning: ${warning}\n`);
+    writeErr(`warning: ${warning}\n`);
   }
   const index = new ClusterIndex(snapshot);
   return { index, nodes: resolveNodes(index, selection) };

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { pflagStyleArgv, subcommandOf } from './argv.js';
 import { ExitCode, UsageError } from './exit-codes.js';
+import { writeErr } from './output.js';
 import { errorText, exitQuietlyWhenTheReaderGoesAway, reportFailure } from './report-error.js';
 import { rememberInvocation } from './suggested-commands.js';
 import { useTerminalWideHelp } from './help-layout.js';
@@ -59,7 +60,7 @@ export async function runProgram(program: Command, argv: readonly string[]): Pro
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       const path = commandPath(subcommandOf(program, argv) ?? program);
-      process.stderr.write(`error: ${errorText(err.message)}\nSee '${path} --help' for usage.\n`);
+      writeErr(`error: ${errorText(err.message)}\nSee '${path} --help' for usage.\n`);
       return err.exitCode;
     }
     await program.parseAsync(args, { from: 'user' });

@@ -1,4 +1,5 @@
 import { CliError, ExitCode } from './exit-codes.js';
+import { writeErr } from './output.js';
 
 // How a command line ends when it fails, for every command, whether commander read it (program.ts) or not
 // (plain-cordon.ts).
@@ -45,12 +46,12 @@ export function withCauses(err: unknown): string {
 /** Reports a failure as one line on stderr, never a stack trace (unless KUBECTL_MAINT_DEBUG), and returns the exit code. */
 export function reportFailure(err: unknown): number {
   if (err instanceof CliError) {
-    process.stderr.write(`error: ${errorText(err.message)}\n`);
+    writeErr(`error: ${errorText(err.message)}\n`);
     return err.exitCode;
   }
   // A KubeError says its cause in kubectl's words; the raw error it keeps would only repeat it.
   const message = err instanceof Error && err.name === 'KubeError' ? err.message.split('\n')[0]! : withCauses(err);
-  process.stderr.write(`error: ${errorText(message)}\n`);
-  if (process.env.KUBECTL_MAINT_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
+  writeErr(`error: ${errorText(message)}\n`);
+  if (process.env.KUBECTL_MAINT_DEBUG) writeErr(`${err instanceof Error ? err.stack : ''}\n`);
   return ExitCode.Error;
 }

@@ -39,7 +39,7 @@ import { asCliError } from './kube-flag-values.js';
 import { nodeSelection, type NodeSelection } from './node-selection.js';
 import { waitForKey } from './pause-key.js';
 import { blockedRunRefusal } from './way-out.js';
-import { openEventSink, showPlan, type EventSink } from './output.js';
+import { openEventSink, showPlan, writeErr, writeOut, type EventSink } from './output.js';
 import { indexAndNodes } from './plan-input.js';
 import { poolPlanOf } from './pool-plan.js';
 import { terminalWidth } from './terminal.js';
@@ -116,7 +116,7 @@ export async function runCommandAction(
   const live = () =>
     (opened ??= openLiveCluster(client, {
       ...values,
-      onNotice: (message) => process.stderr.write(`note: ${message}\n`),
+      onNotice: (message) => writeErr(`note: ${message}\n`),
     }));
   const ctx = { api, namespace: values.stateNamespace, holder, nowMs: Date.now() };
   const missing = await missingStateNamespace(api, values.stateNamespace).catch((err: unknown) => {
@@ -125,7 +125,7 @@ export async function runCommandAction(
   if (missing) throw new CliError(missing);
   // A run whose Lease vanished may still have a process at work: a take-over or a resume waits it out, saying so.
   const leaseWait = {
-    note: (message: string) => process.stderr.write(`note: ${message}\n`),
+    note: (message: string) => writeErr(`note: ${message}\n`),
     sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
   };
   let runId: string | undefined;
@@ -135,7 +135,7 @@ export async function runCommandAction(
         ? await resumeRun(
             ctx,
             { runId: values.resume === true ? undefined : values.resume, rerunCommand: values.rerunCommand === true },
-            (picked) => process.stderr.write(`note: resuming ${picked}, the only run to resume\n`),
+            (picked) => writeErr(`note: resuming ${picked}, the only run to resume\n`),
             leaseWait,
           ).catch((err: unknown) => {
             throw err instanceof ResumeNotTaken ? namingRun(err.runId, asCliError(err.cause)) : err;
@@ -151,7 +151,7 @@ export async function runCommandAction(
           );
     runId = taken.definition.id;
     if (!taken.conditions) {
-      process.stderr.write(
+      writeErr(
         'note: cannot patch nodes/status: the node lifecycle conditions are not written; the phases are in the node annotations\n',
       );
     }
@@ -159,7 +159,7 @@ export async function runCommandAction(
   } catch (err) {
     // Declining is the user's choice, not a failure: kubectl delete --interactive says it cancelled and exits 0.
     if (err instanceof RunDeclined) {
-      process.stdout.write('run cancelled: nothing was changed\n');
+      writeOut('run cancelled: nothing was changed\n');
       return ExitCode.Ok;
     }
     if (err instanceof RunRefused && values.resume !== undefined && /^no run/.test(err.message)) {
@@ -238,7 +238,7 @@ async function confirmRun(
   ]);
   const width = terminalWidth(process.stderr) ?? Number.POSITIVE_INFINITY;
   // Reasons carry text from the cluster: shown without control sequences.
-  process.stderr.write(`${safeLines(renderPoolPlanText(plan, { width, briefFor: planCommand }))}\n`);
+  writeErr(`${renderPoolPlanText(plan, { width, briefFor: planCommand })}\n`);
   return ask(safeLines(runQuestion(plan, { command: argv, uncordon: values.uncordon !== false }, target, width)));
 }
 
@@ -338,7 +338,7 @@ async function drive(
       clock: systemClock,
       heldUntil: () => keeper.heldUntil(),
       onAway: (reason: string, seconds: number) =>
-        process.stderr.write(
+        writeErr(
           `warning: API server unreachable: the run is done, and its clean-up is tried again for up to ${seconds}s: ${reason}\n`,
         ),
     };

@@ -9,7 +9,7 @@ import { runTimelineDocument, runTimelineText } from '../ui/run-timeline-text.js
 import { abandonedLines, runsDocument, runsNotes, runsTable } from '../ui/runs-text.js';
 import type { RunsCommandValues } from './commands/runs.js';
 import { DEFAULT_STATE_NAMESPACE } from '../kube/defaults.js';
-import { safeLines } from '../safe-text.js';
+import { writeDocument, writeErr, writeOut } from './output.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { connect } from './kube-connect.js';
 import { asCliError, type KubeFlagValues } from './kube-flag-values.js';
@@ -23,14 +23,14 @@ export async function runsAction(values: RunsCommandValues): Promise<number> {
   const runs = await listRuns(api, values.stateNamespace, now, flags).catch((err: unknown) => {
     throw asCliError(err);
   });
-  if (values.output) process.stdout.write(runsDocument(runs, values.output));
-  else if (runs.length === 0) process.stderr.write(`No runs found in ${values.stateNamespace} namespace.\n`);
+  if (values.output) writeDocument(runsDocument(runs, values.output));
+  else if (runs.length === 0) writeErr(`No runs found in ${values.stateNamespace} namespace.\n`);
   else {
-    process.stdout.write(`${runsTable(runs, now, terminalWidth(process.stdout)).join('\n')}\n`);
-    for (const note of runsNotes(runs)) process.stderr.write(`${safeLines(note)}\n`);
+    writeOut(`${runsTable(runs, now, terminalWidth(process.stdout)).join('\n')}\n`);
+    for (const note of runsNotes(runs)) writeErr(`${note}\n`);
   }
   const earlier = await earlierRunsNote(api, values.stateNamespace);
-  if (earlier) process.stderr.write(`note: ${earlier}\n`);
+  if (earlier) writeErr(`note: ${earlier}\n`);
   return ExitCode.Ok;
 }
 
@@ -42,10 +42,10 @@ export async function showRunAction(runId: string, values: RunsCommandValues): P
   const api = runApi(await connect(values));
   try {
     const timeline = await readRunTimeline(api, values.stateNamespace, runId, Date.now());
-    if (values.output) process.stdout.write(runTimelineDocument(timeline, values.output));
+    if (values.output) writeDocument(runTimelineDocument(timeline, values.output));
     else {
       const width = terminalWidth(process.stdout) ?? DEFAULT_WIDTH;
-      process.stdout.write(`${safeLines(runTimelineText(timeline, width).join('\n'))}\n`);
+      writeOut(`${runTimelineText(timeline, width).join('\n')}\n`);
     }
     return ExitCode.Ok;
   } catch (err) {
@@ -63,7 +63,7 @@ export async function abandonAction(
   try {
     const { lease, nodes } = await abandonRun({ api, namespace: values.stateNamespace, nowMs: Date.now() }, runId);
     const name = lease ? `${values.stateNamespace}/${leaseName(runId)}` : null;
-    process.stdout.write(`${abandonedLines(runId, name, nodes).join('\n')}\n`);
+    writeOut(`${abandonedLines(runId, name, nodes).join('\n')}\n`);
     return ExitCode.Ok;
   } catch (err) {
     if (err instanceof RunRefused) throw new CliError(err.message);

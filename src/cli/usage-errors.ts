@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { errorText } from './report-error.js';
+import { writeErr } from './output.js';
 
 /**
  * commander's usage errors in kubectl's words (pflag's and cobra's messages), so that an operator sees
@@ -68,7 +69,7 @@ export function useKubectlStyleErrors(root: Command): void {
   const visit = (command: Command) => {
     const path = commandPath(command);
     command.configureOutput({
-      writeErr: (s) => process.stderr.write(s),
+      writeErr,
       outputError: (str, write) => write(kubectlStyleUsageError(str, path)),
     });
     command.commands.forEach(visit);

@@ -110,5 +110,5 @@ export async function renderPlanScreen(plan: ScreenDocument, options: PlanScreen
     { stdout, stdin, alternateScreen: true, interactive: true, patchConsole: false, exitOnCtrlC: true },
   );
   await instance.waitUntilExit();
-  stdout.write(screenSummary(documentOf(plan, false, options.nextCommand), stdout.columns || 80));
+  stdout.write(safeLines(screenSummary(documentOf(plan, false, options.nextCommand), stdout.columns || 80)));
 }

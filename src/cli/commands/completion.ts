@@ -1,6 +1,7 @@
 import { Argument, type Command } from 'commander';
 import { completionScript } from '../completion-scripts.js';
 import { SHELLS } from '../completion.js';
+import { writeOut } from '../output.js';
 
 export function register(program: Command): void {
   program
@@ -20,6 +21,6 @@ export function register(program: Command): void {
     )
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
     .action((shell: (typeof SHELLS)[number]) => {
-      process.stdout.write(completionScript(shell));
+      writeOut(completionScript(shell));
     });
 }

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { EmbeddedSnapshotName } from '../../snapshot/embedded.js';
 import { DEFAULT_MAINTENANCE_TAINT_KEY } from '../../plan/defaults.js';
 import type { DrainOptions } from '../../plan/types.js';
-import { showPlan, type OutputFormat } from '../output.js';
+import { showPlan, writeDocument, writeOut, type OutputFormat } from '../output.js';
 import { terminalWidth } from '../terminal.js';
 
 const DEMO_NODE = 'k8s-node-1';
@@ -47,13 +47,11 @@ export function register(program: Command): void {
       const { planSnapshot } = await import('../plan-input.js');
       for (const [i, name] of EMBEDDED_SNAPSHOT_NAMES.entries()) {
         // A heading for people; for -o json|yaml, only document separators so the stream stays parseable.
-        if (values.output === 'yaml') process.stdout.write('---\n');
+        if (values.output === 'yaml') writeDocument('---\n');
         else if (values.output !== 'json') {
           const heading = `Example ${i + 1} of ${EMBEDDED_SNAPSHOT_NAMES.length} (snapshot "${name}"): ${STORIES[name]}`;
           const wrapped = wrapText(heading, terminalWidth(process.stdout) ?? UNLIMITED_WIDTH).join('\n');
-          process.stdout.write(
-            `${i > 0 ? '\n' : ''}${wrapped}\n$ kubectl maint plan ${DEMO_NODE} --ignore-daemonsets\n\n`,
-          );
+          writeOut(`${i > 0 ? '\n' : ''}${wrapped}\n$ kubectl maint plan ${DEMO_NODE} --ignore-daemonsets\n\n`);
         }
         const plan = planSnapshot(loadEmbeddedSnapshot(name), { names: [DEMO_NODE] }, DEMO_FLAGS);
         // The full-screen view covers the heading: it says itself which example it shows, and what q does.

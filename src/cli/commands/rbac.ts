@@ -1,4 +1,5 @@
 import { Argument, Option, type Command } from 'commander';
+import { writeOut } from '../output.js';
 import type { RbacCommand, RbacOption } from '../../kube/permissions.js';
 
 interface RbacValues {
@@ -36,6 +37,6 @@ export function register(program: Command): void {
       const options: RbacOption[] = [...(values.surge ? ['surge' as const] : [])];
       if (values.disableEviction) options.push('delete');
       if (values.askServer) options.push('ask-server');
-      process.stdout.write(clusterRolesYaml(command, options));
+      writeOut(clusterRolesYaml(command, options));
     });
 }
