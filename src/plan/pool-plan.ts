@@ -3,7 +3,8 @@ import { BatchPlanner, chooseBatch, poolOrder, type ChosenBatch } from './batchi
 import { batchEta, drainTimesOf, poolEta } from './pool-eta.js';
 import { clusterAfterBatch, isRemovedByDrain } from './pool-state.js';
 import type { PoolBatch, PoolPlan, PoolPlanOptions } from './pool-types.js';
-import type { Verdict } from './types.js';
+import type { BudgetPlan, DrainPlan, Verdict } from './types.js';
+import { slowBudgetLine } from './verdict.js';
 import { plural } from '../wording.js';
 
 /**
@@ -107,11 +108,23 @@ function poolBatch(
     verdict: b.plan.verdict,
     verdictReasons: b.plan.verdictReasons,
     evicted: removed.length,
-    waves: Math.max(0, ...b.plan.budgets.map((x) => x.waves), removed.length > 0 ? 1 : 0),
+    waves: Math.max(slowestBudget(b.plan)?.waves ?? 0, removed.length > 0 ? 1 : 0),
     replacementsOn: { doneNodes, laterNodes, outsidePool: placed.length - doneNodes - laterNodes },
     eta: batchEta(drainTimesOf(b.plan), commandSeconds),
     plan: b.plan,
   };
+}
+
+/** The budget that forces the most waves in a batch's drain (the first such), or undefined when none. */
+function slowestBudget(plan: DrainPlan): BudgetPlan | undefined {
+  return plan.budgets.reduce<BudgetPlan | undefined>((w, x) => (x.waves > (w?.waves ?? 0) ? x : w), undefined);
+}
+
+/** A slow batch's reason is its slowest budget, whose waves are the batch's; any other, its first reason. */
+function batchReason(b: PoolBatch): string {
+  const slowest = slowestBudget(b.plan);
+  if (b.verdict === 'slow' && slowest && slowest.waves > 1) return slowBudgetLine(slowest);
+  return b.verdictReasons[0] ?? b.verdict;
 }
 
 /** Known verdicts from least to most severe; one added later ranks just below blocked until placed here. */
@@ -129,7 +142,7 @@ function poolVerdict(
     ...blocked.map((b) => `${label(b)} is blocked: ${b.verdictReasons[0] ?? 'blocked'}`),
     ...batches
       .filter((b) => b.verdict !== 'blocked' && b.verdict !== 'clear')
-      .map((b) => `${label(b)} is ${b.verdict}: ${b.verdictReasons[0] ?? b.verdict}`),
+      .map((b) => `${label(b)} is ${b.verdict}: ${batchReason(b)}`),
   ];
   if (movedTwice.length > 0) {
     reasons.push(

@@ -155,13 +155,15 @@ function clearReason(pods: readonly PodPlan[]): string {
 
 function slowBudgetLines(budgets: readonly BudgetPlan[], waiting: readonly PodPlan[]): string[] {
   const waitingKeys = new Set(waiting.flatMap((p) => p.pdbs.map((b) => `${b.namespace}/${b.name}`)));
-  return budgets
-    .filter((b) => waitingKeys.has(`${b.namespace}/${b.name}`))
-    .map(
-      (b) =>
-        `budget ${b.namespace}/${b.name} lets ${plural(b.perWave, 'pod')} go at a time: ${plural(b.waves, 'wave')}, each waiting for replacements to become Ready` +
-        (b.stale ? ' (its status is stale: the first wave waits for the disruption controller)' : ''),
-    );
+  return budgets.filter((b) => waitingKeys.has(`${b.namespace}/${b.name}`)).map(slowBudgetLine);
+}
+
+/** "budget shop/web lets 1 pod go at a time: 2 waves, each waiting for replacements to become Ready". */
+export function slowBudgetLine(b: BudgetPlan): string {
+  return (
+    `budget ${b.namespace}/${b.name} lets ${plural(b.perWave, 'pod')} go at a time: ${plural(b.waves, 'wave')}, each waiting for replacements to become Ready` +
+    (b.stale ? ' (its status is stale: the first wave waits for the disruption controller)' : '')
+  );
 }
 
 /**

@@ -9,13 +9,13 @@ import { displayWidth } from '../../../src/ui/text-wrap.js';
 /** The lab's `pool` scenario as `npm run lab -- snapshot` printed it. */
 const labPool = path.resolve(import.meta.dirname, '../../fixtures/plan/lab-pool.json');
 
-async function poolPlan() {
+async function poolPlan(maxUnavailable = 2) {
   const snapshot = await loadSnapshotFile(labPool);
   const index = new ClusterIndex(snapshot);
   const nodes = snapshot.nodes.map((n) => n.metadata?.name ?? '');
   return poolPlanOf(index, nodes, {
     ignoreDaemonsets: true,
-    maxUnavailable: { count: 2 },
+    maxUnavailable: { count: maxUnavailable },
     taint: { key: 'kubectl-maint/maintenance' },
     nodeMonitorGracePeriod: 50,
   });
@@ -43,6 +43,22 @@ describe('renderPoolPlanText', () => {
         at = wrapped.indexOf(word, at);
         expect(at, `${width}: ${word}`).toBeGreaterThanOrEqual(0);
       }
+    }
+  });
+
+  it("a slow batch's reason counts the waves its row counts", async () => {
+    for (const max of [2, 3]) {
+      const plan = await poolPlan(max);
+      const text = renderPoolPlanText(plan);
+      const rows = new Map(
+        text
+          .split('\n')
+          .map((l) => /^ {2}(\d+) .*?\s(?:slow|clear)\s+\d+\s+(\d+)\s/.exec(l))
+          .flatMap((m) => (m ? [[m[1]!, Number(m[2])] as const] : [])),
+      );
+      const said = [...text.matchAll(/^ {2}- batch (\d+) \(.*?\) is slow: .*?: (\d+) waves/gm)];
+      expect(said.length, String(max)).toBeGreaterThan(0);
+      for (const [, batch, waves] of said) expect(Number(waves), `${max}: batch ${batch}`).toBe(rows.get(batch!));
     }
   });
 
