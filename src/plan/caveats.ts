@@ -126,7 +126,7 @@ export function planCaveats(input: CaveatInput): CaveatScope[] {
     const caveat = everyPod ? text : `${text} (${keys.length === 1 ? 'pod' : 'pods'} ${someNames(keys)})`;
     if (seen.has(caveat)) continue;
     seen.add(caveat);
-    result.push({ caveat, pods: concerned === 'all' ? [] : keys });
+    result.push({ caveat, pods: concerned === 'all' ? [] : keys, ...(caveat === text ? {} : { rule: text }) });
   }
   return result;
 }

@@ -81,7 +81,7 @@ export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): Po
       batches.map((b) => b.eta),
       commandSeconds,
     ),
-    caveats: [...new Set([...POOL_CAVEATS, ...batches.flatMap((b) => b.plan.caveats)])],
+    caveats: [...POOL_CAVEATS, ...batchCaveats(batches)],
   };
 }
 
@@ -90,6 +90,25 @@ export const POOL_CAVEATS: readonly string[] = [
   'between batches every replacement is taken as Running and Ready on the node the simulation placed it on, and the nodes of the batch as back in service, uncordoned',
   'a replacement keeps its original name in later batches (the name its controller picks is not known in advance)',
 ];
+
+/**
+ * Each batch's caveats once, without the pods each names (a batch's plan in -o json names them), and with
+ * the batches it concerns when not every one.
+ */
+function batchCaveats(batches: readonly PoolBatch[]): string[] {
+  const concerns = new Map<string, Set<number>>();
+  for (const b of batches) {
+    for (const scope of b.plan.caveatScopes) {
+      const rule = scope.rule ?? scope.caveat;
+      concerns.set(rule, (concerns.get(rule) ?? new Set()).add(b.number));
+    }
+  }
+  return [...concerns].map(([rule, numbers]) =>
+    numbers.size === batches.length && batches.length > 1
+      ? `${rule} (every batch)`
+      : `${rule} (${numbers.size === 1 ? 'batch' : 'batches'} ${[...numbers].join(', ')})`,
+  );
+}
 
 /** `batchOf`: the batch number of each pool node. */
 function poolBatch(

@@ -478,6 +478,8 @@ export interface CaveatScope {
   readonly caveat: string;
   /** The drained pods it concerns, as namespace/name (empty: the whole plan). */
   readonly pods: readonly string[];
+  /** The caveat without the pods it names (absent: `caveat` names none). */
+  readonly rule?: string;
 }
 
 export interface DrainPlan {

@@ -62,6 +62,17 @@ describe('renderPoolPlanText', () => {
     }
   });
 
+  it('says each caveat once, naming the batches it concerns', async () => {
+    const plan = await poolPlan(3);
+    const rules = plan.caveats.map((c) => c.replace(/ \((?:every batch|batch(?:es)? [\d, ]+)\)$/, ''));
+    expect(new Set(rules).size).toBe(rules.length);
+    const readiness = plan.caveats.filter((c) => c.startsWith('Readiness:'));
+    expect(readiness).toEqual([expect.stringMatching(/\(batches 2, 4\)$/)]);
+    expect(plan.caveats).toContainEqual(
+      expect.stringMatching(/^NoExecute and node-failure timelines .*\(every batch\)$/),
+    );
+  });
+
   it('as the preface of a run: verdict, batches and estimate, then where the rest is', async () => {
     const plan = await poolPlan();
     const text = renderPoolPlanText(plan, { width: 80, briefFor: 'kubectl maint plan -l pool=blue' });

@@ -130,7 +130,11 @@ describe("seed 141: a replacement whose spread counts its wave's other pods is u
       /^Deployment fidelity\/web-2: up to 2 of 3 replicas down until fid-node-1 returns/,
     );
     const pods = web2.map((p) => `fidelity/${p}`);
-    expect(plan.caveatScopes).toContainEqual({ caveat: `${EVICTION_RACE_UNKNOWN} (pods ${pods.join(', ')})`, pods });
+    expect(plan.caveatScopes).toContainEqual({
+      caveat: `${EVICTION_RACE_UNKNOWN} (pods ${pods.join(', ')})`,
+      pods,
+      rule: EVICTION_RACE_UNKNOWN,
+    });
   });
 });
 
