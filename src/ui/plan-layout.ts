@@ -1,7 +1,7 @@
 import type { AxisBlock, Block, PlanDocument, PlanSection, TableBlock, TextBlock } from './plan-document.js';
 import { axisMarks } from './plan-document.js';
-import { columnWidths, COLUMN_GAP, formatColumns } from './text-columns.js';
-import { wrapText } from './text-wrap.js';
+import { columnWidths, COLUMN_GAP, formatColumns, padToWidth } from './text-columns.js';
+import { displayWidth, wrapText } from './text-wrap.js';
 import type { Tone } from './theme.js';
 import { drawTimelineAxis } from './timeline-axis.js';
 
@@ -66,7 +66,7 @@ function layoutTable(block: TableBlock, width: number): StyledLine[] {
   const tones: (Tone | null)[] = block.header ? ['muted', ...(block.tones ?? [])] : [...(block.tones ?? [])];
   const widths = columnWidths(all);
   const fixed = block.indent + widths.reduce((sum, w) => sum + w + COLUMN_GAP, 0);
-  const lastWidth = Math.max(0, ...all.map((r) => (r.at(-1) ?? '').length));
+  const lastWidth = Math.max(0, ...all.map((r) => displayWidth(r.at(-1) ?? '')));
   if (!Number.isFinite(width) || fixed + lastWidth <= width) {
     return formatColumns(all, indent).map((t, i) => line(t, tones[i] ?? null));
   }
@@ -76,7 +76,7 @@ function layoutTable(block: TableBlock, width: number): StyledLine[] {
       const gap = ' '.repeat(COLUMN_GAP);
       const prefix = `${indent}${row
         .slice(0, -1)
-        .map((c, j) => `${c.padEnd(widths[j] ?? 0)}${gap}`)
+        .map((c, j) => `${padToWidth(c, widths[j] ?? 0)}${gap}`)
         .join('')}`;
       return wrapText(row.at(-1) ?? '', width, prefix, ' '.repeat(fixed)).map((t) => line(t, tones[i] ?? null));
     });

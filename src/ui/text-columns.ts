@@ -27,7 +27,7 @@ export function formatColumns(rows: readonly (readonly string[])[], indent = '')
 }
 
 /** `cell` padded with spaces to `width` terminal columns (a wide character takes two, padEnd counts one). */
-function padToWidth(cell: string, width: number): string {
+export function padToWidth(cell: string, width: number): string {
   return cell + ' '.repeat(Math.max(0, width - displayWidth(cell)));
 }
 
