@@ -9,6 +9,8 @@ export interface ChosenBatch {
   readonly plan: DrainPlan;
   /** False for a node that cannot be drained even alone: the run stops there. */
   readonly acceptable: boolean;
+  /** Nodes tried in this batch and set aside because, drained with it, one of their pods offended. */
+  readonly setAside?: readonly string[];
 }
 
 /**
@@ -87,7 +89,10 @@ export function chooseBatch(
   for (let attempt = 0; ; attempt++) {
     const offenders = planner.offending(chosen);
     if (offenders.length === 0)
-      return { batch: { nodes: chosen, plan: planner.plan(chosen), acceptable: true }, deferred };
+      return {
+        batch: { nodes: chosen, plan: planner.plan(chosen), acceptable: true, setAside: [...deferred] },
+        deferred,
+      };
     deferred.push(...offenders);
     const kept = chosen.filter((n) => !offenders.includes(n));
     if (attempt < REFILL_ATTEMPTS) {

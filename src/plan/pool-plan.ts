@@ -63,7 +63,11 @@ export function buildPoolPlan(index: ClusterIndex, options: PoolPlanOptions): Po
   const commandSeconds = options.commandSeconds ?? null;
   const batchOf = new Map(chosen.flatMap((b, i) => b.nodes.map((n) => [n, i + 1] as const)));
   const later = (node: string | null | undefined, number: number) => (batchOf.get(node ?? '') ?? 0) > number;
-  const batches = chosen.map((b, i) => poolBatch(b, i + 1, batchOf, commandSeconds));
+  const batches = chosen.map((b, i) => {
+    const batch = poolBatch(b, i + 1, batchOf, commandSeconds);
+    const why = smallerBecause(b, options.maxUnavailable);
+    return why === undefined ? batch : { ...batch, smaller: why };
+  });
   const movedTwice = batches.flatMap((b) =>
     b.plan.pods.filter((p) => later(p.replacement?.placedOn, b.number)).map((p) => `${p.namespace}/${p.name}`),
   );
@@ -108,6 +112,17 @@ function batchCaveats(batches: readonly PoolBatch[]): string[] {
       ? `${rule} (every batch)`
       : `${rule} (${numbers.size === 1 ? 'batch' : 'batches'} ${[...numbers].join(', ')})`,
   );
+}
+
+/** Why a batch has fewer nodes than allowed: offenders set aside, a node alone at the end, or the pool's last nodes. */
+function smallerBecause(b: ChosenBatch, maxUnavailable: number): string | undefined {
+  if (b.nodes.length >= maxUnavailable) return undefined;
+  const setAside = b.setAside ?? [];
+  if (setAside.length > 0) {
+    return `${setAside.join(', ')} ${setAside.length === 1 ? 'was' : 'were'} set aside: drained with this batch, a pod of theirs is refused, blocked or finds no node for its replacement (each is judged again once the others have their batch)`;
+  }
+  if (!b.acceptable) return 'a node that cannot be drained even with no other: a batch of its own, at the end';
+  return 'no other node was left to take';
 }
 
 /** `batchOf`: the batch number of each pool node. */

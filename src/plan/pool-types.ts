@@ -27,6 +27,8 @@ export interface PoolBatch {
   readonly replacementsOn: { readonly doneNodes: number; readonly laterNodes: number; readonly outsidePool: number };
   /** How long the batch takes: its drain, the command (as assumed) and its budgets' recovery (pool-eta.ts). */
   readonly eta: BatchEta;
+  /** Why the batch has fewer nodes than --max-unavailable allows (absent when it has as many). */
+  readonly smaller?: string;
   /** The batch's whole drain plan (the DrainPlan contract). */
   readonly plan: DrainPlan;
 }

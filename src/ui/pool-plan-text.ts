@@ -122,7 +122,10 @@ function batchSection(b: PoolBatch): PlanSection {
   return {
     id: `batch-${b.number}`,
     title: `Batch ${b.number}: ${b.nodes.join(', ')} (${b.verdict})`,
-    blocks: b.verdictReasons.map((r) => bullet(r)),
+    blocks: [
+      ...(b.smaller === undefined ? [] : [bullet(`fewer nodes than allowed: ${b.smaller}`)]),
+      ...b.verdictReasons.map((r) => bullet(r)),
+    ],
   };
 }
 

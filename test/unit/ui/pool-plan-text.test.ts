@@ -73,6 +73,17 @@ describe('renderPoolPlanText', () => {
     );
   });
 
+  it('says why a batch has fewer nodes than allowed', async () => {
+    const plan = await poolPlan(3);
+    const small = plan.batches.filter((b) => b.nodes.length < 3);
+    expect(small.length).toBeGreaterThan(0);
+    const text = renderPoolPlanText(plan);
+    for (const b of small) {
+      expect(b.smaller, String(b.number)).toBeDefined();
+      expect(text).toContain(`fewer nodes than allowed: ${b.smaller}`);
+    }
+  });
+
   it('as the preface of a run: verdict, batches and estimate, then where the rest is', async () => {
     const plan = await poolPlan();
     const text = renderPoolPlanText(plan, { width: 80, briefFor: 'kubectl maint plan -l pool=blue' });
