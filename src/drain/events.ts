@@ -176,8 +176,13 @@ export type DrainEvent =
       readonly failed: ReadonlyArray<{ readonly pod: PodRef; readonly error: string }>;
       /** Deleted by --escalate-after (a subset of `gone`), breaking their budgets. */
       readonly escalated?: readonly PodRef[];
-      /** The state the cluster is left in, in words (e.g. "node k8s-node-1 cordoned; 2 pods still on it"). */
+      /**
+       * The state the cluster is left in, in words, and the next step (e.g. "node k8s-node-1 cordoned; 1 not
+       * evicted; run `kubectl maint drain k8s-node-1` again to finish"): one sentence a log can stand on.
+       */
       readonly clusterState: string;
+      /** The same state without the next step, for a summary that gives the commands on lines of their own. */
+      readonly left?: string;
       /**
        * Commands to paste, with the user's own flags: `resume` runs the same drain again (with the flags the
        * plan says finish it, when it was blocked), `uncordon` gives the cordoned nodes back; `stuck` says

@@ -67,11 +67,7 @@ export function finishedEvent(input: SummaryInput): FinishedEvent {
     terminating,
     failed,
     ...(escalated.length > 0 ? { escalated } : {}),
-    clusterState: clusterState(input, {
-      gone: gone.length,
-      terminating: terminating.length,
-      remaining: remaining.length,
-    }),
+    ...leftAndNext(input, { gone: gone.length, terminating: terminating.length, remaining: remaining.length }),
     commands: {
       resume: commands.resume,
       uncordon: commands.uncordon(uncordonNodes(input)),
@@ -147,9 +143,24 @@ const qualified = (ref: PodRef) => `${ref.namespace}/${ref.name}`;
 
 const list = (names: readonly string[]) => names.join(' ');
 
-function clusterState(input: SummaryInput, counts: { gone: number; terminating: number; remaining: number }): string {
-  if (input.dryRun === 'client') return 'nothing was changed (client dry run: no request was sent)';
-  if (input.dryRun === 'server') return serverDryRunState(input);
+type Counts = { gone: number; terminating: number; remaining: number };
+
+/** `clusterState` (the state and the next step, one sentence) and `left` (the state alone). */
+function leftAndNext(input: SummaryInput, counts: Counts): { clusterState: string; left: string } {
+  if (input.dryRun === 'client') {
+    const state = 'nothing was changed (client dry run: no request was sent)';
+    return { clusterState: state, left: state };
+  }
+  if (input.dryRun === 'server') {
+    const state = serverDryRunState(input);
+    return { clusterState: state, left: state };
+  }
+  const left = realDrainState(input, counts);
+  return { clusterState: `${left}${nextStep(input, counts)}`, left };
+}
+
+/** The nodes' cordon and what became of their pods. */
+function realDrainState(input: SummaryInput, counts: Counts): string {
   const nodes = input.nodes.length === 1 ? 'node' : 'nodes';
   const cordoned =
     input.cordoned.length === 0
@@ -165,16 +176,21 @@ function clusterState(input: SummaryInput, counts: { gone: number; terminating: 
     if (counts.terminating > 0) pods.push(`${counts.terminating} evicted and still terminating`);
     if (notEvicted > 0) pods.push(`${notEvicted} not evicted`);
   }
+  return `${cordoned}; ${pods.join(', ')}`;
+}
+
+/** What to run next, after the state: the drain again, or how the nodes return to service. */
+function nextStep(input: SummaryInput, counts: Counts): string {
+  if (input.abortedBeforeEvicting) return '';
   const commands = input.commands ?? bareCommands(input.nodes);
-  const next =
-    counts.remaining > 0
-      ? commands.stuck
-        ? `; ${commands.stuck}: once that changes, run \`${commands.resume}\` again`
-        : `; run \`${commands.resume}\` again to finish`
-      : commands.returnedBy
-        ? `; ${commands.returnedBy}`
-        : `; \`${commands.uncordon(uncordonNodes(input))}\` returns ${input.nodes.length === 1 ? 'it' : 'them'} to service`;
-  return `${cordoned}; ${pods.join(', ')}${next}`;
+  if (counts.remaining > 0) {
+    return commands.stuck
+      ? `; ${commands.stuck}: once that changes, run \`${commands.resume}\` again`
+      : `; run \`${commands.resume}\` again to finish`;
+  }
+  return commands.returnedBy
+    ? `; ${commands.returnedBy}`
+    : `; \`${commands.uncordon(uncordonNodes(input))}\` returns ${input.nodes.length === 1 ? 'it' : 'them'} to service`;
 }
 
 /** Only a server dry run the API server accepted in full says that it checked everything. */

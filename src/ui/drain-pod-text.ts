@@ -82,6 +82,36 @@ export function goneVerb(how: Extract<PodDrainState, { phase: 'gone' }>['how']):
 }
 
 /** A pod's state for a live row, as of `nowMs`: what it is doing and for how long. */
+type WaitingPod = PodProgress & { readonly state: BudgetWait };
+
+/** What a pod waits for when its budget refuses it, the same words for every pod the budget holds: null otherwise. */
+export function budgetWaitReason(progress: PodProgress): string | null {
+  const state = progress.state;
+  if (state.phase !== 'waiting-for-budget') return null;
+  // Until the cluster says what holds the budget, what the plan predicted does.
+  const planned = !state.blockers?.length && progress.planBlocker ? `; the plan: ${progress.planBlocker}` : '';
+  return `${budgetWaitText(progress.pod, state, 'short')}${planned}`;
+}
+
+/**
+ * Pods one budget holds (one reason, budgetWaitReason), said once: the reason, the longest wait, and the
+ * refusals of them all.
+ */
+export function describeBudgetWait(pods: readonly PodProgress[], nowMs: number): string {
+  const waiting = pods.filter((p): p is WaitingPod => p.state.phase === 'waiting-for-budget');
+  const first = waiting[0];
+  if (!first) return '';
+  const longest = Math.max(...waiting.map((p) => nowMs - p.state.sinceMs));
+  const waited = `waiting ${waiting.length > 1 ? 'up to ' : ''}${formatMs(longest)}`;
+  const refusals = plural(
+    waiting.reduce((n, p) => n + p.state.attempts, 0),
+    'refusal',
+  );
+  if (first.budgetNeverAllows) return `${budgetWaitReason(first)} · ${waited} (${refusals})`;
+  // Not a blind back-off: the budget's watch wakes the pod as soon as the budget allows an eviction.
+  return `${budgetWaitReason(first)} · ${waited}, asked again once the budget allows one (${refusals})`;
+}
+
 export function describePodState(progress: PodProgress, nowMs: number): string {
   const state = progress.state;
   switch (state.phase) {
@@ -89,15 +119,8 @@ export function describePodState(progress: PodProgress, nowMs: number): string {
       return 'queued';
     case 'evicting':
       return state.attempt > 1 ? `evicting (attempt ${state.attempt})` : 'evicting';
-    case 'waiting-for-budget': {
-      // Until the cluster says what holds the budget, what the plan predicted does.
-      const planned = !state.blockers?.length && progress.planBlocker ? `; the plan: ${progress.planBlocker}` : '';
-      if (progress.budgetNeverAllows) {
-        return `${budgetWaitText(progress.pod, state, 'short')}${planned} · waiting ${formatMs(nowMs - state.sinceMs)} (${plural(state.attempts, 'refusal')})`;
-      }
-      // Not a blind back-off: the budget's watch wakes the pod as soon as the budget allows an eviction.
-      return `${budgetWaitText(progress.pod, state, 'short')}${planned} · waiting ${formatMs(nowMs - state.sinceMs)}, asked again once the budget allows one (${plural(state.attempts, 'refusal')})`;
-    }
+    case 'waiting-for-budget':
+      return describeBudgetWait([progress], nowMs);
     case 'retrying':
       return `retrying in ${formatMs(state.nextAttemptMs - nowMs)} (attempt ${state.attempts}): ${state.error}`;
     case 'terminating':

@@ -1,7 +1,13 @@
 import type { PodRef } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
 import { elapsedAt, type DrainLogEntry, type DrainProgress } from './drain-live-state.js';
-import { clientDryRunHeldBy, describePodState, goneVerb } from './drain-pod-text.js';
+import {
+  budgetWaitReason,
+  clientDryRunHeldBy,
+  describeBudgetWait,
+  describePodState,
+  goneVerb,
+} from './drain-pod-text.js';
 import { formatMs, listNames, qualified } from './format.js';
 import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
@@ -47,17 +53,19 @@ export function summarizeDrain(progress: DrainProgress, finished: FinishedEvent)
   // A dry run's pods were judged, not left behind: only a pod it never judged remains.
   const judged = new Set(progress.pods.filter((p) => p.state.phase === 'dry-run').map((p) => p.pod.uid));
   const remaining = finished.remaining.filter((pod) => !judged.has(pod.uid));
+  const next = nextSteps(progress, finished);
   const lines = [
     ...(held ? [`why: ${held}`] : []),
     `done: ${doneCounts(progress)}`,
-    ...(remaining.length > 0 ? [`remaining: ${remainingText(progress, remaining, finished.atMs)}`] : []),
+    ...remainingLines(progress, remaining, finished.atMs),
     ...failedLines(finished.failed),
     ...admissionAdvice(finished.failed),
     ...(finished.escalated ?? []).map(
       (pod) => `escalated: ${qualified(pod)} deleted by --escalate-after, breaking its budget`,
     ),
-    `left: ${finished.clusterState}`,
-    ...nextSteps(progress, finished),
+    // The commands below, each on a line of its own, say the next step: the state says only the state.
+    `left: ${next.length > 0 ? (finished.left ?? finished.clusterState) : finished.clusterState}`,
+    ...next,
   ];
   return { tone, headline, lines };
 }
@@ -129,13 +137,30 @@ function admissionAdvice(failed: FinishedEvent['failed']): string[] {
   ];
 }
 
-/** Remaining pods with what each was last doing, so the operator knows what held the drain. */
-function remainingText(progress: DrainProgress, remaining: readonly PodRef[], atMs: number): string {
-  const described = remaining.map((pod) => {
-    const current = progress.pods.find((p) => p.pod.uid === pod.uid);
-    return current ? `${qualified(pod)} (${describePodState(current, atMs)})` : qualified(pod);
-  });
-  return listNames(described, 5);
+/**
+ * Remaining pods with what each was last doing, so the operator knows what held the drain: the pods one
+ * budget holds on one line, its reason said once; the others each with their own state.
+ */
+function remainingLines(progress: DrainProgress, remaining: readonly PodRef[], atMs: number): string[] {
+  const current = remaining.map((pod) => ({ pod, progress: progress.pods.find((p) => p.pod.uid === pod.uid) }));
+  const byBudget = Map.groupBy(
+    current.filter((c) => c.progress && budgetWaitReason(c.progress) !== null),
+    (c) => budgetWaitReason(c.progress!)!,
+  );
+  const waiting = [...byBudget.values()].map(
+    (group) =>
+      `${listNames(
+        group.map((c) => qualified(c.pod)),
+        5,
+      )} (${describeBudgetWait(
+        group.map((c) => c.progress!),
+        atMs,
+      )})`,
+  );
+  const others = current
+    .filter((c) => !c.progress || budgetWaitReason(c.progress) === null)
+    .map((c) => (c.progress ? `${qualified(c.pod)} (${describePodState(c.progress, atMs)})` : qualified(c.pod)));
+  return [...waiting, ...(others.length > 0 ? [listNames(others, 5)] : [])].map((text) => `remaining: ${text}`);
 }
 
 /**

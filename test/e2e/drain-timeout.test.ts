@@ -49,7 +49,8 @@ describe('kubectl maint drain on hello-ignore', () => {
     // and the command to run once that changes repeats the user's own flags.
     expect(run.stdout).toContain('What to do:');
     expect(run.stderr.replace(/\s+/g, ' ')).toContain(
-      'no flag lets it finish (see "What to do"): once that changes, run `kubectl maint drain k8s-node-1 --ignore-daemonsets --timeout 5s` again',
+      'no flag lets it finish (see "What to do"); once that changes: next: resume with: kubectl maint drain k8s-node-1 --ignore-daemonsets --timeout 5s',
     );
+    expect(run.stderr.split('kubectl maint drain k8s-node-1').length - 1, run.stderr).toBe(1);
   });
 });

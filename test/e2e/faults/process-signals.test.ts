@@ -117,8 +117,13 @@ describe('the drain process stopped, killed or interrupted', () => {
     expect(summary).toMatch(/^error: unable to drain node "k8s-node-1": interrupted by SIGTERM with 2 pods left/);
     // Nothing evicted: only the two DaemonSet pods, skipped.
     expect(summary).toMatch(/\n {2}done: 2 skipped\n/);
-    expect(summary).toMatch(/\n {2}remaining: demo\/hello-\S+ \(budget demo\/hello: needs 4 healthy, has 4, allowed 0/);
-    expect(summary).toMatch(/\n {2}left: node k8s-node-1 cordoned; 2 not evicted; /);
+    // The two pods the budget holds on one line, its reason said once.
+    expect(summary).toMatch(
+      /\n {2}remaining: demo\/hello-\S+, demo\/hello-\S+ \(budget demo\/hello: needs 4 healthy, has 4, allowed 0[^\n]* · waiting up to /,
+    );
+    // The state alone: the command to resume follows on a line of its own, once.
+    expect(summary).toMatch(/\n {2}left: node k8s-node-1 cordoned; 2 not evicted\n/);
+    expect(summary.split('kubectl maint drain k8s-node-1').length - 1, summary).toBe(1);
     expect(await unschedulable('k8s-node-1')).toBe(true);
   });
 });

@@ -36,6 +36,7 @@ describe('finishedEvent', () => {
       failed: [],
       clusterState:
         'node k8s-node-1 cordoned; all 2 pods gone; `kubectl maint uncordon k8s-node-1` returns it to service',
+      left: 'node k8s-node-1 cordoned; all 2 pods gone',
       commands: { resume: 'kubectl maint drain k8s-node-1', uncordon: 'kubectl maint uncordon k8s-node-1' },
     });
   });

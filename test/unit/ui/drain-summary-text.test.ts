@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../../src/drain/events.js';
-import type { FinishedEvent } from '../../../src/drain/summary.js';
+import { finishedEvent, type FinishedEvent } from '../../../src/drain/summary.js';
+import { waitingForHello } from '../drain/states.js';
 import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-live-state.js';
 import { renderDrainSummaryText, summarizeDrain } from '../../../src/ui/drain-summary-text.js';
-import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
+import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, T0, waiting } from './drain-fixture.js';
+import { podRef } from './drain-fixture.js';
+
+const uncordonOf = (nodes: readonly string[]) => `kubectl maint uncordon ${nodes.join(' ')}`;
 
 function summaryOf(events: readonly DrainEvent[]) {
   const progress = events.reduce((s, e) => reduceDrainEvents(s, e), initialDrainProgress());
@@ -40,6 +44,53 @@ describe('summarizeDrain', () => {
       ].join('\n'),
     );
     expect(summary.tone).toBe('warn');
+  });
+
+  it('after Ctrl-C, with the finished event the engine builds, says the resume command once', () => {
+    const stuck = 'no flag lets it finish (see "What to do")';
+    for (const commands of [
+      undefined,
+      { resume: 'kubectl maint drain k8s-node-1 --surge', uncordon: uncordonOf, stuck },
+    ]) {
+      const end = finishedEvent({
+        atMs: T0 + 20_000,
+        nodes: ['k8s-node-1'],
+        dryRun: 'none',
+        cordoned: ['k8s-node-1'],
+        cordonedHere: ['k8s-node-1'],
+        stoppedBy: 'interrupted',
+        pods: [
+          { ref: HELLO_A, state: { phase: 'gone', how: 'evicted' } },
+          { ref: HELLO_B, state: waitingForHello },
+        ],
+        commands,
+      });
+      const resume = end.commands!.resume;
+      const text = renderDrainSummaryText(
+        summaryOf([started([HELLO_A, HELLO_B]), cordoned(0), waiting(HELLO_B, 13, 4), end]),
+      );
+      expect(text.split(resume).length - 1, text).toBe(1);
+      expect(text, text).toContain('  left: node k8s-node-1 cordoned; 1 gone, 1 not evicted\n');
+      // A log reading the event alone still has the next step in its one sentence.
+      expect(end.clusterState).toContain(resume);
+    }
+  });
+
+  it('after Ctrl-C, pods one budget holds are one line: the budget said once, the longest wait, all refusals', () => {
+    const helloC = podRef('hello-c');
+    const summary = summaryOf([
+      started([HELLO_A, HELLO_B, helloC]),
+      cordoned(0),
+      waiting(HELLO_B, 13, 4),
+      waiting(helloC, 14, 3),
+      podEvent(HELLO_A, 15, { phase: 'terminating', deadlineMs: T0 + 45_000 }),
+      finished(20, 'interrupted', [HELLO_A, HELLO_B, helloC]),
+    ]);
+    const remaining = summary.lines.filter((line) => line.startsWith('remaining: '));
+    expect(remaining).toEqual([
+      'remaining: demo/hello-b, demo/hello-c (budget demo/hello: needs 3 healthy, has 3, allowed 0 · waiting up to 19s, asked again once the budget allows one (7 refusals))',
+      'remaining: demo/hello-a (terminating, 25s grace left)',
+    ]);
   });
 
   it('after Ctrl-C of a drain that found its node cordoned already, offers no undo of a cordon it did not make', () => {
