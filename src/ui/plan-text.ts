@@ -52,8 +52,9 @@ export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): 
     ...document,
     sections: [
       briefPodsSection(plan),
-      // What the API server's admission chain answered: a denial decides the drain as a refusal does.
-      ...document.sections.filter((s) => s.id === 'admission'),
+      // What decides the drain besides its pods: the admission chain's answers (a denial decides it as a
+      // refusal does), the pods that asked not to be disrupted, and the eviction order's groups.
+      ...document.sections.filter((s) => BRIEF_EXTRAS.has(s.id)),
       // The estimate's one line: how long the operator is about to wait is part of the answer.
       ...(estimate ? [{ id: 'eta', title: estimate, blocks: [] } satisfies PlanSection] : []),
       {
@@ -65,6 +66,9 @@ export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): 
   };
   return layoutPlanText(brief, width);
 }
+
+/** The plan's sections the brief plan keeps whole, when the plan has them: each is short and decides the drain. */
+const BRIEF_EXTRAS: ReadonlySet<PlanSection['id']> = new Set(['opt-out', 'admission', 'order']);
 
 /** The groups the brief plan names pod by pod: those that decide whether and when the drain finishes. */
 const DECIDING: ReadonlySet<PodGroupKey> = new Set(['refused', 'held', 'rescued', 'blocked', 'waits']);

@@ -207,7 +207,7 @@ describe('kubectl maint drain on hello, other paths', () => {
     const run = await runMaint(['drain', 'k8s-node-1', '--ignore-daemonsets', '--dry-run']);
 
     expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/Budgets[\s\S]*demo\/hello/);
+    expect(run.stdout).toMatch(/Waits for a budget[\s\S]*demo\/hello \(1 allowed\)/);
     expect(run.stdout).toContain('node/k8s-node-1 cordoned (dry run)');
     expect(run.stdout).toMatch(/^evicting pod demo\/hello-\S+ \(dry run\)$/m);
     expect(run.stderr).not.toContain('remaining');
