@@ -13,6 +13,14 @@ const SCANNED = ['src', 'test', 'scripts', 'docs', 'bin', '.ci', 'README.md', 'e
 const SKIPPED = ['test/fixtures', 'scripts/lab/go'];
 const TEXT = /\.(ts|tsx|js|mjs|sh|md|yaml|yml|json|steps)$|^run$/;
 
+/** An abbreviated or full commit hash: hex with a digit in it, so that a word like `defaced` is not one. */
+const HASH = String.raw`(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b`;
+/** A result or a build tied to a commit: "commit 3ff54df", "against 01e8668", "the plan of b81ec8e". */
+const COMMIT_NARRATIVE = new RegExp(
+  String.raw`\b(commit|build|against|(plan|build|run) of|judged by) (the (build|plan) of )?(commit )?${HASH}`,
+  'i',
+);
+
 const HISTORY_LABELS: ReadonlyArray<readonly [what: string, pattern: RegExp]> = [
   ['an issue number', /\bissues?\s*#?\d+/i],
   ["the issue's wording", /\bthe issue's\b/i],
@@ -21,8 +29,9 @@ const HISTORY_LABELS: ReadonlyArray<readonly [what: string, pattern: RegExp]> = 
   ['a before/now story', /\bBefore\s*\/\s*(Now|After)\b/],
   ['a tried-and-left story', /\btried and left\b/i],
   ['a finding or item of an issue', /\b(finding|item)s? \d+(,| and)/i],
-  ['a commit narrative', /\b(commit|build) [0-9a-f]{7,40}\b/i],
-  ['an earlier-run story', /\b(earlier|older|previous) runs?\b|\bfixed the same way\b/i],
+  ['a commit narrative', COMMIT_NARRATIVE],
+  ['an earlier-run story', /\b(earlier|older|previous) (runs?|builds?)\b|\bfixed the same way\b/i],
+  ['a before-the-fix story', /\bbefore (the|this|its) (rule|fix)\b/i],
 ];
 
 /** Dated labels, in prose only (fixtures and code hold timestamps as data). */
@@ -78,6 +87,12 @@ describe('no history in the tree', () => {
     ['against the build of commit b81ec8e', 'a commit narrative'],
     ['Earlier runs, of seeds 1–200', 'an earlier-run story'],
     ['(absent on older runs)', 'an earlier-run story'],
+    ['(`--replay`, commit 3ff54df)', 'a commit narrative'],
+    ['seeds 1–200 against 01e8668 (load 13–20)', 'a commit narrative'],
+    ['judged again by the plan of 3ff54df, 194/194', 'a commit narrative'],
+    ['a run of seeds 201–230 against an earlier build', 'an earlier-run story'],
+    ['An earlier run of the same seeds', 'an earlier-run story'],
+    ['Seeds 9001–9159, run with the plan before the rule on several denying policies', 'a before-the-fix story'],
   ])('catches %j as %s', (line, what) => {
     expect(historyLabels(['src/probe.ts'], () => line)).toEqual([`src/probe.ts:1: ${what}: ${line}`]);
   });
@@ -91,6 +106,9 @@ describe('no history in the tree', () => {
     'the pod we meant no longer exists',
     '`budgets-waiting` (budgets with before/now)',
     "creationTimestamp: '2026-01-01T00:00:00Z'",
+    'compared against the pods recorded before the drain',
+    'against defaced budgets',
+    "uid: 'a3f5c2e1-0000-4000-8000-000000000001'",
   ])('lets %j stand', (line) => {
     expect(historyLabels(['src/probe.ts'], () => line)).toEqual([]);
   });
