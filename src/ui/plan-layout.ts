@@ -117,19 +117,20 @@ function stackRow(row: readonly string[], block: TableBlock, width: number, tone
 
 /**
  * Items ("allowed: 1") side by side, a line broken only between items, so a label never leaves its value;
- * an item wider than the line is wrapped on its own.
+ * an item wider than the line is wrapped on its own. Widths are terminal columns (a cell may hold wide
+ * characters).
  */
 function packItems(items: readonly string[], width: number, indent: string): string[] {
   const separator = ' · ';
   const lines: string[] = [];
   let current = '';
   for (const item of items) {
-    if (current && indent.length + current.length + separator.length + item.length <= width) {
+    if (current && displayWidth(`${indent}${current}${separator}${item}`) <= width) {
       current += `${separator}${item}`;
       continue;
     }
     if (current) lines.push(`${indent}${current}`);
-    if (indent.length + item.length <= width) current = item;
+    if (displayWidth(`${indent}${item}`) <= width) current = item;
     else {
       lines.push(...wrapText(item, width, indent, `${indent}  `));
       current = '';

@@ -38,4 +38,16 @@ describe('plan layout: tables by terminal columns', () => {
     expect(lines.length).toBe(3);
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(50);
   });
+
+  it('stacks a row too wide for its table and packs its labelled cells by terminal columns', () => {
+    const stacked: TableBlock = {
+      kind: 'table',
+      header: ['POD', 'BUDGET', 'REASON'],
+      rows: [['web-0', '数据库数据库', '全部节点都满了']],
+      indent: 2,
+    };
+    // "budget: 数据库数据库 · reason: 全部节点都满了" under a 4-space indent: 47 columns, though 35 UTF-16 units.
+    const lines = layoutBlocks([stacked], 36, 'text').map((l) => l.text);
+    expect(lines).toEqual(['  web-0', '    budget: 数据库数据库', '    reason: 全部节点都满了']);
+  });
 });
