@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../../src/ui/text-wrap.js';
-import { wrap } from '../../../src/cli/help-layout.js';
 import { buildProgram } from '../../../src/cli/main.js';
 
 /** `kubectl maint COMMAND --help` as a terminal `columns` wide shows it. */
@@ -38,10 +37,15 @@ describe('help wrapped to the terminal', () => {
   });
 });
 
-describe('wrap', () => {
-  it('breaks between words, keeps a word longer than the width whole', () => {
-    expect(wrap('one two three four', 9)).toEqual(['one two', 'three', 'four']);
-    expect(wrap('a kube-apiserver-endpoint b', 5)).toEqual(['a', 'kube-apiserver-endpoint', 'b']);
+describe('a description under its flag', () => {
+  it('is wrapped at a terminal as narrow as 30 columns, between words', () => {
+    const descriptions = helpAt(30, 'drain')
+      .split('\n')
+      .filter((l) => l.startsWith(' '.repeat(6)));
+    expect(descriptions.length).toBeGreaterThan(50);
+    // Only a word longer than the line may pass its edge.
+    expect(descriptions.filter((l) => l.length > 30 && /\S\s+\S/.test(l.trim()))).toEqual([]);
+    expect(helpAt(30, 'drain')).toMatch(/^ {2}--ignore-daemonsets\n {6}ignore DaemonSet-managed\n {6}pods$/m);
   });
 });
 
