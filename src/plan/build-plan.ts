@@ -18,7 +18,15 @@ import { escalations } from './escalation.js';
 import { autoscalerOfDeployment, planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
 import { evictionOrder, groupOfPod, scheduleInGroups } from './eviction-order.js';
 import { uncountedOfPlan, withUncounted } from './uncounted-eta.js';
-import { estimateDrain, graceSecondsOf, startToReady, type DrainEta, type EtaPod, type StartToReady } from './eta.js';
+import {
+  estimateDrain,
+  graceSecondsOf,
+  startToReady,
+  type DrainEta,
+  type EtaPod,
+  type LatePod,
+  type StartToReady,
+} from './eta.js';
 import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { nodeFailureDeletion } from './node-failure.js';
@@ -111,7 +119,12 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
     caveatScopes: [...order.problems.map((caveat) => ({ caveat, pods: [] })), ...caveats],
     order: { by: order.by, groups: order.groups },
     eta: withUncounted(
-      { totalSeconds: eta.totalSeconds, waves: eta.waves, basis: eta.basis },
+      {
+        totalSeconds: eta.totalSeconds,
+        waves: eta.waves,
+        ...(eta.steps.length > 0 ? { steps: eta.steps } : {}),
+        basis: eta.basis,
+      },
       uncountedOfPlan(withStrategies),
     ),
   };
@@ -167,17 +180,26 @@ function playDrain(
   const surges = surgePlans(index, pods, podPlans, heldByOthers, options.surge);
   const surged = new Map([...surges].filter(([, s]) => s.surged));
   const certain = new Map([...escalated].filter(([key, e]) => e.when === 'certain' && !surged.has(key)));
-  const late = new Map<string, { afterSeconds: number; why: string }>([
+  const late = new Map<string, LateStrategy>([
     ...[...certain].map(
-      ([key, e]) => [key, { afterSeconds: e.afterSeconds, why: 'deleted by --escalate-after' }] as const,
-    ),
-    ...[...surged].map(
-      ([key]) =>
+      ([key, e]) =>
         [
           key,
-          { afterSeconds: firstEta.surgeReadySeconds.get(key) ?? 0, why: 'evicted once the surge replica is Ready' },
+          { strategy: 'escalate-after', afterSeconds: e.afterSeconds, why: 'deleted by --escalate-after' },
         ] as const,
     ),
+    ...[...surged].map(([key]) => {
+      const ready = firstEta.surgeReady.get(key);
+      return [
+        key,
+        {
+          strategy: 'surge',
+          afterSeconds: ready?.seconds ?? 0,
+          why: 'evicted once the surge replica is Ready',
+          ...(ready ? { basis: ready.text } : {}),
+        },
+      ] as const;
+    }),
   ]);
   const eta = late.size === 0 ? firstEta : drainEta(index, pods, scheduledOf, orderGroups, late);
   const withStrategies = podPlans.map((p) => {
@@ -355,14 +377,17 @@ function unusedWaysOut(
   return { surge: [...new Set(surge)], escalate: [...new Set(escalate)] };
 }
 
+/** A pod a strategy takes out, as the estimate places it (eta.ts's LatePod without the pod's own facts). */
+type LateStrategy = Pick<LatePod, 'strategy' | 'afterSeconds' | 'why' | 'basis'>;
+
 /** The drain's timeline (eta.ts): each removed pod's grace period and its replacement's start-to-Ready time. */
 function drainEta(
   index: ClusterIndex,
   pods: readonly PodFacts[],
   scheduledOf: (p: PodFacts) => ScheduledEviction | undefined,
   orderGroups: ReadonlyMap<string, number>,
-  late: ReadonlyMap<string, { readonly afterSeconds: number; readonly why: string }> = new Map(),
-): DrainEta & { readonly surgeReadySeconds: ReadonlyMap<string, number> } {
+  late: ReadonlyMap<string, LateStrategy> = new Map(),
+): DrainEta & { readonly surgeReady: ReadonlyMap<string, StartToReady> } {
   const readiness = new Map<string, StartToReady>();
   const readinessOf = (p: PodFacts): StartToReady => {
     const owner = p.pod.metadata?.ownerReferences?.find((r) => r.controller)?.uid ?? p.key;
@@ -382,10 +407,9 @@ function drainEta(
       ? [
           {
             key: p.key,
-            afterSeconds: strategy.afterSeconds,
             group: orderGroups.get(p.key) ?? 1,
             graceSeconds: graceSecondsOf(p.pod),
-            why: strategy.why,
+            ...strategy,
           },
         ]
       : [];
@@ -406,8 +430,8 @@ function drainEta(
         ],
   );
   // A surged pod goes once its extra replica is Ready: its workload's start-to-Ready time.
-  const surgeReadySeconds = new Map(stuck.map(({ p }) => [p.key, readinessOf(p).seconds] as const));
-  return { ...estimateDrain(etaPods, blocked, latePods), surgeReadySeconds };
+  const surgeReady = new Map(stuck.map(({ p }) => [p.key, readinessOf(p)] as const));
+  return { ...estimateDrain(etaPods, blocked, latePods), surgeReady };
 }
 
 /** The pods kubectl drain lists: bound to a drained node and matching --pod-selector, in plan order. */

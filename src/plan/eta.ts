@@ -1,6 +1,6 @@
 import type { V1Pod, V1Probe } from '@kubernetes/client-node';
 import { isPodReady, toEpochSeconds } from './pod-facts.js';
-import type { WaveEta } from './types.js';
+import type { StrategyStepEta, WaveEta } from './types.js';
 import { plural } from '../wording.js';
 
 /**
@@ -76,6 +76,10 @@ export interface LatePod {
   readonly graceSeconds: number;
   /** "deleted by --escalate-after". */
   readonly why: string;
+  /** The strategy whose step it is. */
+  readonly strategy: StrategyStepEta['strategy'];
+  /** What afterSeconds rests on, when more than the strategy's own bound (the surge replica's start-to-Ready). */
+  readonly basis?: string;
 }
 
 export interface PodEta {
@@ -90,6 +94,8 @@ export interface DrainEta {
   /** Seconds from the first eviction until the last pod is gone; null when the drain cannot finish. */
   readonly totalSeconds: number | null;
   readonly waves: readonly WaveEta[];
+  /** The strategies' steps (a surge's extra replica before the eviction, an escalation's bound), beside the waves. */
+  readonly steps: readonly StrategyStepEta[];
   readonly pods: ReadonlyMap<string, PodEta>;
   /** What the total rests on, one line each. */
   readonly basis: readonly string[];
@@ -172,6 +178,7 @@ export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: r
   const waves = [...new Set(pods.map((p) => p.wave))].sort((a, b) => a - b);
   const podEtas = new Map<string, PodEta>();
   const waveEtas: WaveEta[] = [];
+  const steps: StrategyStepEta[] = [];
   const lateGroups = [...new Set(late.map((p) => p.group ?? 1))].sort((a, b) => a - b);
   const groupStarts = new Map<number, number>();
   let lateEnd = 0;
@@ -179,9 +186,11 @@ export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: r
   const placeLateBefore = (group: number) => {
     for (const g of lateGroups.filter((g) => g < group && !groupStarts.has(g))) groupStarts.set(g, start);
     for (const p of late.filter((p) => (p.group ?? 1) < group && !podEtas.has(p.key))) {
-      const evicted = (groupStarts.get(p.group ?? 1) ?? 0) + p.afterSeconds;
+      const groupStart = groupStarts.get(p.group ?? 1) ?? 0;
+      const evicted = groupStart + p.afterSeconds;
       lateEnd = Math.max(lateEnd, evicted + p.graceSeconds);
       podEtas.set(p.key, lateEta(p, evicted));
+      steps.push(stepEta(p, groupStart, evicted));
     }
   };
   let start = 0;
@@ -232,10 +241,16 @@ export function estimateDrain(pods: readonly EtaPod[], blocked: boolean, late: r
   return {
     totalSeconds: blocked ? null : round(total),
     waves: waveEtas,
+    steps,
     pods: podEtas,
     basis: blocked
       ? ['the drain cannot finish: no total']
-      : [...new Set(pods.flatMap((p) => (p.replacement ? [p.replacement.text] : [])))],
+      : [
+          ...new Set([
+            ...pods.flatMap((p) => (p.replacement ? [p.replacement.text] : [])),
+            ...late.flatMap((p) => (p.basis ? [p.basis] : [])),
+          ]),
+        ],
   };
 }
 
@@ -260,6 +275,19 @@ function lateEta(p: LatePod, evicted: number): PodEta {
     graceSeconds: p.graceSeconds,
     replacementReadySeconds: null,
     basis: `${p.why} after ${p.afterSeconds} s; terminationGracePeriodSeconds ${p.graceSeconds} s`,
+  };
+}
+
+/** A late pod's step: from its group's start (when its strategy begins) to its removal. */
+function stepEta(p: LatePod, startsAfter: number, removedAfter: number): StrategyStepEta {
+  return {
+    strategy: p.strategy,
+    pod: p.key,
+    group: p.group ?? 1,
+    startsAfterSeconds: round(startsAfter),
+    removedAfterSeconds: round(removedAfter),
+    goneAfterSeconds: round(removedAfter + p.graceSeconds),
+    basis: p.basis ?? p.why,
   };
 }
 

@@ -365,10 +365,33 @@ export interface WaveEta {
   readonly basis: string;
 }
 
+/**
+ * A pod no wave admits that a strategy takes out, as a step of the estimate beside the waves: --surge
+ * scales its Deployment up when its eviction-order group starts and evicts it once the extra replica is
+ * Ready; --escalate-after deletes it once its budget has refused it for that long.
+ */
+export interface StrategyStepEta {
+  readonly strategy: 'surge' | 'escalate-after';
+  /** namespace/name */
+  readonly pod: string;
+  /** The eviction-order group it belongs to. */
+  readonly group: number;
+  /** Seconds after the first eviction when the strategy starts (its group's start). */
+  readonly startsAfterSeconds: number;
+  /** When the pod is evicted (after a surge) or deleted (an escalation). */
+  readonly removedAfterSeconds: number;
+  /** When it is gone: removed plus its terminationGracePeriodSeconds. */
+  readonly goneAfterSeconds: number;
+  /** What the step's time rests on, in words. */
+  readonly basis: string;
+}
+
 export interface DrainEtaPlan {
   /** Seconds from the first eviction until the last pod is gone; null when the drain cannot finish. */
   readonly totalSeconds: number | null;
   readonly waves: readonly WaveEta[];
+  /** The strategies' steps (--surge, --escalate-after), when the drain has any. */
+  readonly steps?: readonly StrategyStepEta[];
   /** What the total rests on (the workloads' observed start-to-Ready times, probes), one line each. */
   readonly basis: readonly string[];
   /**

@@ -1,5 +1,13 @@
 import { downText } from '../plan/outage-text.js';
-import type { BudgetPlan, DrainPlan, PodPlan, PreemptionPlan, ReplacementPlan, Verdict } from '../plan/types.js';
+import type {
+  BudgetPlan,
+  DrainPlan,
+  PodPlan,
+  PreemptionPlan,
+  ReplacementPlan,
+  StrategyStepEta,
+  Verdict,
+} from '../plan/types.js';
 import { formatSeconds, listNames, qualified } from './format.js';
 import { plural } from '../wording.js';
 import type { Tone } from './theme.js';
@@ -153,10 +161,21 @@ export function drainFate(pod: PodPlan): string {
     case 'evict':
       if (pod.outcomeUnknown !== undefined) return 'unknown: may never be evicted';
       if (pod.waveUnknown !== undefined && pod.wave !== null) return `evicted in wave ${pod.wave} or another (unknown)`;
-      if (pod.outcome === 'blocked') return 'blocked';
+      if (pod.outcome === 'blocked') return rescuedFate(pod) ?? 'blocked';
       if (pod.outcome === 'waits') return pod.wave === null ? 'evicted after a wait' : `evicted in wave ${pod.wave}`;
       return 'evicted at once';
   }
+}
+
+/**
+ * A pod its budget never lets go that a strategy takes out: "evicted after its surge replica (at 7s)",
+ * "deleted by --escalate-after (at 5m)". Null for any other pod.
+ */
+function rescuedFate(pod: PodPlan): string | null {
+  const strategy = rescuedBy(pod);
+  if (strategy === null) return null;
+  const at = pod.eta ? ` (at ${formatEtaSeconds(pod.eta.evictedAfterSeconds)})` : '';
+  return strategy === '--surge' ? `evicted after its surge replica${at}` : `deleted by --escalate-after${at}`;
 }
 
 /** What a NoExecute taint does to the pod: at once, after its tolerationSeconds, or never. */
@@ -444,20 +463,39 @@ export function formatEtaSeconds(seconds: number): string {
  */
 export function etaSection(plan: DrainPlan): { title: string; lines: string[] } {
   const eta = plan.eta;
-  if (!eta || eta.waves.length === 0) return { title: '', lines: [] };
+  const steps = eta?.steps ?? [];
+  if (!eta || (eta.waves.length === 0 && steps.length === 0)) return { title: '', lines: [] };
   const title =
     eta.totalSeconds === null
       ? 'Estimate: none, the drain cannot finish'
       : `Estimate: ${eta.uncounted ? 'at least' : 'about'} ${formatEtaSeconds(eta.totalSeconds)} from the first eviction until the last pod is gone`;
-  const grouped = new Set(eta.waves.map((w) => w.group)).size > 1;
+  const grouped = new Set([...eta.waves, ...steps].map((w) => w.group)).size > 1;
+  const at = (group: number, seconds: number) => `${grouped ? `group ${group}, ` : ''}at ${formatEtaSeconds(seconds)}`;
   const waves = eta.waves.map((w, i) => {
     const last = i === eta.waves.length - 1;
-    const group = grouped ? `group ${w.group}, ` : '';
     const then = last
       ? 'then each pod is gone within its grace period'
       : `next wave after ${formatEtaSeconds(w.freesAfterSeconds)}: ${w.basis}`;
-    return `wave ${w.wave} (${group}at ${formatEtaSeconds(w.startsAfterSeconds)}): ${listNames(w.pods)}; ${then}`;
+    return {
+      start: w.startsAfterSeconds,
+      line: `wave ${w.wave} (${at(w.group, w.startsAfterSeconds)}): ${listNames(w.pods)}; ${then}`,
+    };
   });
+  const strategySteps = steps.map((s) => ({ start: s.startsAfterSeconds, line: `${stepWords(s, at)}` }));
+  const timeline = [...waves, ...strategySteps].sort((a, b) => a.start - b.start).map((s) => s.line);
   const uncounted = eta.uncounted && eta.totalSeconds !== null ? [`not counted: ${eta.uncounted.text}`] : [];
-  return { title, lines: [...waves, ...uncounted, ...eta.basis.map((b) => `basis: ${b}`)] };
+  return { title, lines: [...timeline, ...uncounted, ...eta.basis.map((b) => `basis: ${b}`)] };
+}
+
+/**
+ * A strategy's step of the estimate: "surge for shop/web-1 (at 0s): its Deployment's extra replica Ready
+ * after 7s, then shop/web-1 is evicted; gone by 37s".
+ */
+function stepWords(step: StrategyStepEta, at: (group: number, seconds: number) => string): string {
+  const when = at(step.group, step.startsAfterSeconds);
+  const after = formatEtaSeconds(step.removedAfterSeconds - step.startsAfterSeconds);
+  const gone = `gone by ${formatEtaSeconds(step.goneAfterSeconds)}`;
+  return step.strategy === 'surge'
+    ? `surge for ${step.pod} (${when}): its Deployment's extra replica Ready after ${after}, then ${step.pod} is evicted; ${gone}`
+    : `--escalate-after for ${step.pod} (${when}): deleted past its budget after ${after} of refusals; ${gone}`;
 }

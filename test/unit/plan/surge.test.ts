@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { raisedBounds } from '../../../src/plan/surge.js';
 import { SNAPSHOT_KINDS } from '../../../src/snapshot/types.js';
+import { etaSection, noExecuteComparison } from '../../../src/ui/plan-sections.js';
+import { renderPlanText } from '../../../src/ui/plan-text.js';
 import { makeDeployment, makeIndex, makePod, makeReplicaSet, makeStatefulSet } from '../builders.js';
 import { nodes, options, pdb, singleReplica } from './rules-fixture.js';
 
@@ -180,5 +182,82 @@ describe('--surge with maint.kubectl.io/drain-order groups', () => {
     const web = plan.pods.find((p) => p.name === 'web-1')!;
     expect(api.eta?.evictedAfterSeconds).toBe(web.eta?.goneAfterSeconds);
     expect(plan.eta?.totalSeconds).toBe(api.eta?.goneAfterSeconds);
+  });
+});
+
+describe('--surge in the estimate and the NoExecute comparison', () => {
+  // web-1 (one replica under minAvailable 1) goes only by the surge; api-1 (no budget) in wave 1. Both
+  // workloads' readiness probes make a replica Ready 7 s after it starts.
+  const probed = (name: string, app: string) =>
+    makePod()
+      .name(name)
+      .ns('shop')
+      .node('n1')
+      .label('app', app)
+      .owner('ReplicaSet', `${app}-rs`)
+      .requests('100m')
+      .container({
+        name: 'probed',
+        image: 'x',
+        readinessProbe: { httpGet: { path: '/', port: 8080 }, initialDelaySeconds: 4, periodSeconds: 3 },
+      })
+      .obj();
+  const cluster = (apps: readonly string[]) =>
+    makeIndex({
+      nodes,
+      pods: apps.map((app) => probed(`${app}-1`, app)),
+      pdbs: [pdb({ minAvailable: 1 })],
+      replicaSets: apps.map((app) => makeReplicaSet().name(`${app}-rs`).ns('shop').owner('Deployment', app).obj()),
+      deployments: apps.map((app) => makeDeployment().name(app).ns('shop').replicas(1).obj()),
+    });
+
+  it('the surge is a step of the estimate: the extra replica starts with the drain, the eviction once it is Ready', () => {
+    const plan = buildPlan(cluster(['web', 'api']), options(SURGE_ALL));
+    expect(plan.eta?.steps).toEqual([
+      {
+        strategy: 'surge',
+        pod: 'shop/web-1',
+        group: 1,
+        startsAfterSeconds: 0,
+        removedAfterSeconds: 7,
+        goneAfterSeconds: 37,
+        basis: 'readiness probe: initialDelaySeconds + periodSeconds = 7 s (no Ready pod to learn from)',
+      },
+    ]);
+    expect(plan.eta?.totalSeconds).toBe(37);
+    expect(etaSection(plan).lines).toEqual([
+      'wave 1 (at 0s): shop/api-1; then each pod is gone within its grace period',
+      "surge for shop/web-1 (at 0s): its Deployment's extra replica Ready after 7s, then shop/web-1 is evicted; gone by 37s",
+      'basis: readiness probe: initialDelaySeconds + periodSeconds = 7 s (no Ready pod to learn from)',
+    ]);
+  });
+
+  it('a drain whose only pod goes by the surge still has its estimate, in the brief plan too', () => {
+    const plan = buildPlan(cluster(['web']), options(SURGE_ALL));
+    expect(plan.eta?.waves).toEqual([]);
+    const title = 'Estimate: about 37s from the first eviction until the last pod is gone';
+    expect(etaSection(plan).title).toBe(title);
+    expect(renderPlanText(plan, { brief: true })).toContain(title);
+  });
+
+  it('the NoExecute comparison says the drain evicts the surged pod after its surge replica, not that it is blocked', () => {
+    const plan = buildPlan(cluster(['web']), options(SURGE_ALL));
+    expect(noExecuteComparison(plan)).toEqual([
+      {
+        taint: 'deleted at once',
+        drain: 'evicted after its surge replica (at 7s)',
+        tone: 'bad',
+        pods: ['shop/web-1'],
+      },
+    ]);
+    expect(noExecuteComparison(buildPlan(cluster(['web']), options()))[0]?.drain).toBe('blocked');
+  });
+
+  it('--escalate-after is a step too, and its pod is deleted by it in the comparison', () => {
+    const plan = buildPlan(cluster(['web']), options({ escalation: { afterSeconds: 60, namespaces: ['shop'] } }));
+    expect(plan.eta?.steps).toEqual([
+      expect.objectContaining({ strategy: 'escalate-after', removedAfterSeconds: 60, goneAfterSeconds: 90 }),
+    ]);
+    expect(noExecuteComparison(plan)[0]?.drain).toBe('deleted by --escalate-after (at 1m)');
   });
 });
