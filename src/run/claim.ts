@@ -305,7 +305,7 @@ async function runsWithoutLease(
 /**
  * Run `runId` whose Lease is lost, taken again from what its nodes record: after a Lease's duration (its
  * last holder may still be at work: a Lease deleted under it), unless the run shows it is at work, a new
- * Lease held by this process. Refused when the nodes do not record the run (started by an older version).
+ * Lease held by this process. Refused when no node records the run readably (its annotation removed or edited).
  */
 async function retakeLostRun(
   ctx: ClaimContext,
@@ -317,7 +317,7 @@ async function retakeLostRun(
   const definition = nodes.map(definitionOfNode).find((d) => d !== null);
   if (!definition) {
     throw new RunRefused(
-      `run ${runId} lost its Lease, and its nodes do not record what it is (a run started by an older kubectl maint): end it with kubectl maint run --abandon ${runId}; nothing was changed`,
+      `run ${runId} lost its Lease, and its nodes do not record what it is (their run annotation removed or unreadable): end it with kubectl maint run --abandon ${runId}; nothing was changed`,
     );
   }
   const problem = check(definition);

@@ -1,12 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import type { DrainSettings } from '../drain/drain-settings.js';
-import {
-  DEFAULT_CONCURRENCY,
-  DEFAULT_MAINTENANCE_TAINT_KEY,
-  DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS,
-} from '../plan/defaults.js';
-import type { DrainFilterOptions } from '../plan/drain-filters/chain.js';
 import type { RunEstimates } from './run-eta.js';
 
 /**
@@ -134,9 +128,9 @@ export interface RunDefinition {
   /** The directory the command runs in: where the run was started (absent: where --resume runs). */
   readonly commandDir?: string | undefined;
   readonly options: RunOptions;
-  /** The pool plan's estimates when the run started (absent on a run recorded before they were kept). */
+  /** The pool plan's estimates when the run started (absent when unreadable: a resume goes on without them). */
   readonly estimates?: RunEstimates | undefined;
-  /** The key of the run's phase seals (phaseSeal); absent on a run recorded before phases were sealed. */
+  /** The key of the run's phase seals (phaseSeal), drawn when the run starts. */
   readonly sealKey?: string | undefined;
   /**
    * Nodes done when the run stopped, released then so that other runs and drains may take them: a resume
@@ -243,7 +237,7 @@ function definitionFrom(id: string, a: Readonly<Record<string, string | undefine
     batches: JSON.parse(a[ANNOTATION.batches] ?? '') as string[][],
     command: JSON.parse(a[ANNOTATION.command] ?? '') as string[],
     commandDir: a[ANNOTATION.commandDir] || undefined,
-    options: runOptionsOf(JSON.parse(a[ANNOTATION.options] ?? '') as RecordedRunOptions),
+    options: runOptionsOf(a[ANNOTATION.options]),
     estimates: estimatesOf(a[ANNOTATION.estimates]),
     sealKey: a[ANNOTATION.sealKey],
     ...releasedOf(a[ANNOTATION.released]),
@@ -278,61 +272,11 @@ export function releasedAnnotation(definition: RunDefinition, done: readonly str
   return { [ANNOTATION.released]: JSON.stringify([...new Set([...(definition.released ?? []), ...done])]) };
 }
 
-/**
- * The flags as a run records them: every drain flag together (`drain`); or, in the two other shapes a
- * Lease may hold, kubectl's pod-handling ones grouped (`filters`) or at the top level in commander's
- * spelling, with the engine's beside them.
- */
-type RecordedRunOptions = Omit<RunOptions, 'drain'> & {
-  readonly drain?: DrainSettings;
-  readonly filters?: DrainFilterOptions;
-  readonly gracePeriodSeconds?: number;
-  readonly drainTimeoutMs?: number;
-  readonly concurrency?: number;
-  readonly ignoreDaemonsets?: boolean;
-  readonly deleteEmptydirData?: boolean;
-  readonly force?: boolean;
-  readonly podSelector?: string;
-  readonly disableEviction?: boolean;
-};
-
-/**
- * A run recorded with the drain flags apart resumes with the same flags; those it did not record (it
- * carried none of them out) are their defaults.
- */
-function runOptionsOf(recorded: RecordedRunOptions): RunOptions {
-  const {
-    drain,
-    filters,
-    gracePeriodSeconds,
-    drainTimeoutMs,
-    concurrency,
-    ignoreDaemonsets,
-    deleteEmptydirData,
-    force,
-    podSelector,
-    disableEviction,
-    ...rest
-  } = recorded;
-  if (drain) return { ...rest, drain };
-  return {
-    ...rest,
-    drain: {
-      ...(filters ?? {
-        ignoreDaemonSets: ignoreDaemonsets === true,
-        deleteEmptyDirData: deleteEmptydirData === true,
-        force: force === true,
-        podSelector: podSelector || undefined,
-        disableEviction: disableEviction === true,
-        skipWaitForDeleteTimeoutSeconds: 0,
-      }),
-      taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
-      nodeMonitorGracePeriodSeconds: DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS,
-      gracePeriodSeconds: gracePeriodSeconds ?? -1,
-      timeoutMs: drainTimeoutMs ?? 0,
-      concurrency: concurrency ?? DEFAULT_CONCURRENCY,
-    },
-  };
+/** The flags as the run recorded them; throws when they are not a run's (no drain flags). */
+function runOptionsOf(text: string | undefined): RunOptions {
+  const options = JSON.parse(text ?? '') as Partial<RunOptions> | null;
+  if (typeof options?.drain !== 'object' || options.drain === null) throw new Error('no drain flags recorded');
+  return options as RunOptions;
 }
 
 /** The recorded estimates, or none when absent or unreadable: an estimate is never worth refusing a resume. */
@@ -380,7 +324,8 @@ export function phaseSeal(key: string, runId: string, node: string, phase: NodeP
 /**
  * The node's phase in run `definition` when the run itself wrote it; a phase it cannot vouch for (no seal,
  * or a seal that does not match) is `distrusted`, and the node starts over (pending: drained again, its
- * command run again). A run without a seal key trusts every phase, as it always did.
+ * command run again). A definition without a seal key has nothing to check a phase against: it trusts
+ * every phase.
  */
 export function trustedPhase(
   node: V1Node,
