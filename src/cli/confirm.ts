@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { KubeClient } from '../kube/client.js';
+import { safeLines } from '../safe-text.js';
 import type { ClusterTarget } from '../ui/proceed-question.js';
 
 export type Answer = 'yes' | 'no' | 'interrupted';
@@ -12,12 +13,24 @@ export function canAsk(): boolean {
   return Boolean(process.stdin.isTTY && process.stderr.isTTY);
 }
 
-/** Asks `question` on stderr; y or yes goes ahead. Ctrl-C at the prompt answers 'interrupted'. */
-export async function ask(question: string): Promise<Answer> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+/** Where the question is asked: the terminal's stdin and stderr. */
+export interface AskStreams {
+  readonly input: NodeJS.ReadableStream;
+  readonly output: NodeJS.WritableStream;
+}
+
+/**
+ * Asks `question` on stderr, without control sequences (it names the cluster's objects, as the sink's
+ * lines do); y or yes goes ahead. Ctrl-C at the prompt answers 'interrupted'.
+ */
+export async function ask(
+  question: string,
+  streams: AskStreams = { input: process.stdin, output: process.stderr },
+): Promise<Answer> {
+  const rl = createInterface(streams);
   const interrupted = new Promise<'interrupted'>((resolve) => rl.once('SIGINT', () => resolve('interrupted')));
   try {
-    const pending = rl.question(question);
+    const pending = rl.question(safeLines(question));
     pending.catch(() => undefined); // closing the prompt after Ctrl-C rejects the pending question
     const answer = await Promise.race([pending, interrupted]);
     if (answer === 'interrupted') return answer;

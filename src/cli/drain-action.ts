@@ -25,7 +25,6 @@ import type { SuggestedCommands } from './suggested-commands.js';
 import { openEventSink, writeErr, writeOut, type EventSink } from './output.js';
 import { planSnapshot, readProgress } from './plan-input.js';
 import { terminalWidth } from './terminal.js';
-import { safeLines } from '../safe-text.js';
 
 /** What `kubectl maint drain` does once its flags are parsed, loaded by it alone: the planner, the engine and their views. */
 export async function drainAction(
@@ -260,7 +259,7 @@ async function confirm(
   }
   const { drainQuestion } = await import('../ui/proceed-question.js');
   const verb = work.targets.some((t) => t.method === 'delete') ? 'delete' : 'evict';
-  return ask(safeLines(drainQuestion(plan, { verb, pods: work.targets.length }, target, widthOf(process.stderr))));
+  return ask(drainQuestion(plan, { verb, pods: work.targets.length }, target, widthOf(process.stderr)));
 }
 
 /** A terminal's columns, or no limit. */

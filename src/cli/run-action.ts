@@ -26,7 +26,6 @@ import { matchesLabelSelector } from '../snapshot/label-selector.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { ClusterTarget } from '../ui/proceed-question.js';
 import { RunLines } from '../ui/run-log-text.js';
-import { safeLines } from '../safe-text.js';
 import { ask, canAsk, clusterTarget, type Answer } from './confirm.js';
 import { DEFAULT_STATE_NAMESPACE } from '../kube/defaults.js';
 import { earlierRunsNote, missingStateNamespace } from '../run/state-namespace-check.js';
@@ -239,7 +238,7 @@ async function confirmRun(
   const width = terminalWidth(process.stderr) ?? Number.POSITIVE_INFINITY;
   // Reasons carry text from the cluster: shown without control sequences.
   writeErr(`${renderPoolPlanText(plan, { width, briefFor: planCommand })}\n`);
-  return ask(safeLines(runQuestion(plan, { command: argv, uncordon: values.uncordon !== false }, target, width)));
+  return ask(runQuestion(plan, { command: argv, uncordon: values.uncordon !== false }, target, width));
 }
 
 interface DriveContext {

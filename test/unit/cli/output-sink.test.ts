@@ -1,4 +1,6 @@
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ask } from '../../../src/cli/confirm.js';
 import { writeDocument, writeErr, writeOut } from '../../../src/cli/output.js';
 import { indexAndNodes } from '../../../src/cli/plan-input.js';
 import { makeNode, makeSnapshot } from '../builders.js';
@@ -36,5 +38,16 @@ describe('the output sink', () => {
     const snapshot = { ...makeSnapshot({ nodes: [makeNode().name('n1').obj()] }), warnings: [HOSTILE] };
     indexAndNodes(snapshot, { names: ['n1'] });
     expect(err()).toBe('warning: webhook said no way\n');
+  });
+
+  it('asks a question without the control sequences the cluster put in it', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const answer = ask(`evict pods/"${HOSTILE}"? [y/N] `, { input, output });
+    input.write('y\n');
+    expect(await answer).toBe('yes');
+    expect(shown).toBe('evict pods/"webhook said no way"? [y/N] ');
   });
 });
