@@ -67,6 +67,16 @@ export interface MaintWrites {
   readonly leases: readonly string[];
 }
 
+/** What the audit log shows of a command that changed nothing: no write at all. */
+export const NOTHING_WRITTEN: MaintWrites = {
+  evicted: {},
+  otherEvictions: [],
+  dryRunEvictions: [],
+  deletes: [],
+  nodePatches: [],
+  leases: [],
+};
+
 const isDryRun = (event: AuditEvent) => /[?&]dryRun=All/.test(event.requestURI);
 
 /** The verbs that change what is stored (the audit policy also logs reads: list and watch). */

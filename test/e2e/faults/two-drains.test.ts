@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditMark, maintWritesSince } from '../audit.js';
+import { auditMark, maintWritesSince, NOTHING_WRITTEN } from '../audit.js';
 import { kubectl, kubectlJson, seedScenario } from '../lab.js';
 import { runMaint, setHelloMaxUnavailable } from '../drain-run.js';
 import { described, finish, start, untilEvent } from '../run-helpers.js';
@@ -16,16 +16,6 @@ import {
 // Two drains of one node at once: the first marks the node (holder, expiry), so a second drain, or a run,
 // refuses naming it and writes nothing; the mark goes when the first ends. A drain that found its node
 // cordoned already does not offer to undo a cordon it did not make.
-
-/** What the audit log shows of a refused drain: no write at all. */
-const NOTHING_WRITTEN = {
-  evicted: {},
-  otherEvictions: [],
-  dryRunEvictions: [],
-  deletes: [],
-  nodePatches: [],
-  leases: [],
-};
 
 const drainAnnotation = async () =>
   (await kubectlJson<{ metadata: { annotations?: Record<string, string> } }>(['get', 'node', 'k8s-node-1'])).metadata
