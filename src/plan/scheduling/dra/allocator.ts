@@ -86,7 +86,7 @@ export function allocate(
 ): AllocateOutcome {
   try {
     const candidates = catalog.devicesFor(node);
-    const slots = claims.flatMap((claim, index) => slotsOf(catalog, candidates, claim, index));
+    const slots = claims.flatMap((claim, index) => slotsOf(catalog, node, candidates, claim, index));
     const constraints = claims.map((c) => (c.devices?.constraints ?? []).map((spec) => new Constraint(spec)));
     const chosen: AllocatedDevice[][] = claims.map(() => []);
     const taken = new Set<string>();
@@ -160,6 +160,7 @@ export function allocate(
 
 function slotsOf(
   catalog: DraCatalog,
+  node: NodeInfo,
   candidates: readonly DeviceEntry[],
   claim: ClaimToAllocate,
   index: number,
@@ -172,7 +173,9 @@ function slotsOf(
       : (request.firstAvailable ?? []).map((sub) => [`${request.name}/${sub.name}`, sub]);
     if (specs.length === 0) throw new Unknown(`claim ${claim.key}, request ${request.name}: unknown request type`);
     const alternatives = specs.map(([name, spec]) =>
-      alternativeOf(catalog, candidates, claim, request.name, name, spec),
+      nodeAlternative(catalog, node, spec, name, () =>
+        alternativeOf(catalog, candidates, claim, request.name, name, spec),
+      ),
     );
     minimum += Math.min(...alternatives.map((a) => a.count));
     slots.push({ claim: index, alternatives });
@@ -183,6 +186,32 @@ function slotsOf(
     );
   }
   return slots;
+}
+
+/**
+ * Per catalog and request (the claim's or its template's, the same object for every replacement), each
+ * node's alternative: which devices pass the class's and the request's selectors and tolerations is the
+ * node's and the request's alone, and the placements of a plan (and of an audit's every node) ask it of
+ * the same nodes again and again, each asking being a CEL evaluation per device. A request the allocator
+ * cannot model throws (naming the claim) and is not kept: it throws again, naming the next claim.
+ */
+const alternatives = new WeakMap<DraCatalog, WeakMap<RequestSpec, Map<string, Alternative>>>();
+
+function nodeAlternative(
+  catalog: DraCatalog,
+  node: NodeInfo,
+  spec: RequestSpec,
+  name: string,
+  make: () => Alternative,
+): Alternative {
+  let perSpec = alternatives.get(catalog);
+  if (!perSpec) alternatives.set(catalog, (perSpec = new WeakMap()));
+  let perNode = perSpec.get(spec);
+  if (!perNode) perSpec.set(spec, (perNode = new Map()));
+  const key = `${node.name}\u0000${name}`;
+  let alternative = perNode.get(key);
+  if (!alternative) perNode.set(key, (alternative = make()));
+  return alternative;
 }
 
 function alternativeOf(

@@ -229,6 +229,22 @@ describe('structured allocator', () => {
     );
   });
 
+  it("a template's request asked again on the node: the same devices match, which are free is asked anew, an error names its claim", () => {
+    // The replacements of a workload allocate claims made from one template: the same request object.
+    const catalog = (classes: readonly V1DeviceClass[]) =>
+      new DraCatalog(makeSnapshot({ resourceSlices: [...twoDevices], deviceClasses: [...classes] }));
+    const template = devices(['req-0']);
+    const ask = (c: DraCatalog, name: string, inUse: readonly string[] = []) =>
+      devicesOf(allocate(c, node1, [{ key: `default/${name}`, devices: template }], (id) => inUse.includes(id)));
+    const gpus = catalog([deviceClass()]);
+    expect(ask(gpus, 'a')).toEqual([['node-1/device-1']]);
+    expect(ask(gpus, 'b', [`${DRIVER}/node-1/device-1`])).toEqual([['node-1/device-2']]);
+    expect(ask(gpus, 'c', [`${DRIVER}/node-1/device-1`, `${DRIVER}/node-1/device-2`])).toBe('failed');
+    const failing = catalog([deviceClass('gpu', `device.attributes["${DRIVER}"].memory >= 32`)]);
+    expect(ask(failing, 'a')).toMatch(/^claim default\/a: selector #\d: CEL runtime error/);
+    expect(ask(failing, 'b')).toMatch(/^claim default\/b: selector #\d: CEL runtime error/);
+  });
+
   it('a CEL runtime error (an attribute the device lacks) aborts: the placement is unknown', () => {
     const classes = [deviceClass('gpu', `device.attributes["${DRIVER}"].memory >= 32`)];
     expect(devicesOf(run({ slices: twoDevices, classes, claims: [devices(['req-0'])] }))).toMatch(
