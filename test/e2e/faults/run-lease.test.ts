@@ -1,15 +1,13 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { Command } from 'commander';
+import { register as registerRun, type RunCommandValues } from '../../../src/cli/commands/run.js';
 import { connect } from '../../../src/cli/kube-connect.js';
+import { runOptionsFrom } from '../../../src/cli/run-action.js';
 import { runApi } from '../../../src/kube/run-api.js';
 import { claimRun } from '../../../src/run/claim.js';
 import { giveBack } from '../../../src/run/lease-keeper.js';
-import {
-  DEFAULT_CONCURRENCY,
-  DEFAULT_MAINTENANCE_TAINT_KEY,
-  DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS,
-} from '../../../src/plan/defaults.js';
 import type { RunOptions } from '../../../src/run/state.js';
 import { auditMark, maintWritesSince } from '../audit.js';
 import { kubectl, kubectlJson, labEnv } from '../lab.js';
@@ -210,34 +208,21 @@ describe('a run whose Lease is taken from it', () => {
   });
 });
 
-/** `kubectl maint run`'s defaults, as a run records them on its Lease. */
-const DEFAULT_RUN_OPTIONS: RunOptions = {
-  drain: {
-    ignoreDaemonSets: false,
-    deleteEmptyDirData: false,
-    force: false,
-    podSelector: undefined,
-    disableEviction: false,
-    skipWaitForDeleteTimeoutSeconds: 0,
-    taint: { key: DEFAULT_MAINTENANCE_TAINT_KEY },
-    nodeMonitorGracePeriodSeconds: DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS,
-    gracePeriodSeconds: -1,
-    timeoutMs: 0,
-    concurrency: DEFAULT_CONCURRENCY,
-  },
-  commandTimeoutMs: 0,
-  nodeReadyTimeoutMs: 600_000,
-  budgetTimeoutMs: 600_000,
-  expectReboot: false,
-  uncordon: true,
-  keepGoing: false,
-};
+/** The flags `kubectl maint run NODE -- true` records on its Lease: every one its default. */
+function defaultRunOptions(): RunOptions {
+  let values: RunCommandValues | undefined;
+  const program = new Command('kubectl-maint').exitOverride();
+  registerRun(program);
+  program.commands[0]!.action((_nodes: unknown, opts: RunCommandValues) => void (values = opts));
+  program.parse(['run', 'pool-1', '--', 'true'], { from: 'user' });
+  return runOptionsFrom(values!);
+}
 
 /** A run over `nodes` claimed by another process that stopped (its Lease released), as a Ctrl-C leaves one. */
 async function stoppedRun(id: string, nodes: string[], stopped = true): Promise<void> {
   const api = runApi(await connect({ kubeconfig: (await labEnv()).KUBECONFIG }));
   const ctx = { api, namespace: 'kubectl-maint', holder: 'e2e@elsewhere pid 1', nowMs: Date.now() };
-  await claimRun(ctx, { id, batches: [nodes], command: ['true'], options: DEFAULT_RUN_OPTIONS }, false);
+  await claimRun(ctx, { id, batches: [nodes], command: ['true'], options: defaultRunOptions() }, false);
   if (stopped) await giveBack(ctx, `maint-run-${id}`);
 }
 
