@@ -135,6 +135,17 @@ describe('planVerdict: what a fresh plan read just now calls for', () => {
 
   it('waits for the others while more nodes are out than the group', () => {
     expect(planVerdict({ ...base, inFlightAtRead: 3, inFlight: 3, pastDeadline: true })).toBe('others-out');
+    // A node went out while the cluster was read: the plan saw fewer out than there are now.
+    expect(planVerdict({ ...base, inFlightAtRead: 2, inFlight: 3 })).toBe('others-out');
+  });
+
+  it('asks whether the cluster settled only when that decides: not to read again, nor while others are out', () => {
+    const settled = () => {
+      throw new Error('asked');
+    };
+    expect(planVerdict({ ...base, inFlightAtRead: 3, inFlight: 2, settled })).toBe('read-again');
+    expect(planVerdict({ ...base, inFlight: 3, settled })).toBe('others-out');
+    expect(planVerdict({ ...base, pastDeadline: true, settled })).toBe('take');
   });
 
   it('trusts a blocked plan once settled or past --budget-timeout, else waits to settle', () => {
