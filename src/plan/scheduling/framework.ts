@@ -94,6 +94,18 @@ export interface FilterPlugin<S = unknown> {
   sharedVerdictKey?(state: S): string;
   /** Reserve: the plugin holds for the pod what it needs on the node it is placed on (its claims' devices). */
   reserve?(state: S, node: NodeInfo, cluster: ClusterState): void;
+  /**
+   * Whether the reason, one of this plugin's, is for room: what the pods on the node take (resources, pod
+   * slots), which a pod leaving it gives back. A plugin with room reasons judges room: the wave-order
+   * rules run it alone to ask whether a node has room for a pod. Absent: the plugin judges no room.
+   */
+  isRoomReason?(reason: string): boolean;
+  /**
+   * The pods the Filter counts for the pod only while they run (a terminating one does not count), as a
+   * test of a pod's namespace and labels; null where it counts none. Where the drain evicts such a pod in
+   * the pod's own wave, the order the scheduler meets the wave in decides what the Filter sees.
+   */
+  countsWhileRunning?(pod: PodInfo): ((namespace: string, labels: Readonly<Record<string, string>>) => boolean) | null;
 }
 
 /**

@@ -174,3 +174,27 @@ export function narrowings(state: CycleState): NodeMatcher[] {
 export function reserve(state: CycleState, node: NodeInfo, cluster: ClusterState): void {
   for (const plugin of FILTER_PLUGINS) plugin.reserve?.(state.read(plugin), node, cluster);
 }
+
+/** The filters that judge room (see FilterPlugin.isRoomReason). */
+const ROOM_FILTERS: readonly FilterPlugin[] = FILTER_PLUGINS.filter((plugin) => plugin.isRoomReason !== undefined);
+
+/** Whether a filter's reason is for room: resources, pod slots (see FilterPlugin.isRoomReason). */
+export function isRoomReason(reason: string): boolean {
+  return ROOM_FILTERS.some((plugin) => plugin.isRoomReason!(reason));
+}
+
+/** Whether the node has room for the pod: each filter that judges room, after its PreFilter, passes it there. */
+export function hasRoom(pod: PodInfo, node: NodeInfo, cluster: ClusterState): boolean {
+  return ROOM_FILTERS.every((plugin) => plugin.filter(pod, node, plugin.preFilter?.(pod, cluster)) === null);
+}
+
+/**
+ * Whether a filter counts, for the pod, a pod of this namespace with these labels only while it runs
+ * (see FilterPlugin.countsWhileRunning).
+ */
+export function countsWhileRunning(
+  pod: PodInfo,
+): (namespace: string, labels: Readonly<Record<string, string>>) => boolean {
+  const tests = FILTER_PLUGINS.map((plugin) => plugin.countsWhileRunning?.(pod) ?? null).filter((t) => t !== null);
+  return (namespace, labels) => tests.some((test) => test(namespace, labels));
+}

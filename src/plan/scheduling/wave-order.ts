@@ -1,19 +1,12 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
-import { matchesLabelSelector } from '../../snapshot/label-selector.js';
 import { controllerRef } from '../pod-facts.js';
 import type { PreemptionPlan, ReplacementPlan } from '../types.js';
 import { isEmptySelector, termMatches } from './affinity-term.js';
 import type { SimulatedCluster } from './cluster-state.js';
 import { NodeInfo } from './node-info.js';
 import { type PodInfo, podInfo } from './pod-info.js';
-import {
-  insufficientReason,
-  nodeResourcesFit,
-  nodeResourcesFitPreFilter,
-  TOO_MANY_PODS_REASON,
-} from './plugins/node-resources-fit.js';
-import { spreadConstraints } from './plugins/topology-spread.js';
+import { countsWhileRunning, hasRoom, isRoomReason } from './registry.js';
 import { isLateReplacement } from './scheduling-queue.js';
 
 /**
@@ -119,17 +112,15 @@ export interface RoundPod {
   readonly pod: V1Pod;
   /** Its replacement placed before any other of the round, the round's other evictions not seen yet. */
   first?: { readonly fate: Fate; readonly node: string | null };
-  /** A DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
-  spreadsWithMates?: boolean;
+  /**
+   * A filter counts another pod of its round for it only while that one runs (a DoNotSchedule topology
+   * spread constraint selects it).
+   */
+  countsMatesRunning?: boolean;
 }
 
 function fateOf(plan: ReplacementPlan): Fate {
   return plan.preemption ? 'preempts' : plan.schedulable ? 'fits' : 'none';
-}
-
-/** A rejection for room alone: too little of a resource, or no pod slot left. */
-function isRoomReason(reason: string): boolean {
-  return reason === TOO_MANY_PODS_REASON || reason.startsWith(insufficientReason(''));
 }
 
 /** The nodes a movable replacement may take, the plan's first; a long list cut short. */
@@ -243,18 +234,18 @@ export class WaveOrder {
    * Before any of a round's replacements is placed: what becomes of each as the round's first, the
    * round's other evictions not seen yet. The drain sends a round's evictions at once, and the scheduler
    * keeps up with them: any of the replacements may be the first it meets, while the others' pods still
-   * run. Nothing committed; asked only of a pod whose topology spread counts another pod of its round,
-   * or of a round of several workloads (they compete for room).
+   * run. Nothing committed; asked only of a pod a filter of which counts another pod of its round while
+   * it runs (its topology spread), or of a round of several workloads (they compete for room).
    * Taught by the fidelity seeds 141, 185 and 403 (test/fixtures/fidelity/seed-{141,185,403}.json).
    */
   private placeFirst(): void {
     const owners = new Set(this.round.map((r) => controllerRef(r.pod)?.uid));
     for (const mate of this.round) {
-      mate.spreadsWithMates = this.spreadCountsMate(mate);
-      if (!mate.spreadsWithMates && owners.size < 2) continue;
+      mate.countsMatesRunning = this.countsMateWhileRunning(mate);
+      if (!mate.countsMatesRunning && owners.size < 2) continue;
       const others = new Set(this.round.filter((r) => r !== mate).map((r) => r.pod.metadata?.uid ?? ''));
       const replacement = podInfo(this.placer.replacementOf(mate.pod), this.placer.snapshot);
-      const preempts = mate.spreadsWithMates === true;
+      const preempts = mate.countsMatesRunning === true;
       mate.first = this.placer.cluster.withEvictionsUnseen(others, () => this.placer.tryAlone(replacement, preempts));
     }
   }
@@ -263,8 +254,8 @@ export class WaveOrder {
    * Whether the order in which the scheduler meets a round's evictions and replacements decides what
    * becomes of this replacement (it fits, preempts, or finds no node): as the round's first, it would
    * fare otherwise than in the plan's order, because
-   * - its DoNotSchedule topology spread counts another pod of the round, running or terminating as the
-   *   race goes (terminating pods do not count); or
+   * - a filter counts another pod of the round for it only while that one runs (its DoNotSchedule
+   *   topology spread), and that pod runs or terminates as the race goes; or
    * - a replacement of another workload, made at the same time (a StatefulSet's comes once its pod is
    *   gone, after the others), took in the plan's order the node it would fit on first; or
    * - it fits either way, but placed first it would take room on another node that such replacements,
@@ -305,7 +296,7 @@ export class WaveOrder {
               isLateReplacement(r.pod) === late &&
               this.refusedOnlyForRoomOf(mate.pod, plan, r),
           );
-    if (competitors.length === 0 && rivals.length === 0 && (takesRoom || !mate.spreadsWithMates)) return [];
+    if (competitors.length === 0 && rivals.length === 0 && (takesRoom || !mate.countsMatesRunning)) return [];
     const alone =
       first.fate === 'fits'
         ? `placed first, it would go to ${first.node}`
@@ -387,7 +378,7 @@ export class WaveOrder {
     if (!node || !reasons?.every(isRoomReason)) return false;
     const without = NodeInfo.viewOf(node, false);
     without.removePod(podInfo(placed.pod, this.placer.snapshot));
-    return nodeResourcesFit(nodeResourcesFitPreFilter(podInfo(pod, this.placer.snapshot)), without) === null;
+    return hasRoom(podInfo(pod, this.placer.snapshot), without, this.placer.cluster);
   }
 
   /**
@@ -403,7 +394,7 @@ export class WaveOrder {
       return false;
     const node = this.placer.cluster.nodeInfo(first.node);
     if (!node) return false;
-    return nodeResourcesFit(nodeResourcesFitPreFilter(podInfo(pod, this.placer.snapshot)), node) !== null;
+    return !hasRoom(podInfo(pod, this.placer.snapshot), node, this.placer.cluster);
   }
 
   /**
@@ -429,8 +420,7 @@ export class WaveOrder {
     if (single) {
       // The replacement is counted on its node already: the earlier one would have had to fit beside it.
       movedBy = this.movable.filter(
-        (m) =>
-          m.elsewhere.includes(single.name) && nodeResourcesFit(nodeResourcesFitPreFilter(m.info), single) !== null,
+        (m) => m.elsewhere.includes(single.name) && !hasRoom(m.info, single, this.placer.cluster),
       );
     } else if (fate !== 'fits') {
       movedBy = this.movable.filter((m) => this.refusedOnlyForRoomOf(pod, plan, m));
@@ -613,19 +603,14 @@ export class WaveOrder {
     return findings;
   }
 
-  /** Whether a DoNotSchedule topology spread constraint of the pod selects another pod of its round. */
-  private spreadCountsMate(mate: RoundPod): boolean {
-    const info = podInfo(mate.pod, this.placer.snapshot);
-    const namespace = info.namespace;
-    return spreadConstraints(info).some(
-      (c) =>
-        c.selector !== null &&
-        this.round.some(
-          (r) =>
-            r !== mate &&
-            (r.pod.metadata?.namespace ?? 'default') === namespace &&
-            matchesLabelSelector(r.pod.metadata?.labels ?? {}, c.selector!),
-        ),
+  /**
+   * Whether a filter counts another pod of the round for this one only while it runs (PodTopologySpread's
+   * DoNotSchedule constraints: see FilterPlugin.countsWhileRunning).
+   */
+  private countsMateWhileRunning(mate: RoundPod): boolean {
+    const counts = countsWhileRunning(podInfo(mate.pod, this.placer.snapshot));
+    return this.round.some(
+      (r) => r !== mate && counts(r.pod.metadata?.namespace ?? 'default', r.pod.metadata?.labels ?? {}),
     );
   }
 }

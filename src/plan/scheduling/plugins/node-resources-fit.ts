@@ -81,4 +81,5 @@ export const nodeResourcesFitPlugin: FilterPlugin<readonly ResourceRequest[]> = 
   preFilter: nodeResourcesFitPreFilter,
   filter: (_pod, node, requests) => nodeResourcesFit(requests, node),
   sharedVerdictKey: (requests) => JSON.stringify(requests),
+  isRoomReason: (reason) => reason === TOO_MANY_PODS_REASON || reason.startsWith(insufficientReason('')),
 };

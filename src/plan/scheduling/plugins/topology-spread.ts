@@ -242,4 +242,12 @@ export const podTopologySpreadPlugin: FilterPlugin<SpreadState> = {
   preFilter: topologySpreadPreFilter,
   skips: (_pod, state) => state.constraints.length === 0,
   filter: (_pod, node, state) => topologySpread(state, node),
+  // The PreFilter counts running pods only (forEachRunningMatch); a constraint whose selector has no
+  // requirement is tested too, though the PreFilter counts nothing for it.
+  countsWhileRunning: (pod) => {
+    const selectors = spreadConstraints(pod).flatMap((c) => (c.selector === null ? [] : [c.selector]));
+    if (selectors.length === 0) return null;
+    return (namespace, labels) =>
+      namespace === pod.namespace && selectors.some((selector) => matchesLabelSelector(labels, selector));
+  },
 };

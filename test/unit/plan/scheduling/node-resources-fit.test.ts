@@ -5,6 +5,7 @@ import { NodeInfo } from '../../../../src/plan/scheduling/node-info.js';
 import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
 import {
   nodeResourcesFit,
+  nodeResourcesFitPlugin,
   nodeResourcesFitPreFilter,
 } from '../../../../src/plan/scheduling/plugins/node-resources-fit.js';
 import { leastAllocatedScore } from '../../../../src/plan/scheduling/plugins/resource-scores.js';
@@ -114,6 +115,16 @@ describe('NodeResourcesFit Filter', () => {
       code: 'Unschedulable',
       reasons: ['Insufficient cpu'],
     });
+  });
+});
+
+describe('NodeResourcesFit isRoomReason', () => {
+  it.each(['Too many pods', 'Insufficient cpu', 'Insufficient nvidia.com/gpu'])('%s is for room', (reason) => {
+    expect(nodeResourcesFitPlugin.isRoomReason!(reason)).toBe(true);
+  });
+
+  it('a reason of another filter is not', () => {
+    expect(nodeResourcesFitPlugin.isRoomReason!('node(s) had untolerated taint(s)')).toBe(false);
   });
 });
 

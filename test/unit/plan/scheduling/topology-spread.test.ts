@@ -1,7 +1,9 @@
-import type { V1Node, V1TopologySpreadConstraint } from '@kubernetes/client-node';
+import type { V1Node, V1Pod, V1TopologySpreadConstraint } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { FilterResult } from '../../../../src/plan/scheduling/framework.js';
-import { makeNode, makePod } from '../../builders.js';
+import { podInfo } from '../../../../src/plan/scheduling/pod-info.js';
+import { podTopologySpreadPlugin } from '../../../../src/plan/scheduling/plugins/topology-spread.js';
+import { makeNode, makePod, makeSnapshot } from '../../builders.js';
 import { onNodes, type PluginCase, runPlugin, type Scene } from './harness.js';
 import { daemonPods, helloNodes, helloPod, helloPods } from './hello-topology.js';
 
@@ -150,5 +152,21 @@ const cases: PluginCase[] = [
 describe('PodTopologySpread Filter', () => {
   it.each(cases)('$name', ({ scene, incoming, node, want }) => {
     expect(runPlugin('PodTopologySpread', scene, incoming, node)).toEqual(want);
+  });
+});
+
+describe('PodTopologySpread countsWhileRunning', () => {
+  const snapshot = makeSnapshot({});
+  const counts = (pod: V1Pod) => podTopologySpreadPlugin.countsWhileRunning!(podInfo(pod, snapshot));
+
+  it('tests the pods a DoNotSchedule constraint selects in its own namespace', () => {
+    const test = counts(spreading(ZONE))!;
+    expect(test('default', { app: 'web' })).toBe(true);
+    expect(test('default', { app: 'db' })).toBe(false);
+    expect(test('shop', { app: 'web' })).toBe(false);
+  });
+
+  it('counts no pod for a pod whose constraints only score', () => {
+    expect(counts(spreading(ZONE, { whenUnsatisfiable: 'ScheduleAnyway' }))).toBeNull();
   });
 });
