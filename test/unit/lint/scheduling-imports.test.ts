@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -9,12 +10,24 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = path.resolve(import.meta.dirname, '../../../src/plan/scheduling');
 
-/** Relative imports and re-exports of a source file (`import type` included), as paths under ROOT. */
+/**
+ * The relative modules a source file names, as paths under ROOT: its imports and re-exports (`import type`
+ * included), `import('…')` types and `import()` calls, as the compiler parses them.
+ */
 function importsOf(file: string, source: string): string[] {
   const out: string[] = [];
-  for (const match of source.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gm)) {
-    out.push(path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), match[1]!.replace(/\.js$/, '.ts'))));
-  }
+  const add = (specifier: ts.Node | undefined) => {
+    if (!specifier || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) return;
+    const target = path.resolve(path.dirname(path.join(ROOT, file)), specifier.text.replace(/\.js$/, '.ts'));
+    out.push(path.relative(ROOT, target));
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0]);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, source, ts.ScriptTarget.Latest));
   return out;
 }
 
@@ -64,13 +77,18 @@ const graph = new Map(
 );
 
 describe('src/plan/scheduling imports', () => {
-  it('finds a cycle through a type import', () => {
+  it('finds a cycle through a type import or an import type', () => {
     const probe = new Map([
       ['framework.ts', importsOf('framework.ts', "import type { X } from './plugins/x.js';\n")],
       ['plugins/x.ts', importsOf('plugins/x.ts', "import {\n  type FilterPlugin,\n} from '../framework.js';\n")],
-      ['node-info.ts', []],
+      ['node-info.ts', importsOf('node-info.ts', "export type Y = import('./plugins/y.js').Y;\n")],
+      ['plugins/y.ts', importsOf('plugins/y.ts', 'import type { NodeInfo } from "../node-info.js";\n')],
+      ['pod-info.ts', []],
     ]);
-    expect(importCycles(probe)).toEqual([['framework.ts', 'plugins/x.ts']]);
+    expect(importCycles(probe).sort()).toEqual([
+      ['framework.ts', 'plugins/x.ts'],
+      ['node-info.ts', 'plugins/y.ts'],
+    ]);
   });
 
   it('has no import cycle', () => {
