@@ -106,6 +106,14 @@ export interface FilterPlugin<S = unknown> {
    * the pod's own wave, the order the scheduler meets the wave in decides what the Filter sees.
    */
   countsWhileRunning?(pod: PodInfo): ((namespace: string, labels: Readonly<Record<string, string>>) => boolean) | null;
+  /**
+   * The nodes whose drain may change what the plugin makes of the pod (its Filter, or its Score) otherwise
+   * than by refusing it there: a cordon that drops a node from the domains it counts, a claim released
+   * once no node outside the drain can use its allocation. Absent or empty: a drained node only refuses
+   * the pod. Asked of a pending pod, whose schedule the simulations of a cluster state share as far as
+   * their drained nodes cannot change it.
+   */
+  drainedNodesRead?(pod: PodInfo, cluster: ClusterState): readonly NodeInfo[];
 }
 
 /**

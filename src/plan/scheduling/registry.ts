@@ -170,6 +170,11 @@ export function narrowings(state: CycleState): NodeMatcher[] {
   return out;
 }
 
+/** The nodes whose drain may change the pod's placement otherwise than by refusing it (see FilterPlugin.drainedNodesRead). */
+export function drainedNodesRead(pod: PodInfo, cluster: ClusterState): readonly NodeInfo[] {
+  return FILTER_PLUGINS.flatMap((plugin) => plugin.drainedNodesRead?.(pod, cluster) ?? []);
+}
+
 /** The plugins' Reserve, for the pod placed on the node. */
 export function reserve(state: CycleState, node: NodeInfo, cluster: ClusterState): void {
   for (const plugin of FILTER_PLUGINS) plugin.reserve?.(state.read(plugin), node, cluster);

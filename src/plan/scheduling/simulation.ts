@@ -4,7 +4,6 @@ import { budgetKey, type BudgetKey } from '../budgets.js';
 import { controllerOf } from '../controller.js';
 import type { PreemptionPlan, PreemptionVictim, ReplacementPlan } from '../types.js';
 import { type NodePod, SimulatedCluster } from './cluster-state.js';
-import { draCatalog } from './dra/catalog.js';
 import { counts, type PreemptionBudget, splitByBudgetViolation } from './pdb-violation.js';
 import { type ChosenPreemption, type DryRun, dryRunPreemption } from './preemption.js';
 import { failedSchedulingMessage, type NodeRejected } from './failed-scheduling.js';
@@ -16,6 +15,7 @@ import { pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-q
 import { type MutablePlan, ROOM_CHOICE_UNKNOWN, type WaveFinding, WaveOrder, type WavePlacer } from './wave-order.js';
 import { controllerRef } from '../pod-facts.js';
 import {
+  drainedNodesRead,
   NODE_OBJECT_FILTERS,
   narrowings,
   nodeObjectFiltersKey,
@@ -25,8 +25,6 @@ import {
   runPodFilters,
   unknownAnswer,
 } from './registry.js';
-import { requiredNodeAffinity } from './node-selector.js';
-import { UNSCHEDULABLE_TAINT, untoleratedDoNotScheduleTaint } from '../tolerations.js';
 
 export { UNMODELLED_SCHEDULER_RULES } from './unmodelled.js';
 export {
@@ -96,33 +94,6 @@ interface PendingSchedule {
   readonly caveats: ReadonlyArray<readonly string[]>;
   /** By node position, the first pending pod whose placement draining the node may change (pods.length: none). */
   readonly firstChanged: Int32Array;
-}
-
-/**
- * The nodes whose drain may change a pending pod's placement otherwise than by refusing it: every node
- * for a named resource claim that is allocated and that no pod uses (it is released when no node outside
- * the drain can use its allocation; a claim in use, or a template's, is not); for a topology spread
- * constraint that honours taints, each node it counts that the cordon's taint drops from its domains.
- */
-function drainedNodesRead(pod: V1Pod, cluster: SimulatedCluster): readonly NodeInfo[] {
-  const namespace = pod.metadata?.namespace ?? 'default';
-  const released = (name: string) => {
-    const status = draCatalog(cluster.snapshot).claim(namespace, name)?.status;
-    return status?.allocation != null && (status.reservedFor ?? []).length === 0;
-  };
-  if ((pod.spec?.resourceClaims ?? []).some((c) => c.resourceClaimName && released(c.resourceClaimName))) {
-    return cluster.nodeInfos;
-  }
-  const tolerations = pod.spec?.tolerations ?? [];
-  const honours = (pod.spec?.topologySpreadConstraints ?? []).filter((c) => c.nodeTaintsPolicy === 'Honor');
-  if (honours.length === 0 || untoleratedDoNotScheduleTaint([UNSCHEDULABLE_TAINT], tolerations) === undefined)
-    return [];
-  const affinity = requiredNodeAffinity(pod);
-  return cluster.nodeInfos.filter(
-    (node) =>
-      untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined &&
-      honours.some((c) => c.topologyKey in node.labels && (c.nodeAffinityPolicy === 'Ignore' || affinity(node))),
-  );
 }
 
 /** Per position in the cluster's node list, the NODE_OBJECT_FILTERS verdict once known. */
@@ -216,7 +187,7 @@ export class SchedulingSimulation {
       const info = podInfo(pod, this.index.snapshot);
       nextStart[i] = this.nextStart;
       caveats[i] = this.cluster.caveats;
-      changes(i, drainedNodesRead(pod, this.cluster));
+      changes(i, drainedNodesRead(info, this.cluster));
       const nominated = this.cluster.nodeInfo(pod.status?.nominatedNodeName ?? '');
       if (nominated && !this.drainedNodes.has(nominated.name)) {
         const state = preFilter(info, this.cluster);

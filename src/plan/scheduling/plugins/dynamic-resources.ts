@@ -229,6 +229,16 @@ export const dynamicResourcesPlugin: FilterPlugin<DraState | null> = {
   /** The devices the pod needs (or its shared claim's allocation) are on these nodes only. */
   narrows: (state) =>
     !state || state.unknown || state.rejection ? null : (node) => dynamicResources(state, node) === null,
+  // An allocated named claim that no pod uses is released when no node outside the drain can use its
+  // allocation, so any node's drain may change where the pod goes; a claim in use, or a template's, is not.
+  drainedNodesRead: (pod, cluster) => {
+    const released = (name: string) => {
+      const status = draCatalog(cluster.snapshot).claim(pod.namespace, name)?.status;
+      return status?.allocation != null && (status.reservedFor ?? []).length === 0;
+    };
+    const claims = pod.pod.spec?.resourceClaims ?? [];
+    return claims.some((c) => c.resourceClaimName && released(c.resourceClaimName)) ? cluster.nodeInfos : [];
+  },
   reserve: (state, node, cluster) => {
     if (!state) return;
     const { allocations, devices } = reservations(cluster);

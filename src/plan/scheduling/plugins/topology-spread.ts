@@ -5,7 +5,7 @@ import { type ClusterState, type FilterPlugin, type FilterResult, unresolvable, 
 import { requiredNodeAffinity } from '../node-selector.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
-import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
+import { UNSCHEDULABLE_TAINT, untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 import { topologyDomains } from '../topology-domains.js';
 
 /** PodTopologySpread (pkg/scheduler/framework/plugins/podtopologyspread, v1.37). */
@@ -235,6 +235,25 @@ export function topologySpread(state: SpreadState, node: NodeInfo): FilterResult
   return null;
 }
 
+/**
+ * For a pod with a constraint (DoNotSchedule, or ScheduleAnyway for the score) that honours taints and
+ * does not tolerate the cordon: each node the constraint counts, which a drain's cordon drops from its
+ * domains.
+ */
+function cordonDropped(pod: PodInfo, cluster: ClusterState): readonly NodeInfo[] {
+  const spec = pod.pod.spec;
+  const tolerations = spec?.tolerations ?? [];
+  const honours = (spec?.topologySpreadConstraints ?? []).filter((c) => c.nodeTaintsPolicy === 'Honor');
+  if (honours.length === 0 || untoleratedDoNotScheduleTaint([UNSCHEDULABLE_TAINT], tolerations) === undefined)
+    return [];
+  const affinity = requiredNodeAffinity(pod.pod);
+  return cluster.nodeInfos.filter(
+    (node) =>
+      untoleratedDoNotScheduleTaint(node.taints, tolerations) === undefined &&
+      honours.some((c) => c.topologyKey in node.labels && (c.nodeAffinityPolicy === 'Ignore' || affinity(node))),
+  );
+}
+
 /** A pod without DoNotSchedule constraints is skipped. */
 export const podTopologySpreadPlugin: FilterPlugin<SpreadState> = {
   name: 'PodTopologySpread',
@@ -244,6 +263,7 @@ export const podTopologySpreadPlugin: FilterPlugin<SpreadState> = {
   filter: (_pod, node, state) => topologySpread(state, node),
   // The PreFilter counts running pods only (forEachRunningMatch); a constraint whose selector has no
   // requirement is tested too, though the PreFilter counts nothing for it.
+  drainedNodesRead: (pod, cluster) => cordonDropped(pod, cluster),
   countsWhileRunning: (pod) => {
     const selectors = spreadConstraints(pod).flatMap((c) => (c.selector === null ? [] : [c.selector]));
     if (selectors.length === 0) return null;

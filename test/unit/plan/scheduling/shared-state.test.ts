@@ -21,6 +21,7 @@ import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation
 import { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
 import { snapshotFromDocuments } from '../../../../src/snapshot/load-file.js';
 import { makeIndex, makeNode, makePod } from '../../builders.js';
+import { allocated, claim, device, deviceClass, shared, slice, withClaims } from './dra-fixtures.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const zoned = (name: string, zone: string) => makeNode().name(name).label(ZONE, zone);
@@ -69,6 +70,35 @@ describe('simulations sharing one cluster state', () => {
     for (const node of ['c1', 'a1', 'b1', 'c1', 'a1']) {
       expect(drain(shared, node)).toEqual(drain(makeIndex({ nodes, pods }), node));
     }
+  });
+});
+
+describe("the pending pods' schedule the simulations of a cluster state share", () => {
+  // `pending` needs claim gpu, allocated to a's device and used by no pod; a is full, so it stays pending
+  // while a runs. With a drained the claim is released and allocated b's device: the pod takes b's room,
+  // and the replacement of a's pod finds none.
+  const input = {
+    nodes: [makeNode().name('a').allocatable('1', '8Gi').obj(), makeNode().name('b').allocatable('1500m', '8Gi').obj()],
+    pods: [
+      makePod().name('web-0').node('a').owner('ReplicaSet', 'web').requests('1', '1Gi').obj(),
+      withClaims(makePod().name('pending').phase('Pending').requests('1', '1Gi').obj(), shared('gpu', 'gpu')),
+    ],
+    deviceClasses: [deviceClass()],
+    resourceSlices: [slice('a', [device('gpu-0')]), slice('b', [device('gpu-0')])],
+    resourceClaims: [allocated(claim('gpu'), 'a', ['gpu-0'])],
+  };
+  const drainA = (index: ClusterIndex) => {
+    const sim = new SchedulingSimulation(index, new Set(['a']));
+    sim.evict(input.pods[0]!);
+    return sim.place(input.pods[0]!);
+  };
+
+  it('is placed again where a drained node releases a claim a pending pod needs', () => {
+    const state = makeIndex(input);
+    new SchedulingSimulation(state, new Set(['b'])); // the state's first simulation: the next one shares
+    const web = drainA(state);
+    expect(web).toMatchObject({ schedulable: false });
+    expect(web).toEqual(drainA(makeIndex(input)));
   });
 });
 
