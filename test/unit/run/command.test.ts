@@ -8,6 +8,9 @@ import { SPLIT_MARKER } from '../../../src/run/output-lines.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'maint-command-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Stopping a command signals every process whose environment carries its MAINT_NODE and MAINT_RUN: a run
+// id of this test process's own keeps a timeout here from reaching the commands of a suite run beside it.
+const RUN_ID = `r${process.pid}`;
 
 function script(name: string, body: string, mode = 0o755): string {
   const file = path.join(dir, name);
@@ -46,17 +49,17 @@ describe('the operator command', () => {
     const result = await runCommand({
       argv: [file, '{node}'],
       node: 'w1',
-      runId: 'r1',
+      runId: RUN_ID,
       kubeconfig: '/k/config',
       timeoutMs: 0,
       onLine: (stream, line) => lines.push(`${stream}: ${line}`),
     });
     expect(result).toEqual({ exitCode: 0, failure: null, interrupted: false });
-    expect(lines.sort()).toEqual(['stderr: oops', 'stdout: w1 w1 r1 /k/config']);
+    expect(lines.sort()).toEqual(['stderr: oops', `stdout: w1 w1 ${RUN_ID} /k/config`]);
   });
 
   it('reports a non-zero exit, a timeout and an interruption as results, never throws', async () => {
-    const base = { node: 'w1', runId: 'r1', onLine: () => {} };
+    const base = { node: 'w1', runId: RUN_ID, onLine: () => {} };
     expect(await runCommand({ ...base, argv: [script('fail.sh', 'exit 3')], timeoutMs: 0 })).toEqual({
       exitCode: 3,
       failure: 'exited 3',
@@ -84,7 +87,7 @@ describe('the operator command', () => {
     const result = await runCommand({
       argv: [file],
       node: 'w1',
-      runId: 'r1',
+      runId: RUN_ID,
       timeoutMs: 0,
       onLine: (_stream, line) => lines.push(line),
     });
@@ -114,7 +117,7 @@ describe('the operator command', () => {
     const running = runCommand({
       argv: [file],
       node: 'w1',
-      runId: 'r-timeout',
+      runId: `${RUN_ID}-timeout`,
       timeoutMs: 5000,
       onLine: (_stream, line) => lines.push(line),
     });
@@ -132,7 +135,7 @@ describe('the operator command', () => {
     const result = await runCommand({
       argv: [file],
       node: 'w1',
-      runId: 'r1',
+      runId: RUN_ID,
       timeoutMs: 0,
       onLine: (_stream, line) => {
         lines += 1;
@@ -164,7 +167,7 @@ describe('the operator command', () => {
     const result = await runCommand({
       argv: [script('pwd.sh', 'pwd')],
       node: 'w1',
-      runId: 'r1',
+      runId: RUN_ID,
       cwd: dir,
       timeoutMs: 0,
       onLine: (_stream, line) => lines.push(line),
@@ -177,7 +180,7 @@ describe('the operator command', () => {
     const result = await runCommand({
       argv: [path.join(dir, 'gone.sh')],
       node: 'w1',
-      runId: 'r1',
+      runId: RUN_ID,
       timeoutMs: 0,
       onLine: () => {},
     });
