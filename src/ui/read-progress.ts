@@ -1,6 +1,7 @@
 import ora, { type Ora } from 'ora';
 import type { ListProgress } from '../snapshot/load-live.js';
 import type { FileProgress } from '../snapshot/load-file.js';
+import { safeText } from '../safe-text.js';
 import { colorsEnabled } from './theme.js';
 import { truncateToWidth } from './text-wrap.js';
 
@@ -37,9 +38,12 @@ export function listProgressText(progress: ReadonlyMap<string, ListProgress>): s
   return all.length > 0 ? `${head} (${done} of ${all.length} kinds read)` : head;
 }
 
-/** "Reading snapshot big.json: 120 MB / 1.6 GB", then "Parsing snapshot big.json (1.6 GB)". */
+/**
+ * "Reading snapshot big.json: 120 MB / 1.6 GB", then "Parsing snapshot big.json (1.6 GB)". The file's name
+ * is shown without control sequences: ora draws the line as it is given.
+ */
 export function fileProgressText(p: FileProgress): string {
-  const name = p.path.split('/').at(-1) ?? p.path;
+  const name = safeText(p.path.split('/').at(-1) ?? p.path);
   return p.phase === 'parsing'
     ? `Parsing snapshot ${name} (${formatBytes(p.totalBytes)})`
     : `Reading snapshot ${name}: ${formatBytes(p.bytesRead)} / ${formatBytes(p.totalBytes)}`;

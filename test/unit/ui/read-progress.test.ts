@@ -59,6 +59,13 @@ describe('fileProgressText', () => {
       'Parsing snapshot big.json (1.6 GB)',
     );
   });
+
+  it("names a file without the control sequences in its name (a title's OSC, a screen clear)", () => {
+    const path = '/tmp/x/big\u001b]0;owned\u0007\u001b[2J.json';
+    expect(fileProgressText({ path, totalBytes: 1.6 * 1024 ** 3, bytesRead: 0, phase: 'reading' })).toBe(
+      'Reading snapshot big.json: 0 kB / 1.6 GB',
+    );
+  });
 });
 
 describe('startReadProgress', () => {
