@@ -9,6 +9,7 @@ import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
 import type { DrainEvent, PodRef } from './events.js';
+import { evictionGroups, groupHoldsBack } from './eviction-groups.js';
 import { classifyEviction, refusedForSeveralBudgets } from './eviction-retry.js';
 import {
   answered,
@@ -357,30 +358,19 @@ class DrainRun {
    * order was asked for because they must not go before it.
    */
   private async driveInGroups(): Promise<void> {
-    const groups = [...Map.groupBy(this.pods.values(), (e) => e.target.group ?? 1)].sort(([a], [b]) => a - b);
+    const groups = evictionGroups(this.pods.values());
     if (groups.length <= 1) {
       await Promise.all([...this.pods.values()].map((entry) => this.drive(entry)));
       return;
     }
-    for (const [position, [index, entries]] of groups.entries()) {
+    for (const [at, { index, entries }] of groups.entries()) {
       if (this.stop.signal.aborted) return;
-      this.emit({
-        type: 'group',
-        atMs: this.clock.now(),
-        index,
-        of: groups.length,
-        position: position + 1,
-        pods: entries.map((e) => e.target.ref),
-      });
+      const pods = entries.map((e) => e.target.ref);
+      this.emit({ type: 'group', atMs: this.clock.now(), index, of: groups.length, position: at + 1, pods });
       await Promise.all(entries.map((entry) => this.drive(entry)));
-      const failed = entries.filter((e) => e.machine.state.phase === 'failed');
-      if (failed.length > 0 && position + 1 < groups.length) {
-        const names = failed.map((e) => `${e.target.ref.namespace}/${e.target.ref.name}`).join(', ');
-        this.warn(
-          `drain-order group ${position + 1} did not finish (${names} failed): the later groups are not started`,
-        );
-        return;
-      }
+      const failed = entries.filter((e) => e.machine.state.phase === 'failed').map((e) => e.target.ref);
+      const heldBack = groupHoldsBack(at + 1, groups.length, failed);
+      if (heldBack) return this.warn(heldBack);
     }
   }
 
