@@ -9,6 +9,13 @@ import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
 import type { DrainEvent, PodRef } from './events.js';
+import {
+  budgetWaitMs,
+  escalatedConfig,
+  escalatingEvent,
+  msUntilEscalation,
+  type EscalationRequest,
+} from './escalation-deadline.js';
 import { evictionGroups, groupHoldsBack } from './eviction-groups.js';
 import { classifyEviction, refusedForSeveralBudgets } from './eviction-retry.js';
 import {
@@ -49,7 +56,7 @@ export interface DrainRequest {
    * --escalate-after / --escalate-namespace: a pod of these namespaces that its budget still refuses
    * `afterMs` after the first refusal is deleted instead (its grace period honoured), loudly. No other pod.
    */
-  readonly escalation?: { readonly afterMs: number; readonly namespaces: readonly string[] } | undefined;
+  readonly escalation?: EscalationRequest | undefined;
   /** --surge: the Deployments to surge before their pods' evictions, and those an interrupted drain left surged. */
   readonly surge?: SurgeRequest | undefined;
   /**
@@ -418,9 +425,7 @@ class DrainRun {
           case 'wait-for-budget': {
             this.watchBudgets(ref.namespace);
             const key = budgetKey(ref.namespace, action.pdb);
-            const untilEscalation = this.msUntilEscalation(entry);
-            const wakeMs = untilEscalation === null ? action.fallbackMs : Math.min(action.fallbackMs, untilEscalation);
-            await this.budgets.wait(key, wakeMs, stopOrGone);
+            await this.budgets.wait(key, budgetWaitMs(action.fallbackMs, this.msUntilEscalation(entry)), stopOrGone);
             if (this.msUntilEscalation(entry) === 0 && !this.stop.signal.aborted) this.escalate(entry, action.pdb);
             action = { do: 'request' };
             break;
@@ -448,29 +453,15 @@ class DrainRun {
     }
   }
 
-  /**
-   * How long until this pod is escalated: null when it never is (not an eviction, or its namespace was not
-   * named), 0 when due. Counted from the budget's first refusal.
-   */
-  private msUntilEscalation(entry: PodEntry): number | null {
-    const escalation = this.request.escalation;
-    const since = entry.machine.waitingSinceMs;
-    if (!escalation || entry.config.method !== 'evict' || since === null) return null;
-    if (!escalation.namespaces.includes(entry.target.ref.namespace)) return null;
-    return Math.max(0, since + escalation.afterMs - this.clock.now());
+  private msUntilEscalation({ target, config, machine }: PodEntry): number | null {
+    const pod = { namespace: target.ref.namespace, method: config.method, waitingSinceMs: machine.waitingSinceMs };
+    return msUntilEscalation(this.request.escalation, pod, this.clock.now());
   }
 
   /** From now on the pod is deleted, not evicted: said in an event of its own, which every view shows as a warning. */
   private escalate(entry: PodEntry, pdb: string): void {
-    const since = entry.machine.waitingSinceMs ?? this.clock.now();
-    entry.config = { ...entry.config, method: 'delete', escalated: true };
-    this.emit({
-      type: 'escalating',
-      atMs: this.clock.now(),
-      pod: entry.target.ref,
-      pdb,
-      refusedForMs: this.clock.now() - since,
-    });
+    entry.config = escalatedConfig(entry.config);
+    this.emit(escalatingEvent(entry.target.ref, pdb, entry.machine.waitingSinceMs, this.clock.now()));
   }
 
   /** Sends the eviction (or delete) and feeds the classified answer to the machine. */
