@@ -25,7 +25,6 @@ import {
   disappeared,
   finalizersSeen,
   initialMachine,
-  isSettled,
   requestSent,
   waitSkipped,
   type PodAction,
@@ -34,6 +33,7 @@ import {
 } from './pod-machine.js';
 import { finishedEvent, type FinishedEvent, type NextCommands } from './summary.js';
 import { SurgeRunner, type SurgeRequest, type SurgeWork } from './surge.js';
+import { surgeEndReason, surgeSettled, surgesByPod } from './surge-coordination.js';
 import type { DrainTarget, SkippedPod } from './targets.js';
 import { GoneTracker } from './wait-for-gone.js';
 
@@ -119,7 +119,7 @@ class DrainRun {
   private cordonedHere: string[] = [];
   private readonly surge: SurgeRunner;
   /** Pod uid → the surge its eviction waits for. */
-  private readonly surgeOf = new Map<string, SurgeWork>();
+  private readonly surgeOf: ReadonlyMap<string, SurgeWork>;
 
   constructor(
     private readonly request: DrainRequest,
@@ -158,7 +158,7 @@ class DrainRun {
       listsPods: request.dryRun === 'none',
     });
     this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, (event) => this.emit(event));
-    for (const work of request.surge?.deployments ?? []) for (const uid of work.pods) this.surgeOf.set(uid, work);
+    this.surgeOf = surgesByPod(request.surge, request.dryRun);
     const serverDryRun = request.dryRun === 'server';
     for (const target of request.targets) {
       const graceSeconds = request.gracePeriodSeconds >= 0 ? request.gracePeriodSeconds : target.ownGraceSeconds;
@@ -220,7 +220,7 @@ class DrainRun {
       try {
         await this.driveInGroups();
       } finally {
-        await this.surge.restoreAll(this.stoppedBy ? `the drain stopped (${this.stoppedBy})` : 'the drain ended');
+        await this.surge.restoreAll(surgeEndReason(this.stoppedBy));
       }
       return this.finish();
     } finally {
@@ -387,14 +387,11 @@ class DrainRun {
    */
   private async drive(entry: PodEntry): Promise<void> {
     const work = this.surgeOf.get(entry.target.ref.uid);
-    if (!work || this.request.dryRun !== 'none') return this.drivePod(entry);
+    if (!work) return this.drivePod(entry);
     await this.surge.ready(work, this.stop.signal);
     await this.drivePod(entry);
-    const settled = work.pods.every((uid) => {
-      const other = this.pods.get(uid);
-      return !other || isSettled(other.machine.state);
-    });
-    if (settled) await this.surge.restore(work.namespace, work.name);
+    if (surgeSettled(work, (uid) => this.pods.get(uid)?.machine.state))
+      await this.surge.restore(work.namespace, work.name);
   }
 
   /** Runs one pod's machine until it stops, or until the drain stops. */
