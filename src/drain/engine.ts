@@ -32,6 +32,7 @@ import {
   type PodMachineConfig,
 } from './pod-machine.js';
 import { finishedEvent, type FinishedEvent, type NextCommands } from './summary.js';
+import { clientDryRunState, podMachineConfig, podWriteOptions, requestWords } from './pod-requests.js';
 import { SurgeRunner, type SurgeRequest, type SurgeWork } from './surge.js';
 import { surgeEndReason, surgeSettled, surgesByPod } from './surge-coordination.js';
 import type { DrainTarget, SkippedPod } from './targets.js';
@@ -159,19 +160,9 @@ class DrainRun {
     });
     this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, (event) => this.emit(event));
     this.surgeOf = surgesByPod(request.surge, request.dryRun);
-    const serverDryRun = request.dryRun === 'server';
     for (const target of request.targets) {
-      const graceSeconds = request.gracePeriodSeconds >= 0 ? request.gracePeriodSeconds : target.ownGraceSeconds;
-      this.pods.set(target.ref.uid, {
-        target,
-        config: {
-          dryRun: serverDryRun ? 'server' : 'none',
-          method: target.method,
-          graceSeconds,
-          maxFailures: deps.maxFailures ?? 10,
-        },
-        machine: initialMachine().machine,
-      });
+      const config = podMachineConfig(target, request.dryRun, request.gracePeriodSeconds, deps.maxFailures ?? 10);
+      this.pods.set(target.ref.uid, { target, config, machine: initialMachine().machine });
     }
   }
 
@@ -201,10 +192,7 @@ class DrainRun {
       }
       if (request.dryRun === 'client') {
         for (const entry of this.pods.values()) {
-          this.update(entry, {
-            ...entry.machine,
-            state: { phase: 'dry-run', admitted: true, reason: clientDryRunReason(entry.target), pdb: null },
-          });
+          this.update(entry, { ...entry.machine, state: clientDryRunState(entry.target) });
         }
         return this.finish();
       }
@@ -465,25 +453,15 @@ class DrainRun {
   private async send(entry: PodEntry): Promise<PodAction> {
     const { target, config } = entry;
     this.update(entry, requestSent(entry.machine));
-    const options = {
-      namespace: target.ref.namespace,
-      name: target.ref.name,
-      uid: target.ref.uid,
-      gracePeriodSeconds: this.request.gracePeriodSeconds >= 0 ? this.request.gracePeriodSeconds : null,
-      dryRun: config.dryRun === 'server',
-    };
+    const options = podWriteOptions(target.ref, config, this.request.gracePeriodSeconds);
     const outcome =
       config.method === 'evict' ? await this.deps.api.evict(options) : await this.deps.api.deletePod(options);
     this.warnOfServer(target.ref, outcome);
-    const step = classifyEviction(outcome, {
-      namespace: target.ref.namespace,
-      name: target.ref.name,
-      verb: config.method === 'evict' ? 'create' : 'delete',
-      resource: config.method === 'evict' ? 'pods/eviction' : 'pods',
-      budgets: refusedForSeveralBudgets(outcome)
-        ? await this.explainer.budgetsNow(target)
-        : this.explainer.budgetsOf(target),
-    });
+    const budgets = refusedForSeveralBudgets(outcome)
+      ? await this.explainer.budgetsNow(target)
+      : this.explainer.budgetsOf(target);
+    const { namespace, name } = target.ref;
+    const step = classifyEviction(outcome, { namespace, name, ...requestWords(config.method), budgets });
     if (step.kind !== 'budget')
       return this.apply(entry, answered(entry.machine, step, this.clock.now(), config, undefined));
     const key = budgetKey(target.ref.namespace, step.pdb);
@@ -558,9 +536,4 @@ class DrainRun {
   private emit(event: DrainEvent): void {
     this.deps.emit(event);
   }
-}
-
-/** A client dry run sends nothing: the API server checks no budget, as with kubectl drain --dry-run=client. */
-function clientDryRunReason(target: DrainTarget): string {
-  return target.method === 'evict' ? 'would be evicted (budgets not checked)' : 'would be deleted';
 }
