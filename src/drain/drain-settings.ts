@@ -1,7 +1,7 @@
 import type { DrainOptions, DrainPlan, PlanOptions } from '../plan/types.js';
 import { surgeSelects } from '../plan/surge.js';
 import type { Snapshot } from '../snapshot/types.js';
-import type { DrainRequest } from './engine.js';
+import type { DrainRequest } from './drain-request.js';
 import { surgeRequest } from './surge-targets.js';
 import { drainTargets } from './targets.js';
 

@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ApiOutcome } from '../kube/api-outcome.js';
-import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
+import type { RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
 import { BudgetExplainer } from './budget-explainer.js';
 import { BudgetStatusJudge } from './budget-staleness.js';
@@ -9,13 +9,7 @@ import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
 import type { DrainEvent, PodRef } from './events.js';
-import {
-  budgetWaitMs,
-  escalatedConfig,
-  escalatingEvent,
-  msUntilEscalation,
-  type EscalationRequest,
-} from './escalation-deadline.js';
+import { budgetWaitMs, escalatedConfig, escalatingEvent, msUntilEscalation } from './escalation-deadline.js';
 import { evictionGroups, groupHoldsBack } from './eviction-groups.js';
 import { classifyEviction, refusedForSeveralBudgets } from './eviction-retry.js';
 import {
@@ -31,51 +25,15 @@ import {
   type PodMachine,
   type PodMachineConfig,
 } from './pod-machine.js';
-import { finishedEvent, type FinishedEvent, type NextCommands } from './summary.js';
+import type { DrainDeps, DrainRequest } from './drain-request.js';
+import { finishedEvent, type FinishedEvent } from './summary.js';
 import { clientDryRunState, podMachineConfig, podWriteOptions, requestWords } from './pod-requests.js';
-import { SurgeRunner, type SurgeRequest, type SurgeWork } from './surge.js';
+import { SurgeRunner, type SurgeWork } from './surge.js';
 import { surgeEndReason, surgeSettled, surgesByPod } from './surge-coordination.js';
-import type { DrainTarget, SkippedPod } from './targets.js';
+import type { DrainTarget } from './targets.js';
 import { GoneTracker } from './wait-for-gone.js';
 
-export interface DrainRequest {
-  readonly nodes: readonly string[];
-  readonly targets: readonly DrainTarget[];
-  readonly skipped: readonly SkippedPod[];
-  /** --grace-period: seconds, or -1 for each pod's own terminationGracePeriodSeconds. */
-  readonly gracePeriodSeconds: number;
-  /** --timeout in milliseconds, bounding the whole drain; 0 = no limit. */
-  readonly timeoutMs: number;
-  /** --concurrency: pods evicting or terminating at once; 0 = no limit. */
-  readonly concurrency: number;
-  readonly dryRun: 'none' | 'client' | 'server';
-  /** --skip-wait-for-delete-timeout, seconds; 0 = off. */
-  readonly skipWaitForDeleteTimeoutSeconds: number;
-  /** Nodes already unschedulable, as the snapshot saw them (client dry run reports "already cordoned" from it). */
-  readonly alreadyCordoned?: ReadonlySet<string> | undefined;
-  /**
-   * --escalate-after / --escalate-namespace: a pod of these namespaces that its budget still refuses
-   * `afterMs` after the first refusal is deleted instead (its grace period honoured), loudly. No other pod.
-   */
-  readonly escalation?: EscalationRequest | undefined;
-  /** --surge: the Deployments to surge before their pods' evictions, and those an interrupted drain left surged. */
-  readonly surge?: SurgeRequest | undefined;
-  /**
-   * Aborting stops the drain: no new eviction is sent, the node stays cordoned, `finished` says what remains.
-   * A string reason (`abort('SIGTERM')`) names what interrupted it.
-   */
-  readonly signal?: AbortSignal | undefined;
-  /** The resume and uncordon commands to suggest, with the user's own flags. */
-  readonly commands?: NextCommands | undefined;
-}
-
-export interface DrainDeps {
-  readonly api: DrainApi;
-  readonly emit: (event: DrainEvent) => void;
-  readonly clock?: Clock | undefined;
-  /** Transient failures in a row before a pod fails (default 10: about a minute and a half of retries). */
-  readonly maxFailures?: number | undefined;
-}
+export type { DrainDeps, DrainRequest } from './drain-request.js';
 
 /** How long to wait for the watches' first LIST before evicting anyway (the GET fallback covers the rest). */
 const WATCH_READY_MS = 5_000;
