@@ -8,6 +8,7 @@ import { budgetKey, budgetOfKey } from '../plan/budgets.js';
 import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
+import { DrainStop } from './drain-stop.js';
 import type { DrainEvent, PodRef } from './events.js';
 import { budgetWaitMs, escalatedConfig, escalatingEvent, msUntilEscalation } from './escalation-deadline.js';
 import { evictionGroups, groupHoldsBack } from './eviction-groups.js';
@@ -57,8 +58,7 @@ interface PodEntry {
 
 class DrainRun {
   private readonly clock: Clock;
-  private readonly stop = new AbortController();
-  private stoppedBy: 'interrupted' | 'timeout' | null = null;
+  private readonly stop = new DrainStop();
   private readonly pods = new Map<string, PodEntry>();
   private readonly budgets: BudgetWaiter;
   private readonly statuses: BudgetStatusJudge;
@@ -126,7 +126,7 @@ class DrainRun {
 
   async run(): Promise<FinishedEvent> {
     const { request } = this;
-    const stopTimer = this.armStops();
+    const stopTimer = this.stop.arm(request.signal, request.timeoutMs, this.clock);
     try {
       this.emit({
         type: 'started',
@@ -166,7 +166,7 @@ class DrainRun {
       try {
         await this.driveInGroups();
       } finally {
-        await this.surge.restoreAll(surgeEndReason(this.stoppedBy));
+        await this.surge.restoreAll(surgeEndReason(this.stop.stoppedBy));
       }
       return this.finish();
     } finally {
@@ -174,25 +174,6 @@ class DrainRun {
       this.ended.abort();
       for (const watch of this.watches) watch.stop();
     }
-  }
-
-  /** Wires --timeout and the caller's signal to one stop signal; returns a controller that disarms the timer. */
-  private armStops(): AbortController {
-    const disarm = new AbortController();
-    const { signal, timeoutMs } = this.request;
-    const stopWith = (why: 'interrupted' | 'timeout') => {
-      if (this.stop.signal.aborted) return;
-      this.stoppedBy = why;
-      this.stop.abort();
-    };
-    if (signal?.aborted) stopWith('interrupted');
-    signal?.addEventListener('abort', () => stopWith('interrupted'), { once: true, signal: disarm.signal });
-    if (timeoutMs > 0) {
-      void this.clock.sleep(timeoutMs, AbortSignal.any([disarm.signal, this.stop.signal])).then((elapsed) => {
-        if (elapsed) stopWith('timeout');
-      });
-    }
-    return disarm;
   }
 
   /** Cordons every node before evicting anything; a node that cannot be cordoned stops the drain. */
@@ -453,7 +434,7 @@ class DrainRun {
       dryRun: this.request.dryRun,
       cordoned: this.cordoned,
       cordonedHere: this.cordonedHere,
-      stoppedBy: abortedBeforeEvicting ? null : this.stoppedBy,
+      stoppedBy: abortedBeforeEvicting ? null : this.stop.stoppedBy,
       pods: [...this.pods.values()].map((entry) => ({ ref: entry.target.ref, state: entry.machine.state })),
       abortedBeforeEvicting,
       commands: this.request.commands,

@@ -1,3 +1,4 @@
+import type { StoppedBy } from './drain-stop.js';
 import type { PodDrainState } from './events.js';
 import { isSettled } from './pod-machine.js';
 import type { SurgeRequest, SurgeWork } from './surge.js';
@@ -28,6 +29,6 @@ export function surgeSettled(work: SurgeWork, stateOf: (uid: string) => PodDrain
 }
 
 /** Why the Deployments still surged when the drain returns go back, as their `restored` event says. */
-export function surgeEndReason(stoppedBy: 'interrupted' | 'timeout' | null): string {
+export function surgeEndReason(stoppedBy: StoppedBy | null): string {
   return stoppedBy ? `the drain stopped (${stoppedBy})` : 'the drain ended';
 }
