@@ -8,6 +8,7 @@ import { budgetKey, budgetOfKey } from '../plan/budgets.js';
 import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
+import { cordonNodes, type CordonOutcome } from './cordon-nodes.js';
 import { DrainStop } from './drain-stop.js';
 import type { DrainEvent, PodRef } from './events.js';
 import { budgetWaitMs, escalatedConfig, escalatingEvent, msUntilEscalation } from './escalation-deadline.js';
@@ -73,9 +74,7 @@ class DrainRun {
   private readonly explainer: BudgetExplainer;
   /** Aborted when run() returns, so that no loop outlives the drain. */
   private readonly ended = new AbortController();
-  private cordoned: string[] = [];
-  /** The nodes this drain cordoned itself (the others were cordoned before it). */
-  private cordonedHere: string[] = [];
+  private cordon: CordonOutcome = { cordoned: [], cordonedHere: [], error: null };
   private readonly surge: SurgeRunner;
   /** Pod uid → the surge its eviction waits for. */
   private readonly surgeOf: ReadonlyMap<string, SurgeWork>;
@@ -140,8 +139,8 @@ class DrainRun {
       if (request.targets.some((t) => t.method === 'delete')) {
         this.warn('--disable-eviction: pods are deleted directly, bypassing their PodDisruptionBudgets');
       }
-      const cordonError = await this.cordonAll();
-      if (cordonError) return this.finish(cordonError);
+      this.cordon = await cordonNodes(request, this.deps.api, this.clock, (event) => this.emit(event));
+      if (this.cordon.error) return this.finish(this.cordon.error);
       if (request.dryRun === 'server') {
         this.warn(
           'server dry run: a dry-run eviction does not spend the budget, so each pod of a budget is judged against ' +
@@ -174,38 +173,6 @@ class DrainRun {
       this.ended.abort();
       for (const watch of this.watches) watch.stop();
     }
-  }
-
-  /** Cordons every node before evicting anything; a node that cannot be cordoned stops the drain. */
-  private async cordonAll(): Promise<string | null> {
-    const { request } = this;
-    for (const node of request.nodes) {
-      if (request.dryRun === 'client') {
-        this.emit({
-          type: 'cordoned',
-          atMs: this.clock.now(),
-          node,
-          already: request.alreadyCordoned?.has(node) ?? false,
-          dryRun: true,
-        });
-        continue;
-      }
-      try {
-        const result = await this.deps.api.cordon(node, request.dryRun === 'server');
-        if (request.dryRun === 'none') this.cordoned.push(node);
-        if (request.dryRun === 'none' && !result.already) this.cordonedHere.push(node);
-        this.emit({
-          type: 'cordoned',
-          atMs: this.clock.now(),
-          node,
-          already: result.already,
-          dryRun: request.dryRun === 'server',
-        });
-      } catch (err) {
-        return `cannot cordon node "${node}": ${classifyKubeError(err, undefined, { verb: 'patch', resource: 'nodes', name: node }).message}`;
-      }
-    }
-    return null;
   }
 
   /** The pod watch of every node and the budget watch of every namespace with a budget in the plan. */
@@ -432,8 +399,8 @@ class DrainRun {
       atMs: this.clock.now(),
       nodes: this.request.nodes,
       dryRun: this.request.dryRun,
-      cordoned: this.cordoned,
-      cordonedHere: this.cordonedHere,
+      cordoned: this.cordon.cordoned,
+      cordonedHere: this.cordon.cordonedHere,
       stoppedBy: abortedBeforeEvicting ? null : this.stop.stoppedBy,
       pods: [...this.pods.values()].map((entry) => ({ ref: entry.target.ref, state: entry.machine.state })),
       abortedBeforeEvicting,
