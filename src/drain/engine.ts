@@ -1,5 +1,4 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import type { ApiOutcome } from '../kube/api-outcome.js';
 import type { RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
 import { BudgetExplainer } from './budget-explainer.js';
@@ -10,6 +9,7 @@ import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
 import { cordonNodes, type CordonOutcome } from './cordon-nodes.js';
 import { DrainStop } from './drain-stop.js';
+import { DrainWarnings } from './drain-warnings.js';
 import type { DrainEvent, PodRef } from './events.js';
 import { budgetWaitMs, escalatedConfig, escalatingEvent, msUntilEscalation } from './escalation-deadline.js';
 import { evictionGroups, groupHoldsBack } from './eviction-groups.js';
@@ -67,9 +67,7 @@ class DrainRun {
   private readonly slots: Slots;
   private readonly watches: RunningWatch[] = [];
   private readonly watchedNamespaces = new Set<string>();
-  private readonly warnedWatches = new Set<string>();
-  /** The API server's warnings said, by pod uid and text. */
-  private readonly warnedByServer = new Set<string>();
+  private readonly warnings: DrainWarnings;
   /** What holds a budget a pod waits for, and the other budgets that select the pod. */
   private readonly explainer: BudgetExplainer;
   /** Aborted when run() returns, so that no loop outlives the drain. */
@@ -84,12 +82,13 @@ class DrainRun {
     private readonly deps: DrainDeps,
   ) {
     this.clock = deps.clock ?? systemClock;
+    this.warnings = new DrainWarnings((event) => this.emit(event), this.clock);
     this.budgets = new BudgetWaiter(this.clock);
     this.statuses = new BudgetStatusJudge(
       this.clock,
       (namespace, selector) => deps.api.listPods(namespace, selector),
       (key, stale) => this.forWaiters(key, (machine) => budgetStatusJudged(machine, stale)),
-      (key, error) => this.warnOnce(`count ${key}`, `cannot count the pods of budget ${key} (${error.message})`),
+      (key, error) => this.warnings.once(`count ${key}`, `cannot count the pods of budget ${key} (${error.message})`),
     );
     this.gone = new GoneTracker(
       this.clock,
@@ -99,7 +98,7 @@ class DrainRun {
         return pod;
       },
       (ref, error) =>
-        this.warnOnce(
+        this.warnings.once(
           `read ${ref.namespace}/${ref.name}`,
           `cannot read pod ${ref.namespace}/${ref.name} to see whether it is gone (${error.message}); waiting for its watch`,
         ),
@@ -111,7 +110,7 @@ class DrainRun {
       pods: () => [...this.pods.values()].map((entry) => ({ target: entry.target, state: entry.machine.state })),
       numbers: (key) => this.budgets.numbers(key),
       show: (pod, state) => this.emitPod(pod, state),
-      warnOnce: (what, message) => this.warnOnce(what, message),
+      warnOnce: (what, message) => this.warnings.once(what, message),
       signal: AbortSignal.any([this.stop.signal, this.ended.signal]),
       listsPods: request.dryRun === 'none',
     });
@@ -137,12 +136,12 @@ class DrainRun {
       for (const skip of request.skipped) this.emitPod(skip.ref, { phase: 'skipped', reason: skip.reason });
       for (const entry of this.pods.values()) this.emitPod(entry.target.ref, entry.machine.state);
       if (request.targets.some((t) => t.method === 'delete')) {
-        this.warn('--disable-eviction: pods are deleted directly, bypassing their PodDisruptionBudgets');
+        this.warnings.warn('--disable-eviction: pods are deleted directly, bypassing their PodDisruptionBudgets');
       }
       this.cordon = await cordonNodes(request, this.deps.api, this.clock, (event) => this.emit(event));
       if (this.cordon.error) return this.finish(this.cordon.error);
       if (request.dryRun === 'server') {
-        this.warn(
+        this.warnings.warn(
           'server dry run: a dry-run eviction does not spend the budget, so each pod of a budget is judged against ' +
             'the unspent budget; pods admitted here may still have to wait for their budget in a real drain',
         );
@@ -244,9 +243,8 @@ class DrainRun {
   /** A watch failure is worth one warning per watch: the watch restarts by itself and the fallback timers cover the gap. */
   private watchFailed(what: string) {
     return (err: unknown, retryInMs: number) => {
-      if (this.warnedWatches.has(`watch ${what}`)) return;
       const reason = classifyKubeError(err, undefined, { verb: 'watch', resource: what }).message;
-      this.warnOnce(
+      this.warnings.once(
         `watch ${what}`,
         `watch of ${what} failed (${reason}); retrying from ${retryInMs / 1000}s on, with slower polling meanwhile`,
       );
@@ -271,7 +269,7 @@ class DrainRun {
       await Promise.all(entries.map((entry) => this.drive(entry)));
       const failed = entries.filter((e) => e.machine.state.phase === 'failed').map((e) => e.target.ref);
       const heldBack = groupHoldsBack(at + 1, groups.length, failed);
-      if (heldBack) return this.warn(heldBack);
+      if (heldBack) return this.warnings.warn(heldBack);
     }
   }
 
@@ -362,7 +360,7 @@ class DrainRun {
     const options = podWriteOptions(target.ref, config, this.request.gracePeriodSeconds);
     const outcome =
       config.method === 'evict' ? await this.deps.api.evict(options) : await this.deps.api.deletePod(options);
-    this.warnOfServer(target.ref, outcome);
+    this.warnings.fromServer(target.ref, outcome);
     const budgets = refusedForSeveralBudgets(outcome)
       ? await this.explainer.budgetsNow(target)
       : this.explainer.budgetsOf(target);
@@ -414,29 +412,6 @@ class DrainRun {
 
   private emitPod(pod: PodRef, state: PodMachine['state']): void {
     this.emit({ type: 'pod', atMs: this.clock.now(), pod, state });
-  }
-
-  /**
-   * The API server's `Warning:` headers (a ValidatingAdmissionPolicy's Warn action, a webhook's warnings),
-   * said as kubectl says them, each once per pod however often the pod is asked again.
-   */
-  private warnOfServer(pod: PodRef, outcome: ApiOutcome): void {
-    for (const message of outcome.kind === 'network' ? [] : (outcome.warnings ?? [])) {
-      const what = `${pod.uid} ${message}`;
-      if (this.warnedByServer.has(what)) continue;
-      this.warnedByServer.add(what);
-      this.emit({ type: 'warning', atMs: this.clock.now(), message, pod });
-    }
-  }
-
-  private warnOnce(what: string, message: string): void {
-    if (this.warnedWatches.has(what)) return;
-    this.warnedWatches.add(what);
-    this.warn(message);
-  }
-
-  private warn(message: string): void {
-    this.emit({ type: 'warning', atMs: this.clock.now(), message });
   }
 
   private emit(event: DrainEvent): void {
