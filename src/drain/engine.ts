@@ -1,6 +1,4 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import type { RunningWatch } from '../kube/drain-api.js';
-import { classifyKubeError } from '../kube/errors.js';
 import { BudgetExplainer } from './budget-explainer.js';
 import { BudgetStatusJudge } from './budget-staleness.js';
 import { budgetKey, budgetOfKey } from '../plan/budgets.js';
@@ -9,6 +7,7 @@ import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
 import { cordonNodes, type CordonOutcome } from './cordon-nodes.js';
 import { DrainStop } from './drain-stop.js';
+import { DrainWatches } from './drain-watches.js';
 import { DrainWarnings } from './drain-warnings.js';
 import type { DrainEvent, PodRef } from './events.js';
 import { budgetWaitMs, escalatedConfig, escalatingEvent, msUntilEscalation } from './escalation-deadline.js';
@@ -37,9 +36,6 @@ import { GoneTracker } from './wait-for-gone.js';
 
 export type { DrainDeps, DrainRequest } from './drain-request.js';
 
-/** How long to wait for the watches' first LIST before evicting anyway (the GET fallback covers the rest). */
-const WATCH_READY_MS = 5_000;
-
 /**
  * Drains: cordon every node, then evict every target through the Eviction API, each pod driven by its
  * state machine (pod-machine.ts), with bounded concurrency, budget waits woken by the budgets' watch and
@@ -65,8 +61,7 @@ class DrainRun {
   private readonly statuses: BudgetStatusJudge;
   private readonly gone: GoneTracker;
   private readonly slots: Slots;
-  private readonly watches: RunningWatch[] = [];
-  private readonly watchedNamespaces = new Set<string>();
+  private readonly watches: DrainWatches;
   private readonly warnings: DrainWarnings;
   /** What holds a budget a pod waits for, and the other budgets that select the pod. */
   private readonly explainer: BudgetExplainer;
@@ -114,6 +109,12 @@ class DrainRun {
       signal: AbortSignal.any([this.stop.signal, this.ended.signal]),
       listsPods: request.dryRun === 'none',
     });
+    const watched = { gone: this.gone, budgets: this.budgets, statuses: this.statuses, explainer: this.explainer };
+    this.watches = new DrainWatches(
+      deps.api,
+      { ...watched, podSeen: (pod) => this.noteFinalizers(pod) },
+      (what, message) => this.warnings.once(what, message),
+    );
     this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, (event) => this.emit(event));
     this.surgeOf = surgesByPod(request.surge, request.dryRun);
     for (const target of request.targets) {
@@ -170,57 +171,18 @@ class DrainRun {
     } finally {
       stopTimer.abort();
       this.ended.abort();
-      for (const watch of this.watches) watch.stop();
+      this.watches.stopAll();
     }
   }
 
   /** The pod watch of every node and the budget watch of every namespace with a budget in the plan. */
   private async startWatches(): Promise<void> {
-    for (const node of this.request.nodes) {
-      this.watches.push(
-        this.deps.api.watchPodsOnNode(node, {
-          onUpsert: (pod) => {
-            this.gone.observe(pod);
-            this.noteFinalizers(pod);
-          },
-          onDelete: (pod) => this.gone.observeDeleted(pod),
-          onError: this.watchFailed(`pods on node ${node}`),
-        }),
-      );
-    }
+    this.watches.watchNodes(this.request.nodes);
     this.budgets.onChange((key, numbers) => this.forWaiters(key, (machine) => budgetChanged(machine, numbers)));
     for (const entry of this.pods.values()) {
-      for (const key of entry.target.pdbs) this.watchBudgets(budgetOfKey(key).namespace);
+      for (const key of entry.target.pdbs) this.watches.watchBudgets(budgetOfKey(key).namespace);
     }
-    // The timer goes once the watches are ready: left running, it would hold the process open after the
-    // drain ends (up to WATCH_READY_MS after the start).
-    const ready = new AbortController();
-    void Promise.all(this.watches.map((w) => w.ready))
-      .catch(() => undefined)
-      .then(() => ready.abort());
-    await this.clock.sleep(WATCH_READY_MS, AbortSignal.any([this.stop.signal, ready.signal]));
-  }
-
-  private watchBudgets(namespace: string): void {
-    if (this.watchedNamespaces.has(namespace)) return;
-    this.watchedNamespaces.add(namespace);
-    this.watches.push(
-      this.deps.api.watchPdbs(namespace, {
-        onUpsert: (pdb) => {
-          this.explainer.observe(pdb, namespace);
-          this.statuses.observe(budgetKey(pdb.metadata?.namespace ?? namespace, pdb.metadata?.name ?? ''), pdb);
-          this.budgets.observe(pdb);
-          this.explainer.showOtherBudgets(namespace);
-        },
-        onDelete: (pdb) => {
-          this.explainer.forget(pdb);
-          this.statuses.forget(budgetKey(pdb.metadata?.namespace ?? 'default', pdb.metadata?.name ?? ''));
-          this.budgets.forget(pdb);
-          this.explainer.showOtherBudgets(namespace);
-        },
-        onError: this.watchFailed(`PodDisruptionBudgets in namespace ${namespace}`),
-      }),
-    );
+    await this.watches.ready(this.clock, this.stop.signal);
   }
 
   /** Applies a transition to every pod waiting for budget `key`. */
@@ -238,17 +200,6 @@ class DrainRun {
     const entry = this.pods.get(pod.metadata?.uid ?? '');
     if (!entry || !pod.metadata?.deletionTimestamp) return;
     this.update(entry, finalizersSeen(entry.machine, pod.metadata.finalizers ?? []));
-  }
-
-  /** A watch failure is worth one warning per watch: the watch restarts by itself and the fallback timers cover the gap. */
-  private watchFailed(what: string) {
-    return (err: unknown, retryInMs: number) => {
-      const reason = classifyKubeError(err, undefined, { verb: 'watch', resource: what }).message;
-      this.warnings.once(
-        `watch ${what}`,
-        `watch of ${what} failed (${reason}); retrying from ${retryInMs / 1000}s on, with slower polling meanwhile`,
-      );
-    };
   }
 
   /**
@@ -312,7 +263,7 @@ class DrainRun {
             break;
           }
           case 'wait-for-budget': {
-            this.watchBudgets(ref.namespace);
+            this.watches.watchBudgets(ref.namespace);
             const key = budgetKey(ref.namespace, action.pdb);
             await this.budgets.wait(key, budgetWaitMs(action.fallbackMs, this.msUntilEscalation(entry)), stopOrGone);
             if (this.msUntilEscalation(entry) === 0 && !this.stop.signal.aborted) this.escalate(entry, action.pdb);
