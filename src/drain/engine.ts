@@ -1,4 +1,3 @@
-import type { V1Pod } from '@kubernetes/client-node';
 import { BudgetExplainer } from './budget-explainer.js';
 import { BudgetStatusJudge } from './budget-staleness.js';
 import { budgetKey, budgetOfKey } from '../plan/budgets.js';
@@ -6,10 +5,11 @@ import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
 import { cordonNodes, type CordonOutcome } from './cordon-nodes.js';
+import { DrainPods, type PodEntry } from './drain-pods.js';
 import { DrainStop } from './drain-stop.js';
 import { DrainWatches } from './drain-watches.js';
 import { DrainWarnings } from './drain-warnings.js';
-import type { DrainEvent, PodRef } from './events.js';
+import type { DrainEvent } from './events.js';
 import { budgetWaitMs, escalatedConfig, escalatingEvent, msUntilEscalation } from './escalation-deadline.js';
 import { evictionGroups, groupHoldsBack } from './eviction-groups.js';
 import { classifyEviction, refusedForSeveralBudgets } from './eviction-retry.js';
@@ -18,20 +18,15 @@ import {
   budgetChanged,
   budgetStatusJudged,
   disappeared,
-  finalizersSeen,
-  initialMachine,
   requestSent,
   waitSkipped,
   type PodAction,
-  type PodMachine,
-  type PodMachineConfig,
 } from './pod-machine.js';
 import type { DrainDeps, DrainRequest } from './drain-request.js';
 import { finishedEvent, type FinishedEvent } from './summary.js';
-import { clientDryRunState, podMachineConfig, podWriteOptions, requestWords } from './pod-requests.js';
+import { clientDryRunState, podWriteOptions, requestWords } from './pod-requests.js';
 import { SurgeRunner, type SurgeWork } from './surge.js';
 import { surgeEndReason, surgeSettled, surgesByPod } from './surge-coordination.js';
-import type { DrainTarget } from './targets.js';
 import { GoneTracker } from './wait-for-gone.js';
 
 export type { DrainDeps, DrainRequest } from './drain-request.js';
@@ -46,17 +41,11 @@ export function runDrain(request: DrainRequest, deps: DrainDeps): Promise<Finish
   return new DrainRun(request, deps).run();
 }
 
-interface PodEntry {
-  readonly target: DrainTarget;
-  /** Replaced once, when the pod is escalated (delete instead of evict). */
-  config: PodMachineConfig;
-  machine: PodMachine;
-}
-
 class DrainRun {
+  private readonly emit = (event: DrainEvent): void => this.deps.emit(event);
   private readonly clock: Clock;
   private readonly stop = new DrainStop();
-  private readonly pods = new Map<string, PodEntry>();
+  private readonly pods: DrainPods;
   private readonly budgets: BudgetWaiter;
   private readonly statuses: BudgetStatusJudge;
   private readonly gone: GoneTracker;
@@ -77,19 +66,20 @@ class DrainRun {
     private readonly deps: DrainDeps,
   ) {
     this.clock = deps.clock ?? systemClock;
-    this.warnings = new DrainWarnings((event) => this.emit(event), this.clock);
+    this.warnings = new DrainWarnings(this.emit, this.clock);
+    this.pods = new DrainPods(request, deps.maxFailures ?? 10, () => this.explainer, this.clock, this.emit);
     this.budgets = new BudgetWaiter(this.clock);
     this.statuses = new BudgetStatusJudge(
       this.clock,
       (namespace, selector) => deps.api.listPods(namespace, selector),
-      (key, stale) => this.forWaiters(key, (machine) => budgetStatusJudged(machine, stale)),
+      (key, stale) => this.pods.forWaiters(key, (machine) => budgetStatusJudged(machine, stale)),
       (key, error) => this.warnings.once(`count ${key}`, `cannot count the pods of budget ${key} (${error.message})`),
     );
     this.gone = new GoneTracker(
       this.clock,
       async (ns, name) => {
         const pod = await deps.api.readPod(ns, name);
-        if (pod) this.noteFinalizers(pod);
+        if (pod) this.pods.noteFinalizers(pod);
         return pod;
       },
       (ref, error) =>
@@ -102,9 +92,9 @@ class DrainRun {
     this.explainer = new BudgetExplainer({
       api: deps.api,
       clock: this.clock,
-      pods: () => [...this.pods.values()].map((entry) => ({ target: entry.target, state: entry.machine.state })),
+      pods: () => this.pods.states(),
       numbers: (key) => this.budgets.numbers(key),
-      show: (pod, state) => this.emitPod(pod, state),
+      show: (pod, state) => this.pods.show(pod, state),
       warnOnce: (what, message) => this.warnings.once(what, message),
       signal: AbortSignal.any([this.stop.signal, this.ended.signal]),
       listsPods: request.dryRun === 'none',
@@ -112,15 +102,11 @@ class DrainRun {
     const watched = { gone: this.gone, budgets: this.budgets, statuses: this.statuses, explainer: this.explainer };
     this.watches = new DrainWatches(
       deps.api,
-      { ...watched, podSeen: (pod) => this.noteFinalizers(pod) },
+      { ...watched, podSeen: (pod) => this.pods.noteFinalizers(pod) },
       (what, message) => this.warnings.once(what, message),
     );
-    this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, (event) => this.emit(event));
+    this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, this.emit);
     this.surgeOf = surgesByPod(request.surge, request.dryRun);
-    for (const target of request.targets) {
-      const config = podMachineConfig(target, request.dryRun, request.gracePeriodSeconds, deps.maxFailures ?? 10);
-      this.pods.set(target.ref.uid, { target, config, machine: initialMachine().machine });
-    }
   }
 
   async run(): Promise<FinishedEvent> {
@@ -134,12 +120,12 @@ class DrainRun {
         pods: request.targets.map((t) => t.ref),
         dryRun: request.dryRun,
       });
-      for (const skip of request.skipped) this.emitPod(skip.ref, { phase: 'skipped', reason: skip.reason });
-      for (const entry of this.pods.values()) this.emitPod(entry.target.ref, entry.machine.state);
+      for (const skip of request.skipped) this.pods.show(skip.ref, { phase: 'skipped', reason: skip.reason });
+      for (const entry of this.pods.all()) this.pods.show(entry.target.ref, entry.machine.state);
       if (request.targets.some((t) => t.method === 'delete')) {
         this.warnings.warn('--disable-eviction: pods are deleted directly, bypassing their PodDisruptionBudgets');
       }
-      this.cordon = await cordonNodes(request, this.deps.api, this.clock, (event) => this.emit(event));
+      this.cordon = await cordonNodes(request, this.deps.api, this.clock, this.emit);
       if (this.cordon.error) return this.finish(this.cordon.error);
       if (request.dryRun === 'server') {
         this.warnings.warn(
@@ -148,8 +134,8 @@ class DrainRun {
         );
       }
       if (request.dryRun === 'client') {
-        for (const entry of this.pods.values()) {
-          this.update(entry, { ...entry.machine, state: clientDryRunState(entry.target) });
+        for (const entry of this.pods.all()) {
+          this.pods.update(entry, { ...entry.machine, state: clientDryRunState(entry.target) });
         }
         return this.finish();
       }
@@ -178,28 +164,11 @@ class DrainRun {
   /** The pod watch of every node and the budget watch of every namespace with a budget in the plan. */
   private async startWatches(): Promise<void> {
     this.watches.watchNodes(this.request.nodes);
-    this.budgets.onChange((key, numbers) => this.forWaiters(key, (machine) => budgetChanged(machine, numbers)));
-    for (const entry of this.pods.values()) {
+    this.budgets.onChange((key, numbers) => this.pods.forWaiters(key, (machine) => budgetChanged(machine, numbers)));
+    for (const entry of this.pods.all()) {
       for (const key of entry.target.pdbs) this.watches.watchBudgets(budgetOfKey(key).namespace);
     }
     await this.watches.ready(this.clock, this.stop.signal);
-  }
-
-  /** Applies a transition to every pod waiting for budget `key`. */
-  private forWaiters(key: string, transition: (machine: PodMachine) => PodMachine): void {
-    for (const entry of this.pods.values()) {
-      const state = entry.machine.state;
-      if (state.phase === 'waiting-for-budget' && budgetKey(entry.target.ref.namespace, state.pdb) === key) {
-        this.update(entry, transition(entry.machine));
-      }
-    }
-  }
-
-  /** A terminating pod's finalizers, as the watch or a GET reported them: what its disappearance waits on. */
-  private noteFinalizers(pod: V1Pod): void {
-    const entry = this.pods.get(pod.metadata?.uid ?? '');
-    if (!entry || !pod.metadata?.deletionTimestamp) return;
-    this.update(entry, finalizersSeen(entry.machine, pod.metadata.finalizers ?? []));
   }
 
   /**
@@ -208,9 +177,9 @@ class DrainRun {
    * order was asked for because they must not go before it.
    */
   private async driveInGroups(): Promise<void> {
-    const groups = evictionGroups(this.pods.values());
+    const groups = evictionGroups(this.pods.all());
     if (groups.length <= 1) {
-      await Promise.all([...this.pods.values()].map((entry) => this.drive(entry)));
+      await Promise.all(this.pods.all().map((entry) => this.drive(entry)));
       return;
     }
     for (const [at, { index, entries }] of groups.entries()) {
@@ -251,7 +220,7 @@ class DrainRun {
     try {
       while (action.do !== 'stop' && !this.stop.signal.aborted) {
         if (goneSignal.aborted && entry.machine.state.phase !== 'terminating') {
-          action = this.apply(entry, disappeared(entry.machine, entry.config));
+          action = this.pods.apply(entry, disappeared(entry.machine, entry.config));
           continue;
         }
         switch (action.do) {
@@ -280,9 +249,9 @@ class DrainRun {
               this.stop.signal,
               this.request.skipWaitForDeleteTimeoutSeconds,
             );
-            if (how === 'gone') action = this.apply(entry, disappeared(entry.machine, entry.config));
+            if (how === 'gone') action = this.pods.apply(entry, disappeared(entry.machine, entry.config));
             else if (how === 'skip-wait')
-              action = this.apply(entry, waitSkipped(entry.machine, this.request.skipWaitForDeleteTimeoutSeconds));
+              action = this.pods.apply(entry, waitSkipped(entry.machine, this.request.skipWaitForDeleteTimeoutSeconds));
             release();
             break;
           }
@@ -307,7 +276,7 @@ class DrainRun {
   /** Sends the eviction (or delete) and feeds the classified answer to the machine. */
   private async send(entry: PodEntry): Promise<PodAction> {
     const { target, config } = entry;
-    this.update(entry, requestSent(entry.machine));
+    this.pods.update(entry, requestSent(entry.machine));
     const options = podWriteOptions(target.ref, config, this.request.gracePeriodSeconds);
     const outcome =
       config.method === 'evict' ? await this.deps.api.evict(options) : await this.deps.api.deletePod(options);
@@ -318,29 +287,15 @@ class DrainRun {
     const { namespace, name } = target.ref;
     const step = classifyEviction(outcome, { namespace, name, ...requestWords(config.method), budgets });
     if (step.kind !== 'budget')
-      return this.apply(entry, answered(entry.machine, step, this.clock.now(), config, undefined));
+      return this.pods.apply(entry, answered(entry.machine, step, this.clock.now(), config, undefined));
     const key = budgetKey(target.ref.namespace, step.pdb);
     const known = this.budgets.numbers(key);
     const stale = this.statuses.stale(key);
     const numbers = known && stale ? { ...known, staleStatus: stale } : known;
-    const action = this.apply(entry, answered(entry.machine, step, this.clock.now(), config, numbers));
+    const action = this.pods.apply(entry, answered(entry.machine, step, this.clock.now(), config, numbers));
     // While a pod waits, count the budget's pods: is its status still following them?
     if (config.dryRun === 'none') void this.statuses.count(key);
     return action;
-  }
-
-  private apply(entry: PodEntry, transition: { machine: PodMachine; action: PodAction }): PodAction {
-    this.update(entry, transition.machine);
-    return transition.action;
-  }
-
-  private update(entry: PodEntry, machine: PodMachine): void {
-    const changed = machine.state !== entry.machine.state;
-    entry.machine = machine;
-    if (!changed) return;
-    if (machine.state.phase === 'waiting-for-budget')
-      this.explainer.explain(budgetKey(entry.target.ref.namespace, machine.state.pdb));
-    this.emitPod(entry.target.ref, this.explainer.explained(entry.target, machine.state));
   }
 
   private finish(abortedBeforeEvicting?: string): FinishedEvent {
@@ -351,7 +306,7 @@ class DrainRun {
       cordoned: this.cordon.cordoned,
       cordonedHere: this.cordon.cordonedHere,
       stoppedBy: abortedBeforeEvicting ? null : this.stop.stoppedBy,
-      pods: [...this.pods.values()].map((entry) => ({ ref: entry.target.ref, state: entry.machine.state })),
+      pods: this.pods.all().map((entry) => ({ ref: entry.target.ref, state: entry.machine.state })),
       abortedBeforeEvicting,
       commands: this.request.commands,
       interruptedBy: typeof this.request.signal?.reason === 'string' ? this.request.signal.reason : undefined,
@@ -359,13 +314,5 @@ class DrainRun {
     });
     this.emit(event);
     return event;
-  }
-
-  private emitPod(pod: PodRef, state: PodMachine['state']): void {
-    this.emit({ type: 'pod', atMs: this.clock.now(), pod, state });
-  }
-
-  private emit(event: DrainEvent): void {
-    this.deps.emit(event);
   }
 }
