@@ -20,9 +20,11 @@ import {
   disappeared,
   requestSent,
   waitSkipped,
+  withStaleStatus,
   type PodAction,
 } from './pod-machine.js';
 import type { DrainDeps, DrainRequest } from './drain-request.js';
+import { SERVER_DRY_RUN_WARNING, startEvents } from './start-events.js';
 import { finishedEvent, type FinishedEvent } from './summary.js';
 import { clientDryRunState, podWriteOptions, requestWords } from './pod-requests.js';
 import { SurgeRunner, type SurgeWork } from './surge.js';
@@ -113,26 +115,10 @@ class DrainRun {
     const { request } = this;
     const stopTimer = this.stop.arm(request.signal, request.timeoutMs, this.clock);
     try {
-      this.emit({
-        type: 'started',
-        atMs: this.clock.now(),
-        nodes: request.nodes,
-        pods: request.targets.map((t) => t.ref),
-        dryRun: request.dryRun,
-      });
-      for (const skip of request.skipped) this.pods.show(skip.ref, { phase: 'skipped', reason: skip.reason });
-      for (const entry of this.pods.all()) this.pods.show(entry.target.ref, entry.machine.state);
-      if (request.targets.some((t) => t.method === 'delete')) {
-        this.warnings.warn('--disable-eviction: pods are deleted directly, bypassing their PodDisruptionBudgets');
-      }
+      for (const event of startEvents(request, this.pods.states(), this.clock.now())) this.emit(event);
       this.cordon = await cordonNodes(request, this.deps.api, this.clock, this.emit);
       if (this.cordon.error) return this.finish(this.cordon.error);
-      if (request.dryRun === 'server') {
-        this.warnings.warn(
-          'server dry run: a dry-run eviction does not spend the budget, so each pod of a budget is judged against ' +
-            'the unspent budget; pods admitted here may still have to wait for their budget in a real drain',
-        );
-      }
+      if (request.dryRun === 'server') this.warnings.warn(SERVER_DRY_RUN_WARNING);
       if (request.dryRun === 'client') {
         for (const entry of this.pods.all()) {
           this.pods.update(entry, { ...entry.machine, state: clientDryRunState(entry.target) });
@@ -143,8 +129,6 @@ class DrainRun {
         // The nodes are cordoned, so extra replicas land elsewhere: start them now, while the watches start.
         for (const work of request.surge?.deployments ?? []) void this.surge.ready(work, this.stop.signal);
         await this.startWatches();
-      }
-      if (request.dryRun === 'none') {
         for (const left of request.surge?.restoreFirst ?? [])
           await this.surge.restore(left.namespace, left.name, 'an interrupted drain left it surged');
       }
@@ -289,9 +273,7 @@ class DrainRun {
     if (step.kind !== 'budget')
       return this.pods.apply(entry, answered(entry.machine, step, this.clock.now(), config, undefined));
     const key = budgetKey(target.ref.namespace, step.pdb);
-    const known = this.budgets.numbers(key);
-    const stale = this.statuses.stale(key);
-    const numbers = known && stale ? { ...known, staleStatus: stale } : known;
+    const numbers = withStaleStatus(this.budgets.numbers(key), this.statuses.stale(key));
     const action = this.pods.apply(entry, answered(entry.machine, step, this.clock.now(), config, numbers));
     // While a pod waits, count the budget's pods: is its status still following them?
     if (config.dryRun === 'none') void this.statuses.count(key);

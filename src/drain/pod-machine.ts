@@ -68,6 +68,14 @@ export interface BudgetNumbers {
   readonly staleStatus?: StaleStatus | undefined;
 }
 
+/** The budget's numbers as its watch last reported them, with the finding that its status is stale, if it is. */
+export function withStaleStatus(
+  numbers: BudgetNumbers | undefined,
+  stale: StaleStatus | null,
+): BudgetNumbers | undefined {
+  return numbers && stale ? { ...numbers, staleStatus: stale } : numbers;
+}
+
 export function initialMachine(): Transition {
   return {
     machine: { state: { phase: 'queued' }, attempts: 0, refusals: 0, failures: 0, waitingSinceMs: null },

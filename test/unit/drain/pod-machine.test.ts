@@ -9,6 +9,7 @@ import {
   initialMachine,
   requestSent,
   waitSkipped,
+  withStaleStatus,
   type PodMachine,
   type PodMachineConfig,
   type Transition,
@@ -234,5 +235,22 @@ describe('pod machine', () => {
     });
     expect(fresh.state).not.toHaveProperty('staleStatus');
     expect(budgetStatusJudged(stale, null).state).not.toHaveProperty('staleStatus');
+  });
+});
+
+describe('withStaleStatus', () => {
+  const numbers = { disruptionsAllowed: 0, currentHealthy: 3, desiredHealthy: 3, observed: true };
+  const stale = { healthyPods: 2, sinceMs: NOW - 30_000 };
+
+  it('adds a stale finding to the watch’s numbers', () => {
+    expect(withStaleStatus(numbers, stale)).toEqual({ ...numbers, staleStatus: stale });
+  });
+
+  it('keeps the numbers as they are when the status follows the pods', () => {
+    expect(withStaleStatus(numbers, null)).toBe(numbers);
+  });
+
+  it('has no numbers to add to before the watch reports the budget', () => {
+    expect(withStaleStatus(undefined, stale)).toBeUndefined();
   });
 });
