@@ -1,11 +1,12 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { DrainApi, RunningWatch } from '../kube/drain-api.js';
 import { classifyKubeError } from '../kube/errors.js';
-import { budgetKey } from '../plan/budgets.js';
+import { budgetKey, budgetOfKey } from '../plan/budgets.js';
 import type { BudgetExplainer } from './budget-explainer.js';
 import type { BudgetStatusJudge } from './budget-staleness.js';
 import type { BudgetWaiter } from './budget-wait.js';
 import type { Clock } from './clock.js';
+import type { DrainTarget } from './targets.js';
 import type { GoneTracker } from './wait-for-gone.js';
 
 /** How long to wait for the watches' first LIST before evicting anyway (the GET fallback covers the rest). */
@@ -36,6 +37,21 @@ export class DrainWatches {
     private readonly state: WatchedState,
     private readonly warnOnce: (what: string, message: string) => void,
   ) {}
+
+  /**
+   * The pod watch of every node and the budget watch of every namespace with a budget in the plan;
+   * resolves once they are ready (see `ready`).
+   */
+  async start(
+    nodes: readonly string[],
+    targets: readonly DrainTarget[],
+    clock: Clock,
+    stop: AbortSignal,
+  ): Promise<void> {
+    this.watchNodes(nodes);
+    for (const target of targets) for (const key of target.pdbs) this.watchBudgets(budgetOfKey(key).namespace);
+    await this.ready(clock, stop);
+  }
 
   /** The pod watch of every node. */
   watchNodes(nodes: readonly string[]): void {

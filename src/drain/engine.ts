@@ -1,6 +1,6 @@
 import { BudgetExplainer } from './budget-explainer.js';
 import { BudgetStatusJudge } from './budget-staleness.js';
-import { budgetKey, budgetOfKey } from '../plan/budgets.js';
+import { budgetKey } from '../plan/budgets.js';
 import { BudgetWaiter } from './budget-wait.js';
 import { systemClock, type Clock } from './clock.js';
 import { Slots } from './concurrency.js';
@@ -107,6 +107,7 @@ class DrainRun {
       { ...watched, podSeen: (pod) => this.pods.noteFinalizers(pod) },
       (what, message) => this.warnings.once(what, message),
     );
+    this.budgets.onChange((key, numbers) => this.pods.forWaiters(key, (machine) => budgetChanged(machine, numbers)));
     this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, this.emit);
     this.surgeOf = surgesByPod(request.surge, request.dryRun);
   }
@@ -128,7 +129,7 @@ class DrainRun {
       if (request.dryRun === 'none') {
         // The nodes are cordoned, so extra replicas land elsewhere: start them now, while the watches start.
         for (const work of request.surge?.deployments ?? []) void this.surge.ready(work, this.stop.signal);
-        await this.startWatches();
+        await this.watches.start(request.nodes, request.targets, this.clock, this.stop.signal);
         for (const left of request.surge?.restoreFirst ?? [])
           await this.surge.restore(left.namespace, left.name, 'an interrupted drain left it surged');
       }
@@ -143,16 +144,6 @@ class DrainRun {
       this.ended.abort();
       this.watches.stopAll();
     }
-  }
-
-  /** The pod watch of every node and the budget watch of every namespace with a budget in the plan. */
-  private async startWatches(): Promise<void> {
-    this.watches.watchNodes(this.request.nodes);
-    this.budgets.onChange((key, numbers) => this.pods.forWaiters(key, (machine) => budgetChanged(machine, numbers)));
-    for (const entry of this.pods.all()) {
-      for (const key of entry.target.pdbs) this.watches.watchBudgets(budgetOfKey(key).namespace);
-    }
-    await this.watches.ready(this.clock, this.stop.signal);
   }
 
   /**

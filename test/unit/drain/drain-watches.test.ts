@@ -1,7 +1,9 @@
 import { ApiException, type V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { DrainWatches, WATCH_READY_MS, watchFailureText, type WatchedState } from '../../../src/drain/drain-watches.js';
+import type { DrainTarget } from '../../../src/drain/targets.js';
 import type { WatchHandlers } from '../../../src/kube/list-watch.js';
+import type { BudgetKey } from '../../../src/plan/budgets.js';
 import { FakeClock, flush } from './fake-clock.js';
 
 /** A watch API that records each watch started, lets the test say when its first LIST is in, and fail it. */
@@ -48,6 +50,22 @@ describe('DrainWatches', () => {
     expect(started.map((w) => w.what)).toEqual(['node n1', 'node n2', 'pdbs shop', 'pdbs batch']);
     watches.stopAll();
     expect(started.every((w) => w.stopped)).toBe(true);
+  });
+
+  it('starts with the nodes’ pods and the namespaces of the plan’s budgets, each once', async () => {
+    const { api, started } = watchApi();
+    const watches = new DrainWatches(api, state(), ignore);
+    const target = (namespace: string, pdbs: BudgetKey[]): DrainTarget => ({
+      ref: { namespace, name: 'p', uid: 'u', node: 'n1' },
+      method: 'evict',
+      pdbs,
+      ownGraceSeconds: 30,
+    });
+    const targets = [target('shop', ['shop/web']), target('shop', ['shop/web', 'shop/all']), target('batch', [])];
+    const starting = watches.start(['n1'], targets, new FakeClock(), new AbortController().signal);
+    expect(started.map((w) => w.what)).toEqual(['node n1', 'pdbs shop']);
+    for (const watch of started) watch.ready();
+    await starting;
   });
 
   it('a pod the node watch reports goes to the gone tracker, then to the drain; a deleted one to the tracker', () => {
