@@ -358,6 +358,7 @@ export class SchedulingSimulation {
     // victims' replacements are placed.
     applyFindings(this.wave.checkOrder());
     applyFindings(this.wave.checkMetAfter());
+    applyFindings(this.wave.checkRoomAtEnd());
     // The victims' replacements are placed in the same round, without the race check of its evicted pods'.
     this.wave.victimsNext();
     this.roundOpen = true;

@@ -598,3 +598,20 @@ describe('seed 9253: a replacement that finds a node only met after a lower-prio
     for (const p of later) expect(p.outcomeUnknown).toBeDefined();
   });
 });
+
+describe("seed 9280: a replacement whose single node's room another of its wave, met in another order, could take", () => {
+  // web-2 (zone spread DoNotSchedule) leaves its replacement fid-node-4 only, the last node of zone-b. The
+  // plan placed web-6's, web-2's and web-5's replacements there and the filler's on fid-node-1; in the lab
+  // the filler's was met before web-6's took room on fid-node-4, went there, and web-2's found no room.
+  const plan = planOf(9280, 'fid-node-2', '2026-12-05T19:51:00Z');
+  const replacementNamed = (prefix: string) => plan.pods.find((p) => p.name.startsWith(prefix))?.replacement;
+
+  it("calls web-2's replacement unknown, naming the filler's whose node decides its room", () => {
+    expect(replacementNamed('web-2-')).toMatchObject({ placedOn: null, unknown: ROOM_CHOICE_UNKNOWN });
+    expect(replacementNamed('web-2-')?.message).toContain('depends on where the replacement of filler-');
+  });
+
+  it("calls the filler's replacement unknown too: where it goes decides web-2's room", () => {
+    expect(replacementNamed('filler-')).toMatchObject({ placedOn: null, unknown: ROOM_CHOICE_UNKNOWN });
+  });
+});
