@@ -33,11 +33,14 @@ export function budgetsShort(
 /**
  * Until every budget the batch drained is back to its disruptionsAllowed from before the batch, so the
  * next drain does not stall; false (and a warning) when --budget-timeout passes first, or the run stops.
+ * `waiting` is called once, when the first read finds a budget short: from then on the batch waits on the
+ * cluster.
  */
 export async function waitForBudgets(
   s: Pick<StepBase, 'definition' | 'deps' | 'waits' | 'emit'>,
   batch: number,
   before: ReadonlyMap<BudgetKey, number>,
+  waiting: () => void = () => {},
 ): Promise<boolean> {
   if (before.size === 0) return true;
   const { clock } = s.deps;
@@ -51,6 +54,7 @@ export async function waitForBudgets(
     }
     const short = budgetsShort(before, read);
     if (short.length === 0) return true;
+    if (reads === 0) waiting();
     const text = JSON.stringify(short);
     if (text !== reported) s.emit({ type: 'budgets-waiting', batch, budgets: short });
     reported = text;

@@ -31,7 +31,18 @@ export type RunEvent =
       /** Each node's phase as recorded when the run (re)started: a resume finds some done or mid-way. */
       readonly phases: Readonly<Record<string, NodePhase>>;
     }
-  | { readonly type: 'batch-started'; readonly atMs: number; readonly batch: number; readonly nodes: readonly string[] }
+  | {
+      readonly type: 'batch-started';
+      readonly atMs: number;
+      readonly batch: number;
+      readonly nodes: readonly string[];
+      /**
+       * The earlier batches not finished when this one starts (the window slid past them), each with its
+       * nodes not back in service yet; none means only its budgets are left to recover. Absent when every
+       * earlier batch is finished.
+       */
+      readonly unfinished?: ReadonlyArray<{ readonly batch: number; readonly nodes: readonly string[] }>;
+    }
   | {
       readonly type: 'phase';
       readonly atMs: number;

@@ -25,7 +25,7 @@ const NO_DRAIN: BatchDrainTimes = { drainSeconds: 0, replacementsReadySeconds: 0
 /**
  * Drives a run batch by batch: cordon and drain (the drain engine), the operator's command once per node,
  * the node's return (Ready, and a new bootID with --expect-reboot), uncordon, and the batch's budgets back
- * to where they were before the next batch starts. Each node's phase is written to the node before the
+ * to where they were (the window may start the next batch meanwhile: window-loop.ts). Each node's phase is written to the node before the
  * step starts, so an interruption leaves every node in a recorded phase and a resume starts each node at
  * that phase. A failed step leaves its node cordoned and stops the run after the batch (--keep-going: goes
  * on with the next batches); a node whose command failed is never uncordoned.
@@ -221,7 +221,7 @@ class PoolRun implements DrainStep, CommandStep {
       this.eta.recordCommand((this.deps.clock.now() - commandStarted) / 1000);
     }
     // 4. The budgets the batch touched back to where they were, so the next drain does not stall.
-    const budgetsOk = await waitForBudgets(this, batch, budgetsBefore);
+    const budgetsOk = await waitForBudgets(this, batch, budgetsBefore, hooks.finishing);
     return budgetsOk && nodes.every((n) => !isFailedPhase(this.phases.phaseOf(n)));
   }
 

@@ -11,6 +11,12 @@ export interface GroupHooks {
   readonly planned: () => void;
   readonly nodeDone: (node: string) => void;
   readonly passOver: () => boolean;
+  /**
+   * Its nodes are back and it waits on the cluster (its budgets to recover): the window starts the next
+   * batch meanwhile, and says so. Until a group says this or ends, the window waits for it before starting
+   * a later batch, so that a batch whose end is known at once is reported done before the next starts.
+   */
+  readonly finishing: () => void;
 }
 
 /** The node steps as the window drives them (runner.ts): it starts groups, they carry them out. */
@@ -89,6 +95,9 @@ export class RunWindow {
       for (const { batch, ok } of progress.finished()) steps.batchFinished(batch, ok);
     };
     let error: { err: unknown } | undefined;
+    // Groups under way whose nodes have all ended and which have not said they wait on the cluster: their
+    // batch's end is about to be known.
+    const ending = new Set<{ readonly batch: number }>();
     while (!steps.halted() && !error) {
       const step = nextStep({
         width,
@@ -119,6 +128,11 @@ export class RunWindow {
         break;
       }
       const { batch, nodes: group } = step;
+      if ([...ending].some((g) => g.batch < batch)) {
+        // An earlier batch is ending: its done comes first, unless it says it waits (then this one slides past).
+        await this.slotFreed.next();
+        continue;
+      }
       // A node out of service already (held) keeps its place: it is never passed over.
       const mayPassOver = !lockstep && !group.some((n) => this.held.has(n));
       for (const node of group) {
@@ -130,11 +144,22 @@ export class RunWindow {
       }
       this.inFlight += group.length;
       if (progress.start(batch)) {
-        steps.emit({ type: 'batch-started', batch, nodes: batches[batch - 1]! });
+        const unfinished = progress.unfinishedBefore(batch).map((earlier) => ({
+          batch: earlier,
+          nodes: batches[earlier - 1]!.filter((n) => steps.phaseOf(n) !== 'done'),
+        }));
+        steps.emit({
+          type: 'batch-started',
+          batch,
+          nodes: batches[batch - 1]!,
+          ...(unfinished.length > 0 ? { unfinished } : {}),
+        });
       }
       let planned!: () => void;
       const cordoned = new Promise<void>((resolve) => (planned = resolve));
       const finishedNodes = new Set<string>();
+      const self = { batch };
+      let said = false;
       const nodeDone = (node: string) => {
         if (finishedNodes.has(node)) return;
         finishedNodes.add(node);
@@ -144,10 +169,16 @@ export class RunWindow {
           failed = true;
           if (steps.isCordoned(node)) this.held.add(node);
         }
+        if (finishedNodes.size === group.length && !said) ending.add(self);
+        this.slotFreed.notify();
+      };
+      const finishing = () => {
+        said = true;
+        ending.delete(self);
         this.slotFreed.notify();
       };
       const passOver = () => mayPassOver && queue.some((q) => !passedOver.has(q.node));
-      const work = steps.runGroup(batch, group, { planned, nodeDone, passOver }).then(
+      const work = steps.runGroup(batch, group, { planned, nodeDone, passOver, finishing }).then(
         (ok) => {
           if (ok === 'passed-over') {
             // Not started (nothing written): back in the queue at their places, passed over this turn.
@@ -172,6 +203,7 @@ export class RunWindow {
         planned();
         // Nodes the group left without finishing them (an interruption, a pause, an error) leave the window.
         for (const node of group) nodeDone(node);
+        ending.delete(self);
         running.delete(settled);
         this.slotFreed.notify();
       });

@@ -116,6 +116,11 @@ export class BatchProgress {
     if (!ok) this.failed.add(batch);
   }
 
+  /** The batches before `batch` not yet reported finished, in order: a window that starts `batch` slid past them. */
+  unfinishedBefore(batch: number): number[] {
+    return this.order.filter((b) => b < batch);
+  }
+
   /** The batches now finished whose turn it is, in order, each reported once. */
   finished(): Array<{ batch: number; ok: boolean }> {
     const out: Array<{ batch: number; ok: boolean }> = [];

@@ -38,7 +38,7 @@ export class RunLines {
         ];
       }
       case 'batch-started':
-        return [out(`batch ${event.batch}: ${event.nodes.join(', ')}`)];
+        return [out(`batch ${event.batch}: ${event.nodes.join(', ')}${slidPast(event.unfinished ?? [])}`)];
       case 'phase':
         return [out(`node/${event.node} phase ${event.phase}${event.problem ? `: ${event.problem}` : ''}`)];
       case 'drain': {
@@ -74,6 +74,21 @@ export class RunLines {
         return runSummary(event).map(err);
     }
   }
+}
+
+/**
+ * What a batch that starts before the earlier ones are done says about them: the window slid past them.
+ * ", while batch 1 finishes (w2 not done yet)", ", while batch 1 finishes (its budgets recovering)".
+ */
+export function slidPast(
+  unfinished: ReadonlyArray<{ readonly batch: number; readonly nodes: readonly string[] }>,
+): string {
+  if (unfinished.length === 0) return '';
+  const each = unfinished.map(({ batch, nodes }) => {
+    const left = nodes.length === 0 ? 'its budgets recovering' : `${nodes.join(', ')} not done yet`;
+    return `batch ${batch} finishes (${left})`;
+  });
+  return `, while ${each.join(' and ')}`;
 }
 
 const COMMAND_BASIS: Readonly<Record<CommandBasis, string>> = {

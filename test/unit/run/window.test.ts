@@ -8,6 +8,10 @@ import {
   type QueuedNode,
   type WindowState,
 } from '../../../src/run/window.js';
+import type { RunEvent, RunEventBody } from '../../../src/run/events.js';
+import type { NodePhase } from '../../../src/run/state.js';
+import { RunWindow, type GroupHooks, type WindowSteps } from '../../../src/run/window-loop.js';
+import { RunLines } from '../../../src/ui/run-log-text.js';
 
 /** The plan's order of `batches` (node names), as the runner queues it. */
 const queueOf = (batches: readonly (readonly string[])[]): QueuedNode[] =>
@@ -292,5 +296,111 @@ describe('the window over a whole run (the runner loop over nextStep)', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+/** A promise and the function that resolves it. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Until the macrotask queue turns: every promise already resolved has run its reactions. */
+const settle = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * RunWindow over groups the test drives: each group is planned at once; each node's return is a gate the
+ * test opens (or open from the start); after its nodes are back, the group reads its budgets (an I/O turn)
+ * and either ends there or, when `short` names its batch, says it waits and ends when the test lets it.
+ */
+function drivenWindow(batches: readonly (readonly string[])[], options: { back?: Set<string>; short?: Set<number> }) {
+  const events: RunEventBody[] = [];
+  const phases = new Map<string, NodePhase>();
+  const gates = new Map(batches.flat().map((n) => [n, deferred()]));
+  for (const node of options.back ?? batches.flat()) gates.get(node)!.resolve();
+  const budgets = new Map(batches.map((_, i) => [i + 1, deferred()]));
+  const steps: WindowSteps = {
+    runGroup: async (batch, nodes, hooks: GroupHooks) => {
+      hooks.planned();
+      await Promise.all(
+        nodes.map(async (node) => {
+          await gates.get(node)!.promise;
+          phases.set(node, 'done');
+          hooks.nodeDone(node);
+        }),
+      );
+      await settle(); // the budgets' read
+      if (options.short?.has(batch)) {
+        hooks.finishing();
+        await budgets.get(batch)!.promise;
+      }
+      return true;
+    },
+    phaseOf: (node) => phases.get(node) ?? 'pending',
+    isCordoned: () => false,
+    halted: () => false,
+    stopping: () => false,
+    emit: (event) => events.push(event),
+    batchFinished: (batch, ok) => events.push({ type: 'batch-finished', batch, ok }),
+    untilRetry: () => Promise.resolve(),
+    now: () => 0,
+  };
+  const window = new RunWindow(batches, false, steps);
+  return { run: window.run(false), events, gates, budgets };
+}
+
+/** The batch events in the order the run said them, as the log prints them. */
+const said = (events: readonly RunEventBody[]) =>
+  events.flatMap((e) =>
+    e.type === 'batch-started' || e.type === 'batch-finished'
+      ? new RunLines().lines({ ...e, atMs: 0 } as RunEvent).map((l) => l.text)
+      : [],
+  );
+
+describe('RunWindow: the batch events come in an order a reader follows', () => {
+  it("a batch whose end is known once its nodes are back is said done before the next batch's start", async () => {
+    const { run, events } = drivenWindow([['n1'], ['n2'], ['n3']], {});
+    await run;
+    expect(said(events)).toEqual([
+      'batch 1: n1',
+      'batch 1 done',
+      'batch 2: n2',
+      'batch 2 done',
+      'batch 3: n3',
+      'batch 3 done',
+    ]);
+  });
+
+  it('a batch whose budgets are still recovering lets the next start, which says so; its done follows', async () => {
+    const { run, events, budgets } = drivenWindow([['n1'], ['n2']], { short: new Set([1]) });
+    while (!events.some((e) => e.type === 'batch-started' && e.batch === 2)) await settle();
+    budgets.get(1)!.resolve();
+    await run;
+    expect(said(events)).toEqual([
+      'batch 1: n1',
+      'batch 2: n2, while batch 1 finishes (its budgets recovering)',
+      'batch 1 done',
+      'batch 2 done',
+    ]);
+  });
+
+  it("a slot freed while the batch's other node is under way starts the next batch, which names that node", async () => {
+    const { run, events, gates } = drivenWindow(
+      [
+        ['n1', 'n2'],
+        ['n3', 'n4'],
+      ],
+      { back: new Set(['n1', 'n3', 'n4']) },
+    );
+    while (!events.some((e) => e.type === 'batch-started' && e.batch === 2)) await settle();
+    gates.get('n2')!.resolve();
+    await run;
+    expect(said(events)).toEqual([
+      'batch 1: n1, n2',
+      'batch 2: n3, n4, while batch 1 finishes (n2 not done yet)',
+      'batch 1 done',
+      'batch 2 done',
+    ]);
   });
 });
