@@ -8,8 +8,12 @@ import { plural } from '../wording.js';
 export interface ReplacementPlacer {
   evict(pod: V1Pod): void;
   place(pod: V1Pod): ReplacementPlan;
-  /** Places the replacements of the pods preemption deleted so far (after the wave's own replacements). */
-  placePreempted?(): void;
+  /**
+   * Ends a round once its own replacements are placed: places the replacements of the pods preemption
+   * deleted so far, and returns, by evicted pod, a new plan for each of the round's replacements whose
+   * fate its checks called unknown after place() returned (SchedulingSimulation.settleRound).
+   */
+  settleRound?(): ReadonlyMap<V1Pod, ReplacementPlan>;
   /** The order in which one round's replacements meet the scheduler; the plan's order without it. */
   queueOrder?(pods: readonly V1Pod[]): readonly V1Pod[];
   /**
@@ -122,10 +126,10 @@ interface Play {
   readonly pods: ReadonlyMap<string, ScheduledEviction>;
   readonly budgets: ReadonlyMap<BudgetKey, BudgetState>;
   /**
-   * Each placed replacement: `plan` as the placer returned it, and `asCounted`, a copy of it as the budgets
-   * counted it. The placer may rewrite its plans after they were counted (placePreempted: a replacement
-   * placed again once preemption frees room, or called unknown once the round's order is judged), so a
-   * plan's fate is read from `plan` once the rounds are over.
+   * Each placed replacement: `plan`, its latest plan, and `asCounted`, a copy of the plan the budgets
+   * counted. The round's checks may call its fate unknown after it was counted (settleRound gives the new
+   * plan), and the placer rewrites a plan it places again once preemption frees room (see
+   * SchedulingSimulation.retryUnplaced), so a plan's fate is read from `plan` once the rounds are over.
    */
   readonly counted: ReadonlyMap<V1Pod, { readonly plan: ReplacementPlan; readonly asCounted: ReplacementPlan }>;
   /** Budgets whose round's evictions race a preemption of the same round (see preemptionRaces), by budget. */
@@ -170,7 +174,14 @@ function playRounds(
       if (replacement !== null) counted.set(c.pod, { plan: replacement, asCounted: { ...replacement } });
       for (const b of c.budgets) budgets.get(b.key)!.recordEviction(c, round, replacement);
     }
-    placer.placePreempted?.();
+    for (const [pod, plan] of placer.settleRound?.() ?? []) {
+      const c = byPod.get(pod);
+      if (c === undefined) continue;
+      placed.set(c, plan);
+      pods.set(c.key, { ...pods.get(c.key)!, replacement: plan });
+      counted.set(pod, { plan, asCounted: counted.get(pod)!.asCounted });
+      for (const b of c.budgets) budgets.get(b.key)!.replan(c.key, plan);
+    }
     for (const race of preemptionRaces(
       round,
       admitted.map(({ c }) => c),
@@ -367,10 +378,10 @@ export function placeBlockedReplacements(
   const placed = new Map<string, ReplacementPlan>();
   const replaced = blocked.filter(needsReplacement);
   for (const c of replaced) placer.evict(c.pod);
-  const plans = replaced.map((c) => [c.key, placer.place(c.pod)] as const);
-  // Copied once the round is over: its checks may still mark a plan unknown (see placePreempted).
-  placer.placePreempted?.();
-  for (const [key, plan] of plans) placed.set(key, { ...plan, whenUnblocked: true });
+  const plans = replaced.map((c) => [c, placer.place(c.pod)] as const);
+  // Once the round is over: its checks may still call a replacement's fate unknown (see settleRound).
+  const settled = placer.settleRound?.() ?? new Map<V1Pod, ReplacementPlan>();
+  for (const [c, plan] of plans) placed.set(c.key, { ...(settled.get(c.pod) ?? plan), whenUnblocked: true });
   return placed;
 }
 
@@ -392,7 +403,7 @@ class BudgetState {
   private readonly lost: string[] = [];
   /**
    * The evicted pods it counted a replacement for, in the order it admitted them, with that replacement's
-   * plan: the placer may call its fate unknown after the count (see Play.counted), so it is read after.
+   * latest plan: the placer may call its fate unknown after the count (see Play.counted), so it is read after.
    */
   private readonly replaced: Array<{ readonly pod: string; readonly plan: ReplacementPlan }> = [];
 
@@ -427,6 +438,12 @@ class BudgetState {
     if (replacement?.schedulable) this.readyNextRound += 1;
     else if (needsReplacement(c)) this.lost.push(`the replacement of ${c.key} cannot be scheduled`);
     else if (!c.recreates) this.lost.push(`${c.key} is not recreated`);
+  }
+
+  /** The replacement of `pod` has a new plan (see ReplacementPlacer.settleRound). */
+  replan(pod: string, plan: ReplacementPlan): void {
+    const at = this.replaced.findIndex((r) => r.pod === pod);
+    if (at >= 0) this.replaced[at] = { pod, plan };
   }
 
   /**

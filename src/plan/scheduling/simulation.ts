@@ -12,7 +12,7 @@ import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
 import { pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
-import { type MutablePlan, ROOM_CHOICE_UNKNOWN, type WaveFinding, WaveOrder, type WavePlacer } from './wave-order.js';
+import { ROOM_CHOICE_UNKNOWN, type WaveFinding, WaveOrder, type WavePlacer, withFinding } from './wave-order.js';
 import { controllerRef } from '../pod-facts.js';
 import {
   drainedNodesRead,
@@ -34,7 +34,7 @@ export {
   ROOM_CHOICE_UNKNOWN,
 } from './wave-order.js';
 
-/** A victim whose replacement is filled in once placed (see placePreempted). */
+/** A victim whose replacement is filled in once placed (see settleRound). */
 type MutableVictim = { -readonly [K in keyof PreemptionVictim]: PreemptionVictim[K] };
 
 /** "preemption: …" for a replacement that preempts: the victims, the node, the budgets broken, any tie. */
@@ -48,20 +48,8 @@ function preemptionText(p: PreemptionPlan): string {
   return `preemption: deletes ${victims} on ${p.node}${budgets}; the replacement is nominated to ${p.node} and runs there once they are gone.${tie}`;
 }
 
-/** Each finding's plan names no node from now on, and its message says why (see wave-order.ts). */
-function applyFindings(findings: readonly WaveFinding[]): void {
-  for (const { plan, unknown, note } of findings) {
-    plan.message = `${plan.message} ${note}`;
-    markUnknown(plan, unknown);
-  }
-}
-
-/** The plan names no node: its fate is unknown, for this reason (or the one it was unknown for already). */
-function markUnknown(plan: MutablePlan, reason: string): void {
-  plan.placedOn = null;
-  plan.unknown ??= reason;
-  delete plan.tiedWith;
-}
+/** A plan that a retry rewrites once preemption frees room (see retryUnplaced). */
+type MutablePlan = { -readonly [K in keyof ReplacementPlan]: ReplacementPlan[K] };
 
 /**
  * Not the scheduler's wording: a drained node that passes every modelled filter (the pod tolerates the
@@ -134,7 +122,7 @@ export class SchedulingSimulation {
   private readonly drainedNodes: ReadonlySet<string>;
   /** Where the next placement starts filtering (`nextStartNodeIndex`). */
   private nextStart = 0;
-  /** Victims whose controllers recreate them, waiting for `placePreempted`. */
+  /** Victims whose controllers recreate them, waiting for `settleRound`. */
   private readonly preempted: Array<{ readonly victim: NodePod; readonly plan: MutableVictim }> = [];
   /**
    * Per budget, how many of its pods preemption deleted in earlier rounds: the disruption controller has
@@ -148,8 +136,15 @@ export class SchedulingSimulation {
    */
   private readonly budgetsSpending = new Map<BudgetKey, number>();
   private drainBudgetsAllow: ReadonlyMap<BudgetKey, number> = new Map();
-  /** Replacements that found no node so far, each with the plan that says so (rewritten if a retry places it). */
-  private readonly unplaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan }> = [];
+  /** Pods whose replacements found no node so far (their plans are rewritten if a retry places them). */
+  private readonly unplaced: V1Pod[] = [];
+  /**
+   * The plan of each replacement placed, as the wave-order findings have left it: a finding makes a new
+   * plan (withFinding), and the one place() returned stays as it was.
+   */
+  private readonly plans = new Map<V1Pod, ReplacementPlan>();
+  /** The pods whose plans a finding made anew since the round's last settleRound. */
+  private readonly found = new Set<V1Pod>();
   /** A preemption deleted pods since the last retry of the unplaced replacements. */
   private roomFreed = false;
   /** Whether the current round's placements have started: the next eviction starts a new round. */
@@ -265,19 +260,30 @@ export class SchedulingSimulation {
    * the drained set; on success the replacement is committed (counted on its node for resources, ports,
    * affinity and spread) so later placements compete for the same room. One that fits nowhere may preempt
    * lower-priority pods (DefaultPreemption): they are deleted, and their own replacements are placed by
-   * `placePreempted`. One that finds no node is tried again when a preemption frees room (see retryUnplaced).
+   * `settleRound`. One that finds no node is tried again when a preemption frees room (see retryUnplaced).
    */
   place(pod: V1Pod): ReplacementPlan {
     const mate = this.wave.mateOf(pod);
     if (!this.roundOpen) this.wave.open(this.cluster.placedCount);
     this.roundOpen = true;
-    const plan = this.placeOnce(pod) as MutablePlan;
-    if (mate) applyFindings(this.wave.judge(mate, pod, plan));
+    this.plans.set(pod, this.placeOnce(pod));
+    if (mate) this.apply(this.wave.judge(mate, pod, this.plans.get(pod)!));
+    // Returned with the findings on it: not one to hand back again.
+    this.found.delete(pod);
+    const plan = this.plans.get(pod)!;
     // One whose room another's placement decides is tried again too: room a preemption frees settles it.
     if (!plan.schedulable && (plan.unknown === undefined || plan.unknown === ROOM_CHOICE_UNKNOWN)) {
-      this.unplaced.push({ pod, plan });
+      this.unplaced.push(pod);
     }
     return plan;
+  }
+
+  /** Each finding's pod gets a new plan that says why its fate is unknown (see withFinding). */
+  private apply(findings: readonly WaveFinding[]): void {
+    for (const finding of findings) {
+      this.plans.set(finding.pod, withFinding(this.plans.get(finding.pod)!, finding));
+      this.found.add(finding.pod);
+    }
   }
 
   /** What the wave-order rules ask of this simulation (see WavePlacer). */
@@ -317,6 +323,8 @@ export class SchedulingSimulation {
       budgetsSpent: new Map(this.budgetsSpent),
       budgetsSpending: new Map(this.budgetsSpending),
       unplaced: [],
+      plans: new Map(),
+      found: new Set(),
     });
     copy.wave = new WaveOrder(copy.wavePlacer());
     return copy;
@@ -350,15 +358,19 @@ export class SchedulingSimulation {
   }
 
   /**
-   * Places the replacements of the pods preemption deleted since the last call, higher priority first (the
-   * queue's order), each of which may preempt in turn; fills in each victim's `replacement`.
+   * Ends the round's placements: judges the order its own replacements were met in (see
+   * WaveOrder.checkOrder, checkMetAfter, checkRoomAtEnd), then places the replacements of the pods
+   * preemption deleted since the last call, higher priority first (the queue's order), each of which may
+   * preempt in turn, and fills in each victim's `replacement`. Returns, by evicted pod, the new plan of
+   * each replacement whose fate the round's findings called unknown after place() returned its plan: the
+   * plan returned is not changed.
    */
-  placePreempted(): void {
+  settleRound(): ReadonlyMap<V1Pod, ReplacementPlan> {
     // The round's own replacements are all placed: the order they were met in is judged before the
     // victims' replacements are placed.
-    applyFindings(this.wave.checkOrder());
-    applyFindings(this.wave.checkMetAfter());
-    applyFindings(this.wave.checkRoomAtEnd());
+    this.apply(this.wave.checkOrder());
+    this.apply(this.wave.checkMetAfter());
+    this.apply(this.wave.checkRoomAtEnd());
     // The victims' replacements are placed in the same round, without the race check of its evicted pods'.
     this.wave.victimsNext();
     this.roundOpen = true;
@@ -367,28 +379,33 @@ export class SchedulingSimulation {
       for (const { victim, plan } of batch) plan.replacement = this.place(victim.pod);
       if (this.preempted.length === 0) this.retryUnplaced();
     }
+    const settled = new Map([...this.found].map((pod) => [pod, this.plans.get(pod)!]));
+    this.found.clear();
+    return settled;
   }
 
   /**
    * The scheduler moves the pods it could not place back to its active queue when a pod is deleted (the
    * queueing hints of NodeResourcesFit, InterPodAffinity, PodTopologySpread…): once a preemption has
    * deleted its victims, every replacement still without a node is tried again, higher priority first.
-   * One that now finds a node (or preempts) is reported as such: its plan is rewritten in place, wherever
-   * the plan holds it (a drained pod's replacement, a victim's).
+   * One that now finds a node (or preempts) is reported as such: its latest plan (see settleRound) is
+   * rewritten in place, wherever the plan holds it (a drained pod's replacement, a victim's), in this
+   * round or an earlier one.
    */
   private retryUnplaced(): void {
     if (!this.roomFreed) return;
     this.roomFreed = false;
     const priority = (pod: V1Pod) => podInfo(pod, this.index.snapshot).priority;
-    const waiting = this.unplaced.splice(0).sort((a, b) => priority(b.pod) - priority(a.pod));
-    for (const entry of waiting) {
-      const again = this.placeOnce(entry.pod);
+    const waiting = this.unplaced.splice(0).sort((a, b) => priority(b) - priority(a));
+    for (const pod of waiting) {
+      const again = this.placeOnce(pod);
       if (!again.schedulable) {
-        this.unplaced.push(entry);
+        this.unplaced.push(pod);
         continue;
       }
-      for (const key of Object.keys(entry.plan)) delete entry.plan[key as keyof MutablePlan];
-      Object.assign(entry.plan, again);
+      const plan = this.plans.get(pod) as MutablePlan;
+      for (const key of Object.keys(plan)) delete plan[key as keyof MutablePlan];
+      Object.assign(plan, again);
     }
   }
 

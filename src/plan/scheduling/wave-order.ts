@@ -15,19 +15,31 @@ import { isLateReplacement } from './scheduling-queue.js';
  * and the plan places them in one order of many. Each rule below places a replacement again in another
  * order the cluster may take (met first, met between its mates' old pods and their replacements, its
  * StatefulSet mates first) or weighs where an earlier one could as well have gone; where the answer
- * differs, it returns a finding: the plan whose fate is unknown, why, and the sentence its message gains.
- * The simulation applies the findings; this module changes no plan. Each rule says the fidelity seed
- * that taught it (docs/fidelity.md tells what the lab did there).
+ * differs, it returns a finding: the evicted pod whose replacement's fate is unknown, why, and the
+ * sentence its plan's message gains (withFinding builds that plan). No plan is changed: a pod found
+ * unknown is remembered here, for the later rules of its round. Each rule says the fidelity seed that
+ * taught it (docs/fidelity.md tells what the lab did there).
  */
 
-/** A replacement's plan as the simulation fills it in (and applies findings to it). */
-export type MutablePlan = { -readonly [K in keyof ReplacementPlan]: ReplacementPlan[K] };
-
-/** A replacement whose fate is unknown: why (one of the reasons below), and what its message gains. */
+/** The evicted pod whose replacement's fate is unknown: why (one of the reasons below), and what its message gains. */
 export interface WaveFinding {
-  readonly plan: MutablePlan;
+  readonly pod: V1Pod;
   readonly unknown: string;
   readonly note: string;
+}
+
+/**
+ * The plan a finding leaves: its message gains the note, it names no node (nor nodes tied with one), and
+ * its fate is unknown for the finding's reason, or the one it was unknown for already.
+ */
+export function withFinding(plan: ReplacementPlan, finding: WaveFinding): ReplacementPlan {
+  const { tiedWith: _tied, ...rest } = plan;
+  return {
+    ...rest,
+    message: `${plan.message} ${finding.note}`,
+    placedOn: null,
+    unknown: plan.unknown ?? finding.unknown,
+  };
 }
 
 /** What becomes of a replacement placed alone under some condition (nothing committed). */
@@ -91,7 +103,7 @@ export const REPLACEMENT_ORDER_UNKNOWN =
  */
 interface Movable {
   readonly pod: V1Pod;
-  readonly plan: MutablePlan;
+  readonly plan: ReplacementPlan;
   readonly info: PodInfo;
   readonly node: string;
   readonly elsewhere: readonly string[];
@@ -103,7 +115,7 @@ export type Fate = 'fits' | 'preempts' | 'none';
 /** A replacement of the current round, its plan, and the node the plan placed it on before any check. */
 interface RoundPlan {
   readonly pod: V1Pod;
-  readonly plan: MutablePlan;
+  readonly plan: ReplacementPlan;
   readonly node: string | null;
 }
 
@@ -171,7 +183,7 @@ export class WaveOrder {
   /** The pods of the current round of evictions. */
   private round: RoundPod[] = [];
   /** The round's replacements placed so far, each with the node it took (see checkRace). */
-  private roundPlaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan; readonly node: string | null }> = [];
+  private roundPlaced: RoundPlan[] = [];
   /** The round's replacements placed where other nodes were as good (see checkRoom). */
   private movable: Movable[] = [];
   /** The simulation's copy from where a round holding both kinds began, and the round's plans (see checkOrder). */
@@ -179,9 +191,11 @@ export class WaveOrder {
   /** The simulation's placedCount when the round's first replacement was placed. */
   private roundFrom = 0;
   /** The round's replacements that found no node, each with the placedCount then (see checkMetAfter). */
-  private roundUnplaced: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan; readonly at: number }> = [];
+  private roundUnplaced: Array<{ readonly pod: V1Pod; readonly plan: ReplacementPlan; readonly at: number }> = [];
   /** The round's replacements that fit on a single node, and that node (see checkRoomAtEnd). */
-  private roundSingles: Array<{ readonly pod: V1Pod; readonly plan: MutablePlan; readonly node: string }> = [];
+  private roundSingles: Array<{ readonly pod: V1Pod; readonly plan: ReplacementPlan; readonly node: string }> = [];
+  /** The round's pods the rules have found unknown so far (their plans, as placed, do not say it). */
+  private found = new Set<V1Pod>();
   /** The round's replacements that fit on several nodes (see checkRoomAtEnd). */
   private roundChoices: Array<Omit<Movable, 'elsewhere'>> = [];
 
@@ -197,7 +211,7 @@ export class WaveOrder {
   /** A new round of evictions begins. */
   nextRound(): void {
     [this.round, this.roundPlaced, this.movable, this.ordered] = [[], [], [], null];
-    [this.roundUnplaced, this.roundSingles, this.roundChoices] = [[], [], []];
+    [this.roundUnplaced, this.roundSingles, this.roundChoices, this.found] = [[], [], [], new Set()];
   }
 
   /** The round's preemption victims' replacements are placed next: no race check for them. */
@@ -222,16 +236,27 @@ export class WaveOrder {
    * with): the eviction race, then the preemption met first, then the affinity race, then the room choice;
    * a plan one finds unknown is not judged by the next.
    */
-  judge(mate: RoundPod, pod: V1Pod, plan: MutablePlan): WaveFinding[] {
+  judge(mate: RoundPod, pod: V1Pod, plan: ReplacementPlan): WaveFinding[] {
     this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
     if (fateOf(plan) === 'none') this.roundUnplaced.push({ pod, plan, at: this.placer.cluster.placedCount });
     const findings = this.checkRace(mate, plan);
-    const flagged = new Set(findings.map((f) => f.plan));
+    const flagged = new Set(findings.map((f) => f.pod));
     findings.push(...this.checkPreemptsMetFirst(pod, plan, flagged));
-    for (const f of findings) flagged.add(f.plan);
+    for (const f of findings) flagged.add(f.pod);
     findings.push(...this.checkAffinityRace(pod, plan, flagged));
-    for (const f of findings) flagged.add(f.plan);
+    for (const f of findings) flagged.add(f.pod);
     findings.push(...this.checkRoom(pod, plan, mate.first, flagged));
+    return this.remember(findings);
+  }
+
+  /** Whether the replacement's fate is unknown: its plan says so, or a rule of its round found it. */
+  private isUnknown(pod: V1Pod, plan: ReplacementPlan): boolean {
+    return plan.unknown !== undefined || this.found.has(pod);
+  }
+
+  /** The findings, their pods remembered as unknown for the round's later rules. */
+  private remember(findings: WaveFinding[]): WaveFinding[] {
+    for (const f of findings) this.found.add(f.pod);
     return findings;
   }
 
@@ -272,9 +297,9 @@ export class WaveOrder {
    * Taught by seeds 141, 185 and 403 (the race), 7423 and 7329 (a replacement flagged still holds the
    * node it took) and 7406 (refusedOnlyForRoomOf), in test/fixtures/fidelity/.
    */
-  private checkRace(mate: RoundPod, plan: MutablePlan): WaveFinding[] {
+  private checkRace(mate: RoundPod, plan: ReplacementPlan): WaveFinding[] {
     const first = mate.first;
-    if (!first || plan.unknown !== undefined) return [];
+    if (!first || this.isUnknown(mate.pod, plan)) return [];
     const fate = fateOf(plan);
     // With the node it took: a later check may call its fate unknown and name none, but it took that room.
     if (fate === 'fits') this.roundPlaced.push({ pod: mate.pod, plan, node: plan.placedOn });
@@ -312,12 +337,12 @@ export class WaveOrder {
     const rival = (node: string | null) =>
       `the replacement of ${mate.pod.metadata?.name ?? ''}, met before it, could take ${node}`;
     const flagged = [
-      { plan, why: alone },
-      ...competitors.map((r) => ({ plan: r.plan, why: takes })),
-      ...rivals.map((r) => ({ plan: r.plan, why: rival(r.node) })),
+      { pod: mate.pod, why: alone },
+      ...competitors.map((r) => ({ pod: r.pod, why: takes })),
+      ...rivals.map((r) => ({ pod: r.pod, why: rival(r.node) })),
     ];
-    return flagged.map(({ plan: p, why }) => ({
-      plan: p,
+    return flagged.map(({ pod, why }) => ({
+      pod,
       unknown: EVICTION_RACE_UNKNOWN,
       note: `Where the scheduler meets it in its wave matters: ${why}.`,
     }));
@@ -335,8 +360,8 @@ export class WaveOrder {
    * find less room). Asked of a round of several evictions.
    * Taught by seed 8057 (test/fixtures/fidelity/seed-8057.json).
    */
-  private checkPreemptsMetFirst(pod: V1Pod, plan: MutablePlan, flagged: ReadonlySet<MutablePlan>): WaveFinding[] {
-    if (plan.unknown !== undefined || flagged.has(plan) || fateOf(plan) !== 'none') return [];
+  private checkPreemptsMetFirst(pod: V1Pod, plan: ReplacementPlan, flagged: ReadonlySet<V1Pod>): WaveFinding[] {
+    if (this.isUnknown(pod, plan) || flagged.has(pod) || fateOf(plan) !== 'none') return [];
     const replacement = podInfo(this.placer.replacementOf(pod), this.placer.snapshot);
     if (replacement.preemptionPolicy === 'Never') return [];
     const owner = controllerRef(pod)?.uid;
@@ -355,16 +380,16 @@ export class WaveOrder {
     const names = [...new Set(ahead.map((p) => p.pod.name))].join(', ');
     const fares = before.fate === 'fits' ? `go to ${before.node}` : `preempt on ${before.node}`;
     const note = `Where the scheduler meets it in its wave matters: met before the replacements placed ahead of it (${names}), it would ${fares}.`;
-    const findings: WaveFinding[] = [{ plan, unknown: EVICTION_RACE_UNKNOWN, note }];
+    const findings: WaveFinding[] = [{ pod, unknown: EVICTION_RACE_UNKNOWN, note }];
     const peers = this.roundPlaced.filter(
       (r) =>
-        r.plan.unknown === undefined &&
-        !flagged.has(r.plan) &&
+        !this.isUnknown(r.pod, r.plan) &&
+        !flagged.has(r.pod) &&
         ahead.some((p) => p.node.name === r.node && p.pod.priority === replacement.priority),
     );
     for (const r of peers) {
       const peerNote = `Where the scheduler meets it in its wave matters: the replacement of ${pod.metadata?.name ?? ''}, met before it, could ${fares}.`;
-      findings.push({ plan: r.plan, unknown: EVICTION_RACE_UNKNOWN, note: peerNote });
+      findings.push({ pod: r.pod, unknown: EVICTION_RACE_UNKNOWN, note: peerNote });
     }
     return findings;
   }
@@ -394,7 +419,7 @@ export class WaveOrder {
    * finds no node. Room only (resources and pod slots), as checkRoom.
    * Taught by seed 403 (test/fixtures/fidelity/seed-403.json).
    */
-  private takesRoomFirst(pod: V1Pod, plan: MutablePlan, first: NonNullable<RoundPod['first']>): boolean {
+  private takesRoomFirst(pod: V1Pod, plan: ReplacementPlan, first: NonNullable<RoundPod['first']>): boolean {
     if (first.fate !== 'fits' || fateOf(plan) !== 'fits' || first.node === null || first.node === plan.placedOn)
       return false;
     const node = this.placer.cluster.nodeInfo(first.node);
@@ -415,8 +440,8 @@ export class WaveOrder {
    * weighed. Then records this one, placed with other nodes as good, for the round's later replacements.
    * Taught by seed 229 (test/fixtures/fidelity/seed-229.json).
    */
-  private checkRoom(pod: V1Pod, plan: MutablePlan, first: RoundPod['first'], flagged: Set<MutablePlan>): WaveFinding[] {
-    if (plan.unknown !== undefined || flagged.has(plan)) return [];
+  private checkRoom(pod: V1Pod, plan: ReplacementPlan, first: RoundPod['first'], flagged: Set<V1Pod>): WaveFinding[] {
+    if (this.isUnknown(pod, plan) || flagged.has(pod)) return [];
     const info = podInfo(pod, this.placer.snapshot);
     const fate = fateOf(plan);
     const single =
@@ -430,7 +455,7 @@ export class WaveOrder {
     } else if (fate !== 'fits') {
       movedBy = this.movable.filter((m) => this.refusedOnlyForRoomOf(pod, plan, m));
     }
-    if (movedBy.length > 0) return this.roomFindings(pod, plan, movedBy, flagged);
+    if (movedBy.length > 0) return this.roomFindings(pod, movedBy, flagged);
     if (single) this.roundSingles.push({ pod, plan, node: single.name });
     if (fate !== 'fits' || !plan.placedOn) return [];
     if (plan.nodes.length > 1) this.roundChoices.push({ pod, plan, info, node: plan.placedOn });
@@ -441,22 +466,22 @@ export class WaveOrder {
   }
 
   /** The replacement and the movable ones whose choice of node decides its room: unknown, each saying why. */
-  private roomFindings(pod: V1Pod, plan: MutablePlan, movedBy: readonly Movable[], flagged: Set<MutablePlan>) {
+  private roomFindings(pod: V1Pod, movedBy: readonly Movable[], flagged: Set<V1Pod>) {
     const name = pod.metadata?.name ?? '';
     const where = movedBy.map((m) => `the replacement of ${m.pod.metadata?.name ?? ''} (${nodesOf(m)})`);
     const findings: WaveFinding[] = [
       {
-        plan,
+        pod,
         unknown: ROOM_CHOICE_UNKNOWN,
         note: `Whether it finds room depends on where ${where.join(' and ')} goes.`,
       },
     ];
-    flagged.add(plan);
+    flagged.add(pod);
     for (const m of movedBy) {
-      if (m.plan.unknown !== undefined || flagged.has(m.plan)) continue;
-      flagged.add(m.plan);
+      if (this.isUnknown(m.pod, m.plan) || flagged.has(m.pod)) continue;
+      flagged.add(m.pod);
       const note = `Where it goes (${nodesOf(m)}) decides whether the replacement of ${name} finds room.`;
-      findings.push({ plan: m.plan, unknown: ROOM_CHOICE_UNKNOWN, note });
+      findings.push({ pod: m.pod, unknown: ROOM_CHOICE_UNKNOWN, note });
     }
     return findings;
   }
@@ -474,10 +499,10 @@ export class WaveOrder {
    */
   checkRoomAtEnd(): WaveFinding[] {
     const findings: WaveFinding[] = [];
-    const flagged = new Set<MutablePlan>();
+    const flagged = new Set<V1Pod>();
     for (const { pod, plan, node: name } of this.roundSingles) {
       const node = this.placer.cluster.nodeInfo(name);
-      if (!node || plan.unknown !== undefined || flagged.has(plan)) continue;
+      if (!node || this.isUnknown(pod, plan) || flagged.has(pod)) continue;
       const owner = controllerRef(pod)?.uid;
       const couldTake = this.roundChoices
         .filter((c) => c.node !== name && c.plan.nodes.includes(name))
@@ -485,16 +510,16 @@ export class WaveOrder {
       const movedBy = [...couldTake, ...this.movable]
         .filter(
           (m) =>
-            m.plan !== plan &&
+            m.pod !== pod &&
             controllerRef(m.pod)?.uid !== owner &&
             m.elsewhere.includes(name) &&
             !hasRoom(m.info, node, this.placer.cluster),
         )
-        .filter((m, i, all) => all.findIndex((o) => o.plan === m.plan) === i);
-      if (movedBy.length > 0) findings.push(...this.roomFindings(pod, plan, movedBy, flagged));
+        .filter((m, i, all) => all.findIndex((o) => o.pod === m.pod) === i);
+      if (movedBy.length > 0) findings.push(...this.roomFindings(pod, movedBy, flagged));
     }
     this.roundSingles = [];
-    return findings;
+    return this.remember(findings);
   }
 
   /**
@@ -511,8 +536,8 @@ export class WaveOrder {
    * periodic flush of unschedulable pods (5 minutes). Room only as the plan has it.
    * Taught by seed 43 (test/fixtures/fidelity/seed-43.json).
    */
-  private checkAffinityRace(pod: V1Pod, plan: MutablePlan, flagged: ReadonlySet<MutablePlan>): WaveFinding[] {
-    if (plan.unknown !== undefined || flagged.has(plan)) return [];
+  private checkAffinityRace(pod: V1Pod, plan: ReplacementPlan, flagged: ReadonlySet<V1Pod>): WaveFinding[] {
+    if (this.isUnknown(pod, plan) || flagged.has(pod)) return [];
     if (!pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length) return [];
     const replacement = podInfo(this.placer.replacementOf(pod), this.placer.snapshot);
     const terms = replacement.requiredAffinityTerms;
@@ -548,7 +573,7 @@ export class WaveOrder {
           ? `it would preempt on ${between.node}`
           : 'it would find no node, and kube-scheduler tries it again only when it flushes its unschedulable pods (its affinity term has a namespaceSelector, which the queueing hint for an added pod does not read)';
     const note = `Where the scheduler meets it in its wave matters: its required pod affinity selects pods of its wave being replaced (${names}); met once their old pods are gone and before their replacements are placed, ${fares}.`;
-    return [{ plan, unknown: AFFINITY_RACE_UNKNOWN, note }];
+    return [{ pod, unknown: AFFINITY_RACE_UNKNOWN, note }];
   }
 
   /**
@@ -580,7 +605,7 @@ export class WaveOrder {
   checkMetAfter(): WaveFinding[] {
     const findings: WaveFinding[] = [];
     for (const { pod, plan, at } of this.roundUnplaced) {
-      if (plan.unknown !== undefined || fateOf(plan) !== 'none') continue;
+      if (this.isUnknown(pod, plan) || fateOf(plan) !== 'none') continue;
       const behind = this.placer.cluster.placedSince(at);
       if (behind.length === 0) continue;
       const replacement = podInfo(this.placer.replacementOf(pod), this.placer.snapshot);
@@ -591,10 +616,10 @@ export class WaveOrder {
       const names = [...new Set(behind.map((p) => p.pod.name))].join(', ');
       const fares = after.fate === 'fits' ? `go to ${after.node}` : `preempt on ${after.node}`;
       const note = `Where the scheduler meets it in its wave matters: met after the replacements placed behind it (${names}), it would ${fares}.`;
-      findings.push({ plan, unknown: EVICTION_RACE_UNKNOWN, note });
+      findings.push({ pod, unknown: EVICTION_RACE_UNKNOWN, note });
     }
     this.roundUnplaced = [];
-    return findings;
+    return this.remember(findings);
   }
 
   /** Whether the round's evictions make both StatefulSet replacements and others (see checkOrder). */
@@ -635,18 +660,18 @@ export class WaveOrder {
     }
     const names = late.map((p) => p.metadata?.name ?? '').join(', ');
     const findings: WaveFinding[] = [];
-    const flagged = new Set<MutablePlan>();
+    const flagged = new Set<V1Pod>();
     for (const { pod, plan } of ordered.placed) {
       const there = other.get(pod);
-      if (plan.unknown !== undefined || flagged.has(plan) || !there || sameOutcome(plan, there)) continue;
-      flagged.add(plan);
+      if (this.isUnknown(pod, plan) || flagged.has(pod) || !there || sameOutcome(plan, there)) continue;
+      flagged.add(pod);
       const when = isLateReplacement(pod)
         ? "met before the wave's other replacements"
         : `met after the replacement of ${names}`;
       const note = `Which of its wave's replacements the scheduler meets first matters: ${when}, it would ${outcomeText(there)}.`;
-      findings.push({ plan, unknown: REPLACEMENT_ORDER_UNKNOWN, note });
+      findings.push({ pod, unknown: REPLACEMENT_ORDER_UNKNOWN, note });
     }
-    return findings;
+    return this.remember(findings);
   }
 
   /**

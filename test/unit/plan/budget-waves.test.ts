@@ -163,21 +163,24 @@ describe('scheduleEvictions', () => {
       expect(schedule.budgets.get('shop/web')).toEqual({ perWave: 1, waves: 3, unknown: why });
     });
 
-    it('reads a fate the placer calls unknown only after the budget counted the replacement (placePreempted)', () => {
+    it('reads a fate the placer calls unknown only after the budget counted the replacement (settleRound)', () => {
       // The placer finds each replacement a node, and once the wave's own replacements are placed calls
-      // the first one's fate unknown, in the plan it returned (as SchedulingSimulation.checkOrder does).
+      // the first one's fate unknown, in a new plan (as SchedulingSimulation.checkOrder does).
       const placer = placerWithRoom(10);
-      const plans: Array<{ -readonly [K in keyof ReplacementPlan]: ReplacementPlan[K] }> = [];
+      const plans: Array<[V1Pod, ReplacementPlan]> = [];
       const late: ReplacementPlacer = {
         ...placer,
         place: (pod) => {
-          const plan = { ...placer.place(pod) };
-          plans.push(plan);
+          const plan = placer.place(pod);
+          plans.push([pod, plan]);
           return plan;
         },
-        placePreempted: () => {
-          if (plans.length === 1) [plans[0]!.placedOn, plans[0]!.unknown] = [null, 'the order decides'];
-        },
+        settleRound: () =>
+          new Map(
+            plans.length === 1
+              ? [[plans[0]![0], { ...plans[0]![1], placedOn: null, unknown: 'the order decides' }]]
+              : [],
+          ),
       };
       const schedule = scheduleEvictions(pods(), late, EVICT);
       expect(schedule.pods.get('shop/a')?.replacement?.unknown).toBe('the order decides');

@@ -240,7 +240,7 @@ describe("SchedulingSimulation: a wave's StatefulSet replacement met before its 
     const sim = new SchedulingSimulation(index, new Set(['n1']));
     for (const p of evicted) sim.evict(p);
     const plans = new Map(sim.queueOrder(evicted).map((p) => [p.metadata!.name!, sim.place(p)]));
-    sim.placePreempted();
+    for (const [p, plan] of sim.settleRound()) plans.set(p.metadata!.name!, plan);
     return plans;
   }
 
@@ -260,6 +260,21 @@ describe("SchedulingSimulation: a wave's StatefulSet replacement met before its 
     expect(plans.get('db-0')!.message).toMatch(/met before the wave's other replacements, it would go to n2\.$/);
   });
 
+  it('leaves each plan place() returned as it was: the findings of the round come back as new plans', () => {
+    const evicted = [db.obj(), filler.obj()];
+    const index = makeIndex({ nodes: nodes.map((n) => n.obj()), pods: [...evicted, lowA.obj(), lowB.obj()] });
+    const sim = new SchedulingSimulation(index, new Set(['n1']));
+    for (const p of evicted) sim.evict(p);
+    const returned = sim.queueOrder(evicted).map((p) => [p, Object.freeze(sim.place(p))] as const);
+    const settled = sim.settleRound();
+    for (const [pod, plan] of returned) {
+      expect(plan.unknown).toBeUndefined();
+      const after = settled.get(pod)!;
+      expect(after).toMatchObject({ placedOn: null, unknown: REPLACEMENT_ORDER_UNKNOWN });
+      expect(after.message.startsWith(`${plan.message} Which of its wave's replacements`)).toBe(true);
+    }
+  });
+
   it('does not flag a replacement that only scores another of its feasible nodes in that order', () => {
     // n2 and n4 (zone-a, 2 cpu, n4 with 100m taken): the filler (1 cpu) takes n2 first, so db-0's goes
     // to n4, the less allocated then; met first, db-0's goes to n2, and the filler's still fits there.
@@ -277,7 +292,7 @@ describe("SchedulingSimulation: a wave's StatefulSet replacement met before its 
     const evicted = index.snapshot.pods.filter((p) => p.spec?.nodeName === 'n1');
     for (const p of evicted) sim.evict(p);
     const plans = new Map(sim.queueOrder(evicted).map((p) => [p.metadata!.name!, sim.place(p)]));
-    sim.placePreempted();
+    for (const [p, plan] of sim.settleRound()) plans.set(p.metadata!.name!, plan);
     expect(plans.get('filler-x')).toMatchObject({ placedOn: 'n2' });
     expect(plans.get('db-0')).toMatchObject({ placedOn: 'n4', nodes: ['n2', 'n4'] });
     expect([...plans.values()].every((p) => p.unknown === undefined)).toBe(true);

@@ -2,26 +2,28 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-state.js';
 import { replacementQueue } from '../../../../src/plan/scheduling/scheduling-queue.js';
-import {
-  type MutablePlan,
-  REPLACEMENT_ORDER_UNKNOWN,
-  WaveOrder,
-  type WavePlacer,
-} from '../../../../src/plan/scheduling/wave-order.js';
+import { REPLACEMENT_ORDER_UNKNOWN, WaveOrder, type WavePlacer } from '../../../../src/plan/scheduling/wave-order.js';
+import type { ReplacementPlan } from '../../../../src/plan/types.js';
 import { makePod, makeSnapshot } from '../../builders.js';
 
 const db = makePod().name('db-0').node('n0').owner('StatefulSet', 'db').requests('1', '64Mi').obj();
 const web = makePod().name('web-a').node('n0').owner('ReplicaSet', 'web').requests('1', '64Mi').obj();
 const snapshot = makeSnapshot({ pods: [db, web] });
 
-const fits = (node: string): MutablePlan => ({
+const fits = (node: string): ReplacementPlan => ({
   schedulable: true,
   nodes: [node, 'n9'],
   placedOn: node,
   rejected: [],
   message: `the replacement would be assigned to ${node}.`,
 });
-const noNode = (): MutablePlan => ({ schedulable: false, nodes: [], placedOn: null, rejected: [], message: 'none.' });
+const noNode = (): ReplacementPlan => ({
+  schedulable: false,
+  nodes: [],
+  placedOn: null,
+  rejected: [],
+  message: 'none.',
+});
 
 /**
  * The simulation's side of the rules, as a round of a StatefulSet's and a ReplicaSet's pod sees it: each
@@ -55,7 +57,7 @@ describe('WaveOrder', () => {
     ]);
     for (const pod of [web, db]) expect(wave.judge(wave.mateOf(pod)!, pod, plans.get(pod)!)).toEqual([]);
     const findings = wave.checkOrder();
-    expect(findings.map(({ plan, unknown, note }) => [plan === plans.get(web) ? 'web' : 'db', unknown, note])).toEqual([
+    expect(findings.map(({ pod, unknown, note }) => [pod === web ? 'web' : 'db', unknown, note])).toEqual([
       [
         'web',
         REPLACEMENT_ORDER_UNKNOWN,
