@@ -4,6 +4,7 @@ import { hasAutoscalerRecord, surgeRecordOf, type AutoscalerBounds, type SurgeRe
 import { classifyKubeError } from '../kube/errors.js';
 import { autoscalerChange, raisedBounds } from '../plan/surge.js';
 import type { Clock } from './clock.js';
+import { isSurgeReady, raisedTo, restoredReplicas, returnedTo } from './surge-bounds.js';
 import type { DrainEvent } from './events.js';
 import { plural } from '../wording.js';
 
@@ -85,12 +86,13 @@ export class SurgeRunner {
         const bounds = record.autoscaler ? await this.returnAutoscaler(namespace, name, record.autoscaler) : '';
         // An autoscaler that moved the count while its bounds were raised chose it: it is left as it is.
         const replicas = deployment.spec?.replicas;
-        const own = !record.autoscaler || replicas === record.surgedTo || replicas === record.replicas;
-        await this.api.patchSurge(deployment, own ? record.replicas : null, null);
+        const restored = restoredReplicas(record, replicas);
+        await this.api.patchSurge(deployment, restored, null);
         this.surged.delete(key);
-        const count = own
-          ? `back to its own ${plural(record.replicas, 'replica')}`
-          : `left at the ${plural(replicas ?? 0, 'replica')} its autoscaler chose`;
+        const count =
+          restored !== null
+            ? `back to its own ${plural(restored, 'replica')}`
+            : `left at the ${plural(replicas ?? 0, 'replica')} its autoscaler chose`;
         this.event(key, 'restored', `${count}${bounds} (${why})`, record);
         return;
       } catch (err) {
@@ -251,13 +253,8 @@ export class SurgeRunner {
     if (!autoscaler || autoscaler.metadata?.name !== bounds.name) return `${name} is gone: nothing to raise`;
     const min = autoscaler.spec?.minReplicas ?? 1;
     const max = autoscaler.spec?.maxReplicas ?? min;
-    if (min < bounds.surgedMin || max < bounds.surgedMax) {
-      await this.api.patchAutoscalerBounds(
-        autoscaler,
-        { minReplicas: Math.max(min, bounds.surgedMin), maxReplicas: Math.max(max, bounds.surgedMax) },
-        { ...bounds, deployment, nodes: this.nodes },
-      );
-    }
+    const raised = raisedTo(bounds, { minReplicas: min, maxReplicas: max });
+    if (raised) await this.api.patchAutoscalerBounds(autoscaler, raised, { ...bounds, deployment, nodes: this.nodes });
     return `${name}: ${autoscalerChange(bounds)}, so that it keeps the extra replica`;
   }
 
@@ -271,8 +268,7 @@ export class SurgeRunner {
     if (!autoscaler || autoscaler.metadata?.name !== bounds.name) return `; ${name} is gone`;
     const min = autoscaler.spec?.minReplicas ?? 1;
     const max = autoscaler.spec?.maxReplicas ?? min;
-    const minReplicas = min === bounds.surgedMin ? bounds.minReplicas : min;
-    const maxReplicas = Math.max(minReplicas, max === bounds.surgedMax ? bounds.maxReplicas : max);
+    const { minReplicas, maxReplicas } = returnedTo(bounds, { minReplicas: min, maxReplicas: max });
     if (minReplicas !== min || maxReplicas !== max || hasAutoscalerRecord(autoscaler))
       await this.api.patchAutoscalerBounds(autoscaler, { minReplicas, maxReplicas }, null);
     return `; ${name} back to minReplicas ${minReplicas}, maxReplicas ${maxReplicas}`;
@@ -298,10 +294,4 @@ export type SurgeStep = Extract<DrainEvent, { type: 'surge' }>['step'];
 
 function scalingUpText(record: SurgeRecord): string {
   return `${record.replicas} → ${plural(record.surgedTo, 'replica')}, until the extra one is Ready`;
-}
-
-/** The Deployment controller has seen the new count and as many replicas as it asks for are Ready. */
-function isSurgeReady(deployment: V1Deployment, record: SurgeRecord): boolean {
-  const observed = (deployment.status?.observedGeneration ?? 0) >= (deployment.metadata?.generation ?? 0);
-  return observed && (deployment.status?.readyReplicas ?? 0) >= record.surgedTo;
 }
