@@ -36,13 +36,26 @@ export interface Observation {
   readonly events: readonly DrainEvent[];
   readonly before: readonly PodState[];
   readonly after: readonly PodState[];
+  /**
+   * Per pod, the admission webhooks the API server called for a real request of the drain (its dry runs
+   * left out), as the harness's webhook server recorded them; absent in a record made without one.
+   */
+  readonly webhookCalls?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface Fact {
   /** What the fact is about: a pod, a budget, a workload, the drain. */
   readonly subject: string;
   readonly fact:
-    'blocked' | 'action' | 'waves' | 'outcome' | 'admission' | 'replacements' | 'node' | 'preemption victims';
+    | 'blocked'
+    | 'action'
+    | 'waves'
+    | 'outcome'
+    | 'admission'
+    | 'webhooks'
+    | 'replacements'
+    | 'node'
+    | 'preemption victims';
   readonly plan: string;
   readonly cluster: string;
   readonly agree: boolean;
@@ -72,7 +85,7 @@ export const tallyText = (t: Tally) => `${t.immediate} at once, ${t.waits} after
  * A request the API answers with the pod already gone (`already-gone` right after `evicting`: a 404, or
  * the 409 of the drain's UID precondition meeting a new pod of the same name) admitted it: in the
  * harness's clusters nothing but the drain's eviction removes a pod of the drained node, and that
- * eviction passed its budget before the pod went (docs/fidelity.md, seed 42). A pod that disappears while
+ * eviction passed its budget before the pod went (seed 42, test/unit/fidelity/compare.test.ts). A pod that disappears while
  * it waits for its budget, with no request out, was not admitted.
  */
 export function drainOutcomes(events: readonly DrainEvent[]): Map<string, Outcome | 'skipped'> {
@@ -82,6 +95,8 @@ export function drainOutcomes(events: readonly DrainEvent[]): Map<string, Outcom
     const s = seen.get(e.pod.name) ?? { waited: false, admitted: false, skipped: false, requested: false };
     const phase = e.state.phase;
     if (phase === 'waiting-for-budget') s.waited = true;
+    // A webhook's 429 (its operator moves the pod first): the eviction waits for it.
+    if (phase === 'retrying' && WEBHOOK_REFUSAL.test(e.state.error)) s.waited = true;
     if (phase === 'terminating' || (phase === 'gone' && e.state.how === 'evicted')) s.admitted = true;
     if (phase === 'gone' && e.state.how === 'already-gone' && s.requested) s.admitted = true;
     if (phase === 'skipped') s.skipped = true;
@@ -142,7 +157,8 @@ const count = <T>(items: Iterable<T>): Map<T, number> => {
   return m;
 };
 
-export function compare(o: Observation): Comparison {
+export function compare(observation: Observation): Comparison {
+  const o = { ...observation, plan: withWebhookUncertainty(observation.plan) };
   const facts: Fact[] = [];
   const notJudged: string[] = [];
   const drained = o.plan.pods.filter((p) => p.node === o.node);
@@ -186,6 +202,10 @@ export function compare(o: Observation): Comparison {
       notJudged.push(`budget ${group}: its waves (${budgetPlan.unknown})`);
       continue;
     }
+    if (!budget && pods[0]!.outcomeUnknown !== undefined) {
+      notJudged.push(`${group}: its outcome (${pods[0]!.outcomeUnknown})`);
+      continue;
+    }
     facts.push({
       subject: budget ? `budget ${group}` : group,
       fact: budget ? 'waves' : 'outcome',
@@ -195,29 +215,57 @@ export function compare(o: Observation): Comparison {
     });
   }
 
-  // What admission answered each eviction (a policy's denial, its warnings), where the drain asked the API server.
+  // What admission answered each eviction (a policy's or webhook's denial, a webhook's 429s, the warnings),
+  // where the drain asked the API server.
   const answered = admissionAnswers(o.events);
   for (const p of drained.filter((p) => p.action === 'evict' && p.admission !== undefined)) {
     const seen = answered.get(p.name);
     if (!seen) continue;
-    if (p.admission!.unknown.length > 0) {
-      notJudged.push(`${p.name}: its admission (${p.admission!.unknown.map((u) => u.policy).join(', ')} unknown)`);
+    const undecided = [
+      ...p.admission!.unknown.map((u) => u.policy),
+      ...undecidedWebhooks(p).map((w) => `webhook ${w.name}`),
+    ];
+    if (undecided.length > 0) {
+      notJudged.push(`${p.name}: its admission (${undecided.join(', ')} unknown)`);
       continue;
     }
     // Where several policies deny, the API server reports any one of them: the cluster's may be any of the plan's.
     const denials = [p.admission!.denied, ...(p.admission!.deniedAlso ?? [])].flatMap((d) => (d ? [d.text] : []));
-    const observed = admissionText(seen.denied, [...seen.warnings]);
+    const waits = p.admission!.denied ? [] : waitingWebhooks(p);
+    const observed = admissionText(seen.denied, [...seen.warnings], [...seen.waits]);
     const named = denials.find((d) => d === seen.denied) ?? denials[0];
-    const agree = admissionText(named, p.admission!.warnings) === observed;
-    const planned = admissionText(denials.length > 1 ? `one of ${denials.join(' | ')}` : named, p.admission!.warnings);
+    const agree = admissionText(named, p.admission!.warnings, waits) === observed;
+    const planned = admissionText(
+      denials.length > 1 ? `one of ${denials.join(' | ')}` : named,
+      p.admission!.warnings,
+      waits,
+    );
     facts.push({ subject: p.name, fact: 'admission', plan: planned, cluster: observed, agree });
   }
-  // A pod the plan expects no policy to concern, that one denied or warned: disagrees too.
+  // A pod the plan expects nothing in the chain to concern, that a policy or webhook refused or warned: disagrees too.
   for (const p of drained.filter((p) => p.action === 'evict' && p.admission === undefined)) {
     const seen = answered.get(p.name);
-    if (!seen || (seen.denied === undefined && seen.warnings.size === 0)) continue;
-    const observed = admissionText(seen.denied, [...seen.warnings]);
+    if (!seen || (seen.denied === undefined && seen.warnings.size === 0 && seen.waits.size === 0)) continue;
+    const observed = admissionText(seen.denied, [...seen.warnings], [...seen.waits]);
     facts.push({ subject: p.name, fact: 'admission', plan: 'admitted', cluster: observed, agree: false });
+  }
+  // Which webhooks the API server called for each pod's eviction, against those the plan names in the chain's order.
+  if (o.webhookCalls) {
+    for (const p of drained.filter((p) => p.action === 'evict')) {
+      const called = [...(o.webhookCalls[p.name] ?? [])].sort();
+      const { certain, maybe } = webhooksCalled(p);
+      if (certain.length === 0 && maybe.length === 0 && called.length === 0) continue;
+      const agree =
+        certain.every((w) => called.includes(w)) && called.every((w) => certain.includes(w) || maybe.includes(w));
+      const planned = [certain.join(', ') || 'none', ...(maybe.length > 0 ? [`maybe ${maybe.join(', ')}`] : [])];
+      facts.push({
+        subject: p.name,
+        fact: 'webhooks',
+        plan: planned.join('; '),
+        cluster: called.join(', ') || 'none',
+        agree,
+      });
+    }
   }
 
   // Replacements per workload: how many found a node.
@@ -390,24 +438,35 @@ export function compare(o: Observation): Comparison {
 
 const sameTally = (a: Tally, b: Tally) => a.immediate === b.immediate && a.waits === b.waits && a.blocked === b.blocked;
 
-// How the API server words a ValidatingAdmissionPolicy's denial (the drain adds the HTTP status).
+// How the API server words a ValidatingAdmissionPolicy's denial and a webhook's refusal (the drain adds the HTTP
+// status to a denial).
 const POLICY_DENIAL = /ValidatingAdmissionPolicy '[^']+' with binding '[^']+' denied request/;
+const WEBHOOK_REFUSAL = /^admission webhook "[^"]+" denied the request/;
+
+interface AdmissionAnswer {
+  denied?: string;
+  readonly warnings: Set<string>;
+  /** A webhook's 429s (its operator moving the pod first), each refusal once. */
+  readonly waits: Set<string>;
+}
 
 /**
- * Per pod the drain asked the API server about (namespace left out): the policy denial that failed it (as
- * the API server worded it), and the Warning headers its answers carried.
+ * Per pod the drain asked the API server about (namespace left out): the policy's or webhook's denial that
+ * failed it (as the API server worded it), the webhooks' 429s it waited on, and the Warning headers its
+ * answers carried.
  */
-export function admissionAnswers(
-  events: readonly DrainEvent[],
-): Map<string, { denied?: string; readonly warnings: Set<string> }> {
-  const answers = new Map<string, { denied?: string; warnings: Set<string> }>();
-  const of = (name: string) => answers.get(name) ?? answers.set(name, { warnings: new Set() }).get(name)!;
+export function admissionAnswers(events: readonly DrainEvent[]): Map<string, AdmissionAnswer> {
+  const answers = new Map<string, AdmissionAnswer>();
+  const of = (name: string) =>
+    answers.get(name) ?? answers.set(name, { warnings: new Set(), waits: new Set() }).get(name)!;
   for (const e of events) {
     if (e.type === 'warning' && e.pod) of(e.pod.name).warnings.add(e.message);
     if (e.type !== 'pod') continue;
     const { phase } = e.state;
-    if (phase === 'failed' && POLICY_DENIAL.test(e.state.error)) {
+    if (phase === 'failed' && (POLICY_DENIAL.test(e.state.error) || WEBHOOK_REFUSAL.test(e.state.error))) {
       of(e.pod.name).denied = e.state.error.replace(/ \(HTTP \d+\)$/, '');
+    } else if (phase === 'retrying' && WEBHOOK_REFUSAL.test(e.state.error)) {
+      of(e.pod.name).waits.add(e.state.error);
     } else if (
       phase === 'waiting-for-budget' ||
       phase === 'terminating' ||
@@ -419,10 +478,78 @@ export function admissionAnswers(
   return answers;
 }
 
-function admissionText(denied: string | undefined, warnings: readonly string[]): string {
+function admissionText(denied: string | undefined, warnings: readonly string[], waits: readonly string[] = []): string {
   const parts = [denied === undefined ? 'admitted' : `denied: ${denied}`];
+  if (waits.length > 0) parts.push(`waited: ${[...waits].sort().join(' | ')}`);
   if (warnings.length > 0) parts.push(`warned: ${[...warnings].sort().join(' | ')}`);
   return parts.join('; ');
+}
+
+/** The webhooks whose answer, or whether they are called, the plan cannot tell. */
+const undecidedWebhooks = (p: PodPlan) =>
+  (p.admission?.webhooks ?? []).filter((w) => w.answer === 'unknown' || w.matchUnknown !== undefined);
+
+/** The 429s of the webhooks the plan expects to make the pod wait, as the API server words them. */
+const waitingWebhooks = (p: PodPlan) =>
+  (p.admission?.webhooks ?? [])
+    .filter((w) => w.answer === 'wait')
+    .map((w) => `admission webhook "${w.name}" denied the request: ${w.message ?? ''}`);
+
+/**
+ * The webhooks the drain's requests for the pod certainly reach, and those they may, in the chain's order
+ * (the reference's admission order): mutating webhooks one after another, a refusal ending the chain; then
+ * the policies, whose denial ends it before any validating webhook; then every validating webhook, called
+ * in parallel. A webhook whose answer is unknown may refuse: those after it in sequence may not be called.
+ * One that makes the pod wait admits it in the end, so those after it are reached too.
+ */
+function webhooksCalled(p: PodPlan): { certain: string[]; maybe: string[] } {
+  const certain: string[] = [];
+  const maybe: string[] = [];
+  const hooks = p.admission?.webhooks ?? [];
+  let stopped = false;
+  let perhapsStopped = false;
+  const meet = (w: (typeof hooks)[number]) => {
+    if (stopped) return;
+    (perhapsStopped || w.matchUnknown !== undefined ? maybe : certain).push(w.name);
+    if (w.answer === 'deny' && w.matchUnknown === undefined && !perhapsStopped) stopped = true;
+    else if (w.answer === 'unknown' || w.answer === 'deny' || w.matchUnknown !== undefined) perhapsStopped = true;
+  };
+  for (const w of hooks.filter((h) => h.kind === 'MutatingWebhookConfiguration')) meet(w);
+  if (p.admission?.denied?.by === 'ValidatingAdmissionPolicy' && !perhapsStopped) stopped = true;
+  if ((p.admission?.unknown.length ?? 0) > 0 || p.admission?.denied?.by === 'ValidatingAdmissionPolicy')
+    perhapsStopped = true;
+  const validating = hooks.filter((h) => h.kind === 'ValidatingWebhookConfiguration');
+  // Called in parallel: one validating webhook's refusal does not keep the others from being called.
+  if (!stopped)
+    for (const w of validating) (perhapsStopped || w.matchUnknown !== undefined ? maybe : certain).push(w.name);
+  return {
+    certain: [...new Set(certain)].sort(),
+    maybe: [...new Set(maybe)].filter((w) => !certain.includes(w)).sort(),
+  };
+}
+
+/**
+ * The plan as the harness judges it: a pod whose eviction a webhook of unknown answer decides (or one that
+ * may or may not be called) may be refused, or kept waiting, for all the plan knows, as a pod whose
+ * eviction a policy leaves unknown. Unless something in the chain certainly denies it, it is
+ * `outcomeUnknown`, and so are its budgets' waves: not judged, and the drain's end with them.
+ */
+function withWebhookUncertainty(plan: DrainPlan): DrainPlan {
+  const undecided = new Map<string, string>();
+  const pods = plan.pods.map((p) => {
+    const hook = undecidedWebhooks(p)[0];
+    if (!hook || p.admission?.denied || p.outcomeUnknown !== undefined) return p;
+    const why = `admission webhook "${hook.name}" decides its eviction, and what it answers is its own`;
+    for (const b of p.pdbs)
+      if (!undecided.has(`${b.namespace}/${b.name}`)) undecided.set(`${b.namespace}/${b.name}`, why);
+    return { ...p, outcomeUnknown: why };
+  });
+  if (pods.every((p, i) => p === plan.pods[i])) return plan;
+  const budgets = plan.budgets.map((b) => {
+    const why = undecided.get(`${b.namespace}/${b.name}`);
+    return why === undefined || b.unknown !== undefined ? b : { ...b, unknown: why };
+  });
+  return { ...plan, pods, budgets };
 }
 
 function fact<T>(subject: string, name: Fact['fact'], plan: T, cluster: T, text: (v: T) => string): Fact {

@@ -56,8 +56,19 @@ interface Workload {
 const obj = (apiVersion: string, kind: string, metadata: KubeObject['metadata'], rest: object = {}): KubeObject =>
   ({ apiVersion, kind, metadata, ...rest }) as KubeObject;
 
-/** The cluster of `seed`. */
-export function generateCluster(seed: number): GeneratedCluster {
+/**
+ * Where the cluster's admission webhooks are served (webhook-server.ts): the base of their URLs and the CA
+ * that signed the server's certificate. Without a server the URLs lead nowhere (a cluster only looked at).
+ */
+export interface WebhookServer {
+  readonly url: string;
+  readonly caBundle: string;
+}
+
+const NO_SERVER: WebhookServer = { url: 'https://127.0.0.1:1', caBundle: '' };
+
+/** The cluster of `seed`, its webhooks served by `server`. */
+export function generateCluster(seed: number, server: WebhookServer = NO_SERVER): GeneratedCluster {
   const random = new Random(seed);
   const zones = ['zone-a', 'zone-b', 'zone-c'].slice(0, random.between(2, 3));
   const nodeCount = random.between(4, 6);
@@ -139,16 +150,21 @@ export function generateCluster(seed: number): GeneratedCluster {
   if (fill > 0 && random.chance(0.5)) workloads.push(filler(fill));
   // Drawn last, so that the objects above are the same with or without them.
   const admission = random.chance(0.6) ? evictionPolicies(random, workloads) : { objects: [], lines: [] };
+  const webhooks = random.chance(0.5) ? evictionWebhooks(random, workloads, server) : { objects: [], lines: [] };
 
   return {
     seed,
     nodes,
-    steps: [[nodes.map((n) => node(n, gpuTainted))], [base, ...workloads.map((w) => w.objects), admission.objects]],
+    steps: [
+      [nodes.map((n) => node(n, gpuTainted))],
+      [base, ...workloads.map((w) => w.objects), [...admission.objects, ...webhooks.objects]],
+    ],
     workloads: [
       ...workloads.map(
         (w) => `${w.kind} ${w.name} ×${w.replicas} ${w.milliCpu}m on ${w.pool}: ${w.traits.join(', ') || 'plain'}`,
       ),
       ...admission.lines,
+      ...webhooks.lines,
     ],
   };
 }
@@ -599,4 +615,116 @@ function evictionPolicies(random: Random, workloads: readonly Workload[]): { obj
     lines.push(`ValidatingAdmissionPolicy ${name} (${action}) on evictions of ${target} pods, by ${style}`);
   }
   return { objects, lines };
+}
+
+/**
+ * How a generated webhook answers an eviction, read by webhook-server.ts from its URL's path
+ * (`/NAME/MODE/TARGET/REFUSALS`): `deny` refuses every call (403); `wait` refuses each pod's first REFUSALS
+ * real calls with 429, then admits; `kubevirt` and `strimzi` answer as those operators' webhooks do
+ * (webhook-operators.ts in the plan): KubeVirt 429 "Eviction triggered evacuation of VMI" for TARGET's pods
+ * until it has migrated them (REFUSALS calls), Strimzi's drain cleaner 500 for TARGET's pods; both admit
+ * any other pod.
+ */
+export type WebhookMode = 'deny' | 'wait' | 'kubevirt' | 'strimzi';
+
+const KUBEVIRT_WEBHOOK = 'virt-launcher-eviction-interceptor.kubevirt.io';
+const STRIMZI_WEBHOOK = 'strimzi-drain-cleaner.strimzi.io';
+
+/**
+ * One or two admission webhooks on evictions (CREATE pods/eviction), served by the harness on loopback:
+ * an operator's the plan knows (KubeVirt's eviction interceptor, its target's pods made VM launchers by the
+ * kubevirt.io/domain annotation; Strimzi's drain cleaner, its target's pods labelled as Kafka brokers),
+ * called for every eviction in the namespace; or one of the plan does not know, aimed at one workload's
+ * pods by a matchCondition on the Eviction's name, or by an objectSelector on the pods' labels (which
+ * admission never sees: the Eviction has none, so it is never called). Validating or mutating; the plan's
+ * prediction of each pod's eviction is compared with what the API server answered (compare.ts).
+ */
+function evictionWebhooks(
+  random: Random,
+  workloads: readonly Workload[],
+  server: WebhookServer,
+): { objects: KubeObject[]; lines: string[] } {
+  const objects: KubeObject[] = [];
+  const lines: string[] = [];
+  const count = random.between(1, 2);
+  const operators = new Set<WebhookMode>();
+  for (let i = 1; i <= count && workloads.length > 0; i++) {
+    const target = random.pick(workloads);
+    let mode = random.pick(['deny', 'wait', 'kubevirt', 'strimzi'] as const);
+    // One configuration per operator: its webhook's name is the operator's.
+    if (operators.has(mode)) mode = 'deny';
+    const operator = mode === 'kubevirt' || mode === 'strimzi';
+    if (operator) operators.add(mode);
+    const kind = !operator && random.chance(0.3) ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration';
+    const by = operator ? 'namespace' : random.pick(['name', 'name', 'objectSelector'] as const);
+    const refusals = mode === 'wait' || mode === 'kubevirt' ? random.between(1, 3) : 0;
+    const name =
+      mode === 'kubevirt'
+        ? KUBEVIRT_WEBHOOK
+        : mode === 'strimzi'
+          ? STRIMZI_WEBHOOK
+          : `${mode}-${i}.fidelity.example.com`;
+    if (mode === 'kubevirt') podTemplateOf(target).metadata.annotations = { 'kubevirt.io/domain': target.name };
+    if (mode === 'strimzi') {
+      // A copy: the template's labels are the selector's object too.
+      const template = podTemplateOf(target);
+      template.metadata.labels = {
+        ...template.metadata.labels,
+        'strimzi.io/kind': 'Kafka',
+        'strimzi.io/name': `${target.name}-kafka`,
+      };
+    }
+    const prefix = `${target.name}-`;
+    objects.push(
+      obj(
+        'admissionregistration.k8s.io/v1',
+        kind,
+        { name: `fidelity-${mode}-${i}`, labels: SCENARIO },
+        {
+          webhooks: [
+            {
+              name,
+              admissionReviewVersions: ['v1'],
+              sideEffects: 'None',
+              failurePolicy: 'Fail',
+              timeoutSeconds: 5,
+              ...(kind === 'MutatingWebhookConfiguration' ? { reinvocationPolicy: 'Never' } : {}),
+              clientConfig: {
+                url: `${server.url}/${name}/${mode}/${target.name}/${refusals}`,
+                caBundle: server.caBundle,
+              },
+              rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods/eviction'] }],
+              namespaceSelector: { matchLabels: { team: 'fidelity' } },
+              ...(by === 'name'
+                ? {
+                    matchConditions: [
+                      {
+                        name: 'this-workload',
+                        expression: `object.metadata.name.startsWith(${JSON.stringify(prefix)})`,
+                      },
+                    ],
+                  }
+                : by === 'objectSelector'
+                  ? { objectSelector: { matchLabels: { app: target.name } } }
+                  : {}),
+            },
+          ],
+        },
+      ),
+    );
+    const answers =
+      mode === 'deny' ? 'denies' : mode === 'strimzi' ? 'denies (500)' : `answers 429 ${refusals}× then admits`;
+    lines.push(`${kind} ${name} ${answers} evictions of ${target.name} pods, by ${by}`);
+  }
+  return { objects, lines };
+}
+
+interface PodTemplate {
+  metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
+}
+
+/** The pod template of a workload's Deployment or StatefulSet. */
+function podTemplateOf(w: Workload): PodTemplate {
+  const owner = w.objects.find((o) => o.kind === w.kind)!;
+  return (owner as unknown as { spec: { template: PodTemplate } }).spec.template;
 }

@@ -11,6 +11,7 @@ import type * as Commands from './commands.js';
 import type * as Compare from './compare.js';
 import type * as Generate from './generate-cluster.js';
 import type * as Queue from './scheduler-queue.js';
+import type * as Webhooks from './webhook-server.js';
 import type * as SnapshotCommand from '../../src/snapshot/snapshot-command.js';
 
 // Imported by URL: node runs these scripts from source and resolves a .ts file only by its own name.
@@ -20,6 +21,7 @@ const { compare } = await load<typeof Compare>('./compare.ts');
 const { CLI, planDrain, run } = await load<typeof Commands>('./commands.ts');
 const { generateCluster, NAMESPACE } = await load<typeof Generate>('./generate-cluster.ts');
 const { SchedulerMetrics } = await load<typeof Queue>('./scheduler-queue.ts');
+const { EvictionWebhooks } = await load<typeof Webhooks>('./webhook-server.ts');
 // From source: the module imports nothing, so node runs it without a build (which CI makes beside the e2e run).
 const { SNAPSHOT_COMMAND } = await load<typeof SnapshotCommand>('../../src/snapshot/snapshot-command.ts');
 
@@ -188,12 +190,17 @@ export interface CheckOptions {
   readonly settleSeconds?: number;
 }
 
+/** The generated clusters' admission webhooks: one server for the process, its calls forgotten per cluster. */
+let webhookServer: Promise<Webhooks.EvictionWebhooks> | undefined;
+
 /** Seeds the cluster of `seed`, plans and drains its busiest node, and compares. */
 export async function checkCluster(seed: number, lab: Lab, options: CheckOptions = {}): Promise<ClusterResult> {
   const { log = () => {}, settleSeconds } = options;
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 100) / 10;
-  const cluster = generateCluster(seed);
+  const webhooks = await (webhookServer ??= EvictionWebhooks.start());
+  webhooks.reset();
+  const cluster = generateCluster(seed, webhooks.endpoint);
   try {
     await seedObjects(`fidelity seed ${seed}`, cluster.steps, { ...lab, settleSeconds });
   } catch (error) {
@@ -239,13 +246,20 @@ export async function checkCluster(seed: number, lab: Lab, options: CheckOptions
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as DrainEvent);
-    evidence = { ...evidence, events };
+    evidence = { ...evidence, events, webhookCalls: webhooks.called() };
     if (!events.some((e) => e.type === 'finished'))
       throw new Error(`drain did not finish (exit ${drained.code}): ${drained.stderr.trim()}`);
     const after = await settledAfterDrain(api, scheduler, before.length, (last) => {
       evidence = { ...evidence, after: last.map(toState) };
     });
-    const observation = { node, plan, events, before: before.map(toState), after: after.map(toState) };
+    const observation = {
+      node,
+      plan,
+      events,
+      before: before.map(toState),
+      after: after.map(toState),
+      webhookCalls: webhooks.called(),
+    };
     evidence = observation;
     const { facts, notJudged } = compare(observation);
     return {

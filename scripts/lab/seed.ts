@@ -55,6 +55,14 @@ const RESOURCES: Record<string, { readonly plural: string; readonly namespaced: 
     plural: 'validatingadmissionpolicybindings',
     namespaced: false,
   },
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': {
+    plural: 'validatingwebhookconfigurations',
+    namespaced: false,
+  },
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': {
+    plural: 'mutatingwebhookconfigurations',
+    namespaced: false,
+  },
 };
 
 /**
@@ -69,6 +77,8 @@ const CLUSTER_STORAGE = [
   '/apis/resource.k8s.io/v1/resourceslices',
   '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings',
   '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies',
+  '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
+  '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
 ];
 
 /** What a reset deletes in each scenario namespace first, so that no controller recreates a pod. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DrainEvent, PodDrainState } from '../../../src/drain/events.js';
-import type { DrainPlan, PodPlan, ReplacementPlan } from '../../../src/plan/types.js';
+import type { AdmissionWebhookPlan, DrainPlan, PodPlan, ReplacementPlan } from '../../../src/plan/types.js';
 import { compare, drainOutcomes, type PodState } from '../../../scripts/fidelity/compare.js';
 
 // The harness's comparison: what is left to chance (which pod of a budget goes first, where a replacement
@@ -75,6 +75,14 @@ function drain(result: 'drained' | 'timeout', ...pods: Array<[string, ...PodDrai
 }
 
 const budget = { namespace: 'fidelity', name: 'web', disruptionsAllowed: 1 };
+
+/** One state of a pod of the drained node, as the drain's event stream tells it. */
+const event = (name: string, state: PodDrainState): DrainEvent => ({
+  type: 'pod',
+  atMs: 0,
+  pod: { namespace: 'fidelity', name, uid: `uid-${name}`, node: NODE },
+  state,
+});
 
 describe('compare', () => {
   it('a budget whose pods race: the other pod waiting than the plan said still agrees (counts, not names)', () => {
@@ -496,13 +504,103 @@ describe('compare', () => {
   });
 });
 
-describe('drainOutcomes', () => {
-  const event = (name: string, state: PodDrainState): DrainEvent => ({
-    type: 'pod',
-    atMs: 0,
-    pod: { namespace: 'fidelity', name, uid: `uid-${name}`, node: NODE },
-    state,
+describe('compare: admission webhooks on evictions', () => {
+  const refusal = (webhook: string, message: string) => `admission webhook "${webhook}" denied the request: ${message}`;
+  const webhook = (name: string, extra: Partial<AdmissionWebhookPlan>): AdmissionWebhookPlan => ({
+    kind: 'ValidatingWebhookConfiguration',
+    configuration: `fidelity-${name}`,
+    name,
+    failurePolicy: 'Fail',
+    timeoutSeconds: 5,
+    sideEffects: 'None',
+    answer: 'unknown',
+    text: '',
+    ...extra,
   });
+  const admissionOf = (webhooks: AdmissionWebhookPlan[], extra: object = {}) => ({
+    request: 'CREATE pods/eviction',
+    warnings: [],
+    unknown: [],
+    webhooks,
+    ...extra,
+  });
+  const KUBEVIRT = 'virt-launcher-eviction-interceptor.kubevirt.io';
+  const MIGRATING = 'Eviction triggered evacuation of VMI "fidelity/web"';
+  const finished = (result: string) => ({ type: 'finished', atMs: 0, result }) as unknown as DrainEvent;
+  const judge = (p: DrainPlan, events: DrainEvent[], webhookCalls: Record<string, string[]>) =>
+    compare({
+      node: NODE,
+      plan: p,
+      events,
+      before: [pod('web-a', 'web', NODE)],
+      after: [pod('web-b', 'web', 'fid-node-2')],
+      webhookCalls,
+    });
+
+  it("a known operator's 429s: the pod waited as the plan said, on the webhook and the message it named", () => {
+    const p = plan([
+      podPlan('web-a', 'web', {
+        outcome: 'waits',
+        admission: admissionOf([webhook(KUBEVIRT, { answer: 'wait', code: 429, message: MIGRATING })]),
+      }),
+    ]);
+    const events = [
+      event('web-a', { phase: 'evicting', attempt: 1 }),
+      event('web-a', { phase: 'retrying', attempts: 1, error: refusal(KUBEVIRT, MIGRATING), nextAttemptMs: 0 }),
+      event('web-a', { phase: 'evicting', attempt: 2 }),
+      event('web-a', { phase: 'gone', how: 'evicted' }),
+      finished('drained'),
+    ];
+    const { facts } = judge(p, events, { 'web-a': [KUBEVIRT] });
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
+    expect(facts.find((f) => f.fact === 'outcome')).toMatchObject({ cluster: '0 at once, 1 after waiting, 0 never' });
+    expect(facts.find((f) => f.fact === 'admission')).toMatchObject({
+      cluster: `admitted; waited: ${refusal(KUBEVIRT, MIGRATING)}`,
+    });
+    expect(facts.find((f) => f.fact === 'webhooks')).toMatchObject({ plan: KUBEVIRT, cluster: KUBEVIRT });
+  });
+
+  it("a webhook whose answer the plan cannot tell: its pod's outcome and the drain's end are not judged, whether it is called is", () => {
+    const deny = 'deny-1.fidelity.example.com';
+    const p = plan([podPlan('web-a', 'web', { admission: admissionOf([webhook(deny, {})]) })]);
+    const events = [
+      event('web-a', { phase: 'evicting', attempt: 1 }),
+      event('web-a', { phase: 'failed', error: `${refusal(deny, 'no')} (HTTP 403)` }),
+      finished('failed'),
+    ];
+    const { facts, notJudged } = judge(p, events, { 'web-a': [deny] });
+    expect(facts.filter((f) => !f.agree)).toEqual([]);
+    expect(facts.map((f) => f.fact)).not.toContain('blocked');
+    expect(facts.map((f) => f.fact)).not.toContain('outcome');
+    expect(facts.find((f) => f.fact === 'webhooks')).toMatchObject({ plan: deny, cluster: deny, agree: true });
+    expect(notJudged).toContain(`web-a: its admission (webhook ${deny} unknown)`);
+    // Not called where the plan says it decides: disagrees.
+    expect(judge(p, events, {}).facts.find((f) => f.fact === 'webhooks')).toMatchObject({ agree: false });
+  });
+
+  it("a policy's denial ends the chain before any validating webhook; a mutating one is called first", () => {
+    const text = "pods \"web-a\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no";
+    const denied = { by: 'ValidatingAdmissionPolicy', name: 'p', binding: 'b', message: 'no', code: 422, text };
+    const hooks = [
+      webhook('mutate.fidelity.example.com', { kind: 'MutatingWebhookConfiguration', answer: 'admit' }),
+      webhook(KUBEVIRT, { answer: 'admit' }),
+    ];
+    const p = plan(
+      [podPlan('web-a', 'web', { outcome: 'blocked', wave: null, admission: admissionOf(hooks, { denied }) })],
+      { verdict: 'blocked' },
+    );
+    const events = [
+      event('web-a', { phase: 'evicting', attempt: 1 }),
+      event('web-a', { phase: 'failed', error: `${text} (HTTP 422)` }),
+      finished('failed'),
+    ];
+    const calls = (names: string[]) => judge(p, events, { 'web-a': names }).facts.find((f) => f.fact === 'webhooks');
+    expect(calls(['mutate.fidelity.example.com'])).toMatchObject({ plan: 'mutate.fidelity.example.com', agree: true });
+    expect(calls(['mutate.fidelity.example.com', KUBEVIRT])).toMatchObject({ agree: false });
+  });
+});
+
+describe('drainOutcomes', () => {
   const evicting = (attempt: number): PodDrainState => ({ phase: 'evicting', attempt });
   const alreadyGone: PodDrainState = { phase: 'gone', how: 'already-gone' };
   const refused = { phase: 'waiting-for-budget', pdb: 'db', why: 'budget-exhausted' } as unknown as PodDrainState;

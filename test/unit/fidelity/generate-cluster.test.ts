@@ -120,4 +120,30 @@ describe('generateCluster', () => {
       expect(all).toContain(trait);
     }
   });
+
+  it("draws eviction webhooks last, served where the harness says; an operator's marks its target's pods only", () => {
+    const server = { url: 'https://127.0.0.1:8443', caBundle: 'Q0E=' };
+    const modes = new Set<string>();
+    for (const seed of SEEDS) {
+      const withServer = generateCluster(seed, server);
+      const hooks = withServer.steps
+        .flat(2)
+        .filter((o) => o.kind.endsWith('WebhookConfiguration'))
+        .flatMap((o) => (o as unknown as { webhooks: Array<{ name: string; clientConfig: object }> }).webhooks);
+      for (const h of hooks) {
+        expect(h.clientConfig).toMatchObject({
+          caBundle: 'Q0E=',
+          url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:8443\//),
+        });
+        modes.add(new URL((h.clientConfig as { url: string }).url).pathname.split('/')[2]!);
+      }
+      for (const w of workloads(withServer.steps.flat(2))) {
+        const selector = (w.object.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels;
+        expect(selector, `seed ${seed}`).toEqual({ app: w.object.metadata.name });
+        const kafka = w.template.metadata.labels['strimzi.io/name'];
+        if (kafka) expect(hooks.map((h) => h.name)).toContain('strimzi-drain-cleaner.strimzi.io');
+      }
+    }
+    expect([...modes].sort()).toEqual(['deny', 'kubevirt', 'strimzi', 'wait']);
+  });
 });
