@@ -67,8 +67,8 @@ export interface WebhookServer {
 
 const NO_SERVER: WebhookServer = { url: 'https://127.0.0.1:1', caBundle: '' };
 
-/** The cluster of `seed`, its webhooks served by `server`. */
-export function generateCluster(seed: number, server: WebhookServer = NO_SERVER): GeneratedCluster {
+/** The cluster of `seed`, its webhooks served by `server` (null: no webhooks). */
+export function generateCluster(seed: number, server: WebhookServer | null = NO_SERVER): GeneratedCluster {
   const random = new Random(seed);
   const zones = ['zone-a', 'zone-b', 'zone-c'].slice(0, random.between(2, 3));
   const nodeCount = random.between(4, 6);
@@ -150,7 +150,8 @@ export function generateCluster(seed: number, server: WebhookServer = NO_SERVER)
   if (fill > 0 && random.chance(0.5)) workloads.push(filler(fill));
   // Drawn last, so that the objects above are the same with or without them.
   const admission = random.chance(0.6) ? evictionPolicies(random, workloads) : { objects: [], lines: [] };
-  const webhooks = random.chance(0.5) ? evictionWebhooks(random, workloads, server) : { objects: [], lines: [] };
+  const webhooks =
+    server !== null && random.chance(0.5) ? evictionWebhooks(random, workloads, server) : { objects: [], lines: [] };
 
   return {
     seed,

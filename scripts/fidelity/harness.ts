@@ -188,6 +188,8 @@ export interface CheckOptions {
    * a loaded machine needs.
    */
   readonly settleSeconds?: number;
+  /** Whether the cluster gets the admission webhooks the generator draws for it (true unless set). */
+  readonly webhooks?: boolean;
 }
 
 /** The generated clusters' admission webhooks: one server for the process, its calls forgotten per cluster. */
@@ -195,12 +197,12 @@ let webhookServer: Promise<Webhooks.EvictionWebhooks> | undefined;
 
 /** Seeds the cluster of `seed`, plans and drains its busiest node, and compares. */
 export async function checkCluster(seed: number, lab: Lab, options: CheckOptions = {}): Promise<ClusterResult> {
-  const { log = () => {}, settleSeconds } = options;
+  const { log = () => {}, settleSeconds, webhooks: withWebhooks = true } = options;
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 100) / 10;
   const webhooks = await (webhookServer ??= EvictionWebhooks.start());
   webhooks.reset();
-  const cluster = generateCluster(seed, webhooks.endpoint);
+  const cluster = generateCluster(seed, withWebhooks ? webhooks.endpoint : null);
   try {
     await seedObjects(`fidelity seed ${seed}`, cluster.steps, { ...lab, settleSeconds });
   } catch (error) {

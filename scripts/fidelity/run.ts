@@ -5,6 +5,9 @@
  * agreement (`47/50 clusters agree; facts 1234/1240`) and every disagreement (seed, pod, fact, plan
  * against cluster); exits 1 on any disagreement.
  *
+ * `--no-webhooks` leaves the admission webhooks out of every cluster (the clusters the generator made before
+ * it drew them: a seed's other objects are the same).
+ *
  * `--replay DIR` judges again the clusters a run recorded in DIR (`--verbose` records every one; replay.ts)
  * against the plan as it is now, planned from each cluster's snapshot: the same lines, no lab.
  *
@@ -28,7 +31,9 @@ const GIVE_UP_SETTLING_SECONDS = 45;
 
 function usage(message: string): never {
   console.error(`fidelity: ${message}`);
-  console.error('usage: npm run fidelity -- [--count N] [--seed S] [--verbose] | --replay DIR [--verbose]');
+  console.error(
+    'usage: npm run fidelity -- [--count N] [--seed S] [--verbose] [--no-webhooks] | --replay DIR [--verbose]',
+  );
   process.exit(2);
 }
 
@@ -40,6 +45,7 @@ try {
       seed: { type: 'string', default: '1' },
       verbose: { type: 'boolean', default: false },
       replay: { type: 'string' },
+      'no-webhooks': { type: 'boolean', default: false },
     },
   }));
 } catch (error) {
@@ -94,6 +100,7 @@ if (values.replay !== undefined) {
   judge = async (seed) => ({
     result: await checkCluster(seed, lab, {
       settleSeconds: GIVE_UP_SETTLING_SECONDS,
+      webhooks: !values['no-webhooks'],
       ...(values.verbose ? { log: (line: string) => console.log(`  ${line}`) } : {}),
     }),
   });

@@ -57,10 +57,13 @@ export class EvictionWebhooks {
   /** Per pod name, per webhook name, the real calls it got. */
   private readonly calls = new Map<string, Map<string, number>>();
 
-  private constructor(
-    private readonly server: Server,
-    readonly endpoint: WebhookServer,
-  ) {}
+  private readonly server: Server;
+  readonly endpoint: WebhookServer;
+
+  private constructor(server: Server, endpoint: WebhookServer) {
+    this.server = server;
+    this.endpoint = endpoint;
+  }
 
   /** Serves on a free loopback port; the server does not keep the process alive. */
   static async start(): Promise<EvictionWebhooks> {
