@@ -33,7 +33,13 @@ const SNAPSHOT_ARGS = SNAPSHOT_COMMAND.split(' ').slice(1);
  * disruption controller (a StatefulSet's pod deleted at once), which the fixed allowances below do not cover.
  */
 const estimatedSeconds = (plan: DrainPlan) =>
-  Math.ceil(plan.eta?.totalSeconds ?? Math.max(0, ...(plan.eta?.waves ?? []).map((w) => w.startsAfterSeconds)));
+  Math.ceil(plan.eta?.totalSeconds ?? Math.max(0, ...(plan.eta?.waves ?? []).map((w) => w.startsAfterSeconds))) +
+  (plan.eta?.uncounted ? WEBHOOK_WAIT_SECONDS : 0);
+/**
+ * What the plan cannot count (`eta.uncounted`: pods a webhook makes wait until its operator has moved them),
+ * the harness's own webhooks bound: they refuse a pod at most 3 times, and the drain asks again within 5 s.
+ */
+const WEBHOOK_WAIT_SECONDS = 30;
 /**
  * How long a drain the plan calls blocked is given before it is stopped: enough for the waves it admits
  * before the block (a wave takes a replacement's start to Ready, about a second in the lab) several times over.

@@ -53,6 +53,14 @@ export function webhookAnswer(
   }
 }
 
+/** The webhook a request's URL names, and how it answers (`/NAME/MODE/TARGET/REFUSALS`, any query left out). */
+export function webhookOfUrl(url: string): { name: string; mode: WebhookMode; target: string; refusals: number } {
+  // The API server adds the webhook's timeout as a query (`?timeout=5s`).
+  const { pathname } = new URL(url, 'https://127.0.0.1');
+  const [name = '', mode = 'deny', target = '', refusals = '0'] = pathname.split('/').slice(1).map(decodeURIComponent);
+  return { name, mode: mode as WebhookMode, target, refusals: Number(refusals) };
+}
+
 export class EvictionWebhooks {
   /** Per pod name, per webhook name, the real calls it got. */
   private readonly calls = new Map<string, Map<string, number>>();
@@ -105,11 +113,11 @@ export class EvictionWebhooks {
   }
 
   private answer(url: string, review: Review): object {
-    const [name = '', mode = 'deny', target = '', refusals = '0'] = url.split('/').slice(1).map(decodeURIComponent);
+    const { name, mode, target, refusals } = webhookOfUrl(url);
     const { uid, namespace, name: pod, dryRun } = review.request;
     const made = this.calls.get(pod)?.get(name) ?? 0;
     if (dryRun !== true) (this.calls.get(pod) ?? this.calls.set(pod, new Map()).get(pod)!).set(name, made + 1);
-    const a = webhookAnswer(mode as WebhookMode, target, Number(refusals), { namespace, name: pod }, made + 1);
+    const a = webhookAnswer(mode, target, refusals, { namespace, name: pod }, made + 1);
     return a.allowed ? { uid, allowed: true } : { uid, allowed: false, status: { code: a.code, message: a.message } };
   }
 }
