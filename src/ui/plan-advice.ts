@@ -1,5 +1,6 @@
 import type { DrainPlan, PodPlan } from '../plan/types.js';
 import { listNames, qualified } from './format.js';
+import { rescuedBy } from './plan-sections.js';
 
 /**
  * What the operator can do about each thing that holds the drain back, read from the plan's structure
@@ -49,13 +50,14 @@ export function advisedFlags(plan: DrainPlan): string[] {
 }
 
 /**
- * Pods whose own budget keeps them: blocked, not refused, not on a node kubectl refuses to drain (their
- * node's refusal holds them, and its flag is the fix), and not behind an earlier eviction-order group that
- * cannot finish (that group's block is the fix).
+ * Pods whose own budget keeps them: blocked, not refused, not taken out by a strategy already chosen
+ * (--surge, --escalate-after), not on a node kubectl refuses to drain (their node's refusal holds them, and
+ * its flag is the fix), and not behind an earlier eviction-order group that cannot finish (that group's
+ * block is the fix).
  */
 function budgetBlocked(plan: DrainPlan): PodPlan[] {
   const refusedNodes = new Set(plan.pods.filter((p) => p.action === 'refuse').map((p) => p.node));
-  const blocked = plan.pods.filter((p) => p.outcome === 'blocked' && p.action !== 'refuse');
+  const blocked = plan.pods.filter((p) => p.outcome === 'blocked' && p.action !== 'refuse' && rescuedBy(p) === null);
   const firstStuckGroup = Math.min(...blocked.map((p) => p.orderGroup ?? 1));
   return blocked.filter((p) => !refusedNodes.has(p.node) && (p.orderGroup ?? 1) === firstStuckGroup);
 }

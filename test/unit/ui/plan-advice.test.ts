@@ -118,6 +118,15 @@ describe('What to do when a one-replica workload sits under minAvailable 1', () 
       { surge: { all: true, deployments: [] } },
     );
     expect(surged.waysOut).toEqual({ surge: [], escalate: ['shop'] });
+    // Nor is its pod told to relax its budget: the chosen surge takes it out.
+    expect(planAdvice(surged)).toEqual([
+      'nothing to fix: the drain finishes by itself, each waiting for replacements to become Ready (--timeout bounds the whole drain)',
+    ]);
+    const escalated = plan(
+      { pods: [web('a').obj()], pdbs: [budget('web', 'shop', 1)] },
+      { escalation: { afterSeconds: 60, namespaces: ['shop'] } },
+    );
+    expect(planAdvice(escalated).join('\n')).not.toMatch(/shop\/a: relax/);
   });
 
   it.each([60, 80, 120])('shows the surge advice and the next plan at %i columns, words whole', (width) => {
