@@ -187,7 +187,7 @@ export type DrainEvent =
        * Commands to paste, with the user's own flags: `resume` runs the same drain again (with the flags the
        * plan says finish it, when it was blocked), `uncordon` gives the cordoned nodes back; `stuck` says
        * why running it again alone does not finish (the plan was blocked and no flag finishes it).
-       * Absent from events of older versions.
+       * The engine always sets them; a reader given an event without them falls back to the commands with no flags.
        */
       readonly commands?: { readonly resume: string; readonly uncordon: string; readonly stuck?: string };
       /**

@@ -23,6 +23,8 @@ import { formatColumns } from './text-columns.js';
 export class RunLines {
   /** Each drain's progress by its nodes: the window's groups overlap, and each drain is worded from its own. */
   private readonly drains = new Map<string, DrainProgress>();
+  /** The last eta line printed: the run's opening estimate and its first batch's fresh plan often agree. */
+  private lastEta: string | null = null;
 
   lines(event: RunEvent): DrainLine[] {
     switch (event.type) {
@@ -66,8 +68,13 @@ export class RunLines {
         const line = interruptLine(event);
         return line ? [err(line)] : [];
       }
-      case 'eta':
-        return [out(etaLine(event))];
+      case 'eta': {
+        // A line per change of the estimate: the same words again tell the reader nothing new.
+        const line = etaLine(event);
+        if (line === this.lastEta) return [];
+        this.lastEta = line;
+        return [out(line)];
+      }
       case 'paused':
         return pausedLines(event).map(err);
       case 'run-finished':

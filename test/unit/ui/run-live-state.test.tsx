@@ -295,6 +295,27 @@ describe('the eta line', () => {
       'eta: batch 2 about 25s left, run unknown (command and return not counted until a batch has measured them: --command-time <duration> counts them from the start)',
     );
   });
+
+  it('is printed once per change: the same estimate again is not repeated', () => {
+    const lines = new RunLines();
+    const eta = (atMs: number, batchSeconds: number): RunEvent => ({
+      type: 'eta',
+      atMs,
+      batch: 1,
+      batchSeconds,
+      runSeconds: 70,
+      commandSeconds: 11,
+      commandBasis: 'assumed',
+    });
+    const printed = [eta(0, 25), eta(400, 25), eta(9_000, 12), eta(12_000, 25)].flatMap((e) =>
+      lines.lines(e).map((l) => l.text),
+    );
+    expect(printed).toEqual([
+      'eta: batch 1 about 25s left, run about 1m10s left (command and return 11s per batch, assumed: --command-time)',
+      'eta: batch 1 about 12s left, run about 1m10s left (command and return 11s per batch, assumed: --command-time)',
+      'eta: batch 1 about 25s left, run about 1m10s left (command and return 11s per batch, assumed: --command-time)',
+    ]);
+  });
 });
 
 describe('an interrupted run', () => {
