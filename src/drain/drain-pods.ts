@@ -11,7 +11,7 @@ import {
   type PodMachineConfig,
   type Transition,
 } from './pod-machine.js';
-import { podMachineConfig } from './pod-requests.js';
+import { podMachineConfig } from './removal-requests.js';
 import type { DrainTarget } from './targets.js';
 
 /** One pod of the drain: its target, its machine's configuration and the machine as it is now. */

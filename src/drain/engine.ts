@@ -26,7 +26,7 @@ import {
 import type { DrainDeps, DrainRequest } from './drain-request.js';
 import { SERVER_DRY_RUN_WARNING, startEvents } from './start-events.js';
 import { finishedEvent, type FinishedEvent } from './summary.js';
-import { clientDryRunState, podWriteOptions, requestWords } from './pod-requests.js';
+import { clientDryRunState, podWriteOptions, requestWords } from './removal-requests.js';
 import { SurgeRunner, type SurgeWork } from './surge.js';
 import { surgeEndReason, surgeSettled, surgesByPod } from './surge-coordination.js';
 import { GoneTracker } from './wait-for-gone.js';

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PodMachineConfig } from '../../../src/drain/pod-machine.js';
-import { clientDryRunState, podMachineConfig, podWriteOptions, requestWords } from '../../../src/drain/pod-requests.js';
+import {
+  clientDryRunState,
+  podMachineConfig,
+  podWriteOptions,
+  requestWords,
+} from '../../../src/drain/removal-requests.js';
 import type { DrainTarget } from '../../../src/drain/targets.js';
 
 const target = (method: 'evict' | 'delete' = 'evict', ownGraceSeconds = 45): DrainTarget => ({
