@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveName, parseTarget } from '../../scripts/release/targets.js';
 import { goPlatform } from '../../src/version.js';
-import { labEnv, seedScenario } from './lab.js';
+import { eventually, kubectlJson, labEnv, seedScenario, type KubeObject } from './lab.js';
 
 // The path a user takes: krew installs the release archive (here offline, from the rendered manifest
 // and a local archive), kubectl finds the plugin on PATH, and the single executable runs without a
@@ -178,7 +178,11 @@ describe(`installing kubectl maint ${VERSION} (${TARGET.os}/${TARGET.arch}) with
     expect(plan).toMatchObject({ kind: 'DrainPlan', apiVersion: 'maint.kubectl.io/v1alpha1' });
   });
 
-  it('kubectl maint plan reaches the lab through its kubeconfig (client certificate, private CA)', () => {
+  it('kubectl maint plan reaches the lab through its kubeconfig (client certificate, private CA)', async () => {
+    // The plan below is of hello as seeded: k8s-node-1 Ready with two Ready hello pods. The seed waited for
+    // it, but the krew build since has loaded the machine, and a node whose heartbeats lag is NotReady for
+    // a while (its pods too, which the budget then lets go at once): wait until the lab holds it again.
+    await eventually(helloSettledOnNode1, 120_000, 'k8s-node-1 and its two hello pods Ready');
     const args = ['maint', 'plan', 'k8s-node-1', '--ignore-daemonsets', '-o', 'json'];
     const result = run('kubectl', args, { ...env, KUBECONFIG: labKubeconfig });
     // hello: the budget lets one pod go at a time, so the drain is slow (exit 0), never an error (1).
@@ -186,3 +190,13 @@ describe(`installing kubectl maint ${VERSION} (${TARGET.os}/${TARGET.arch}) with
     expect(JSON.parse(result.stdout)).toMatchObject({ kind: 'DrainPlan', nodes: ['k8s-node-1'], verdict: 'slow' });
   });
 });
+
+const isReady = (o: KubeObject) => o.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+
+/** Whether k8s-node-1 is Ready and holds hello's two pods, both Ready. */
+async function helloSettledOnNode1(): Promise<boolean> {
+  const node = await kubectlJson<KubeObject>(['get', 'node', 'k8s-node-1']);
+  const pods = await kubectlJson(['get', 'pods', '-n', 'demo', '-l', 'app=hello']);
+  const onNode = pods.items.filter((p) => p.spec.nodeName === 'k8s-node-1' && !p.metadata.deletionTimestamp);
+  return isReady(node) && onNode.length === 2 && onNode.every(isReady);
+}
