@@ -124,6 +124,23 @@ export async function poolNodes(): Promise<NodeObject[]> {
   return (await kubectlJson<{ items: NodeObject[] }>(['get', 'nodes', '-l', 'pool=blue'])).items;
 }
 
+/**
+ * The pool node holding the most pods of the pool's budgeted workloads: where the scheduler put them is its
+ * own choice (on a loaded machine a node can even be left with none), so a test that needs a drain to take
+ * budgeted pods asks rather than assuming pool-1.
+ */
+export async function nodeWithMostBudgetedPods(): Promise<string> {
+  const pods = await kubectlJson<{ items: { spec: { nodeName?: string } }[] }>(['get', 'pods', '-n', 'shop']);
+  const counts = new Map<string, number>();
+  for (const pod of pods.items) {
+    const node = pod.spec.nodeName;
+    if (node && POOL.includes(node)) counts.set(node, (counts.get(node) ?? 0) + 1);
+  }
+  const busiest = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  if (!busiest) throw new Error('no pod of namespace shop is on a pool node');
+  return busiest[0];
+}
+
 interface Budget {
   metadata: { name: string };
   status?: { currentHealthy?: number; desiredHealthy?: number; disruptionsAllowed?: number };

@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../audit.js';
 import { auditMark, auditSince, budgetGets, maintReads } from '../audit.js';
-import { described, finish, finishedOf, poolNodes, seedPool, start, untilEvent } from '../run-helpers.js';
+import {
+  described,
+  finish,
+  finishedOf,
+  nodeWithMostBudgetedPods,
+  poolNodes,
+  seedPool,
+  start,
+  untilEvent,
+} from '../run-helpers.js';
 import { labComponent } from './faults.js';
 
 // kube-apiserver restarted while a run waits for its budgets to come back: every watch of the run's cache
@@ -26,12 +35,14 @@ describe('a run while kube-apiserver restarts', () => {
 
   it('in its wait for budgets: its watches reopen, its GETs of budgets stay few, and it finishes', async () => {
     await seedPool();
+    // A node whose drain evicts budgeted pods: with no such pod the run has no budget to wait for.
+    const node = await nodeWithMostBudgetedPods();
     // No controller: the pods the run evicts are not replaced, so their budgets stay down after the batch
     // and the run (one batch, one node: nothing else to do) waits for them.
     await labComponent('stop', 'kube-controller-manager');
     const mark = await auditMark();
     const waitStarted = Date.now();
-    const run = await start(['run', 'pool-1', '--ignore-daemonsets', '-o', 'json']);
+    const run = await start(['run', node, '--ignore-daemonsets', '-o', 'json']);
     await untilEvent(
       run,
       (events) => events.some((e) => e.type === 'budgets-waiting'),
