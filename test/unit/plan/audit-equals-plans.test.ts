@@ -7,6 +7,7 @@
  * and with every override, and on a small generated cluster (budgets, topology spread, anti-affinity,
  * volumes, resource claims, taints, pending pods).
  */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { drainEveryPod, syntheticClusterList } from '../../../scripts/bench/synthetic-cluster.js';
@@ -140,5 +141,38 @@ describe('the audit against each node planned on its own', () => {
 
   it('on a generated cluster, each node planned against the state the audit shares is planned as on its own', () => {
     expectPlansAlone(generated());
+  }, 120_000);
+});
+
+/** Every fixture a plan test reads: the lab's scenarios and the fidelity seeds' clusters. */
+const FIXTURES = [
+  ...['hello.json', 'hello-ignore.json', 'lab-pool.json'].map((f) => `../../fixtures/plan/${f}`),
+  ...readdirSync(path.resolve(import.meta.dirname, '../../fixtures/fidelity'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `../../fixtures/fidelity/${f}`),
+  '../../fixtures/fidelity/replay/seed-3.snapshot.json',
+];
+
+/**
+ * Each node's plan as JSON, planned one after another against one index (as the audit plans them, each
+ * simulation taking what the earlier ones left in the state's memos), then each against a fresh index.
+ */
+function expectSameJson(index: ClusterIndex, options: (nodes: readonly string[]) => PlanOptions): void {
+  const shared = names(index).map((node) => JSON.stringify(buildPlan(index, options([node]))));
+  const alone = names(index).map((node) =>
+    JSON.stringify(buildPlan(new ClusterIndex(index.snapshot), options([node]))),
+  );
+  expect(shared).toEqual(alone);
+}
+
+describe("each node's plan, as the audit makes it, is byte for byte its plan on its own", () => {
+  it.each(FIXTURES)('%s', async (fixture) => {
+    const index = new ClusterIndex(await loadSnapshotFile(path.resolve(import.meta.dirname, fixture)));
+    expectSameJson(index, drainEveryPod);
+    expectSameJson(index, kubectlDefaults);
+  });
+
+  it('a generated cluster', () => {
+    expectSameJson(generated(), drainEveryPod);
   }, 120_000);
 });
