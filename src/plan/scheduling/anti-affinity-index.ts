@@ -73,6 +73,8 @@ export class AntiAffinityIndex {
   /** Terms that may match a pod of `namespace` with `labels`; callers still check each with termMatches. */
   candidates(namespace: string, labels: Readonly<Record<string, string>>): ExistingTerm[] {
     const out: ExistingTerm[] = [];
+    // A simulation's own index is empty until it commits a pod with such terms: most placements ask it.
+    if (this.buckets.size === 0) return out;
     for (const ns of [namespace, ANY_NAMESPACE]) {
       out.push(...(this.buckets.get(bucket(ns, NO_LABEL)) ?? []));
       for (const [key, value] of Object.entries(labels)) out.push(...(this.buckets.get(bucket(ns, key, value)) ?? []));

@@ -166,7 +166,13 @@ export class SimulatedCluster implements ClusterState {
         state.candidates(namespace, labels).filter((c) => termMatches(c.term, namespace, labels)),
       );
     const added = own.candidates(namespace, labels);
-    return (added.length === 0 ? matching : [...matching, ...added]).filter((c) => !this.absent(c.uid));
+    const all = added.length === 0 ? matching : [...matching, ...added];
+    return this.anyAbsent ? all.filter((c) => !this.absent(c.uid)) : all;
+  }
+
+  /** Whether any pod may be absent (see absent): none is preempted, hidden or taken as gone, most of the time. */
+  private get anyAbsent(): boolean {
+    return this.preempted.size > 0 || this.hidden.size > 0 || (this.gone && this.evicted.size > 0);
   }
 
   caveat(text: string): void {
@@ -357,9 +363,11 @@ export class SimulatedCluster implements ClusterState {
   }
 
   forEachMatch(namespace: string, selector: V1LabelSelector, each: MatchVisitor): void {
+    // Every placement walks a workload's pods here: the sets are asked only when they hold any.
+    const [anyAbsent, anyEvicted] = [this.anyAbsent, this.evicted.size > 0];
     for (const pod of this.statePodsMatching(namespace, selector)) {
-      if (this.absent(pod.uid)) continue;
-      each(pod.at, pod.labels, pod.terminating || this.isEvicted(pod.uid));
+      if (anyAbsent && this.absent(pod.uid)) continue;
+      each(pod.at, pod.labels, pod.terminating || (anyEvicted && this.isEvicted(pod.uid)));
     }
     for (const { pod, node } of this.replacements) {
       if (this.absent(pod.uid)) continue;

@@ -60,6 +60,7 @@ export const DRAINED_NODE_REASON = 'node(s) are being drained';
 interface Attempt {
   readonly state: CycleState;
   readonly feasible: readonly NodeInfo[];
+  /** The nodes checked that refused the pod, with why (empty where the attempt was not asked to list them). */
   readonly rejected: readonly NodeRejected[];
   readonly placedOn: NodeInfo | null;
   /** Feasible nodes that scored as high as `placedOn`: the scheduler's pick among them is random. */
@@ -153,11 +154,15 @@ export class SchedulingSimulation {
   private wave: WaveOrder;
   /** The pending pods' schedule (see schedulePending), null when none is pending. */
   private readonly pendingSchedule: PendingSchedule | null;
+  /** 1 at the position of each node this simulation drains (cordoned), by position in `nodeInfos`. */
+  private readonly drainedPositions: Uint8Array;
 
   constructor(index: ClusterIndex, drainedNodes: ReadonlySet<string>) {
     this.cluster = new SimulatedCluster(index, drainedNodes);
     this.index = index;
     this.drainedNodes = drainedNodes;
+    this.drainedPositions = new Uint8Array(this.cluster.nodeInfos.length);
+    for (const node of this.cluster.drainedNodeInfos) this.drainedPositions[node.position] = 1;
     this.wave = new WaveOrder(this.wavePlacer());
     const pending = pendingPods(index.snapshot);
     const from = pending.length > 0 ? this.replayPending(pending) : 0;
@@ -295,7 +300,8 @@ export class SchedulingSimulation {
       tryAlone: (replacement, preempts) => {
         const start = this.nextStart;
         try {
-          const attempt = this.attempt(replacement);
+          // The nodes' reasons are read only by a preemption's dry run.
+          const attempt = this.attempt(replacement, preempts);
           if (attempt.placedOn) return { fate: 'fits', node: attempt.placedOn.name };
           const run = preempts ? this.dryRun(replacement, attempt) : null;
           return run?.chosen ? { fate: 'preempts', node: run.chosen.node } : { fate: 'none', node: null };
@@ -496,9 +502,10 @@ export class SchedulingSimulation {
 
   /**
    * Runs the filters on the nodes, from `nextStart` round the list, until enough pass or every node has
-   * been checked, and picks a node among those that pass; commits nothing.
+   * been checked, and picks a node among those that pass; commits nothing. Without `rejections`, the
+   * rejected nodes are not listed (`rejected` is empty): for a caller that reads only where the pod goes.
    */
-  private attempt(pod: PodInfo): Attempt {
+  private attempt(pod: PodInfo, rejections = true): Attempt {
     const state = preFilter(pod, this.cluster);
     const nodes = this.cluster.nodeInfos;
     const preFilterRejection = state.rejection;
@@ -517,18 +524,22 @@ export class SchedulingSimulation {
     const rejected: NodeRejected[] = [];
     let checked = 0;
     const stateNodes = this.cluster.stateNodeInfos;
+    const drained = this.drainedPositions;
     for (; checked < nodes.length && feasible.length < wanted; checked++) {
       const at = (this.nextStart + checked) % nodes.length;
       const node = nodes[at]!;
+      // Whether this simulation has its own view of the node: only the positions are compared, so that a
+      // node a cached verdict rejects is not read at all.
+      const unchanged = node === stateNodes[at];
       let rejection: Rejection | null;
-      if (node.node === stateNodes[at]!.node) {
+      if (unchanged || drained[at] === 0) {
         // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's, kept for every pod
         // with the same tolerations and node selector/affinity; on a node unchanged by this simulation,
         // so is NodeResourcesFit's for the same requests (stateFitVerdicts); the other filters of pods
         // run every time.
         let verdict = nodeVerdicts[at];
         if (verdict === undefined) verdict = nodeVerdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
-        if (verdict || !fit || node !== stateNodes[at]) rejection = verdict ?? runPodFilters(pod, node, state);
+        if (verdict || !fit || !unchanged) rejection = verdict ?? runPodFilters(pod, node, state);
         else {
           let fits = fit.verdicts[at];
           if (fits === undefined) fits = fit.verdicts[at] = fit.first.plugin.filter(pod, node, fit.first.state);
@@ -537,8 +548,8 @@ export class SchedulingSimulation {
       } else {
         rejection = this.filterDrained(pod, node, state);
       }
-      if (rejection) rejected.push({ node, rejection });
-      else feasible.push(node);
+      if (!rejection) feasible.push(node);
+      else if (rejections) rejected.push({ node, rejection });
     }
     if (nodes.length > 0) this.nextStart = (this.nextStart + checked) % nodes.length;
     const { node: placedOn, tiedWith } = pickNode(pod, feasible, state, this.cluster);

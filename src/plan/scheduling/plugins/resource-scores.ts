@@ -1,5 +1,5 @@
 import { CPU, MEMORY, type NodeInfo } from '../node-info.js';
-import type { ScorePlugin } from '../framework.js';
+import type { ClusterState, ScorePlugin } from '../framework.js';
 import type { PodInfo } from '../pod-info.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 
@@ -11,14 +11,17 @@ import { MAX_NODE_SCORE } from './score-normalize.js';
  * Every feasible node of every placement is scored here: the two resources are read by name, no loop.
  */
 export function leastAllocatedScore(pod: PodInfo, node: NodeInfo): number {
+  return leastAllocatedWith(node, pod.nonZeroRequests['cpu'] ?? 0, pod.nonZeroRequests['memory'] ?? 0);
+}
+
+/** leastAllocatedScore with the pod's non-zero cpu and memory requests read already. */
+function leastAllocatedWith(node: NodeInfo, podCpu: number, podMemory: number): number {
   const cpu = node.hotAllocatable[CPU]!;
   const memory = node.hotAllocatable[MEMORY]!;
   const weights = (cpu === 0 ? 0 : 1) + (memory === 0 ? 0 : 1);
   if (weights === 0) return 0;
   const requested = node.hotNonZeroRequested;
-  const total =
-    leastAllocated(cpu, requested[CPU]! + (pod.nonZeroRequests['cpu'] ?? 0)) +
-    leastAllocated(memory, requested[MEMORY]! + (pod.nonZeroRequests['memory'] ?? 0));
+  const total = leastAllocated(cpu, requested[CPU]! + podCpu) + leastAllocated(memory, requested[MEMORY]! + podMemory);
   return Math.trunc(total / weights);
 }
 
@@ -37,23 +40,68 @@ function leastAllocated(capacity: number, requested: number): number {
  */
 export function balancedAllocationScore(pod: PodInfo, node: NodeInfo): number {
   if (!pod.requests['cpu'] && !pod.requests['memory']) return 0;
+  return balancedAllocationWith(node, pod.requests['cpu'] ?? 0, pod.requests['memory'] ?? 0);
+}
+
+/** balancedAllocationScore of a pod that requests cpu or memory, its requests read already. */
+function balancedAllocationWith(node: NodeInfo, podCpu: number, podMemory: number): number {
   const cpu = node.hotAllocatable[CPU]!;
   const memory = node.hotAllocatable[MEMORY]!;
   if (cpu === 0 || memory === 0) return MAX_NODE_SCORE;
   const requested = node.hotRequested;
-  const cpuFraction = Math.min(1, (requested[CPU]! + (pod.requests['cpu'] ?? 0)) / cpu);
-  const memoryFraction = Math.min(1, (requested[MEMORY]! + (pod.requests['memory'] ?? 0)) / memory);
+  const cpuFraction = Math.min(1, (requested[CPU]! + podCpu) / cpu);
+  const memoryFraction = Math.min(1, (requested[MEMORY]! + podMemory) / memory);
   const std = Math.abs((cpuFraction - memoryFraction) / 2);
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }
 
 /** NodeResourcesFit's score, with the LeastAllocated strategy (the default). */
+/**
+ * A score that reads only the node's sums and the pod's cpu and memory, on every feasible node: on a node
+ * as the cluster state has it (no placement of this simulation there), kept per state, position and
+ * requests, for every simulation of the state (the pods of a cluster share few distinct requests, and a
+ * placement scores hundreds of nodes); on a node this simulation changed, worked out.
+ */
+function sumScores(
+  plugin: string,
+  feasible: readonly NodeInfo[],
+  cluster: ClusterState,
+  [cpu, memory]: readonly [number, number],
+  score: (node: NodeInfo, cpu: number, memory: number) => number,
+): number[] {
+  const { nodes, scores: kept } = cluster.stateMemo(`${plugin}\u0000${cpu}\u0000${memory}`, (nodes) => ({
+    nodes,
+    scores: new Int16Array(nodes.length).fill(-1),
+  }));
+  return feasible.map((node) => {
+    const at = node.position;
+    if (nodes[at] !== node) return score(node, cpu, memory);
+    const known = kept[at]!;
+    if (known >= 0) return known;
+    const worked = score(node, cpu, memory);
+    // Scores are integers 0…100: anything else (a quantity not a number) is worked out every time.
+    if (Number.isInteger(worked) && worked >= 0 && worked <= MAX_NODE_SCORE) kept[at] = worked;
+    return worked;
+  });
+}
+
 export const nodeResourcesFitScorePlugin: ScorePlugin = {
   name: 'NodeResourcesFit',
-  score: (pod, feasible) => feasible.map((node) => leastAllocatedScore(pod, node)),
+  score: (pod, feasible, _state, cluster) =>
+    sumScores(
+      'least-allocated',
+      feasible,
+      cluster,
+      [pod.nonZeroRequests['cpu'] ?? 0, pod.nonZeroRequests['memory'] ?? 0],
+      leastAllocatedWith,
+    ),
 };
 
 export const balancedAllocationScorePlugin: ScorePlugin = {
   name: 'NodeResourcesBalancedAllocation',
-  score: (pod, feasible) => feasible.map((node) => balancedAllocationScore(pod, node)),
+  score: (pod, feasible, _state, cluster) => {
+    if (!pod.requests['cpu'] && !pod.requests['memory']) return feasible.map(() => 0);
+    const requests = [pod.requests['cpu'] ?? 0, pod.requests['memory'] ?? 0] as const;
+    return sumScores('balanced-allocation', feasible, cluster, requests, balancedAllocationWith);
+  },
 };

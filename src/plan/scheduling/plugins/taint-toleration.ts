@@ -4,7 +4,7 @@ import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { kubeRules, type KubeRules } from '../../kube-version.js';
 import { tolerationsTolerateTaint, untoleratedDoNotScheduleTaint } from '../../tolerations.js';
-import { defaultNormalizeScore } from './score-normalize.js';
+import { defaultNormalizeScore, MAX_NODE_SCORE } from './score-normalize.js';
 
 /**
  * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration). From 1.34.2 and 1.35 the message
@@ -54,5 +54,10 @@ export function intolerablePreferNoScheduleCounter(pod: PodInfo): (node: NodeInf
 /** TaintToleration's score: fewer intolerable PreferNoSchedule taints score higher. */
 export const taintTolerationScorePlugin: ScorePlugin = {
   name: 'TaintToleration',
-  score: (pod, feasible) => defaultNormalizeScore(feasible.map(intolerablePreferNoScheduleCounter(pod)), true),
+  score: (pod, feasible) => {
+    // Most nodes have no PreferNoSchedule taint: every node then counts 0, which normalizes to 100 each.
+    if (!feasible.some((node) => node.taints.some((t) => t.effect === 'PreferNoSchedule')))
+      return feasible.map(() => MAX_NODE_SCORE);
+    return defaultNormalizeScore(feasible.map(intolerablePreferNoScheduleCounter(pod)), true);
+  },
 };

@@ -56,10 +56,11 @@ export function topologySpreadScores(
   const domainsOf = constraints.map((c) => topologyDomains(cluster, c.topologyKey));
   const domainIds = domainsOf.map((d) => d.ids);
   const hasKeys = (at: number) => domainIds.every((ids) => ids[at]! >= 0);
-  // With explicit constraints a feasible node without every key is ignored: it scores 0.
-  const ignored = new Uint8Array(feasible.length);
+  // With explicit constraints a feasible node without every key is ignored: it scores 0. (No array
+  // otherwise: the system defaults score most placements, and a typed array per placement costs.)
+  const ignored = requireAll ? new Uint8Array(feasible.length) : null;
   let scored = feasible.length;
-  if (requireAll) {
+  if (ignored) {
     for (let i = 0; i < feasible.length; i++) {
       if (hasKeys(feasible[i]!.position)) continue;
       ignored[i] = 1;
@@ -87,7 +88,7 @@ export function topologySpreadScores(
     let domains = 0;
     for (let i = 0; i < feasible.length; i++) {
       const id = domainIds[k]![feasible[i]!.position]!;
-      if (ignored[i] || id < 0 || present[id]) continue;
+      if (ignored?.[i] || id < 0 || present[id]) continue;
       present[id] = 1;
       domains++;
     }
@@ -121,7 +122,7 @@ export function topologySpreadScores(
   let max = 0;
   let min = Infinity;
   for (let i = 0; i < feasible.length; i++) {
-    if (ignored[i]) {
+    if (ignored?.[i]) {
       scores[i] = 0;
       continue;
     }
@@ -140,7 +141,7 @@ export function topologySpreadScores(
   if (min === Infinity) min = 0;
   // Normalized in place: fewer matching pods score higher.
   for (let i = 0; i < scores.length; i++) {
-    if (ignored[i]) continue;
+    if (ignored?.[i]) continue;
     scores[i] = max === 0 ? MAX_NODE_SCORE : Math.trunc((MAX_NODE_SCORE * (max + min - scores[i]!)) / max);
   }
   return scores;
