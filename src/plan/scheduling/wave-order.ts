@@ -192,8 +192,16 @@ export class WaveOrder {
   private roundFrom = 0;
   /** The round's replacements that found no node, each with the placedCount then (see checkMetAfter). */
   private roundUnplaced: Array<{ readonly pod: V1Pod; readonly plan: ReplacementPlan; readonly at: number }> = [];
-  /** The round's replacements that fit on a single node, and that node (see checkRoomAtEnd). */
-  private roundSingles: Array<{ readonly pod: V1Pod; readonly plan: ReplacementPlan; readonly node: string }> = [];
+  /**
+   * The round's replacements that fit on a single node, that node, and the placedCount once it was placed
+   * (see checkRoomAtEnd, checkMetAfter).
+   */
+  private roundSingles: Array<{
+    readonly pod: V1Pod;
+    readonly plan: ReplacementPlan;
+    readonly node: string;
+    readonly at: number;
+  }> = [];
   /** The round's pods the rules have found unknown so far (their plans, as placed, do not say it). */
   private found = new Set<V1Pod>();
   /** The round's replacements that fit on several nodes (see checkRoomAtEnd). */
@@ -456,7 +464,7 @@ export class WaveOrder {
       movedBy = this.movable.filter((m) => this.refusedOnlyForRoomOf(pod, plan, m));
     }
     if (movedBy.length > 0) return this.roomFindings(pod, movedBy, flagged);
-    if (single) this.roundSingles.push({ pod, plan, node: single.name });
+    if (single) this.roundSingles.push({ pod, plan, node: single.name, at: this.placer.cluster.placedCount });
     if (fate !== 'fits' || !plan.placedOn) return [];
     if (plan.nodes.length > 1) this.roundChoices.push({ pod, plan, info, node: plan.placedOn });
     const elsewhere = new Set(plan.tiedWith ?? []);
@@ -599,11 +607,14 @@ export class WaveOrder {
    * try it again, which for an affinity term with a namespaceSelector is its periodic flush (see
    * checkAffinityRace). Then its plan says unknown. Asked once the round's replacements are all placed,
    * before the victims' replacements; only what those placed behind it add is weighed (room a preemption
-   * frees is retryUnplaced's).
-   * Taught by seed 9253 (test/fixtures/fidelity/seed-9253.json).
+   * frees is retryUnplaced's). The same of one that fit on a single node: met after them, off the node
+   * the plan gave it, where it would go to another node (what they add, a pod its required affinity
+   * selects, made that one feasible). Only another node is asked after: what the plugins hold in their own
+   * stores for it (its claims' devices) stays on its node, which may then refuse it.
+   * Taught by seeds 9253 and 9518 (test/fixtures/fidelity/seed-{9253,9518}.json).
    */
   checkMetAfter(): WaveFinding[] {
-    const findings: WaveFinding[] = [];
+    const findings = this.checkSingleMetAfter();
     for (const { pod, plan, at } of this.roundUnplaced) {
       if (this.isUnknown(pod, plan) || fateOf(plan) !== 'none') continue;
       const behind = this.placer.cluster.placedSince(at);
@@ -620,6 +631,28 @@ export class WaveOrder {
     }
     this.roundUnplaced = [];
     return this.remember(findings);
+  }
+
+  /** checkMetAfter's question of the round's replacements placed on a single feasible node. */
+  private checkSingleMetAfter(): WaveFinding[] {
+    const findings: WaveFinding[] = [];
+    for (const { pod, plan, node, at } of this.roundSingles) {
+      if (this.isUnknown(pod, plan)) continue;
+      const behind = this.placer.cluster.placedSince(at);
+      const replacement = podInfo(this.placer.replacementOf(pod), this.placer.snapshot);
+      const self = this.placer.cluster
+        .placedSince(at - 1)
+        .find(
+          (p) => p.node.name === node && p.pod.name === replacement.name && p.pod.namespace === replacement.namespace,
+        );
+      if (behind.length === 0 || !self) continue;
+      const after = this.placer.cluster.withoutPlaced([self], () => this.placer.tryAlone(replacement, false));
+      if (after.fate !== 'fits' || after.node === node) continue;
+      const names = [...new Set(behind.map((p) => p.pod.name))].join(', ');
+      const note = `Where the scheduler meets it in its wave matters: met after the replacements placed behind it (${names}), it would go to ${after.node} instead.`;
+      findings.push({ pod, unknown: EVICTION_RACE_UNKNOWN, note });
+    }
+    return findings;
   }
 
   /** Whether the round's evictions make both StatefulSet replacements and others (see checkOrder). */

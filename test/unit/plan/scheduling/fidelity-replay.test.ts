@@ -615,3 +615,22 @@ describe("seed 9280: a replacement whose single node's room another of its wave,
     expect(replacementNamed('filler-')).toMatchObject({ placedOn: null, unknown: ROOM_CHOICE_UNKNOWN });
   });
 });
+
+describe('seed 9518: a replacement whose single node is the plan order’s, met after one its affinity selects', () => {
+  // web-4 (priority 100) requires zone affinity to web-2 (through a namespaceSelector). In the plan's order
+  // web-4's replacement came first, while zone-a alone held a web-2 pod: fid-node-3 its single node. In the
+  // lab web-2's replacement was bound on fid-node-4 (zone-b) first, and web-4's went there.
+  const plan = planOf(9518, 'fid-node-1', '2026-12-05T22:39:00Z');
+  const replacementNamed = (prefix: string) => plan.pods.find((p) => p.name.startsWith(prefix))?.replacement;
+
+  it("calls web-4's replacement unknown, saying where it goes met after web-2's", () => {
+    expect(replacementNamed('web-4-')).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
+    expect(replacementNamed('web-4-')?.message).toContain('met after the replacements placed behind it (web-2-');
+    expect(replacementNamed('web-4-')?.message).toContain('it would go to fid-node-4 instead');
+  });
+
+  it("leaves web-2's replacement as it was: fid-node-4", () => {
+    expect(replacementNamed('web-2-')).toMatchObject({ placedOn: 'fid-node-4' });
+    expect(replacementNamed('web-2-')?.unknown).toBeUndefined();
+  });
+});
