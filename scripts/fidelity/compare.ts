@@ -67,6 +67,13 @@ export interface Comparison {
   readonly notJudged: readonly string[];
 }
 
+/**
+ * What a pod's not-judged line says when a webhook or policy whose answer the plan cannot tell decides its
+ * eviction (and the plan says so): counted apart from the rest (isAdmissionNotJudged).
+ */
+const ADMISSION_NOT_JUDGED = 'its admission';
+export const isAdmissionNotJudged = (line: string) => line.includes(`: ${ADMISSION_NOT_JUDGED} (`);
+
 type Outcome = 'immediate' | 'waits' | 'blocked';
 /** How many of a group of pods went at once, after waiting, never: the admissions in the order of a drain. */
 export type Tally = Readonly<Record<Outcome, number>>;
@@ -157,8 +164,7 @@ const count = <T>(items: Iterable<T>): Map<T, number> => {
   return m;
 };
 
-export function compare(observation: Observation): Comparison {
-  const o = { ...observation, plan: withWebhookUncertainty(observation.plan) };
+export function compare(o: Observation): Comparison {
   const facts: Fact[] = [];
   const notJudged: string[] = [];
   const drained = o.plan.pods.filter((p) => p.node === o.node);
@@ -226,7 +232,7 @@ export function compare(observation: Observation): Comparison {
       ...undecidedWebhooks(p).map((w) => `webhook ${w.name}`),
     ];
     if (undecided.length > 0) {
-      notJudged.push(`${p.name}: its admission (${undecided.join(', ')} unknown)`);
+      notJudged.push(`${p.name}: ${ADMISSION_NOT_JUDGED} (${undecided.join(', ')} unknown)`);
       continue;
     }
     // Where several policies deny, the API server reports any one of them: the cluster's may be any of the plan's.
@@ -526,30 +532,6 @@ function webhooksCalled(p: PodPlan): { certain: string[]; maybe: string[] } {
     certain: [...new Set(certain)].sort(),
     maybe: [...new Set(maybe)].filter((w) => !certain.includes(w)).sort(),
   };
-}
-
-/**
- * The plan as the harness judges it: a pod whose eviction a webhook of unknown answer decides (or one that
- * may or may not be called) may be refused, or kept waiting, for all the plan knows, as a pod whose
- * eviction a policy leaves unknown. Unless something in the chain certainly denies it, it is
- * `outcomeUnknown`, and so are its budgets' waves: not judged, and the drain's end with them.
- */
-function withWebhookUncertainty(plan: DrainPlan): DrainPlan {
-  const undecided = new Map<string, string>();
-  const pods = plan.pods.map((p) => {
-    const hook = undecidedWebhooks(p)[0];
-    if (!hook || p.admission?.denied || p.outcomeUnknown !== undefined) return p;
-    const why = `admission webhook "${hook.name}" decides its eviction, and what it answers is its own`;
-    for (const b of p.pdbs)
-      if (!undecided.has(`${b.namespace}/${b.name}`)) undecided.set(`${b.namespace}/${b.name}`, why);
-    return { ...p, outcomeUnknown: why };
-  });
-  if (pods.every((p, i) => p === plan.pods[i])) return plan;
-  const budgets = plan.budgets.map((b) => {
-    const why = undecided.get(`${b.namespace}/${b.name}`);
-    return why === undefined || b.unknown !== undefined ? b : { ...b, unknown: why };
-  });
-  return { ...plan, pods, budgets };
 }
 
 function fact<T>(subject: string, name: Fact['fact'], plan: T, cluster: T, text: (v: T) => string): Fact {

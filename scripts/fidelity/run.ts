@@ -60,6 +60,7 @@ if (!Number.isSafeInteger(first) || first < 0) usage(`--seed must be a whole num
 const { readRecord, recordedSeeds, recordFile, recordOf, replayCluster, snapshotFile } = (await import(
   new URL('./replay.ts', import.meta.url).href
 )) as typeof Replay;
+const { isAdmissionNotJudged } = (await import(new URL('./compare.ts', import.meta.url).href)) as typeof Compare;
 
 /** Each cluster's result, and with --replay what the run that recorded it made of it. */
 type Judge = (seed: number) => Promise<{ result: Harness.ClusterResult; recorded?: Replay.ClusterRecord }>;
@@ -143,10 +144,11 @@ const compared = results.filter((r) => r.settled);
 const agreeing = compared.filter((r) => !r.error && r.facts.every((f) => f.agree));
 const facts = compared.flatMap((r) => r.facts);
 const unsettled = results.length - compared.length;
+const notJudged = compared.flatMap((r) => r.notJudged);
 console.log(
   `\n${agreeing.length}/${compared.length} clusters agree; facts ${facts.filter((f) => f.agree).length}/${facts.length}` +
     (unsettled ? ` (${unsettled} generated cluster${unsettled === 1 ? '' : 's'} did not settle, not compared)` : '') +
-    `; ${compared.reduce((n, r) => n + r.notJudged.length, 0)} replacement facts not judged`,
+    `; ${notJudged.length} facts not judged (${notJudged.filter(isAdmissionNotJudged).length} of them pods' admission, which a webhook or policy decides whose answer the plan cannot tell)`,
 );
 const disagreements = compared.flatMap((r) => [
   ...(r.error ? [`seed ${r.seed}: error: ${r.error}`] : []),

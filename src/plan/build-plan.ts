@@ -17,7 +17,7 @@ import { disruptionOptOutOf } from './disruption-opt-out.js';
 import { escalations } from './escalation.js';
 import { autoscalerOfDeployment, planSurge, surgeSelects, type PodSurgePlan, type SurgeOptions } from './surge.js';
 import { evictionOrder, groupOfPod, scheduleInGroups } from './eviction-order.js';
-import { uncountedOfPlan, withUncounted } from './uncounted-eta.js';
+import { withUncounted } from './uncounted-eta.js';
 import {
   estimateDrain,
   graceSecondsOf,
@@ -38,7 +38,13 @@ import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
 import { planWarnings } from './warnings.js';
 import { verdictWithStrategies } from './strategy-verdict.js';
 import { withOutages, workloadOutages } from './outages.js';
-import { deniedEviction, podAdmissions, unreadAdmission, waitingWebhook } from './admission/pod-admission.js';
+import {
+  deniedEviction,
+  podAdmissions,
+  undecidedWebhook,
+  unreadAdmission,
+  waitingWebhook,
+} from './admission/pod-admission.js';
 import type { PodAdmissionPlan } from './types.js';
 
 /** One pod on a drained node with everything the plan learns about it before the waves. */
@@ -76,7 +82,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
   }
   const { simulation, schedule, podPlans, heldByOthers, surged, withStrategies, rescued, eta } = play;
   const taint = maintenanceTaint(options.taint.key, options.taint.value);
-  const budgets = budgetPlans(pods, budgetCache, schedule.budgets);
+  const budgets = budgetPlans(pods, budgetCache, schedule.budgets, withStrategies);
   const brokenByDeletes = options.disableEviction ? budgetsBrokenByDeletes(candidates) : [];
   const waysOut = unusedWaysOut(index, pods, podPlans, heldByOthers, options);
   const outages = workloadOutages(index, { nodes, pods: withStrategies });
@@ -125,7 +131,7 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
         ...(eta.steps.length > 0 ? { steps: eta.steps } : {}),
         basis: eta.basis,
       },
-      uncountedOfPlan(withStrategies),
+      withStrategies,
     ),
   };
 }
@@ -513,24 +519,42 @@ function podPlan(
   };
 }
 
-/** A request whose admission is unknown is not called admitted: its outcome is the plan's answer, not a certainty. */
+/**
+ * A request whose admission is unknown is not called admitted: its outcome is the plan's answer, not a
+ * certainty. The first undecided step of the chain says why: a mutating webhook, a policy, a validating
+ * webhook (undecidedWebhook: one the plan does not know, or may or may not be called).
+ */
 function admissionUnknown(
   admission: PodAdmissionPlan | undefined,
   scheduled: ScheduledEviction | undefined,
 ): { outcomeUnknown?: string } {
-  if (!admission || admission.denied || admission.unknown.length === 0 || scheduled?.unknown !== undefined) return {};
-  const first = admission.unknown[0]!;
-  return { outcomeUnknown: `ValidatingAdmissionPolicy '${first.policy}' may deny its eviction: ${first.why}` };
+  if (!admission || admission.denied || scheduled?.unknown !== undefined) return {};
+  const webhook = undecidedWebhook(admission);
+  const policy = admission.unknown[0];
+  if (webhook && (webhook.kind === 'MutatingWebhookConfiguration' || !policy)) return { outcomeUnknown: webhook.text };
+  if (!policy) return {};
+  return { outcomeUnknown: `ValidatingAdmissionPolicy '${policy.policy}' may deny its eviction: ${policy.why}` };
 }
 
-/** Every budget selecting a pod on the drained nodes, with the pods it would see go and its waves. */
+/**
+ * Every budget selecting a pod on the drained nodes, with the pods it would see go and its waves; unknown
+ * where its waves are (the schedule's), or else where the admission of one of its pods is (`plans`).
+ */
 function budgetPlans(
   pods: readonly PodFacts[],
   facts: ReadonlyMap<V1PodDisruptionBudget, BudgetFacts>,
   waves: EvictionSchedule['budgets'],
+  plans: readonly PodPlan[],
 ): BudgetPlan[] {
   const removed = pods.filter(isRemoved).flatMap((p) => p.budgets.map((b) => ({ budget: b.key, pod: p.key })));
   const drained = Map.groupBy(removed, (r) => r.budget);
+  const unknownOf = new Map<string, string>();
+  for (const p of plans) {
+    for (const b of p.pdbs) {
+      const key = `${b.namespace}/${b.name}`;
+      if (p.outcomeUnknown !== undefined && !unknownOf.has(key)) unknownOf.set(key, p.outcomeUnknown);
+    }
+  }
   return [...facts.values()].sort(byKey).map((b) => ({
     namespace: b.namespace,
     name: b.name,
@@ -544,10 +568,11 @@ function budgetPlans(
     drainedPods: (drained.get(b.key) ?? []).map((r) => r.pod),
     perWave: waves.get(b.key)?.perWave ?? 0,
     waves: waves.get(b.key)?.waves ?? 0,
-    ...(waves.get(b.key)?.unknown !== undefined ? { unknown: waves.get(b.key)!.unknown! } : {}),
+    ...unknownWaves(waves.get(b.key)?.unknown ?? unknownOf.get(b.key)),
   }));
 }
 
+const unknownWaves = (unknown: string | undefined) => (unknown === undefined ? {} : { unknown });
 const byKey = (a: BudgetFacts, b: BudgetFacts) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 const namespaceOf = (pod: V1Pod) => pod.metadata?.namespace ?? 'default';
 const nameOf = (pod: V1Pod) => pod.metadata?.name ?? '';

@@ -62,7 +62,7 @@ export function withServerAnswers(plan: DrainPlan, answers: ReadonlyMap<string, 
   return {
     ...plan,
     pods,
-    ...(plan.eta && !blocked ? { eta: withUncounted(plan.eta, waiting) } : {}),
+    ...(plan.eta && !blocked ? { eta: withUncounted(plan.eta, pods, waiting) } : {}),
     caveats: [...plan.caveats, ...unasked.map((c) => c.caveat)],
     caveatScopes: [...plan.caveatScopes, ...unasked],
     ...(blocked

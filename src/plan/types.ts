@@ -184,8 +184,9 @@ export interface PodPlan {
    * Set when whether its budget lets it go is unknown: an earlier wave left a replacement whose fate the
    * plan cannot tell (`replacement.unknown`), and the budget lets this pod go only if that one is Ready
    * (or, where the plan finds it no node and the pod goes, would not should that one never be). Not set
-   * when the budget lets it go either way. `outcome` and `wave` are then the plan's answer, not a
-   * certainty.
+   * when the budget lets it go either way. Set too when whether the admission chain admits its eviction
+   * is unknown: a policy the plan cannot judge, or a webhook whose answer it cannot tell (the webhook's
+   * `text`). `outcome` and `wave` are then the plan's answer, not a certainty.
    */
   readonly outcomeUnknown?: string;
   /**
@@ -396,7 +397,8 @@ export interface DrainEtaPlan {
   readonly basis: readonly string[];
   /**
    * The pods whose time the estimate cannot count: an operator's admission webhook takes their eviction
-   * over (429 until it has moved the pod, as KubeVirt's live migration): the total is then at least.
+   * over (429 until it has moved the pod, as KubeVirt's live migration), or a webhook whose answer the
+   * plan cannot tell decides it: the total is then at least.
    */
   readonly uncounted?: UncountedEta;
 }
@@ -404,7 +406,7 @@ export interface DrainEtaPlan {
 export interface UncountedEta {
   /** namespace/name */
   readonly pods: readonly string[];
-  /** The webhooks that answer them 429 until their operator has moved the pod, each once. */
+  /** The webhooks that decide their time (429 until their operator has moved the pod, or unknown), each once. */
   readonly webhooks: readonly string[];
   readonly text: string;
 }

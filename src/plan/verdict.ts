@@ -10,9 +10,10 @@ export interface VerdictWithReasons {
 
 /**
  * blocked: some pod is refused by kubectl's filters or can never be evicted (its budget, or an admission
- * policy that denies its eviction: admission/pod-admission.ts), or whether its budget (or a policy) lets
- * it go is unknown (`outcomeUnknown`: the budget waits for a replacement whose fate is unknown, and a
- * drain that may never finish is not called one that finishes); slow: some eviction waits for its budget
+ * policy that denies its eviction: admission/pod-admission.ts), or whether its budget (or a policy, or a
+ * webhook) lets it go is unknown (`outcomeUnknown`: the budget waits for a replacement whose fate is
+ * unknown, or a webhook whose answer the plan cannot tell decides, and a drain that may never finish is
+ * not called one that finishes); slow: some eviction waits for its budget
  * (one that goes either way, in a wave such a replacement decides, `waveUnknown`, only waits); clear
  * otherwise. Reasons come most important first: refusals in kubectl's "cannot delete" wording, pods that
  * can never go, pods that may never go, budgets that make the drain wait and the pods whose wave is
@@ -168,11 +169,16 @@ export function slowBudgetLine(b: BudgetPlan): string {
 
 /**
  * The admission webhooks that decide the drain's requests (unless one refuses them, said among the blocked
- * pods), one line per webhook naming its pods: a drain a webhook decides is never called clear without it.
+ * pods, or the pod's outcome is unknown for what it says, said among the pods that may never go), one line
+ * per webhook naming its pods: a drain a webhook decides is never called clear without it.
  */
 function webhookLines(pods: readonly PodPlan[]): string[] {
   const decided = pods.flatMap((p) =>
-    p.admission?.denied ? [] : (p.admission?.webhooks ?? []).filter((w) => w.answer !== 'admit').map((w) => ({ p, w })),
+    p.admission?.denied
+      ? []
+      : (p.admission?.webhooks ?? [])
+          .filter((w) => w.answer !== 'admit' && w.text !== p.outcomeUnknown)
+          .map((w) => ({ p, w })),
   );
   return groupedLines(
     decided.map(({ p, w }) => ({ ...p, outcomeReason: w.text })),

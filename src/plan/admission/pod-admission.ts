@@ -112,6 +112,18 @@ export function deniedEviction(admission: PodAdmissionPlan | undefined): Schedul
   };
 }
 
+/**
+ * The first webhook whose answer the plan cannot tell, unless something in the chain certainly denies the
+ * request: one it does not know (it may admit, refuse, or answer 429 for as long as it likes), or one that
+ * would refuse or make the pod wait where whether it is called at all cannot be told (`matchUnknown`).
+ */
+export function undecidedWebhook(admission: PodAdmissionPlan | undefined): AdmissionWebhookPlan | undefined {
+  if (admission?.denied) return undefined;
+  return admission?.webhooks?.find(
+    (w) => w.answer === 'unknown' || (w.matchUnknown !== undefined && w.answer !== 'admit'),
+  );
+}
+
 /** A webhook that makes the request wait (429 until its operator has moved the pod): the first, or undefined. */
 export function waitingWebhook(admission: PodAdmissionPlan | undefined): AdmissionWebhookPlan | undefined {
   if (admission?.denied) return undefined;

@@ -560,9 +560,11 @@ describe('compare: admission webhooks on evictions', () => {
     expect(facts.find((f) => f.fact === 'webhooks')).toMatchObject({ plan: KUBEVIRT, cluster: KUBEVIRT });
   });
 
-  it("a webhook whose answer the plan cannot tell: its pod's outcome and the drain's end are not judged, whether it is called is", () => {
+  it("a webhook whose answer the plan cannot tell, and says so: its pod's outcome and the drain's end are not judged, whether it is called is", () => {
     const deny = 'deny-1.fidelity.example.com';
-    const p = plan([podPlan('web-a', 'web', { admission: admissionOf([webhook(deny, {})]) })]);
+    const decides = `admission webhook "${deny}" decides (failurePolicy Fail, timeout 5s): what it answers is its own (the plan cannot tell)`;
+    const admission = admissionOf([webhook(deny, { text: decides })]);
+    const p = plan([podPlan('web-a', 'web', { admission, outcomeUnknown: decides })], { verdict: 'blocked' });
     const events = [
       event('web-a', { phase: 'evicting', attempt: 1 }),
       event('web-a', { phase: 'failed', error: `${refusal(deny, 'no')} (HTTP 403)` }),
@@ -574,8 +576,23 @@ describe('compare: admission webhooks on evictions', () => {
     expect(facts.map((f) => f.fact)).not.toContain('outcome');
     expect(facts.find((f) => f.fact === 'webhooks')).toMatchObject({ plan: deny, cluster: deny, agree: true });
     expect(notJudged).toContain(`web-a: its admission (webhook ${deny} unknown)`);
+    expect(notJudged).toContain(`web-a: its outcome (${decides})`);
     // Not called where the plan says it decides: disagrees.
     expect(judge(p, events, {}).facts.find((f) => f.fact === 'webhooks')).toMatchObject({ agree: false });
+
+    // A plan that names the webhook but still promises the eviction at once, and a clear drain, is held to it.
+    const promised = plan([podPlan('web-a', 'web', { admission })]);
+    const judged = judge(promised, events, { 'web-a': [deny] }).facts;
+    expect(judged.find((f) => f.fact === 'outcome')).toMatchObject({
+      plan: '1 at once, 0 after waiting, 0 never',
+      cluster: '0 at once, 0 after waiting, 1 never',
+      agree: false,
+    });
+    expect(judged.find((f) => f.fact === 'blocked')).toMatchObject({
+      plan: 'finishes',
+      cluster: 'blocked',
+      agree: false,
+    });
   });
 
   it("a policy's denial ends the chain before any validating webhook; a mutating one is called first", () => {

@@ -1,7 +1,7 @@
 import type { V1MutatingWebhookConfiguration, V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../../src/plan/build-plan.js';
-import { makeIndex, makePod } from '../../builders.js';
+import { makeIndex, makePdb, makePod } from '../../builders.js';
 import { nodes, options, owners, web } from '../rules-fixture.js';
 import { binding, kubevirtLauncher, policy, webhookConfiguration, type WebhookSpec } from './fixtures.js';
 
@@ -13,19 +13,59 @@ const validating = (name: string, webhook: string, spec: WebhookSpec = {}) =>
 const mutating = (name: string, webhook: string, spec: WebhookSpec = {}) =>
   webhookConfiguration('MutatingWebhookConfiguration', name, webhook, spec) as V1MutatingWebhookConfiguration;
 
+const budget = makePdb()
+  .name('web')
+  .ns('shop')
+  .selector({ app: 'web' })
+  .maxUnavailable(2)
+  .status({ disruptionsAllowed: 2, currentHealthy: 2, desiredHealthy: 0, expectedPods: 2 })
+  .obj();
+
 const planWith = (pods: ReturnType<ReturnType<typeof web>['obj']>[], more: Parameters<typeof makeIndex>[0] = {}) =>
   buildPlan(makeIndex({ nodes, pods, ...owners, ...more }), options());
 
 describe('webhooks named on the pods they decide', () => {
-  it('a webhook on pods/eviction: named with its failurePolicy and timeout; never a silent clear', () => {
-    const plan = planWith([web('web-a').obj()], {
-      validatingWebhooks: [validating('demo-guard', 'guard.demo.io', { failurePolicy: 'Fail', timeoutSeconds: 5 })],
+  it('a webhook the plan does not know: named with its failurePolicy and timeout; the pod may never go, its time not counted', () => {
+    const plan = planWith([web('web-a').obj(), web('web-b').obj()], {
+      pdbs: [budget],
+      validatingWebhooks: [
+        validating('demo-guard', 'guard.demo.io', {
+          failurePolicy: 'Fail',
+          timeoutSeconds: 5,
+          matchConditions: [{ name: 'a', expression: 'object.metadata.name.endsWith("-a")' }],
+        }),
+      ],
     });
-    const hook = plan.pods[0]!.admission!.webhooks![0]!;
+    const [a, b] = plan.pods;
+    const hook = a!.admission!.webhooks![0]!;
     expect(hook).toMatchObject({ name: 'guard.demo.io', failurePolicy: 'Fail', timeoutSeconds: 5, answer: 'unknown' });
-    expect(plan.verdict).toBe('clear');
-    expect(plan.verdictReasons).toContain(
-      'shop/web-a: admission webhook "guard.demo.io" decides (failurePolicy Fail, timeout 5s): what it answers is its own (the plan cannot tell)',
+    // It may refuse the eviction, or answer 429 for as long as it likes: not "evicted at once".
+    const decides =
+      'admission webhook "guard.demo.io" decides (failurePolicy Fail, timeout 5s): what it answers is its own (the plan cannot tell)';
+    expect(a!.outcomeUnknown).toBe(decides);
+    expect(b!.outcomeUnknown).toBeUndefined();
+    expect(plan.budgets[0]!.unknown).toBe(decides);
+    expect(plan.verdict).toBe('blocked');
+    expect(plan.verdictReasons).toEqual([
+      `whether shop/web-a can be evicted is unknown, so the drain may not finish: ${decides}`,
+    ]);
+    expect(plan.eta!.uncounted).toEqual({
+      pods: ['shop/web-a'],
+      webhooks: ['guard.demo.io'],
+      text: 'the time of shop/web-a cannot be counted: admission webhook "guard.demo.io" decides when, or whether, it admits the eviction',
+    });
+  });
+
+  it('a mutating one it does not know comes first in the chain: the pod is unknown for it, not for the validating one', () => {
+    const plan = planWith([web('web-a').obj()], {
+      mutatingWebhooks: [mutating('tag', 'tag.demo.io')],
+      validatingWebhooks: [validating('demo-guard', 'guard.demo.io')],
+    });
+    expect(plan.pods[0]!.admission!.webhooks!.map((w) => w.answer)).toEqual(['unknown', 'unknown']);
+    expect(plan.pods[0]!.outcomeUnknown).toMatch(/^admission webhook "tag.demo.io" decides/);
+    // The validating one is still said, on its own line.
+    expect(plan.verdictReasons).toContainEqual(
+      expect.stringMatching(/^shop\/web-a: admission webhook "guard.demo.io" decides/),
     );
   });
 
@@ -114,11 +154,15 @@ describe('operators whose answers are documented', () => {
       ],
       validatingAdmissionPolicies: [policy('p')],
       validatingAdmissionPolicyBindings: [binding('b', 'p')],
+      validatingWebhooks: [validating('demo-guard', 'guard.demo.io')],
     });
     expect(plan.pods[0]!.admission!.denied).toMatchObject({
       by: 'MutatingWebhookConfiguration',
       code: 403,
       message: 'Eviction of Mounter Pod is not allowed',
     });
+    // Refused for certain before the webhook the plan does not know: blocked, not unknown.
+    expect(plan.pods[0]).toMatchObject({ outcome: 'blocked' });
+    expect(plan.pods[0]!.outcomeUnknown).toBeUndefined();
   });
 });
