@@ -46,11 +46,14 @@ export function readRecord(dir: string, seed: number): ClusterRecord {
   return { settled: true, facts: [], notJudged: [], seconds: 0, ...saved, seed };
 }
 
-/** The recorded Observation, when the run got as far as the replacements settling. */
+/**
+ * The recorded Observation, when the run got as far as the replacements settling, with the webhooks the
+ * API server called where the run recorded them.
+ */
 function observationOf(record: ClusterRecord): Compare.Observation | undefined {
-  const { node, plan, events, before, after } = record;
+  const { node, plan, events, before, after, webhookCalls } = record;
   return node !== undefined && plan && events && before && after && record.error === undefined
-    ? { node, plan, events, before, after }
+    ? { node, plan, events, before, after, ...(webhookCalls ? { webhookCalls } : {}) }
     : undefined;
 }
 

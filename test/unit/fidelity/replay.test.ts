@@ -22,6 +22,18 @@ describe('fidelity replay', () => {
     expect(replayed.verdict).toBe(recorded.verdict);
   });
 
+  it('judges the webhooks the API server called, where the run recorded them', async () => {
+    const dir = scratchDir();
+    mkdirSync(dir, { recursive: true });
+    const record = { ...readRecord(fixtures, 3), seed: 9, webhookCalls: { 'db-2-1': ['guard.fidelity.example.com'] } };
+    writeFileSync(path.join(dir, 'seed-9.json'), JSON.stringify(record));
+    const replayed = await replayCluster(readRecord(dir, 9), snapshotFile(fixtures, 3), await cli());
+    // The snapshot has no webhook: the plan names none, where the record says one was called.
+    expect(replayed.facts.filter((f) => f.fact === 'webhooks')).toEqual([
+      { subject: 'db-2-1', fact: 'webhooks', plan: 'none', cluster: 'guard.fidelity.example.com', agree: false },
+    ]);
+  });
+
   it('a cluster that did not settle, or whose run ended in an error, comes back as recorded', async () => {
     const dir = scratchDir();
     mkdirSync(dir, { recursive: true });
