@@ -634,3 +634,18 @@ describe('seed 9518: a replacement whose single node is the plan order’s, met 
     expect(replacementNamed('web-2-')?.unknown).toBeUndefined();
   });
 });
+
+describe('seed 7328: replacements a wave met in another order leaves without a node', () => {
+  // web-1 (zone spread), web-3 and the filler on fid-node-1. In the lab web-3's replacement, met first,
+  // took fid-node-3, web-1's single node, and web-1's found none: the race of the wave's evictions.
+  const plan = planOf(7328, 'fid-node-1', '2026-12-05T23:08:00Z');
+  const replacementNamed = (prefix: string) => plan.pods.find((p) => p.name.startsWith(prefix))?.replacement;
+
+  it("calls web-1's, web-3's and the filler's replacements unknown, naming web-3's met first", () => {
+    for (const prefix of ['web-1-', 'web-3-', 'filler-'])
+      expect(replacementNamed(prefix)).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
+    expect(replacementNamed('web-1-')?.message).toContain(
+      'the replacement of web-3-5c576b77bc-758wp, placed first, would take fid-node-3',
+    );
+  });
+});
