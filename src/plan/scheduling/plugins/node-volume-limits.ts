@@ -81,7 +81,8 @@ export function nodeVolumeLimits(
 /** PreFilter's state: the pod's CSI volumes, and where to find a node's. */
 export interface VolumeLimitsState {
   readonly attachable: AttachableVolumes;
-  readonly catalog: VolumeCatalog;
+  /** The node's limits per driver (see volumeLimits). */
+  readonly limitsOf: (node: NodeInfo) => ReadonlyMap<string, number>;
   /** The node's attached CSI volumes (its pods', placed replacements included). */
   readonly attachedOn: (node: NodeInfo) => AttachableVolumes;
 }
@@ -89,21 +90,55 @@ export interface VolumeLimitsState {
 /** The Filter on the PreFilter's state: the pod's CSI volumes against the node's limits and attached volumes. */
 export function volumeLimitsFilter(state: VolumeLimitsState, node: NodeInfo): Rejection | null {
   if (state.attachable.size === 0) return null;
-  const limits = volumeLimits(node, state.catalog.csiNode(node.name));
+  const limits = state.limitsOf(node);
   return limits.size === 0 ? null : nodeVolumeLimits(state.attachable, limits, state.attachedOn(node));
+}
+
+/**
+ * What the filter reads of the cluster state's nodes, kept by position for every simulation of the state
+ * (the filter asks it of every node a placement checks): each node's limits (a cordon changes no
+ * allocatable, and the CSINode is the node's), and the CSI volumes its pods have attached.
+ */
+interface StateVolumes {
+  readonly limits: Array<ReadonlyMap<string, number> | undefined>;
+  readonly attached: Array<AttachableVolumes | undefined>;
+}
+
+function stateVolumes(cluster: ClusterState): StateVolumes {
+  return cluster.stateMemo('volume-limits', (nodes) => ({
+    limits: new Array<ReadonlyMap<string, number> | undefined>(nodes.length),
+    attached: new Array<AttachableVolumes | undefined>(nodes.length),
+  }));
+}
+
+/** The value kept at the node's position, worked out on first use (a node outside a state's list is not kept). */
+function keptAt<T>(kept: Array<T | undefined>, node: NodeInfo, work: () => T): T {
+  if (node.position < 0) return work();
+  return (kept[node.position] ??= work());
+}
+
+function limitsOf(kept: StateVolumes, catalog: VolumeCatalog, node: NodeInfo): ReadonlyMap<string, number> {
+  return keptAt(kept.limits, node, () => volumeLimits(node, catalog.csiNode(node.name)));
 }
 
 /**
  * The CSI volumes the node's pods (placed replacements included) have attached: the state's pods' kept
  * for every simulation of the state.
  */
-function attachedVolumes(cluster: ClusterState, catalog: VolumeCatalog, node: NodeInfo): AttachableVolumes {
-  const attached = cluster.stateMemo(`attached-volumes\u0000${node.name}`, () =>
+function attachedVolumes(
+  cluster: ClusterState,
+  catalog: VolumeCatalog,
+  kept: StateVolumes,
+  node: NodeInfo,
+): AttachableVolumes {
+  const attached = keptAt(kept.attached, node, () =>
     attachableVolumes(
       cluster.assignedPodsOnNode(node.name).flatMap((pod) => existingClaims(pod, catalog)),
       catalog,
     ),
   );
+  // Most placements' simulations have placed nothing yet.
+  if (cluster.placed.length === 0) return attached;
   const placedHere = cluster.placed.filter((r) => r.node.name === node.name);
   if (placedHere.length === 0) return attached;
   const all = new Map(attached);
@@ -128,10 +163,11 @@ export const nodeVolumeLimitsPlugin: FilterPlugin<VolumeLimitsState | null> = {
     const volumes = podVolumes(pod, cluster);
     if (!volumes || volumesUnknown(volumes) !== null) return null;
     const catalog = volumeCatalog(cluster.snapshot);
+    const kept = stateVolumes(cluster);
     return {
       attachable: podAttachableVolumes(volumes.claims, catalog),
-      catalog,
-      attachedOn: (node) => attachedVolumes(cluster, catalog, node),
+      limitsOf: (node) => limitsOf(kept, catalog, node),
+      attachedOn: (node) => attachedVolumes(cluster, catalog, kept, node),
     };
   },
   skips: (_pod, state) => state === null || state.attachable.size === 0,

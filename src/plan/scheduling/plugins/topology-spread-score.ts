@@ -1,4 +1,4 @@
-import type { V1LabelSelector, V1LabelSelectorRequirement } from '@kubernetes/client-node';
+import type { V1LabelSelector, V1LabelSelectorRequirement, V1TopologySpreadConstraint } from '@kubernetes/client-node';
 import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
 import type { ClusterState, ScorePlugin } from '../framework.js';
@@ -40,18 +40,9 @@ export function topologySpreadScores(
   affinity: NodeMatcher,
   cluster: ClusterState,
 ): number[] | null {
-  const explicit = pod.pod.spec?.topologySpreadConstraints ?? [];
-  let constraints: SpreadConstraint[];
-  if (explicit.length > 0) {
-    constraints = explicit.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map((c) => parseConstraint(c, pod));
-  } else {
-    const selector = defaultSelector(pod, cluster);
-    if (selector === null) return null;
-    constraints = SYSTEM_DEFAULTS.map((d) =>
-      parseConstraint({ ...d, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: selector }, pod),
-    );
-  }
-  if (constraints.length === 0) return null;
+  const explicit = pod.pod.spec?.topologySpreadConstraints ?? NO_CONSTRAINTS;
+  const constraints = scoredConstraints(pod, explicit, cluster);
+  if (constraints === null || constraints.length === 0) return null;
   const requireAll = explicit.length > 0;
   const domainsOf = constraints.map((c) => topologyDomains(cluster, c.topologyKey));
   const domainIds = domainsOf.map((d) => d.ids);
@@ -145,6 +136,48 @@ export function topologySpreadScores(
     scores[i] = max === 0 ? MAX_NODE_SCORE : Math.trunc((MAX_NODE_SCORE * (max + min - scores[i]!)) / max);
   }
   return scores;
+}
+
+/** A pod's constraints when it has none: one object, under which scoredConstraints keeps the defaults'. */
+const NO_CONSTRAINTS: readonly V1TopologySpreadConstraint[] = [];
+
+/**
+ * The constraints the score counts: the pod's ScheduleAnyway ones, or the system defaults over its default
+ * selector (null: none selects it). They read the pod's namespace, its labels and its constraints, so
+ * they are kept per cluster state by those objects (a replacement has its pod's): the replicas of a
+ * workload, placed again and again, parse them once, and their selectors are the same objects each time.
+ */
+function scoredConstraints(
+  pod: PodInfo,
+  explicit: readonly V1TopologySpreadConstraint[],
+  cluster: ClusterState,
+): readonly SpreadConstraint[] | null {
+  const kept = cluster.stateMemo(
+    'spread-score-constraints',
+    () => new WeakMap<object, WeakMap<object, Map<string, readonly SpreadConstraint[] | null>>>(),
+  );
+  let byLabels = kept.get(explicit);
+  if (!byLabels) kept.set(explicit, (byLabels = new WeakMap()));
+  let byNamespace = byLabels.get(pod.labels);
+  if (!byNamespace) byLabels.set(pod.labels, (byNamespace = new Map()));
+  let constraints = byNamespace.get(pod.namespace);
+  if (constraints === undefined)
+    byNamespace.set(pod.namespace, (constraints = parsedConstraints(pod, explicit, cluster)));
+  return constraints;
+}
+
+function parsedConstraints(
+  pod: PodInfo,
+  explicit: readonly V1TopologySpreadConstraint[],
+  cluster: ClusterState,
+): SpreadConstraint[] | null {
+  if (explicit.length > 0)
+    return explicit.filter((c) => c.whenUnsatisfiable === 'ScheduleAnyway').map((c) => parseConstraint(c, pod));
+  const selector = defaultSelector(pod, cluster);
+  if (selector === null) return null;
+  return SYSTEM_DEFAULTS.map((d) =>
+    parseConstraint({ ...d, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: selector }, pod),
+  );
 }
 
 /**
