@@ -17,7 +17,8 @@ import type { Tone } from './theme.js';
  * render these, so the two never disagree on grouping or wording.
  */
 
-export type PodGroupKey = 'refused' | 'held' | 'rescued' | 'blocked' | 'waits' | 'immediate' | 'deleted' | 'skipped';
+export type PodGroupKey =
+  'refused' | 'held' | 'rescued' | 'unknown' | 'blocked' | 'waits' | 'immediate' | 'deleted' | 'skipped';
 
 export interface PodGroup {
   readonly key: PodGroupKey;
@@ -28,8 +29,8 @@ export interface PodGroup {
 
 /**
  * Refused pods come first even though they are not evictions: kubectl stops before evicting anything
- * when one pod is refused, so they decide the drain. Then blocked, waits and immediate evictions, then the
- * pods the drain deletes or leaves alone.
+ * when one pod is refused, so they decide the drain. Then the evictions whose outcome the plan cannot tell
+ * (`outcomeUnknown`), blocked, waits and immediate ones, then the pods the drain deletes or leaves alone.
  */
 const GROUP_ORDER: readonly {
   key: PodGroupKey;
@@ -53,6 +54,12 @@ const GROUP_ORDER: readonly {
     title: 'Taken out by a strategy (their budget never admits the eviction)',
     tone: 'warn',
     test: (p) => rescuedBy(p) !== null,
+  },
+  {
+    key: 'unknown',
+    title: 'Unknown: may never be evicted',
+    tone: 'warn',
+    test: (p) => p.action === 'evict' && p.outcomeUnknown !== undefined,
   },
   { key: 'blocked', title: 'Blocked: eviction never admitted', tone: 'bad', test: (p) => p.outcome === 'blocked' },
   { key: 'waits', title: 'Waits for a budget', tone: 'warn', test: (p) => p.outcome === 'waits' },
@@ -95,11 +102,16 @@ export function verdictHeadline(plan: DrainPlan): string {
   const headlines: Record<Verdict, string> = {
     clear: `CLEAR: every pod can leave ${nodes} now`,
     slow: `SLOW: draining ${nodes} waits for disruption budgets`,
-    blocked: `BLOCKED: draining ${nodes} cannot finish`,
+    blocked: `BLOCKED: draining ${nodes} ${surelyBlocked(plan) ? 'cannot finish' : 'may not finish'}`,
     disruptive: disruptiveHeadline(plan),
     incomplete: `INCOMPLETE: the plan for ${nodes} could not read all it needs (from what it read: ${plan.assumedVerdict})`,
   };
   return headlines[plan.verdict];
+}
+
+/** Whether a pod certainly holds the drain back (refused, or blocked), not only one whose outcome is unknown. */
+function surelyBlocked(plan: DrainPlan): boolean {
+  return plan.pods.some((p) => p.action === 'refuse' || (p.outcome === 'blocked' && p.outcomeUnknown === undefined));
 }
 
 /**
@@ -121,9 +133,12 @@ export function warningLines(plan: DrainPlan): string[] {
   return plan.warnings.map((w) => `Warning: ${w.message}`);
 }
 
-/** Why a pod lands where it does, in one line: the outcome's reason, else kubectl's filter reason. */
+/**
+ * Why a pod lands where it does, in one line: why its outcome is unknown, else the outcome's reason, else
+ * kubectl's filter reason.
+ */
 export function podWhy(pod: PodPlan): string {
-  return pod.outcomeReason || pod.reason;
+  return pod.outcomeUnknown ?? (pod.outcomeReason || pod.reason);
 }
 
 /** "demo/hello (1 allowed)" for each budget guarding the pod. */
@@ -396,7 +411,7 @@ export function budgetBreaches(plan: DrainPlan): string[] {
  * share a handful of reasons, so they read best grouped by reason, as kubectl's PodDeleteList prints them.
  */
 export function isPerPodGroup(key: PodGroupKey): boolean {
-  return key === 'rescued' || key === 'blocked' || key === 'waits';
+  return key === 'rescued' || key === 'unknown' || key === 'blocked' || key === 'waits';
 }
 
 /**

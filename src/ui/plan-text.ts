@@ -71,7 +71,7 @@ export function renderPlanText(plan: DrainPlan, options: PlanTextOptions = {}): 
 const BRIEF_EXTRAS: ReadonlySet<PlanSection['id']> = new Set(['opt-out', 'admission', 'order']);
 
 /** The groups the brief plan names pod by pod: those that decide whether and when the drain finishes. */
-const DECIDING: ReadonlySet<PodGroupKey> = new Set(['refused', 'held', 'rescued', 'blocked', 'waits']);
+const DECIDING: ReadonlySet<PodGroupKey> = new Set(['refused', 'held', 'rescued', 'unknown', 'blocked', 'waits']);
 
 /** At most this many pods of a group are named in the brief plan; the rest are counted. */
 const BRIEF_PODS = 5;
@@ -80,6 +80,7 @@ const BRIEF_WORDS: Record<PodGroupKey, string> = {
   refused: 'refused',
   held: 'not evicted as one is refused',
   rescued: 'taken out by a strategy',
+  unknown: 'may never be evicted',
   blocked: 'blocked',
   waits: 'wait for a budget',
   immediate: 'evicted at once',

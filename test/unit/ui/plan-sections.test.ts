@@ -70,6 +70,24 @@ describe('podGroups', () => {
       ['skipped', ['kube-proxy-x1']],
     ]);
   });
+  it('a pod whose outcome the plan cannot tell is not listed as evicted: its own group, saying why', () => {
+    const why =
+      'admission webhook "guard.demo.io" decides (failurePolicy Fail, timeout 5s): what it answers is its own (the plan cannot tell)';
+    const plan: DrainPlan = {
+      ...slowPlan(),
+      verdict: 'blocked',
+      pods: [helloPod('hello-a', { outcome: 'immediate', outcomeUnknown: why }), helloPod('hello-b')],
+    };
+    const groups = podGroups(plan);
+    expect(groups.map((g) => [g.key, g.pods.map((p) => p.name)])).toEqual([
+      ['unknown', ['hello-a']],
+      ['immediate', ['hello-b']],
+    ]);
+    expect(podGroupRows(groups[0]!)[0]!.at(-1)).toBe(why);
+    // Nothing else holds the drain back: it may not finish, not cannot.
+    expect(verdictHeadline(plan)).toBe('BLOCKED: draining k8s-node-1 may not finish');
+  });
+
   it('counts an evicted pod with no outcome as evicted at once rather than losing it', () => {
     const plan: DrainPlan = { ...slowPlan(), pods: [helloPod('hello-a', { outcome: null })] };
     expect(podGroups(plan).map((g) => g.key)).toEqual(['immediate']);
