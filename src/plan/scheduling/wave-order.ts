@@ -365,8 +365,8 @@ export class WaveOrder {
    * higher one fills in the plan's order (a nomination holds no room against a higher-priority pod, so
    * the higher one still goes there, and the victims are gone either way). Then its plan says unknown, and
    * so do those of the replacements it was placed behind at its own priority (met after it, they may
-   * find less room). Asked of a round of several evictions.
-   * Taught by seed 8057 (test/fixtures/fidelity/seed-8057.json).
+   * find less room), those that preempted on the node it would take among them.
+   * Taught by seeds 8057 and 9639 (test/fixtures/fidelity/seed-{8057,9639}.json).
    */
   private checkPreemptsMetFirst(pod: V1Pod, plan: ReplacementPlan, flagged: ReadonlySet<V1Pod>): WaveFinding[] {
     if (this.isUnknown(pod, plan) || flagged.has(pod) || fateOf(plan) !== 'none') return [];
@@ -395,9 +395,26 @@ export class WaveOrder {
         !flagged.has(r.pod) &&
         ahead.some((p) => p.node.name === r.node && p.pod.priority === replacement.priority),
     );
-    for (const r of peers) {
+    // A replacement at its priority that preempted on the node it would take: met after it, that one
+    // finds less room there (checkRace records only those that fit).
+    const preempting = this.round
+      .map((r) => r.pod)
+      .filter(
+        (r) =>
+          !this.found.has(r) &&
+          !flagged.has(r) &&
+          !peers.some((q) => q.pod === r) &&
+          ahead.some(
+            (p) =>
+              p.node.name === before.node &&
+              p.pod.priority === replacement.priority &&
+              p.pod.name === r.metadata?.name &&
+              p.pod.namespace === (r.metadata?.namespace ?? 'default'),
+          ),
+      );
+    for (const r of [...peers.map((q) => q.pod), ...preempting]) {
       const peerNote = `Where the scheduler meets it in its wave matters: the replacement of ${pod.metadata?.name ?? ''}, met before it, could ${fares}.`;
-      findings.push({ pod: r.pod, unknown: EVICTION_RACE_UNKNOWN, note: peerNote });
+      findings.push({ pod: r, unknown: EVICTION_RACE_UNKNOWN, note: peerNote });
     }
     return findings;
   }

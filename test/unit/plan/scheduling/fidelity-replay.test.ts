@@ -649,3 +649,26 @@ describe('seed 7328: replacements a wave met in another order leaves without a n
     );
   });
 });
+
+describe("seed 9639: a preemption at a replacement's priority on the node it would take met first", () => {
+  // web-2's replacement (priority 100) finds no node in the plan's order, behind web-4's (1000) and the
+  // fillers' (100), which preempt db-1 pods on fid-node-2 and fid-node-3. In the lab web-2's was met
+  // first and went to fid-node-2, and the filler's meant for fid-node-2 found no node.
+  const plan = planOf(9639, 'fid-node-1', '2026-12-05T23:32:00Z');
+  const replacements = plan.pods.filter((p) => p.name.startsWith('filler-')).map((p) => p.replacement);
+
+  it("calls the filler's replacement that preempts on fid-node-2 unknown, naming web-2's met before it", () => {
+    const onNode2 = replacements.filter((r) => r?.preemption?.node === 'fid-node-2');
+    expect(onNode2).toHaveLength(1);
+    expect(onNode2[0]).toMatchObject({ unknown: EVICTION_RACE_UNKNOWN });
+    expect(onNode2[0]?.message).toContain(
+      'the replacement of web-2-6c8fb48b96-2wkx9, met before it, could go to fid-node-2',
+    );
+  });
+
+  it("leaves the filler's replacement that preempts on fid-node-3 as it was", () => {
+    const onNode3 = replacements.filter((r) => r?.preemption?.node === 'fid-node-3');
+    expect(onNode3).toHaveLength(1);
+    expect(onNode3[0]?.unknown).toBeUndefined();
+  });
+});
