@@ -102,16 +102,22 @@ export function verdictHeadline(plan: DrainPlan): string {
   const headlines: Record<Verdict, string> = {
     clear: `CLEAR: every pod can leave ${nodes} now`,
     slow: `SLOW: draining ${nodes} waits for disruption budgets`,
-    blocked: `BLOCKED: draining ${nodes} ${surelyBlocked(plan) ? 'cannot finish' : 'may not finish'}`,
+    blocked: `BLOCKED: draining ${nodes} ${blockedWords(plan)}`,
     disruptive: disruptiveHeadline(plan),
     incomplete: `INCOMPLETE: the plan for ${nodes} could not read all it needs (from what it read: ${plan.assumedVerdict})`,
   };
   return headlines[plan.verdict];
 }
 
-/** Whether a pod certainly holds the drain back (refused, or blocked), not only one whose outcome is unknown. */
-function surelyBlocked(plan: DrainPlan): boolean {
-  return plan.pods.some((p) => p.action === 'refuse' || (p.outcome === 'blocked' && p.outcomeUnknown === undefined));
+/**
+ * What a blocked plan says of its drain: "cannot finish" when a pod certainly holds it back (refused, or
+ * blocked), "may not finish" when only pods whose outcome is unknown do.
+ */
+export function blockedWords(plan: DrainPlan): 'cannot finish' | 'may not finish' {
+  const sure = plan.pods.some(
+    (p) => p.action === 'refuse' || (p.outcome === 'blocked' && p.outcomeUnknown === undefined),
+  );
+  return sure ? 'cannot finish' : 'may not finish';
 }
 
 /**

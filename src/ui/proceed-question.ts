@@ -3,7 +3,7 @@ import type { DrainPlan } from '../plan/types.js';
 import { formatMs, formatSeconds } from './format.js';
 import { wayOutText } from './plan-advice.js';
 import { plural } from '../wording.js';
-import { verdictHeadline } from './plan-sections.js';
+import { blockedWords, verdictHeadline } from './plan-sections.js';
 import { poolHeadline } from './pool-plan-text.js';
 import { wrapText } from './text-wrap.js';
 
@@ -44,7 +44,8 @@ export function drainQuestion(plan: DrainPlan, action: DrainAction, target: Clus
  */
 function planObjection(plan: DrainPlan): string | null {
   const reason = plan.verdictReasons[0] ?? plan.verdict;
-  if (plan.verdict === 'blocked') return `the plan says this drain cannot finish: ${reason}; ${wayOutText(plan)}`;
+  if (plan.verdict === 'blocked')
+    return `the plan says this drain ${blockedWords(plan)}: ${reason}; ${wayOutText(plan)}`;
   if (plan.verdict === 'disruptive') return `the plan says this drain leaves a workload down: ${reason}`;
   return null;
 }

@@ -44,6 +44,21 @@ describe('proceedWarning', () => {
     );
   });
 
+  it('on a plan blocked only by a pod whose outcome is unknown says the drain may not finish', () => {
+    const plan = blockedPlan();
+    const unknown = {
+      ...plan,
+      verdictReasons: ['demo/hello-a: the webhook guard.example.com decides its eviction'],
+      pods: plan.pods.map((p) =>
+        p.name === 'hello-a' ? { ...p, outcomeUnknown: 'the webhook guard.example.com decides its eviction' } : p,
+      ),
+    };
+    expect(proceedWarning(unknown, 0)).toMatch(
+      /^the plan says this drain may not finish: demo\/hello-a: the webhook guard\.example\.com decides/,
+    );
+    expect(proceedWarning(plan, 0)).toMatch(/^the plan says this drain cannot finish: /);
+  });
+
   it('says when there is no --timeout: the drain waits until interrupted', () => {
     expect(proceedWarning(blockedPlan(), 0)).toMatch(
       /; there is no --timeout, so it waits until interrupted \(Ctrl-C\)$/,
