@@ -24,7 +24,8 @@
  * re-plan, each with its target (TARGETS), and the load average at each round's start.
  *
  * Growing the lab is most of the time at 1,500 nodes: LIVE_KEEP=1 leaves it grown at the end (to profile a
- * plan in it; `npm run lab -- seed hello` resets it), LIVE_REUSE=1 measures a lab left so without growing it.
+ * plan in it; `npm run lab -- seed hello` resets it), LIVE_REUSE=1 measures a lab left so without growing it,
+ * LIVE_GROW=1 grows a lab left so to the size asked for (the nodes and pods it lacks), without resetting it.
  *
  * The GET floor is one LIST of every pod, a short request that the API server ends at its --request-timeout
  * (60 s by default), which tens of thousands of pods on a loaded machine outlast. To measure it there, start
@@ -118,7 +119,8 @@ export async function runLiveReadBench(options: LiveReadOptions): Promise<{ text
   const podsPerNode = Number(process.env.LIVE_PODS_PER_NODE ?? 30);
   const keep = process.env.LIVE_KEEP === '1';
   try {
-    if (process.env.LIVE_REUSE !== '1') await populate(options, nodes, podsPerNode);
+    const grow = process.env.LIVE_GROW === '1';
+    if (process.env.LIVE_REUSE !== '1') await populate(options, nodes, podsPerNode, { grow });
     const before = await podPhases(options.env);
     const node = 'bench-node-1';
     const commands = {
@@ -199,21 +201,26 @@ const CREATE_CONCURRENCY = 32;
  * hello (to reset the lab), then the extra nodes and pods, and waits until KWOK has every pod Running.
  * The objects are created over the API itself, CREATE_CONCURRENCY at a time: `kubectl create -f` sends one
  * request after the other through client-go's rate limiter (5 requests/s, bursts of 10), so that four of
- * them side by side made 20 pods a second, half an hour for 45,000.
+ * them side by side made 20 pods a second, half an hour for 45,000. `grow`: no reset; only the bench nodes
+ * and pods the lab lacks are created (a lab grown to 1,000 nodes grows to 1,500 in the time of the 500).
  */
 export async function populate(
   options: Pick<LiveReadOptions, 'env' | 'labScript'>,
   nodes: number,
   podsPerNode: number,
+  { grow = false } = {},
 ): Promise<void> {
-  must(spawnSync('bash', [options.labScript, 'seed', 'hello'], { env: options.env, encoding: 'utf8' }), 'lab seed');
+  if (!grow) {
+    must(spawnSync('bash', [options.labScript, 'seed', 'hello'], { env: options.env, encoding: 'utf8' }), 'lab seed');
+  }
   const api = new LabApi(options.env.KUBECONFIG ?? '');
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)}s`;
+  const existing = grow ? await benchNames(api) : { nodes: new Set<string>(), pods: new Set<string>() };
   await createAll(
     api,
     '/api/v1/nodes',
-    Array.from({ length: nodes }, (_, i) => benchNode(i + 1)),
+    Array.from({ length: nodes }, (_, i) => benchNode(i + 1)).filter((n) => !existing.nodes.has(n.metadata.name)),
   );
   console.error(`bench: live-read: ${nodes} nodes created (${elapsed()})`);
   // The lab's seed deletes scenario namespaces (and every node) when it resets.
@@ -229,7 +236,9 @@ export async function populate(
     return (await api.call('GET', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/default`)).status === 200;
   });
   const pods = [];
-  for (let n = 1; n <= nodes; n += 1) for (let j = 0; j < podsPerNode; j += 1) pods.push(benchPod(n, j));
+  for (let n = 1; n <= nodes; n += 1) {
+    for (let j = 0; j < podsPerNode; j += 1) if (!existing.pods.has(`p-${n}-${j}`)) pods.push(benchPod(n, j));
+  }
   await createAll(api, `/api/v1/namespaces/${NAMESPACE}/pods`, pods, (done) => {
     if (done % 5000 === 0) console.error(`bench: live-read: ${done} pods created (${elapsed()})`);
   });
@@ -280,6 +289,24 @@ async function podPhases(env: NodeJS.ProcessEnv): Promise<{ all: number; running
 }
 
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+
+/** The names of the lab's nodes and bench pods (metadata lists, in pages): what a grown lab has already. */
+async function benchNames(api: LabApi): Promise<{ nodes: Set<string>; pods: Set<string> }> {
+  const names = async (url: string) => {
+    const found = new Set<string>();
+    let token = '';
+    do {
+      const query = new URLSearchParams({ limit: '5000', ...(token ? { continue: token } : {}) });
+      const answer = await api.call('GET', `${url}?${query}`, undefined, undefined, METADATA_LIST);
+      if (answer.status === 404) break;
+      if (answer.status !== 200) throw new Error(`listing ${url}: ${answer.status} ${answer.body.message ?? ''}`);
+      for (const item of answer.body.items ?? []) found.add(item.metadata?.name ?? '');
+      token = (answer.body.metadata as { continue?: string } | undefined)?.continue ?? '';
+    } while (token);
+    return found;
+  };
+  return { nodes: await names('/api/v1/nodes'), pods: await names(`/api/v1/namespaces/${NAMESPACE}/pods`) };
+}
 
 /** POSTs each object to `url`, CREATE_CONCURRENCY at a time; one that exists already is left as it is. */
 async function createAll(

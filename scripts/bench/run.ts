@@ -38,6 +38,11 @@
  *   run        `kubectl maint run` over an 8-node pool (10 s simulated reboots) against the shell loop of
  *              kubectl drain / the command / kubectl uncordon (scripts/bench/run-pool.ts). Only when asked
  *              for by name. Target: ratio <= 0.5, no budget below its desired health in either.
+ *   fleet-run  `kubectl maint run -l POOL --max-unavailable 10%` over 150 nodes of the live-read lab with
+ *              budgeted Deployments and a simulated reboot, against its floor (each batch's slowest drain +
+ *              command + return): overhead per batch, RSS over the run, requests and writes per node, LISTs
+ *              per kind (scripts/bench/fleet-run.ts). Only when asked for by name. Targets: ≤ 1.1× the floor,
+ *              ≤ 1 s overhead per batch, RSS flat, one LIST per kind.
  *   live-read  `kubectl maint plan` on a lab grown to 500 nodes and 15,000 pods, against `kubectl get …
  *              -o json` of the same apiserver (scripts/bench/live-read.ts). Only when asked for by name:
  *              growing the lab takes a few minutes.
@@ -54,6 +59,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type * as AuditScale from './audit-scale.js';
 import type * as DocsWriter from './docs-writer.js';
+import type * as FleetRun from './fleet-run.js';
 import type * as LiveRead from './live-read.js';
 import type * as PlanScale from './plan-scale.js';
 import type * as PoolPlanScale from './pool-plan-scale.js';
@@ -177,7 +183,10 @@ const blocks = [
   // One table for the drain scenarios: written only when all of them ran, so none is dropped from it.
   ...(scenarios.every((s) => wanted(s.name)) ? [DRAIN_BLOCK] : []),
   ...['plan-scale', 'pool-plan-scale', 'startup', 'surge', 'eta'].filter(wanted),
-  ...['run', 'live-read', 'audit-scale'].filter((name) => values.scenario?.includes(name)),
+  ...['run', 'fleet-run', 'audit-scale'].filter((name) => values.scenario?.includes(name)),
+  ...(values.scenario?.includes('live-read')
+    ? [process.env.LIVE_NODES === undefined ? 'live-read' : `live-read-${process.env.LIVE_NODES}`]
+    : []),
 ];
 if (values['write-docs']) {
   const missing = docs.missingMarkers(readFileSync(docPath, 'utf8'), blocks);
@@ -306,7 +315,29 @@ if (values.scenario?.includes('live-read')) {
   const module = (await import(new URL('./live-read.ts', import.meta.url).href)) as typeof LiveRead;
   const report = await module.runLiveReadBench({ env, kubectlBin, maint, labScript, runs });
   console.log(report.text);
-  keep('live-read', report.text);
+  // One block per size the doc shows (bench:live-read-1000, …), each with the settings that reproduce it.
+  const settings = ['LIVE_REUSE', 'LIVE_GROW', 'LIVE_NODES', 'LIVE_PODS_PER_NODE']
+    .filter((name) => process.env[name] !== undefined)
+    .map((name) => `${name}=${process.env[name]} `)
+    .join('');
+  const block = process.env.LIVE_NODES === undefined ? 'live-read' : `live-read-${process.env.LIVE_NODES}`;
+  written.push({ name: block, command: `${settings}${benchCommand(['live-read'])}`, body: docs.fenced(report.text) });
+  if (!report.passed) missed = true;
+}
+
+if (values.scenario?.includes('fleet-run')) {
+  const module = (await import(new URL('./fleet-run.ts', import.meta.url).href)) as typeof FleetRun;
+  const report = await module.runFleetRunBench({ env, kubectlBin, maint, labScript });
+  console.log(report.text);
+  const sized = ['FLEET_NODES', 'FLEET_DEPLOYMENTS', 'FLEET_REPLICAS', 'FLEET_REBOOT_SECONDS']
+    .filter((name) => process.env[name] !== undefined)
+    .map((name) => `${name}=${process.env[name]} `)
+    .join('');
+  written.push({
+    name: 'fleet-run',
+    command: `${sized}${benchCommand(['fleet-run'], false)}`,
+    body: docs.fenced(report.text),
+  });
   if (!report.passed) missed = true;
 }
 

@@ -16,8 +16,9 @@ is_component() {
 # pod deletes, node patches, the runs' Leases (in kubectl-maint, or kube-system), and every write of the ServiceAccounts of
 # namespace maint-rbac, the least-privilege test's users) and the reads whose count they judge (lists
 # and watches: a run lists each kind once; GETs of budgets: a run's wait for them stays bounded; GETs of
-# nodes: a run reads a node only where its watches cannot answer), at Metadata level (who, what, answer; no
-# bodies), so the log stays small.
+# nodes: a run reads a node only where its watches cannot answer), and every request of the user
+# kubectl-maint-bench (the fleet run benchmark's run, scripts/bench/fleet-run.ts, counts its own), at
+# Metadata level (who, what, answer; no bodies), so the log stays small.
 write_audit_policy() {
   cat >"$LAB_DIR/audit-policy.yaml" <<'POLICY'
 apiVersion: audit.k8s.io/v1
@@ -45,6 +46,8 @@ rules:
   - level: Metadata
     userGroups: [system:serviceaccounts:maint-rbac]
     verbs: [create, update, patch, delete, deletecollection]
+  - level: Metadata
+    users: [kubectl-maint-bench]
   - level: None
 POLICY
 }
