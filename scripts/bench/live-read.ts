@@ -179,6 +179,8 @@ export async function runLiveReadBench(options: LiveReadOptions): Promise<{ text
     }
     const after = await podPhases(options.env);
     const plans = report(results, loads, nodes, podsPerNode, options.runs);
+    // Said before the re-plan's measure, which a failure there would otherwise take with it.
+    console.error(plans.text);
     const replan = measureReplan(options, node);
     const phases = `bench pods Running: ${before.running} of ${before.all} at the start, ${after.running} of ${after.all} after the runs`;
     return { text: `${plans.text}\n${replan.text}\n${phases}`, passed: plans.passed && replan.passed };

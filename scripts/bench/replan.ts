@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { RunOptions } from '../../src/run/state.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const load = async <T>(file: string) => (await import(pathToFileURL(path.join(root, 'dist', file)).href)) as T;
@@ -22,30 +23,39 @@ interface Modules {
     cache: { generation(): number };
     stop(): void;
   }>;
-  planBatch: (snapshot: unknown, nodes: readonly string[], options: object, nowMs: number) => unknown;
+  planBatch: (snapshot: unknown, nodes: readonly string[], options: RunOptions, nowMs: number) => unknown;
 }
 
-const [{ connect }, { openLiveCluster }, { planBatch }] = await Promise.all([
+const [{ connect }, { openLiveCluster }, { planBatch }, defaults] = await Promise.all([
   load<Pick<Modules, 'connect'>>('cli/kube-connect.js'),
   load<Pick<Modules, 'openLiveCluster'>>('snapshot/load-live.js'),
   load<Pick<Modules, 'planBatch'>>('run/batch-drain.js'),
+  load<{ DEFAULT_MAINTENANCE_TAINT_KEY: string; DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS: number }>(
+    'plan/defaults.js',
+  ),
 ]);
 const [kubectlBin, node, namespace, pod, runsText] = process.argv.slice(2);
 const runs = Number(runsText ?? 3);
-const options = {
-  ignoreDaemonsets: true,
-  deleteEmptydirData: false,
-  force: true,
-  disableEviction: false,
-  drainTimeoutMs: 0,
-  concurrency: 5,
+/** A run's RunOptions (src/run/state.ts) as `run NODE --ignore-daemonsets --force` records them. */
+const options: RunOptions = {
+  drain: {
+    ignoreDaemonSets: true,
+    deleteEmptyDirData: false,
+    force: true,
+    disableEviction: false,
+    skipWaitForDeleteTimeoutSeconds: 0,
+    taint: { key: defaults.DEFAULT_MAINTENANCE_TAINT_KEY },
+    nodeMonitorGracePeriodSeconds: defaults.DEFAULT_NODE_MONITOR_GRACE_PERIOD_SECONDS,
+    gracePeriodSeconds: -1,
+    timeoutMs: 0,
+    concurrency: 0,
+  },
   commandTimeoutMs: 0,
   nodeReadyTimeoutMs: 0,
   budgetTimeoutMs: 0,
   expectReboot: false,
   uncordon: true,
   keepGoing: false,
-  pause: false,
 };
 
 const started = performance.now();

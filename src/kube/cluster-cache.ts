@@ -89,6 +89,7 @@ export class ClusterCache {
         streaming: options.streaming !== false,
         watch: options.watch === true || (options.watch !== false && options.watch.includes(kind)),
         transform: stripUnusedFields,
+        dropManagedFields: true,
         onProgress: (count, all, done) => {
           read = count;
           total = all;

@@ -114,4 +114,64 @@ describe('JsonListStream hands over each item of a LIST answer as its bytes arri
     expect(await readListItems(chunks(), (item) => items.push(item))).toEqual({ ...envelope, items: [] });
     expect(items).toEqual((JSON.parse(body.toString()) as { items: unknown[] }).items);
   });
+
+  describe('dropManagedFields: each item parsed without its metadata.managedFields', () => {
+    /** The items as JSON.parse gives them, less metadata.managedFields. */
+    const without = (body: Buffer) =>
+      (JSON.parse(body.toString()) as { items: Array<{ metadata: Record<string, unknown> }> }).items.map((item) => {
+        const { managedFields: _m, ...metadata } = item.metadata;
+        return { ...item, metadata };
+      });
+    const read = (body: Buffer, cut: number) => {
+      const items: unknown[] = [];
+      const splitter = new JsonListStream(undefined, (item) => items.push(item), true);
+      splitter.push(body.subarray(0, cut));
+      splitter.push(body.subarray(cut));
+      return { items, rest: splitter.end() };
+    };
+
+    it('cuts at every byte: the same items, without managedFields, whatever the pieces', () => {
+      const body = listBody(3);
+      const expected = without(body);
+      expect(JSON.stringify(expected)).not.toContain('managedFields');
+      for (let cut = 1; cut < body.length; cut += 1) {
+        const { items, rest } = read(body, cut);
+        expect(items, `cut at ${cut}`).toEqual(expected);
+        expect(rest, `cut at ${cut}`).toEqual({ ...envelope, items: [] });
+      }
+    });
+
+    it('managedFields first or last in metadata, and the same words inside a string, which stay', () => {
+      const tricky = {
+        kind: 'PodList',
+        items: [
+          { metadata: { managedFields: [{ a: ['],[', { b: '"]' }] }], name: 'first' }, spec: { x: 1 } },
+          { metadata: { name: 'last', managedFields: [] }, status: { managedFields: 'not metadata' } },
+          { metadata: { name: 'only', annotations: { note: ',"managedFields":[1]' }, managedFields: [{}] } },
+          { metadata: { name: 'none' } },
+        ],
+      };
+      const body = Buffer.from(JSON.stringify(tricky));
+      const expected = [
+        { metadata: { name: 'first' }, spec: { x: 1 } },
+        { metadata: { name: 'last' }, status: { managedFields: 'not metadata' } },
+        { metadata: { name: 'only', annotations: { note: ',"managedFields":[1]' } } },
+        { metadata: { name: 'none' } },
+      ];
+      for (let cut = 1; cut < body.length; cut += 1) expect(read(body, cut).items, `cut at ${cut}`).toEqual(expected);
+    });
+
+    it('readListItems passes it on; without it the items keep their managedFields', async () => {
+      const body = listBody(5);
+      async function* chunks() {
+        for (let at = 0; at < body.length; at += 333) yield new Uint8Array(body.subarray(at, at + 333));
+      }
+      const dropped: unknown[] = [];
+      await readListItems(chunks(), (item) => dropped.push(item), { dropManagedFields: true });
+      expect(dropped).toEqual(without(body));
+      const kept: unknown[] = [];
+      await readListItems(chunks(), (item) => kept.push(item));
+      expect(kept).toEqual((JSON.parse(body.toString()) as { items: unknown[] }).items);
+    });
+  });
 });
