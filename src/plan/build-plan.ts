@@ -8,7 +8,7 @@ import {
   type EvictionSchedule,
   type ScheduledEviction,
 } from './budget-waves.js';
-import { budgetFacts, budgetsBrokenByDeletes, type BudgetFacts } from './budgets.js';
+import { budgetFacts, budgetKey, budgetsBrokenByDeletes, type BudgetFacts, type BudgetKey } from './budgets.js';
 import { planCaveats } from './caveats.js';
 import { kubeRules } from './kube-version.js';
 import { completeVerdict, unreadKinds, unreadLines } from './completeness.js';
@@ -548,10 +548,10 @@ function budgetPlans(
 ): BudgetPlan[] {
   const removed = pods.filter(isRemoved).flatMap((p) => p.budgets.map((b) => ({ budget: b.key, pod: p.key })));
   const drained = Map.groupBy(removed, (r) => r.budget);
-  const unknownOf = new Map<string, string>();
+  const unknownOf = new Map<BudgetKey, string>();
   for (const p of plans) {
     for (const b of p.pdbs) {
-      const key = `${b.namespace}/${b.name}`;
+      const key = budgetKey(b.namespace, b.name);
       if (p.outcomeUnknown !== undefined && !unknownOf.has(key)) unknownOf.set(key, p.outcomeUnknown);
     }
   }

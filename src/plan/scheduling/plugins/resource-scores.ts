@@ -55,7 +55,6 @@ function balancedAllocationWith(node: NodeInfo, podCpu: number, podMemory: numbe
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }
 
-/** NodeResourcesFit's score, with the LeastAllocated strategy (the default). */
 /**
  * A score that reads only the node's sums and the pod's cpu and memory, on every feasible node: on a node
  * as the cluster state has it (no placement of this simulation there), kept per state, position and
@@ -85,6 +84,7 @@ function sumScores(
   });
 }
 
+/** NodeResourcesFit's score, with the LeastAllocated strategy (the default). */
 export const nodeResourcesFitScorePlugin: ScorePlugin = {
   name: 'NodeResourcesFit',
   score: (pod, feasible, _state, cluster) =>

@@ -62,6 +62,10 @@ function expectRaced(
 /** The lab's snapshots (seeds 43, 46, 98, 141, 185, 229) were taken on this day. */
 const SNAPSHOT_DAY = '2026-12-03T05:00:00Z';
 
+/** The replacement of the plan's first pod whose name starts with `prefix`. */
+const replacementStarting = (plan: DrainPlan, prefix: string) =>
+  plan.pods.find((p) => p.name.startsWith(prefix))?.replacement;
+
 describe('seed 139: a replacement with several feasible nodes goes where the weighted scores put it', () => {
   // web-1 (one replica, high priority, zone spread DoNotSchedule) had fid-node-1, -2 and -4 to choose from;
   // the scheduler's default spread and resource scores chose fid-node-1, and web-5, whose pods require
@@ -604,7 +608,7 @@ describe("seed 9280: a replacement whose single node's room another of its wave,
   // plan placed web-6's, web-2's and web-5's replacements there and the filler's on fid-node-1; in the lab
   // the filler's was met before web-6's took room on fid-node-4, went there, and web-2's found no room.
   const plan = planOf(9280, 'fid-node-2', '2026-12-05T19:51:00Z');
-  const replacementNamed = (prefix: string) => plan.pods.find((p) => p.name.startsWith(prefix))?.replacement;
+  const replacementNamed = (prefix: string) => replacementStarting(plan, prefix);
 
   it("calls web-2's replacement unknown, naming the filler's whose node decides its room", () => {
     expect(replacementNamed('web-2-')).toMatchObject({ placedOn: null, unknown: ROOM_CHOICE_UNKNOWN });
@@ -621,7 +625,7 @@ describe('seed 9518: a replacement whose single node is the plan order’s, met 
   // web-4's replacement came first, while zone-a alone held a web-2 pod: fid-node-3 its single node. In the
   // lab web-2's replacement was bound on fid-node-4 (zone-b) first, and web-4's went there.
   const plan = planOf(9518, 'fid-node-1', '2026-12-05T22:39:00Z');
-  const replacementNamed = (prefix: string) => plan.pods.find((p) => p.name.startsWith(prefix))?.replacement;
+  const replacementNamed = (prefix: string) => replacementStarting(plan, prefix);
 
   it("calls web-4's replacement unknown, saying where it goes met after web-2's", () => {
     expect(replacementNamed('web-4-')).toMatchObject({ placedOn: null, unknown: EVICTION_RACE_UNKNOWN });
@@ -639,7 +643,7 @@ describe('seed 7328: replacements a wave met in another order leaves without a n
   // web-1 (zone spread), web-3 and the filler on fid-node-1. In the lab web-3's replacement, met first,
   // took fid-node-3, web-1's single node, and web-1's found none: the race of the wave's evictions.
   const plan = planOf(7328, 'fid-node-1', '2026-12-05T23:08:00Z');
-  const replacementNamed = (prefix: string) => plan.pods.find((p) => p.name.startsWith(prefix))?.replacement;
+  const replacementNamed = (prefix: string) => replacementStarting(plan, prefix);
 
   it("calls web-1's, web-3's and the filler's replacements unknown, naming web-3's met first", () => {
     for (const prefix of ['web-1-', 'web-3-', 'filler-'])
