@@ -638,7 +638,10 @@ async function applyStep(api: LabApi, groups: readonly KubeObject[][]): Promise<
   for (const objects of perDir) {
     await Promise.all(objects.map((o) => apply(api, o)));
     const nodes = names(objects.filter((o) => o.kind === 'Node'));
-    if (nodes.length > 0) await waitForSchedulable(api, nodes);
+    if (nodes.length > 0) {
+      await waitForSchedulable(api, nodes);
+      await schedulerSeesSchedulable(api, nodes);
+    }
   }
 }
 
@@ -659,6 +662,53 @@ async function waitForSchedulable(api: LabApi, nodes: readonly string[]): Promis
       return isTrue(node, 'Ready') && !taints.some((t) => CONTROLLER_TAINTS.has(t.key));
     });
   });
+}
+
+/**
+ * The API server's view of a node is not kube-scheduler's: its informer may still hold the not-ready taint
+ * a moment after the API server dropped it, longest on a loaded machine, and hello's four replicas then
+ * land unevenly though both nodes are schedulable by the API server's account. A probe pod
+ * per node, bound to it by node affinity and tolerating the node's own taints (not the controller's), is
+ * bound only once the scheduler itself sees the node schedulable; it is deleted before the step goes on.
+ */
+async function schedulerSeesSchedulable(api: LabApi, nodes: readonly string[]): Promise<void> {
+  const probes = await Promise.all(nodes.map((node) => probePod(api, node)));
+  await Promise.all(probes.map((p) => api.must('POST', resourceUrl(p, false), p)));
+  await waitFor(GUARD_SECONDS, `kube-scheduler to place a probe pod on each of ${nodes.join(', ')}`, async () => {
+    const live = await Promise.all(probes.map((p) => api.must('GET', resourceUrl(p, true)) as Promise<KubeObject>));
+    return live.every((pod) => Boolean(pod.spec?.nodeName));
+  });
+  await Promise.all(
+    probes.map((p) => api.must('DELETE', `${resourceUrl(p, true)}?gracePeriodSeconds=0`, undefined, undefined, [404])),
+  );
+  await waitFor(GUARD_SECONDS, 'the probe pods to be deleted', async () => {
+    const answers = await Promise.all(probes.map((p) => api.call('GET', resourceUrl(p, true))));
+    return answers.every((a) => a.status === 404);
+  });
+}
+
+/** A pod only `node` can take, as long as the scheduler sees it free of the controller's taints. */
+async function probePod(api: LabApi, node: string): Promise<KubeObject> {
+  const live = (await api.must('GET', `/api/v1/nodes/${node}`)) as KubeObject;
+  const taints = ((live.spec?.taints ?? []) as Array<{ key: string; effect: string }>).filter(
+    (t) => !CONTROLLER_TAINTS.has(t.key),
+  );
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `lab-probe-${node}`, namespace: 'default' },
+    spec: {
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
+          },
+        },
+      },
+      tolerations: taints.map((t) => ({ key: t.key, operator: 'Exists', effect: t.effect })),
+      containers: [{ name: 'probe', image: 'registry.k8s.io/pause:3.10' }],
+    },
+  } as KubeObject;
 }
 
 /** What a failed wait needs to be understood: the lab's nodes, pods and workloads. */

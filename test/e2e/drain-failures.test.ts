@@ -59,7 +59,9 @@ describe('kubectl maint drain on hello, other paths', () => {
   });
 
   it('fails a pod that matches two budgets (the API answers 500), names them with their state, and still drains the other', async () => {
-    const [odd, other] = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1');
+    const onNode = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1');
+    expect(onNode, 'hello seeded two of its four replicas on k8s-node-1').toHaveLength(2);
+    const [odd, other] = onNode;
     await kubectl(['label', 'pod', odd!.name, '-n', 'demo', 'extra=yes']);
     await kubectl(['create', 'pdb', 'hello-extra', '-n', 'demo', '--selector=extra=yes', '--min-available=0']);
     await budgetComputed('hello-extra', 1);
