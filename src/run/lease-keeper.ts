@@ -39,6 +39,8 @@ export class LeaseKeeper {
   private current: V1Lease;
   private lostWith: LeaseLost | null = null;
   private heldUntilMs: number;
+  /** The Lease read that `confirm` is waiting on, shared by every caller that asks meanwhile. */
+  private confirming: Promise<V1Lease | null> | undefined;
 
   constructor(
     private readonly ctx: KeeperContext,
@@ -82,10 +84,18 @@ export class LeaseKeeper {
     });
   }
 
-  /** Throws LeaseLost unless the Lease, read now, is still held by this process. */
+  /**
+   * Throws LeaseLost unless the Lease, read now, is still held by this process. Callers that ask while a
+   * read is on its way share its answer (the writes of a batch's nodes, asked at once): the Lease as the
+   * API server had it at most one round trip before they asked, the window there is anyway between a read
+   * and the write it guards.
+   */
   async confirm(): Promise<void> {
     if (this.lostWith) throw this.lostWith;
-    this.check(await this.ctx.api.readLease(this.ctx.namespace, this.name));
+    this.confirming ??= this.ctx.api.readLease(this.ctx.namespace, this.name).finally(() => {
+      this.confirming = undefined;
+    });
+    this.check(await this.confirming);
     if (this.lostWith) throw this.lostWith;
   }
 
@@ -187,17 +197,22 @@ export async function giveBack(
  * so a node another run took meanwhile (--take-over) is never written. Throws LeaseLost when it was taken.
  * With `releaseAutoscalers`, the autoscaler annotations the run's cordon set are given back in the same
  * write (kube/autoscaler-annotations.ts): the node's maintenance is over. `annotations` may be made from
- * that read (what the node records already).
+ * that read (what the node records already). `confirm` (the run's check that it still holds its Lease) is
+ * asked beside the node's first read, not before it: the write is sent only once both have answered.
  */
 export async function writeOwnNode(
   api: RunApi,
   runId: string,
   node: string,
   annotations: Readonly<Record<string, string | null>> | ((read: V1Node) => Readonly<Record<string, string | null>>),
-  options: { readonly uncordon?: boolean; readonly releaseAutoscalers?: boolean } = {},
+  options: {
+    readonly uncordon?: boolean;
+    readonly releaseAutoscalers?: boolean;
+    readonly confirm?: () => Promise<void>;
+  } = {},
 ): Promise<void> {
-  for (;;) {
-    const read = await api.readNode(node);
+  for (let reads = 0; ; reads += 1) {
+    const [read] = await Promise.all([api.readNode(node), reads === 0 ? options.confirm?.() : undefined]);
     const owner = runOfNode(read);
     if (owner !== runId) {
       const now = owner ? `is in run ${owner}` : 'is no longer claimed by any run';

@@ -91,6 +91,8 @@ export function startingPhases(
  */
 export class PhaseStore {
   private readonly phases = new Map<string, PhaseEntry>();
+  /** Each node's lifecycle conditions on their way to its status (a promise that never rejects). */
+  private readonly conditions = new Map<string, Promise<void>>();
 
   constructor(
     private readonly definition: RunDefinition,
@@ -125,7 +127,8 @@ export class PhaseStore {
   /**
    * Records the phase on the node, then tells the listeners: only while the run holds its Lease and the
    * node is still its own (else LeaseLost, nothing written). `also`: annotations written with the phase,
-   * and the uncordon, in the same request.
+   * and the uncordon, in the same request. The lifecycle conditions (where allowed) follow in the
+   * background (writeConditionsAfter): the step goes on once the phase is written.
    */
   async set(
     node: string,
@@ -137,9 +140,10 @@ export class PhaseStore {
     const nowIso = new Date(this.deps.clock.now()).toISOString();
     const { sealKey, id } = this.definition;
     const write = async () => {
-      await this.deps.confirmHeld();
-      // The phase, then the conditions: sent at once, the status patch would change the node under the
-      // phase's write, guarded by the node's resourceVersion, and send it back for a read and another try.
+      // The node's earlier conditions first: sent at once, their status patch would change the node under
+      // the phase's write, guarded by the node's resourceVersion, and send it back for a read and another
+      // try. The Lease is confirmed beside the node's read, and the phase written once both answered.
+      await this.conditions.get(node);
       await writeOwnNode(
         this.deps.api,
         id,
@@ -151,9 +155,12 @@ export class PhaseStore {
           [ANNOTATION.history]: historyWith(read, phase, nowIso),
           ...(sealKey ? { [ANNOTATION.seal]: phaseSeal(sealKey, id, node, phase, nowIso) } : {}),
         }),
-        { uncordon: also.uncordon === true, releaseAutoscalers: also.releaseAutoscalers === true },
+        {
+          uncordon: also.uncordon === true,
+          releaseAutoscalers: also.releaseAutoscalers === true,
+          confirm: this.deps.confirmHeld,
+        },
       );
-      if (this.deps.writeConditions) await this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso));
     };
     const before = STEP_STARTS.get(phase);
     const what = before
@@ -169,6 +176,37 @@ export class PhaseStore {
       throw err;
     }
     this.phases.set(node, { batch, phase, problem });
+    if (this.deps.writeConditions) this.writeConditionsAfter(node, phase, nowIso);
     this.emit({ type: 'phase', node, batch, phase, problem });
+  }
+
+  /**
+   * The node lifecycle conditions of the phase just written, on the node's status, after its earlier
+   * ones. Best effort, as the run writes them only where it may: one that the API server refuses, or does
+   * not take before the run's Lease expires, is a warning.
+   */
+  private writeConditionsAfter(node: string, phase: NodePhase, nowIso: string): void {
+    const earlier = this.conditions.get(node);
+    const write = () => this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso));
+    const kept = `${node}'s conditions for phase ${phase} are kept and will be written`;
+    const written: Promise<void> = (earlier ?? Promise.resolve())
+      .then(() => durably(write, this.durability(kept)))
+      .then(
+        () => undefined,
+        (err: unknown) =>
+          this.emit({
+            type: 'warning',
+            message: `node "${node}": its lifecycle conditions for phase ${phase} were not written: ${(err as Error).message}`,
+          }),
+      )
+      .finally(() => {
+        if (this.conditions.get(node) === written) this.conditions.delete(node);
+      });
+    this.conditions.set(node, written);
+  }
+
+  /** Once every node's conditions are written (or said not to be): before the run's last event. */
+  async settled(): Promise<void> {
+    await Promise.all(this.conditions.values());
   }
 }

@@ -98,7 +98,9 @@ class PoolRun implements DrainStep, CommandStep {
     const watch = this.deps.api.watchChanges((change) => this.changes.changed(change));
     const told = this.tellInterrupts();
     try {
-      return await this.afterWindow(this.window, await this.window.run(definition.options.pause === true));
+      const end = await this.window.run(definition.options.pause === true);
+      await this.phases.settled();
+      return await this.afterWindow(this.window, end);
     } finally {
       told.dispose();
       watch.stop();
