@@ -115,8 +115,9 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache, now: () => number
 }
 
 /**
- * A copy of a node is used this long after the watch or a read last refreshed it; older, the node is read
- * from the API server (a watch that broke off must not keep a wait on an old copy for long).
+ * While the cache's watch of nodes is down, a copy of a node is used this long after the watch or a read
+ * last refreshed it; older, the node is read from the API server (a watch that broke off must not keep a
+ * wait on an old copy for long). While the watch is up, the copy is as current as the watch.
  */
 const COPY_FRESH_MS = 5000;
 
@@ -125,7 +126,7 @@ class NodeCopies {
   private readonly nodes = new Map<string, { node: V1Node; at: number }>();
 
   constructor(
-    cache: ClusterCache,
+    private readonly cache: ClusterCache,
     private readonly now: () => number,
   ) {
     cache.watch<V1Node>('Node', () => true, {
@@ -137,7 +138,9 @@ class NodeCopies {
   /** The node's copy if it is fresh; undefined to read it from the API server. */
   fresh(name: string): V1Node | undefined {
     const copy = this.nodes.get(name);
-    return copy && this.now() - copy.at < COPY_FRESH_MS ? copy.node : undefined;
+    if (!copy) return undefined;
+    const watched = this.cache.follows('Node') && !this.cache.stale().some((s) => s.kind === 'Node');
+    return watched || this.now() - copy.at < COPY_FRESH_MS ? copy.node : undefined;
   }
 
   /**

@@ -1,0 +1,51 @@
+import type { V1Node } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { cachedRunApi } from '../../../src/kube/cached-apis.js';
+import type { ClusterCache } from '../../../src/kube/cluster-cache.js';
+import type { WatchHandlers } from '../../../src/kube/list-watch.js';
+import type { RunApi } from '../../../src/kube/run-api.js';
+
+const node = (rv: string): V1Node => ({ metadata: { name: 'n1', resourceVersion: rv } });
+
+/** A cluster cache that follows nodes, whose watch the test feeds and marks down. */
+function fakeCache() {
+  const state = { nodeWatchDown: false, handlers: [] as Array<WatchHandlers<V1Node>> };
+  const cache = {
+    follows: () => true,
+    stale: () => (state.nodeWatchDown ? [{ kind: 'Node', sinceMs: 0, error: new Error('watch closed') }] : []),
+    watch: (_kind: string, _filter: unknown, handlers: WatchHandlers<V1Node>) => {
+      state.handlers.push(handlers);
+      return { ready: Promise.resolve(), stop: () => {} };
+    },
+  } as unknown as ClusterCache;
+  return { cache, state };
+}
+
+describe('cachedRunApi readNode', () => {
+  it('A node is read from the API server once, then from its copy for as long as the watch of nodes is up', async () => {
+    const { cache, state } = fakeCache();
+    let now = 0;
+    const gets: string[] = [];
+    const direct = {
+      readNode: (name: string) => {
+        gets.push(name);
+        return Promise.resolve(node(String(100 + 100 * gets.length)));
+      },
+    } as unknown as RunApi;
+    const api = cachedRunApi(direct, cache, () => now);
+    expect((await api.readNode('n1')).metadata?.resourceVersion).toBe('200');
+    now = 60_000;
+    expect((await api.readNode('n1')).metadata?.resourceVersion).toBe('200');
+    // What the watch shows replaces the copy.
+    for (const h of state.handlers) h.onUpsert(node('250'));
+    expect((await api.readNode('n1')).metadata?.resourceVersion).toBe('250');
+    expect(gets).toEqual(['n1']);
+    // The watch down: a copy older than 5 s is read again.
+    state.nodeWatchDown = true;
+    now = 120_000;
+    expect((await api.readNode('n1')).metadata?.resourceVersion).toBe('300');
+    now = 121_000;
+    expect((await api.readNode('n1')).metadata?.resourceVersion).toBe('300');
+    expect(gets).toEqual(['n1', 'n1']);
+  });
+});
