@@ -18,6 +18,12 @@ export const TRANSIENT_RETRY: BackoffSchedule = { initialMs: 1_000, factor: 2, m
 /** Re-reading a pod that should be gone, when its watch has not said so: 1 s, 2 s, 4 s, then every 5 s. */
 export const GONE_POLL: BackoffSchedule = { initialMs: 1_000, factor: 2, maxMs: 5_000 };
 
+/**
+ * The same re-read while the pod's watch says it is up: every 10 s, the check against a watch that lags
+ * without saying so (the watch normally tells first).
+ */
+export const GONE_POLL_WATCHED: BackoffSchedule = { initialMs: 10_000, factor: 1, maxMs: 10_000 };
+
 /** The delay before attempt number `failures + 1`, after `failures` consecutive failures (0 → initialMs). */
 export function backoffDelayMs(schedule: BackoffSchedule, failures: number): number {
   const exponent = Math.max(0, failures);

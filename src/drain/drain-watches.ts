@@ -30,6 +30,7 @@ export interface WatchedState {
  */
 export class DrainWatches {
   private readonly running: RunningWatch[] = [];
+  private readonly podWatches = new Map<string, RunningWatch>();
   private readonly namespaces = new Set<string>();
 
   constructor(
@@ -57,17 +58,22 @@ export class DrainWatches {
   watchNodes(nodes: readonly string[]): void {
     for (const node of nodes) {
       const { gone, podSeen } = this.state;
-      this.running.push(
-        this.api.watchPodsOnNode(node, {
-          onUpsert: (pod) => {
-            gone.observe(pod);
-            podSeen(pod);
-          },
-          onDelete: (pod) => gone.observeDeleted(pod),
-          onError: this.failed(`pods on node ${node}`),
-        }),
-      );
+      const watch = this.api.watchPodsOnNode(node, {
+        onUpsert: (pod) => {
+          gone.observe(pod);
+          podSeen(pod);
+        },
+        onDelete: (pod) => gone.observeDeleted(pod),
+        onError: this.failed(`pods on node ${node}`),
+      });
+      this.running.push(watch);
+      this.podWatches.set(node, watch);
     }
+  }
+
+  /** Whether the pod watch of `node` says it follows the cluster now (false when it cannot say). */
+  podsFollowed(node: string): boolean {
+    return this.podWatches.get(node)?.current?.() === true;
   }
 
   /** The budget watch of `namespace`, started the first time it is asked for. */

@@ -89,6 +89,7 @@ class DrainRun {
           `read ${ref.namespace}/${ref.name}`,
           `cannot read pod ${ref.namespace}/${ref.name} to see whether it is gone (${error.message}); waiting for its watch`,
         ),
+      (ref) => this.watches.podsFollowed(ref.node),
     );
     this.slots = new Slots(request.concurrency);
     this.explainer = new BudgetExplainer({

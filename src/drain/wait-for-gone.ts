@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { KubeError } from '../kube/errors.js';
-import { GONE_POLL, backoffDelayMs } from './backoff.js';
+import { GONE_POLL, GONE_POLL_WATCHED, backoffDelayMs } from './backoff.js';
 import type { Clock } from './clock.js';
 import type { PodRef } from './events.js';
 import { readFailure } from './read-failures.js';
@@ -42,8 +42,9 @@ function epochMs(value: Date | string | undefined): number | null {
 
 /**
  * Knows which of the drained pods are gone. The pod watch of each drained node feeds `observe` and
- * `observeDeleted`; `waitForGone` also re-reads the pod with a growing delay (1 s … 5 s), so a watch that
- * is down or lagging only slows the drain, never stalls it.
+ * `observeDeleted`; `waitForGone` also re-reads the pod, with a growing delay (1 s … 5 s) or, while the
+ * node's watch says it is up (`watched`), every 10 s, so a watch that is down or lagging only slows the
+ * drain, never stalls it.
  */
 export class GoneTracker {
   /** By namespace/name: the UID and deletion time the watch or a GET last reported. */
@@ -55,6 +56,7 @@ export class GoneTracker {
     private readonly clock: Clock,
     private readonly readPod: ReadPod,
     private readonly onReadFailed: ReadPodFailed = () => {},
+    private readonly watched: (ref: PodRef) => boolean = () => false,
   ) {}
 
   /** Starts tracking a pod; the returned signal aborts when it is gone. */
@@ -98,7 +100,7 @@ export class GoneTracker {
       if (gone.aborted) return 'gone';
       if (signal.aborted) return 'stopped';
       if (skipWaitDue(this.deletionMs(ref), this.clock.now(), skipWaitSeconds)) return 'skip-wait';
-      await this.clock.sleep(backoffDelayMs(GONE_POLL, polls), either);
+      await this.clock.sleep(backoffDelayMs(this.watched(ref) ? GONE_POLL_WATCHED : GONE_POLL, polls), either);
       if (gone.aborted) return 'gone';
       if (signal.aborted) return 'stopped';
       await this.poll(ref);

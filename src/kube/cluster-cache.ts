@@ -241,6 +241,7 @@ export class ClusterCache {
     if (onError) errors?.add(onError);
     return {
       ready: Promise.resolve(),
+      current: () => informer.following && informer.stale === null,
       stop: () => {
         unsubscribe();
         if (onError) errors?.delete(onError);

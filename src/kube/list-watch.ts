@@ -12,6 +12,11 @@ export interface WatchHandlers<T> {
 export interface RunningWatch {
   /** Resolves once the first LIST has been delivered and the WATCH is connected (or has failed once). */
   readonly ready: Promise<void>;
+  /**
+   * Whether the watch follows the cluster now (open, not down since its last failure); absent where it
+   * cannot say.
+   */
+  readonly current?: () => boolean;
   stop(): void;
 }
 

@@ -111,6 +111,25 @@ describe('GoneTracker', () => {
     expect(result.how).toBe('gone');
   });
 
+  it("While the node's watch says it is up, the pod is read again every 10 s, not every second", async () => {
+    const clock = new FakeClock();
+    const gets: number[] = [];
+    let watchUp = true;
+    const read = () => {
+      gets.push(clock.now() - 1_000_000);
+      return Promise.resolve(live);
+    };
+    const tracker = new GoneTracker(clock, read, undefined, () => watchUp);
+    const result = waitFor(tracker, new AbortController().signal);
+    await clock.advance(20_000);
+    expect(gets).toEqual([10_000, 20_000]);
+    // The watch down: back to the GETs of its fallback, from the next look on.
+    watchUp = false;
+    await clock.advance(30_000);
+    expect(gets).toEqual([10_000, 20_000, 30_000, 35_000, 40_000, 45_000, 50_000]);
+    expect(result.how).toBeUndefined();
+  });
+
   it('rides out an unreachable API server silently, and reports a GET the server refuses instead of swallowing it', async () => {
     const clock = new FakeClock();
     const failures: KubeError[] = [];
