@@ -11,28 +11,34 @@
  *     events: draining → drained, command-running → command-done, returning → returned); the run's wall
  *     time against it, and the overhead per batch ((wall − floor) / batches), with the start (process
  *     start to the first batch) and the end (the last node back to the process's exit) apart;
- *   - the run's RSS, sampled every 500 ms from /proc: its peak, its end, at each batch's end, and its
- *     growth per batch (least squares over the batches' ends);
+ *   - the run's own time on each node's path: from draining to done, less the node's drain, command and
+ *     return (the phase writes, the bootID read, the uncordon), per batch its slowest node's;
+ *   - the run's RSS, sampled every 500 ms from /proc: its peak and its end; and at each batch's end after
+ *     a full garbage collection (scripts/bench/gc-probe.ts, asked by SIGUSR2 when the batch's
+ *     batch-finished event arrives), the RSS and the heap used, and their growth per batch (least
+ *     squares over the batches' ends): what the run keeps, not what it has not collected yet;
  *   - the run's requests (its User-Agent, as a user of its own, kubectl-maint-bench, whose every request
  *     the lab's audit policy logs): per node, by verb and resource; the state it writes per node (node
  *     patches, Leases, Events) and its LISTs and WATCHes per kind.
- * Targets (TARGETS): run ≤ 1.1× its floor, ≤ 1 s of overhead per batch, RSS flat (growth per batch ≤ 1 % of
- * its mean), one LIST per kind per run.
+ * Targets (TARGETS): run ≤ 1.1× its floor, ≤ 1 s of overhead per batch, RSS after a collection flat (growth
+ * per batch ≤ 1 % of its mean), one LIST per kind per run.
  *
  * Asked for by name only (`--scenario fleet-run`); it drains the pool's bare pods with --force, so the lab
  * has FLEET_NODES × 30 bench pods fewer after it: measure live-read first. `npm run lab -- seed hello`
  * resets the lab.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync, openSync, readSync, closeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as LiveRead from './live-read.js';
 import type * as Seed from '../lab/seed.js';
+import type * as Stats from './stats.js';
 
 const { populate } = (await import(new URL('./live-read.ts', import.meta.url).href)) as typeof LiveRead;
 const { LabApi } = (await import(new URL('../lab/seed.ts', import.meta.url).href)) as typeof Seed;
+const { median } = (await import(new URL('./stats.ts', import.meta.url).href)) as typeof Stats;
 type LabApi = InstanceType<typeof LabApi>;
 
 /** The live-read bench's options, but for its runs: the fleet run is measured once. */
@@ -47,6 +53,7 @@ const POOL = `${POOL_LABEL}=pool`;
 export const BENCH_USER = 'kubectl-maint-bench';
 const root = path.resolve(import.meta.dirname, '../..');
 const reboot = path.join(root, 'scripts/lab/reboot-node.sh');
+const gcProbe = path.join(root, 'scripts/bench/gc-probe.ts');
 
 interface RunEvent {
   readonly type: string;
@@ -335,12 +342,22 @@ interface Measured {
   /** [epoch ms, RSS in KiB]. */
   readonly rss: Array<[number, number]>;
   readonly peakKiB: number;
+  /** After a full collection at each batch's end: [epoch ms, RSS in KiB, heap used in KiB]. */
+  readonly collected: Array<[number, number, number]>;
 }
 
-/** Runs the command, its stdout read as JSON Lines, its RSS sampled every 500 ms (and its peak, VmHWM). */
+/**
+ * Runs the node script `args` (with gc-probe.ts loaded), its stdout read as JSON Lines, its RSS sampled
+ * every 500 ms (and its peak, VmHWM), and its memory after a full collection at each batch's end.
+ */
 async function measureRun(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Measured> {
   const startedMs = Date.now();
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const probeFile = path.join(tmpdir(), `bench-fleet-run-gc-${process.pid}.txt`);
+  rmSync(probeFile, { force: true });
+  const child = spawn(command, ['--expose-gc', '--import', gcProbe, ...args], {
+    env: { ...env, BENCH_GC_PROBE: probeFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const events: RunEvent[] = [];
   let pending = '';
   let stderr = '';
@@ -348,7 +365,12 @@ async function measureRun(command: string, args: readonly string[], env: NodeJS.
     pending += chunk.toString();
     const parts = pending.split('\n');
     pending = parts.pop() ?? '';
-    for (const line of parts) if (line.trim()) events.push(JSON.parse(line) as RunEvent);
+    for (const line of parts) {
+      if (!line.trim()) continue;
+      const event = JSON.parse(line) as RunEvent;
+      events.push(event);
+      if (event.type === 'batch-finished') child.kill('SIGUSR2');
+    }
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const rss: Array<[number, number]> = [];
@@ -369,7 +391,15 @@ async function measureRun(command: string, args: readonly string[], env: NodeJS.
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   clearInterval(timer);
   if (pending.trim()) events.push(JSON.parse(pending) as RunEvent);
-  return { startedMs, endedMs: Date.now(), exitCode, events, stderr, rss, peakKiB };
+  const collected = existsSync(probeFile)
+    ? readFileSync(probeFile, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(' ').map(Number) as [number, number, number])
+    : [];
+  rmSync(probeFile, { force: true });
+  return { startedMs, endedMs: Date.now(), exitCode, events, stderr, rss, peakKiB, collected };
 }
 
 /**
@@ -445,17 +475,33 @@ function analyse(
         `  ${String(b.batch).padStart(5)}  ${String(b.size).padStart(5)}  ${b.slowest.drain.toFixed(1).padStart(6)} + ${b.slowest.command.toFixed(1).padStart(5)} + ${b.slowest.back.toFixed(1).padStart(5)} = ${b.slowest.total.toFixed(1).padStart(5)} s   ${s(b.wall).padStart(8)}`,
     ),
   ];
-  // RSS: at each batch's end (the last sample before it), and its growth per batch by least squares.
-  const rssAt = (ms: number) => [...measured.rss].reverse().find(([t]) => t <= ms)?.[1] ?? NaN;
-  const atEnds = perBatch.map((b) => rssAt(b.finishedMs) / 1024);
+  // The run's own time on each node's path: draining to done, less its drain, command and return.
+  const ownOf = (node: string) => span(node, 'draining', 'done') - steps(node);
+  const steps = (node: string) =>
+    span(node, 'draining', 'drained') +
+    span(node, 'command-running', 'command-done') +
+    span(node, 'returning', 'returned');
+  const own = batches.flat().map(ownOf).filter(Number.isFinite);
+  const ownSlowest = perBatch.map((b) => ownOf(b.slowest.node));
+  const worst = Math.max(...ownSlowest);
+  passed &&= worst <= TARGETS.overheadPerBatchSeconds;
+  lines.push(
+    `  the run's own time on a node's path (draining to done, less its drain, command and return): median ${s(median(own))}, at most ${s(Math.max(...own))}`,
+    `  on each batch's slowest node: ${ownSlowest.map((x) => x.toFixed(2)).join(', ')} s  ${verdict(worst <= TARGETS.overheadPerBatchSeconds, `≤ ${TARGETS.overheadPerBatchSeconds} s a batch`)}`,
+  );
+  // RSS: sampled (peak, end); and after a full collection at each batch's end, its growth per batch by least squares.
+  const collectedAt = (ms: number) => measured.collected.find(([t]) => t >= ms);
+  const atEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[1] ?? NaN) / 1024);
+  const heapAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[2] ?? NaN) / 1024);
   const slope = leastSquaresSlope(atEnds);
   const mean = atEnds.reduce((a, b) => a + b, 0) / atEnds.length;
   const flat = slope <= TARGETS.rssGrowthPerBatch * mean;
   passed &&= flat;
   const endRss = (measured.rss.at(-1)?.[1] ?? NaN) / 1024;
   lines.push(
-    `  RSS: peak ${(measured.peakKiB / 1024).toFixed(0)} MiB, end ${endRss.toFixed(0)} MiB; at each batch's end ${atEnds.map((x) => x.toFixed(0)).join(', ')} MiB`,
-    `  RSS growth per batch: ${slope.toFixed(1)} MiB  ${verdict(flat, `≤ ${(TARGETS.rssGrowthPerBatch * 100).toFixed(0)} % of its mean, ${(TARGETS.rssGrowthPerBatch * mean).toFixed(1)} MiB`)}`,
+    `  RSS: peak ${(measured.peakKiB / 1024).toFixed(0)} MiB, end ${endRss.toFixed(0)} MiB (sampled every 500 ms)`,
+    `  after a full collection at each batch's end: RSS ${atEnds.map((x) => x.toFixed(0)).join(', ')} MiB; heap used ${heapAtEnds.map((x) => x.toFixed(0)).join(', ')} MiB`,
+    `  RSS growth per batch (after a collection): ${slope.toFixed(1)} MiB  ${verdict(flat, `≤ ${(TARGETS.rssGrowthPerBatch * 100).toFixed(0)} % of its mean, ${(TARGETS.rssGrowthPerBatch * mean).toFixed(1)} MiB`)}; heap used ${leastSquaresSlope(heapAtEnds).toFixed(1)} MiB`,
   );
   // Requests: the run's own (its User-Agent), by verb and resource.
   const key = (e: AuditEvent) =>
