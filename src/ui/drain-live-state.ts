@@ -5,6 +5,7 @@ import type { DrainPlan, Verdict } from '../plan/types.js';
 import { escalationText, groupStartText, surgeText } from './drain-pod-text.js';
 import { qualified, qualifiedPdb } from './format.js';
 import { wayOutText } from './plan-advice.js';
+import { blockedWords, type BlockedWords } from './plan-sections.js';
 
 /**
  * Everything the drain views show, as a pure fold over the engine's events: `reduceDrainEvents(state, e)`.
@@ -126,6 +127,8 @@ export interface WaveHints {
 export interface PlanVerdict {
   readonly verdict: Verdict;
   readonly reason: string;
+  /** Of a blocked plan: whether a pod certainly holds the drain back, or only pods whose outcome is unknown. */
+  readonly blockedWords?: BlockedWords;
 }
 
 export interface DrainProgressOptions {
@@ -145,7 +148,11 @@ export function waveHintsFromPlan(plan: DrainPlan, escalation?: PlannedTimes['es
   const never = plan.budgets.filter((b) => b.neverAllows !== null && blocked.has(qualified(b)));
   const way = wayOutText(plan) ?? 'no flag lets it finish';
   return {
-    plan: { verdict: plan.verdict, reason: plan.verdictReasons[0] ?? plan.verdict },
+    plan: {
+      verdict: plan.verdict,
+      reason: plan.verdictReasons[0] ?? plan.verdict,
+      ...(plan.verdict === 'blocked' ? { blockedWords: blockedWords(plan) } : {}),
+    },
     perWave: new Map(plan.budgets.map((b) => [qualified(b), b.perWave])),
     podBudget: new Map(plan.pods.flatMap((p) => (p.pdbs[0] ? [[p.uid, qualified(p.pdbs[0])] as const] : []))),
     budgetBlocker: new Map([

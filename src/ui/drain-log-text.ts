@@ -4,6 +4,7 @@ import { renderDrainSummaryText, summarizeDrain } from './drain-summary-text.js'
 import {
   budgetWaitText,
   clientDryRunHeldBy,
+  clientDryRunWouldNot,
   dryRunVerdict,
   evictionErrorPrefix,
   escalationText,
@@ -109,7 +110,7 @@ function finishedLines(
   const held = clientDryRunHeldBy(before);
   const nodes = before.nodes.map((node) =>
     held
-      ? err(`node/${node} would not finish draining${suffix}: ${held}`)
+      ? err(`node/${node} ${clientDryRunWouldNot(before)} finish draining${suffix}: ${held}`)
       : pending.has(node)
         ? err(`error: unable to drain node "${node}": ${why}${suffix}`)
         : out(`node/${node} drained${suffix}`),

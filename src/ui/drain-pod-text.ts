@@ -195,13 +195,18 @@ export function surgeText(event: Extract<DrainEvent, { type: 'surge' }>): string
 }
 
 /**
- * A client dry run sends nothing, so its answer is the plan's: when the plan says the drain cannot finish
- * (or could not read all it needs), that, in a line; null otherwise.
+ * A client dry run sends nothing, so its answer is the plan's: when the plan says the drain cannot (or may
+ * not) finish, or could not read all it needs, that, in a line; null otherwise.
  */
 export function clientDryRunHeldBy(progress: DrainProgress): string | null {
   if (progress.dryRun !== 'client' || !progress.plan) return null;
-  const { verdict, reason } = progress.plan;
-  if (verdict === 'blocked') return `the plan says the drain cannot finish: ${reason}`;
+  const { verdict, reason, blockedWords } = progress.plan;
+  if (verdict === 'blocked') return `the plan says the drain ${blockedWords ?? 'cannot finish'}: ${reason}`;
   if (verdict === 'incomplete') return `the plan could not read all it needs: ${reason}`;
   return null;
+}
+
+/** A client dry run held back by its plan "would not" finish, or "might not" when only unknowns hold it. */
+export function clientDryRunWouldNot(progress: DrainProgress): 'would not' | 'might not' {
+  return progress.plan?.blockedWords === 'may not finish' ? 'might not' : 'would not';
 }

@@ -4,6 +4,7 @@ import { elapsedAt, type DrainLogEntry, type DrainProgress } from './drain-live-
 import {
   budgetWaitReason,
   clientDryRunHeldBy,
+  clientDryRunWouldNot,
   describeBudgetWait,
   describePodState,
   goneVerb,
@@ -48,7 +49,10 @@ export function summarizeDrain(progress: DrainProgress, finished: FinishedEvent)
   };
   const held = finished.result === 'dry-run' ? clientDryRunHeldBy(progress) : null;
   const [tone, headline]: [Tone, string] = held
-    ? ['bad', `Dry run of ${nodes} done in ${took}: nothing was changed, and the drain would not finish`]
+    ? [
+        'bad',
+        `Dry run of ${nodes} done in ${took}: nothing was changed, and the drain ${clientDryRunWouldNot(progress)} finish`,
+      ]
     : headlines[finished.result];
   // A dry run's pods were judged, not left behind: only a pod it never judged remains.
   const judged = new Set(progress.pods.filter((p) => p.state.phase === 'dry-run').map((p) => p.pod.uid));

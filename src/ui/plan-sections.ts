@@ -113,7 +113,9 @@ export function verdictHeadline(plan: DrainPlan): string {
  * What a blocked plan says of its drain: "cannot finish" when a pod certainly holds it back (refused, or
  * blocked), "may not finish" when only pods whose outcome is unknown do.
  */
-export function blockedWords(plan: DrainPlan): 'cannot finish' | 'may not finish' {
+export type BlockedWords = 'cannot finish' | 'may not finish';
+
+export function blockedWords(plan: DrainPlan): BlockedWords {
   const sure = plan.pods.some(
     (p) => p.action === 'refuse' || (p.outcome === 'blocked' && p.outcomeUnknown === undefined),
   );

@@ -175,6 +175,21 @@ describe('wavesLeft', () => {
   });
 });
 
+describe("the plan's verdict carried to the drain", () => {
+  it('of a blocked plan says whether a pod certainly holds it back or only pods whose outcome is unknown', () => {
+    const plan = blockedPlan();
+    expect(waveHintsFromPlan(plan).plan?.blockedWords).toBe('cannot finish');
+    const unknown = {
+      ...plan,
+      pods: plan.pods.map((p) =>
+        p.outcome === 'blocked' ? { ...p, outcomeUnknown: 'the webhook guard.example.com decides its eviction' } : p,
+      ),
+    };
+    expect(waveHintsFromPlan(unknown).plan?.blockedWords).toBe('may not finish');
+    expect(waveHintsFromPlan(slowPlan()).plan).toEqual({ verdict: 'slow', reason: expect.any(String) });
+  });
+});
+
 describe('a wait that explains itself', () => {
   const stuck = {
     pod: 'demo/hello-new',

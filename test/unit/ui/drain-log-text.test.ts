@@ -206,7 +206,11 @@ describe('drainErrorLine (-o json: the one stderr line)', () => {
 
 describe('a client dry run', () => {
   /** A client dry run of hello-a and hello-b, reduced with the plan's verdict as the drain command does. */
-  function clientDryRun(plan: { verdict: 'slow' | 'blocked'; reason: string }): string[] {
+  function clientDryRun(plan: {
+    verdict: 'slow' | 'blocked';
+    reason: string;
+    blockedWords?: 'cannot finish' | 'may not finish';
+  }): string[] {
     const hints = { perWave: new Map(), podBudget: new Map(), plan };
     const reason = 'would be evicted (budgets not checked)';
     const events: DrainEvent[] = [
@@ -248,5 +252,17 @@ describe('a client dry run', () => {
       'stderr: Dry run of k8s-node-1 done in 0s: nothing was changed, and the drain would not finish',
     );
     expect(lines).toContain(`stderr:   why: the plan says the drain cannot finish: ${why}`);
+  });
+
+  it('of a drain held back only by pods whose outcome is unknown says it might not finish', () => {
+    const why = 'demo/hello-a is judged by webhook guard.example.com, which the plan cannot predict';
+    const lines = clientDryRun({ verdict: 'blocked', reason: why, blockedWords: 'may not finish' });
+    expect(lines).toContain(
+      `stderr: node/k8s-node-1 might not finish draining (dry run): the plan says the drain may not finish: ${why}`,
+    );
+    expect(lines).toContain(
+      'stderr: Dry run of k8s-node-1 done in 0s: nothing was changed, and the drain might not finish',
+    );
+    expect(lines.join('\n')).not.toContain('cannot finish');
   });
 });
