@@ -207,3 +207,29 @@ export function nodeGets(events: readonly AuditEvent[]): ReadonlyMap<string, num
   }
   return gets;
 }
+
+/**
+ * The plugin's writes of single nodes in `events` that the API server refused with 409, by node name: each
+ * is a write guarded by a resourceVersion that was no longer current, which the plugin answers with one GET.
+ */
+export function nodeConflicts(events: readonly AuditEvent[]): ReadonlyMap<string, number> {
+  const conflicts = new Map<string, number>();
+  for (const e of events) {
+    if (!e.userAgent?.startsWith('kubectl-maint/') || e.stage !== 'ResponseComplete') continue;
+    if (e.objectRef?.resource !== 'nodes' || e.responseStatus?.code !== 409) continue;
+    const name = e.objectRef.name ?? '';
+    conflicts.set(name, (conflicts.get(name) ?? 0) + 1);
+  }
+  return conflicts;
+}
+
+/** The plugin's requests on node `name` in `events`, but its watches: "verb[/subresource] code", in order. */
+export function nodeRequests(events: readonly AuditEvent[], name: string): string[] {
+  return events
+    .filter((e) => e.userAgent?.startsWith('kubectl-maint/') && e.stage === 'ResponseComplete')
+    .filter((e) => e.objectRef?.resource === 'nodes' && e.objectRef.name === name && e.verb !== 'watch')
+    .map(
+      (e) =>
+        `${e.verb}${e.objectRef?.subresource ? `/${e.objectRef.subresource}` : ''} ${e.responseStatus?.code ?? ''}`,
+    );
+}
