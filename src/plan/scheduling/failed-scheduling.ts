@@ -1,10 +1,13 @@
 import type { Rejection } from './framework.js';
 import type { NodeInfo } from './node-info.js';
+import type { NodeRejection } from '../types.js';
 import { NOT_HELPFUL_REASON, PREEMPT_NEVER_MESSAGE } from './plugins/default-preemption.js';
 
 export interface NodeRejected {
   readonly node: NodeInfo;
   readonly rejection: Rejection;
+  /** How the plan lists it, where one listing is kept for every simulation of the cluster state. */
+  readonly listed?: NodeRejection;
 }
 
 /**

@@ -85,8 +85,28 @@ interface PendingSchedule {
   readonly firstChanged: Int32Array;
 }
 
-/** Per position in the cluster's node list, the NODE_OBJECT_FILTERS verdict once known. */
-type NodeVerdicts = Array<Rejection | null | undefined>;
+/**
+ * Per position in the cluster's node list, a verdict kept for every simulation of the cluster state once
+ * known (NODE_OBJECT_FILTERS', or NodeResourcesFit's for some requests, see attempt), and on a node of the
+ * state it rejects, the entry of the attempt's rejected nodes that says so: made once, not by every
+ * placement that meets the node (hundreds per placement, dozens of placements per node's plan).
+ */
+interface NodeVerdicts {
+  readonly verdicts: Array<Rejection | null | undefined>;
+  readonly entries: Array<NodeRejected | undefined>;
+}
+
+function nodeVerdicts(length: number): NodeVerdicts {
+  return {
+    verdicts: new Array<Rejection | null | undefined>(length),
+    entries: new Array<NodeRejected | undefined>(length),
+  };
+}
+
+/** The rejected entry of a state node whose kept verdict rejects the pod, with the plan's listing of it. */
+function keptEntry(kept: NodeVerdicts, at: number, node: NodeInfo, rejection: Rejection): NodeRejected {
+  return (kept.entries[at] ??= { node, rejection, listed: { node: node.name, reasons: rejection.reasons } });
+}
 
 /** kube-scheduler's floor: below this many nodes every node is checked (schedule_one.go, v1.37). */
 const MIN_FEASIBLE_NODES_TO_FIND = 100;
@@ -514,9 +534,8 @@ export class SchedulingSimulation {
       const preFilterMessage = preFilterRejection.reasons.join(', ');
       return { state, feasible: [], rejected, placedOn: null, tiedWith: [], checked: nodes.length, preFilterMessage };
     }
-    const nodeVerdicts = this.cluster.stateMemo(
-      `node-object-filters\u0000${nodeObjectFiltersKey(pod)}`,
-      (): NodeVerdicts => new Array<Rejection | null | undefined>(nodes.length),
+    const objectVerdicts = this.cluster.stateMemo(`node-object-filters\u0000${nodeObjectFiltersKey(pod)}`, () =>
+      nodeVerdicts(nodes.length),
     );
     const fit = this.stateFitVerdicts(state);
     const wanted = feasibleNodesToFind(nodes.length);
@@ -532,24 +551,29 @@ export class SchedulingSimulation {
       // node a cached verdict rejects is not read at all.
       const unchanged = node === stateNodes[at];
       let rejection: Rejection | null;
+      // Where the rejection is a kept verdict on a node of the state: its rejected entry is kept too.
+      let kept: NodeVerdicts | null = null;
       if (unchanged || drained[at] === 0) {
         // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's, kept for every pod
         // with the same tolerations and node selector/affinity; on a node unchanged by this simulation,
         // so is NodeResourcesFit's for the same requests (stateFitVerdicts); the other filters of pods
         // run every time.
-        let verdict = nodeVerdicts[at];
-        if (verdict === undefined) verdict = nodeVerdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
+        let verdict = objectVerdicts.verdicts[at];
+        if (verdict === undefined)
+          verdict = objectVerdicts.verdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
+        if (verdict && unchanged) kept = objectVerdicts;
         if (verdict || !fit || !unchanged) rejection = verdict ?? runPodFilters(pod, node, state);
         else {
-          let fits = fit.verdicts[at];
-          if (fits === undefined) fits = fit.verdicts[at] = fit.first.plugin.filter(pod, node, fit.first.state);
+          let fits = fit.kept.verdicts[at];
+          if (fits === undefined) fits = fit.kept.verdicts[at] = fit.first.plugin.filter(pod, node, fit.first.state);
+          if (fits) kept = fit.kept;
           rejection = fits ?? runPodFilters(pod, node, state, 1);
         }
       } else {
         rejection = this.filterDrained(pod, node, state);
       }
       if (!rejection) feasible.push(node);
-      else if (rejections) rejected.push({ node, rejection });
+      else if (rejections) rejected.push(kept ? keptEntry(kept, at, node, rejection) : { node, rejection });
     }
     if (nodes.length > 0) this.nextStart = (this.nextStart + checked) % nodes.length;
     const { node: placedOn, tiedWith } = pickNode(pod, feasible, state, this.cluster);
@@ -562,15 +586,14 @@ export class SchedulingSimulation {
    * state. On a node no simulation has changed it reads only that node's sums and the key (the requests),
    * and the pods of a cluster share few distinct requests.
    */
-  private stateFitVerdicts(state: CycleState): { first: PluginState; verdicts: NodeVerdicts } | null {
+  private stateFitVerdicts(state: CycleState): { first: PluginState; kept: NodeVerdicts } | null {
     const first = state.podFilters[0];
     const key = first?.plugin.sharedVerdictKey?.(first.state);
     if (!first || key === undefined) return null;
-    const verdicts = this.cluster.stateMemo(
-      `filter-verdicts\u0000${first.plugin.name}\u0000${key}`,
-      (nodes): NodeVerdicts => new Array<Rejection | null | undefined>(nodes.length),
+    const kept = this.cluster.stateMemo(`filter-verdicts\u0000${first.plugin.name}\u0000${key}`, (nodes) =>
+      nodeVerdicts(nodes.length),
     );
-    return { first, verdicts };
+    return { first, kept };
   }
 
   /**
@@ -589,7 +612,7 @@ export class SchedulingSimulation {
   private report(pod: PodInfo, attempt: Attempt, gates: readonly string[], run: DryRun | null): ReplacementPlan {
     const { feasible, rejected, checked } = attempt;
     const total = this.cluster.nodeInfos.length;
-    const rejections = rejected.map((r) => ({ node: r.node.name, reasons: r.rejection.reasons }));
+    const rejections = rejected.map((r) => r.listed ?? { node: r.node.name, reasons: r.rejection.reasons });
     if (run?.chosen) {
       const preemption = this.preempt(pod, attempt.state, run);
       const unknown = this.unknownPlacement(attempt.state, this.cluster.nodeInfo(preemption.node)!, gates);

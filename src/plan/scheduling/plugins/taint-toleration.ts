@@ -51,13 +51,17 @@ export function intolerablePreferNoScheduleCounter(pod: PodInfo): (node: NodeInf
   };
 }
 
+const hasPreferNoSchedule = (node: NodeInfo): boolean => node.taints.some((t) => t.effect === 'PreferNoSchedule');
+
 /** TaintToleration's score: fewer intolerable PreferNoSchedule taints score higher. */
 export const taintTolerationScorePlugin: ScorePlugin = {
   name: 'TaintToleration',
-  score: (pod, feasible) => {
-    // Most nodes have no PreferNoSchedule taint: every node then counts 0, which normalizes to 100 each.
-    if (!feasible.some((node) => node.taints.some((t) => t.effect === 'PreferNoSchedule')))
-      return feasible.map(() => MAX_NODE_SCORE);
+  score: (pod, feasible, _state, cluster) => {
+    // Most clusters have no PreferNoSchedule taint: every node then counts 0, which normalizes to 100 each.
+    // Asked once per cluster state of its nodes (a simulation's views add only the cordon's NoSchedule
+    // taint), not of the hundreds of feasible nodes each placement scores.
+    const anyPreferred = cluster.stateMemo('prefer-no-schedule-taints', (nodes) => nodes.some(hasPreferNoSchedule));
+    if (!anyPreferred || !feasible.some(hasPreferNoSchedule)) return feasible.map(() => MAX_NODE_SCORE);
     return defaultNormalizeScore(feasible.map(intolerablePreferNoScheduleCounter(pod)), true);
   },
 };

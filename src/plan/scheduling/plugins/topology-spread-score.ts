@@ -108,12 +108,20 @@ export function topologySpreadScores(
     });
   }
 
-  // Every feasible node goes through here: typed arrays read by position, nothing made per node.
+  // Every feasible node goes through here: typed arrays read by position, nothing made per node. A
+  // constraint on any other key than hostname adds the same term on every node of a domain, worked out
+  // once per domain (the same expression, so the sums are the same to the last bit).
+  const perDomain = constraints.map((c, k) => {
+    if (c.topologyKey === HOSTNAME) return null;
+    const terms = new Float64Array(counts[k]!.length);
+    for (let id = 0; id < terms.length; id++) terms[id] = counts[k]![id]! * weights[k]! + (c.maxSkew - 1);
+    return terms;
+  });
   const scores = new Array<number>(feasible.length);
   let max = 0;
   let min = Infinity;
   for (let i = 0; i < feasible.length; i++) {
-    if (ignored?.[i]) {
+    if (ignored !== null && ignored[i] === 1) {
       scores[i] = 0;
       continue;
     }
@@ -122,8 +130,8 @@ export function topologySpreadScores(
     for (let k = 0; k < constraints.length; k++) {
       const id = domainIds[k]![at]!;
       if (id < 0) continue;
-      const count = constraints[k]!.topologyKey === HOSTNAME ? counts[k]![at]! : counts[k]![id]!;
-      score += count * weights[k]! + (constraints[k]!.maxSkew - 1);
+      const terms = perDomain[k];
+      score += terms ? terms[id]! : counts[k]![at]! * weights[k]! + (constraints[k]!.maxSkew - 1);
     }
     const rounded = (scores[i] = Math.round(score));
     if (rounded > max) max = rounded;
