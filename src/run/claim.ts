@@ -99,10 +99,8 @@ export async function checkNodesFree(
   const leaseGone = new Map<string, V1Node[]>();
   for (const node of nodes) {
     const other = runOfNode(node);
-    const refusal = other ? await refusalFor(ctx, node, other, takeOver) : null;
+    const refusal = await nodeTaken(ctx, node, null, takeOver);
     if (refusal) throw new RunRefused(refusal);
-    const mark = liveDrainMark(node, ctx.nowMs);
-    if (mark) throw new RunRefused(drainMarkRefusal(node.metadata?.name ?? '', mark, ctx.nowMs));
     if (other && takeOver && !(await ctx.api.readLease(ctx.namespace, leaseName(other)))) {
       leaseGone.set(other, [...(leaseGone.get(other) ?? []), node]);
     }
@@ -130,6 +128,23 @@ async function refuseIfAtWork(ctx: ClaimContext, runId: string, before: readonly
       );
     }
   }
+}
+
+/**
+ * Why `read` may not join run `runId`: another run's claim first, the lasting fact (that run's drain of it
+ * marks it too while it lasts), then a live drain mark of a drain outside any run; null when it is free.
+ */
+async function nodeTaken(
+  ctx: ClaimContext,
+  read: V1Node,
+  runId: string | null,
+  takeOver: TakeOver | false,
+): Promise<string | null> {
+  const other = runOfNode(read);
+  const byRun = other && other !== runId ? await refusalFor(ctx, read, other, takeOver) : null;
+  if (byRun) return byRun;
+  const mark = liveDrainMark(read, ctx.nowMs);
+  return mark ? drainMarkRefusal(read.metadata?.name ?? '', mark, ctx.nowMs) : null;
 }
 
 /** Why `node`, in run `other`, may not be taken by a new run; null when it may (stopped, and --take-over). */
@@ -192,13 +207,7 @@ export async function claimRun(
     await mapLimited(definition.batches.flat(), async (node) => {
       while (refusal === null) {
         const read = await ctx.api.readNode(node);
-        const other = runOfNode(read);
-        const mark = liveDrainMark(read, ctx.nowMs);
-        const taken = mark
-          ? drainMarkRefusal(node, mark, ctx.nowMs)
-          : other && other !== definition.id
-            ? await refusalFor(ctx, read, other, takeOver)
-            : null;
+        const taken = await nodeTaken(ctx, read, definition.id, takeOver);
         if (taken) refusal ??= taken;
         else if (await ctx.api.annotateNodeIfUnchanged(node, claim, read.metadata?.resourceVersion)) {
           claimed.push(node);
