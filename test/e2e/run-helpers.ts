@@ -125,19 +125,44 @@ export async function poolNodes(): Promise<NodeObject[]> {
 }
 
 /**
- * The pool node holding the most pods of the pool's budgeted workloads: where the scheduler put them is its
- * own choice (on a loaded machine a node can even be left with none), so a test that needs a drain to take
- * budgeted pods asks rather than assuming pool-1.
+ * The pool node holding the most budgeted pods (namespace shop) that its budgets let go all at once, as
+ * they allow now: a drain of it evicts each pod at once and needs no disruption controller to finish, and
+ * the budgets it leaves down give the run something to wait for. A node holding two pods of web (one
+ * disruption allowed) would wait for that controller to count the first gone.
  */
-export async function nodeWithMostBudgetedPods(): Promise<string> {
-  const pods = await kubectlJson<{ items: { spec: { nodeName?: string } }[] }>(['get', 'pods', '-n', 'shop']);
-  const counts = new Map<string, number>();
+export async function nodeBudgetsLetGoAtOnce(): Promise<string> {
+  type Labelled = { metadata: { labels?: Record<string, string> } };
+  const pods = await kubectlJson<{ items: (Labelled & { spec: { nodeName?: string } })[] }>([
+    'get',
+    'pods',
+    '-n',
+    'shop',
+  ]);
+  const budgets = await kubectlJson<{
+    items: (Budget & { spec: { selector: { matchLabels: Record<string, string> } } })[];
+  }>(['get', 'pdb', '-n', 'shop']);
+  const budgetOf = (pod: Labelled) =>
+    budgets.items.find((b) =>
+      Object.entries(b.spec.selector.matchLabels).every(([k, v]) => pod.metadata.labels?.[k] === v),
+    );
+  const byNode = new Map<string, Map<string, number>>();
   for (const pod of pods.items) {
     const node = pod.spec.nodeName;
-    if (node && POOL.includes(node)) counts.set(node, (counts.get(node) ?? 0) + 1);
+    const budget = budgetOf(pod);
+    if (!node || !POOL.includes(node) || !budget) continue;
+    const counts = byNode.get(node) ?? new Map<string, number>();
+    counts.set(budget.metadata.name, (counts.get(budget.metadata.name) ?? 0) + 1);
+    byNode.set(node, counts);
   }
-  const busiest = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
-  if (!busiest) throw new Error('no pod of namespace shop is on a pool node');
+  const allowed = (name: string) =>
+    budgets.items.find((b) => b.metadata.name === name)?.status?.disruptionsAllowed ?? 0;
+  const atOnce = [...byNode].filter(([, counts]) => [...counts].every(([name, n]) => n <= allowed(name)));
+  const total = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+  const busiest = atOnce.sort((a, b) => total(b[1]) - total(a[1]) || a[0].localeCompare(b[0]))[0];
+  if (!busiest)
+    throw new Error(
+      `no pool node's budgeted pods may all go at once: ${JSON.stringify([...byNode].map(([node, counts]) => [node, Object.fromEntries(counts)]))}`,
+    );
   return busiest[0];
 }
 

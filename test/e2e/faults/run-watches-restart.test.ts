@@ -5,7 +5,7 @@ import {
   described,
   finish,
   finishedOf,
-  nodeWithMostBudgetedPods,
+  nodeBudgetsLetGoAtOnce,
   poolNodes,
   seedPool,
   start,
@@ -35,8 +35,9 @@ describe('a run while kube-apiserver restarts', () => {
 
   it('in its wait for budgets: its watches reopen, its GETs of budgets stay few, and it finishes', async () => {
     await seedPool();
-    // A node whose drain evicts budgeted pods: with no such pod the run has no budget to wait for.
-    const node = await nodeWithMostBudgetedPods();
+    // A node whose drain evicts budgeted pods (with none the run has no budget to wait for), each at once:
+    // with the controller stopped, a second pod of a budget that allows one would never be evicted.
+    const node = await nodeBudgetsLetGoAtOnce();
     // No controller: the pods the run evicts are not replaced, so their budgets stay down after the batch
     // and the run (one batch, one node: nothing else to do) waits for them.
     await labComponent('stop', 'kube-controller-manager');
