@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DRAIN_MARK } from '../../../src/drain/drain-mark.js';
 import type { RunApi } from '../../../src/kube/run-api.js';
 import { claimRun, RunRefused } from '../../../src/run/claim.js';
-import { ANNOTATION, leaseFor, leaseName, type RunDefinition } from '../../../src/run/state.js';
+import { ANNOTATION, leaseName, type RunDefinition } from '../../../src/run/state.js';
 
 const NOW = Date.parse('2026-12-01T14:00:00Z');
 const OTHER = '20261201-135900-cd34';
