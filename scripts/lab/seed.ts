@@ -103,6 +103,8 @@ export interface KubeObject {
   metadata: {
     name: string;
     namespace?: string;
+    uid?: string;
+    ownerReferences?: Array<{ kind: string; name: string; uid: string; controller?: boolean }>;
     generation?: number;
     creationTimestamp?: string;
     deletionTimestamp?: string;
@@ -554,6 +556,39 @@ class Nudger {
   }
 }
 
+/** Where a pod's controller lives, by kind: the owners a scenario's pods have. */
+const OWNER_BASES: Record<string, string> = {
+  DaemonSet: '/apis/apps/v1',
+  ReplicaSet: '/apis/apps/v1',
+  StatefulSet: '/apis/apps/v1',
+  Job: '/apis/batch/v1',
+};
+
+/**
+ * Deletes the unsettled pods, older than NUDGE_AFTER seconds, whose controller is gone (no object of its
+ * name, or one of another uid). A DaemonSet controller whose informer still holds the DaemonSet a reset
+ * deleted can create pods for the nodes a step adds, a moment before the step creates it again (seen on
+ * a loaded CI machine: a second kindnet per node, one Pending on a host port); the garbage collector
+ * removes such pods, but the seed does not wait on its pace. Every deletion is logged.
+ */
+async function deleteOrphans(api: LabApi, pods: readonly KubeObject[], log: (line: string) => void): Promise<void> {
+  const now = Date.now() / 1000;
+  const unsettled = pods.filter((p) => !podsSettled([p]) && !p.metadata.deletionTimestamp);
+  for (const pod of unsettled) {
+    if (now - Date.parse(pod.metadata.creationTimestamp ?? '') / 1000 < NUDGE_AFTER) continue;
+    const owners = pod.metadata.ownerReferences;
+    const owner = owners?.find((o) => o.controller);
+    const base = owner && OWNER_BASES[owner.kind];
+    if (!owner || !base) continue;
+    const { namespace, name } = pod.metadata;
+    const plural = `${owner.kind.toLowerCase()}s`;
+    const live = await api.call('GET', `${base}/namespaces/${namespace}/${plural}/${owner.name}`);
+    if (live.status === 200 && live.body.metadata?.uid === owner.uid) continue;
+    log(`deleting pod ${namespace}/${name}: its ${owner.kind} ${owner.name} (uid ${owner.uid}) is gone`);
+    await api.call('DELETE', `/api/v1/namespaces/${namespace}/pods/${name}?gracePeriodSeconds=0`);
+  }
+}
+
 async function settle(api: LabApi, nudger: Nudger, seconds = GUARD_SECONDS): Promise<void> {
   await waitFor(GUARD_SECONDS, 'nodes to be Ready', async () => {
     const nodes = await api.list('/api/v1/nodes');
@@ -578,7 +613,12 @@ async function settle(api: LabApi, nudger: Nudger, seconds = GUARD_SECONDS): Pro
   await waitFor(
     seconds,
     'every pod to be Running and Ready',
-    nudger.orNudge(async () => podsSettled(await api.list('/api/v1/pods'))),
+    nudger.orNudge(async () => {
+      const pods = await api.list('/api/v1/pods');
+      if (podsSettled(pods)) return true;
+      await deleteOrphans(api, pods, nudger.log);
+      return false;
+    }),
   );
   // After an API server restart the controller-manager's informers re-list with a backoff: on a loaded
   // machine its disruption controller takes more than a minute to count again.
