@@ -1,5 +1,6 @@
 import type { V1LabelSelector, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
 import type { ClusterCache } from './cluster-cache.js';
+import type { RunningWatch } from './list-watch.js';
 import type { DrainApi } from './drain-api.js';
 import type { RunApi } from './run-api.js';
 
@@ -124,12 +125,13 @@ const COPY_FRESH_MS = 5000;
 /** The latest copy of each node, from the cache's watch and the run's own reads and writes. */
 class NodeCopies {
   private readonly nodes = new Map<string, { node: V1Node; at: number }>();
+  private readonly watch: RunningWatch;
 
   constructor(
-    private readonly cache: ClusterCache,
+    cache: ClusterCache,
     private readonly now: () => number,
   ) {
-    cache.watch<V1Node>('Node', () => true, {
+    this.watch = cache.watch<V1Node>('Node', () => true, {
       onUpsert: (node) => this.seen(node),
       onDelete: (node) => this.stale(node.metadata?.name ?? ''),
     });
@@ -139,8 +141,7 @@ class NodeCopies {
   fresh(name: string): V1Node | undefined {
     const copy = this.nodes.get(name);
     if (!copy) return undefined;
-    const watched = this.cache.follows('Node') && !this.cache.stale().some((s) => s.kind === 'Node');
-    return watched || this.now() - copy.at < COPY_FRESH_MS ? copy.node : undefined;
+    return this.watch.current?.() === true || this.now() - copy.at < COPY_FRESH_MS ? copy.node : undefined;
   }
 
   /**

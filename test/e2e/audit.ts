@@ -196,16 +196,21 @@ export async function evictionsInOrderSince(mark: number): Promise<string[]> {
     .map((e) => `${e.objectRef?.namespace ?? ''}/${e.objectRef?.name ?? ''}`);
 }
 
+/** The plugin's answered requests on single nodes in `events` that `which` accepts, counted by node name. */
+function countByNode(events: readonly AuditEvent[], which: (e: AuditEvent) => boolean): ReadonlyMap<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    if (!e.userAgent?.startsWith('kubectl-maint/') || e.stage !== 'ResponseComplete') continue;
+    if (e.objectRef?.resource !== 'nodes' || !which(e)) continue;
+    const name = e.objectRef.name ?? '';
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** The plugin's GETs of single nodes in `events`, by node name: what its watches did not answer. */
 export function nodeGets(events: readonly AuditEvent[]): ReadonlyMap<string, number> {
-  const gets = new Map<string, number>();
-  for (const e of events) {
-    if (!e.userAgent?.startsWith('kubectl-maint/') || e.stage !== 'ResponseComplete' || e.verb !== 'get') continue;
-    if (e.objectRef?.resource !== 'nodes' || e.objectRef.subresource) continue;
-    const name = e.objectRef.name ?? '';
-    gets.set(name, (gets.get(name) ?? 0) + 1);
-  }
-  return gets;
+  return countByNode(events, (e) => e.verb === 'get' && !e.objectRef?.subresource);
 }
 
 /**
@@ -213,14 +218,7 @@ export function nodeGets(events: readonly AuditEvent[]): ReadonlyMap<string, num
  * is a write guarded by a resourceVersion that was no longer current, which the plugin answers with one GET.
  */
 export function nodeConflicts(events: readonly AuditEvent[]): ReadonlyMap<string, number> {
-  const conflicts = new Map<string, number>();
-  for (const e of events) {
-    if (!e.userAgent?.startsWith('kubectl-maint/') || e.stage !== 'ResponseComplete') continue;
-    if (e.objectRef?.resource !== 'nodes' || e.responseStatus?.code !== 409) continue;
-    const name = e.objectRef.name ?? '';
-    conflicts.set(name, (conflicts.get(name) ?? 0) + 1);
-  }
-  return conflicts;
+  return countByNode(events, (e) => e.responseStatus?.code === 409);
 }
 
 /** The plugin's requests on node `name` in `events`, but its watches: "verb[/subresource] code", in order. */

@@ -12,10 +12,9 @@ function fakeCache() {
   const state = { nodeWatchDown: false, handlers: [] as Array<WatchHandlers<V1Node>> };
   const cache = {
     follows: () => true,
-    stale: () => (state.nodeWatchDown ? [{ kind: 'Node', sinceMs: 0, error: new Error('watch closed') }] : []),
     watch: (_kind: string, _filter: unknown, handlers: WatchHandlers<V1Node>) => {
       state.handlers.push(handlers);
-      return { ready: Promise.resolve(), stop: () => {} };
+      return { ready: Promise.resolve(), current: () => !state.nodeWatchDown, stop: () => {} };
     },
   } as unknown as ClusterCache;
   return { cache, state };
