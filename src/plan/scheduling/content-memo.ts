@@ -20,8 +20,11 @@ export class ContentMemo<V> {
 
 const keys = new WeakMap<object, string>();
 
-/** The JSON of an object nothing changes, made once per object: the same string each time, its hash kept. */
-function jsonKey(value: object): string {
+/**
+ * The JSON of an object nothing changes, made once per object: the same string each time, its hash kept.
+ * A key for work that reads only the object's content.
+ */
+export function jsonKey(value: object): string {
   let key = keys.get(value);
   if (key === undefined) keys.set(value, (key = JSON.stringify(value)));
   return key;

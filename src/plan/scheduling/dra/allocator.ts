@@ -9,6 +9,7 @@ import type {
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 import type { NodeInfo } from '../node-info.js';
 import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
+import { jsonKey } from '../content-memo.js';
 import { attributeValue, compileSelector } from './cel.js';
 import type { DeviceEntry, DraCatalog } from './catalog.js';
 
@@ -189,13 +190,14 @@ function slotsOf(
 }
 
 /**
- * Per catalog and request (the claim's or its template's, the same object for every replacement), each
- * node's alternative: which devices pass the class's and the request's selectors and tolerations is the
- * node's and the request's alone, and the placements of a plan (and of an audit's every node) ask it of
- * the same nodes again and again, each asking being a CEL evaluation per device. A request the allocator
- * cannot model throws (naming the claim) and is not kept: it throws again, naming the next claim.
+ * Per catalog and request content (the claim's or its template's: the templates of many workloads ask
+ * alike), each node's alternative: which devices pass the class's and the request's selectors and
+ * tolerations is the node's and the request's alone, and the placements of a plan (and of an audit's
+ * every node) ask it of the same nodes again and again, each asking being a CEL evaluation per device. A
+ * request the allocator cannot model throws (naming the claim) and is not kept: it throws again, naming
+ * the next claim.
  */
-const alternatives = new WeakMap<DraCatalog, WeakMap<RequestSpec, Map<string, Alternative>>>();
+const alternatives = new WeakMap<DraCatalog, Map<string, Map<string, Alternative>>>();
 
 function nodeAlternative(
   catalog: DraCatalog,
@@ -205,9 +207,10 @@ function nodeAlternative(
   make: () => Alternative,
 ): Alternative {
   let perSpec = alternatives.get(catalog);
-  if (!perSpec) alternatives.set(catalog, (perSpec = new WeakMap()));
-  let perNode = perSpec.get(spec);
-  if (!perNode) perSpec.set(spec, (perNode = new Map()));
+  if (!perSpec) alternatives.set(catalog, (perSpec = new Map()));
+  const content = jsonKey(spec);
+  let perNode = perSpec.get(content);
+  if (!perNode) perSpec.set(content, (perNode = new Map()));
   const key = `${node.name}\u0000${name}`;
   let alternative = perNode.get(key);
   if (!alternative) perNode.set(key, (alternative = make()));

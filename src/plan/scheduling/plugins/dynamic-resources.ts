@@ -7,6 +7,7 @@ import { type ClusterState, type FilterPlugin, type FilterResult, type Rejection
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { type NodeMatcher, nodeSelectorMatcher } from '../node-selector.js';
+import { jsonKey } from '../content-memo.js';
 
 /** DynamicResources' reasons (pkg/scheduler/framework/plugins/dynamicresources, v1.37). */
 export const CLAIM_NOT_AVAILABLE = 'resourceclaim not available on the node';
@@ -35,7 +36,19 @@ export interface DraState {
   readonly inUse: (deviceId: string) => boolean;
   /** Allocation outcomes per node, kept for the node the pod is placed on (the plugin's nodeAllocations). */
   readonly outcomes: Map<string, AllocateOutcome>;
+  /**
+   * The Filter's verdicts on the claims to allocate, by node position, kept for every simulation of the
+   * cluster state (see keptVerdicts); null where this simulation frees devices the state holds.
+   */
+  readonly kept: KeptVerdicts | null;
+  /** The devices placed replacements were allocated: a node reaching one of them is judged anew. */
+  readonly taken: ReadonlyMap<string, string>;
 }
+
+/** Per node position: 0 not known yet, PASSES (allocated, or an outcome the plan cannot settle), FAILS. */
+type KeptVerdicts = Int8Array;
+const PASSES = 1;
+const FAILS = 2;
 
 /** What placed replacements were allocated in this simulation (the plugin's Reserve), kept in the cluster state's store. */
 interface Reservations {
@@ -96,6 +109,8 @@ export function dynamicResourcesPreFilter(pod: PodInfo, cluster: ClusterState): 
     catalog,
     inUse: (id: string) => holderOf(id) !== undefined,
     outcomes: new Map<string, AllocateOutcome>(),
+    kept: null,
+    taken: reservations(cluster).devices,
   };
   const needed = new Set<DraKind>(['DeviceClass', 'ResourceSlice']);
   for (const c of podClaims) needed.add(c.resourceClaimName ? 'ResourceClaim' : 'ResourceClaimTemplate');
@@ -146,7 +161,33 @@ export function dynamicResourcesPreFilter(pod: PodInfo, cluster: ClusterState): 
     const holder = holderOf(id);
     return holder !== undefined && !released.has(holder);
   };
-  return { ...base, allocated, toAllocate, inUse };
+  const kept = released.size === 0 ? keptVerdicts(toAllocate, cluster, catalog) : null;
+  return { ...base, allocated, toAllocate, inUse, kept };
+}
+
+/**
+ * The allocator's verdict on a node reads the node's devices, the content of the claims' device specs
+ * (the templates of many workloads ask alike) and which of the node's devices are in use (its outcome's
+ * claim names only name the claims): where every device in use is the cluster state's, the verdict is
+ * the state's, kept per node for every simulation of the state and claims with the same specs. A
+ * simulation uses the state's devices so, except for the devices its placed replacements took (`taken`:
+ * a node reaching one is judged anew), unless it frees some: the evicted pods taken as gone free their
+ * claims, a claim released (or allocated again by a placed replacement) frees its devices. Null then:
+ * every node is judged anew.
+ */
+function keptVerdicts(
+  toAllocate: readonly ClaimToAllocate[],
+  cluster: ClusterState,
+  catalog: DraCatalog,
+): KeptVerdicts | null {
+  if (toAllocate.length === 0 || cluster.evictedGone) return null;
+  const holders = cluster.stateMemo('dra-holders', () => new Set(catalog.allocated.values()));
+  for (const key of reservations(cluster).allocations.keys()) if (holders.has(key)) return null;
+  const kept = cluster.stateMemo('dra-verdicts', () => new Map<string, KeptVerdicts>());
+  const key = toAllocate.map((c) => (c.devices ? jsonKey(c.devices) : '')).join('\u0000');
+  let verdicts = kept.get(key);
+  if (!verdicts) kept.set(key, (verdicts = new Int8Array(cluster.nodeInfos.length)));
+  return verdicts;
 }
 
 /**
@@ -188,10 +229,27 @@ export function dynamicResources(state: DraState, node: NodeInfo): FilterResult 
   // A PreFilter rejection holds for every node (the simulation stops before Filter; a caller asking per node gets it).
   if (state.rejection) return state.rejection;
   if (state.unknown) return null;
-  const outcome = outcomeOn(state, node);
-  if (outcome && 'failed' in outcome) return unresolvable(CANNOT_ALLOCATE);
+  if (fails(state, node)) return unresolvable(CANNOT_ALLOCATE);
   if (state.allocated.some((c) => c.reaches !== null && !c.reaches(node))) return unresolvable(CLAIM_NOT_AVAILABLE);
   return null;
+}
+
+/** Whether the claims to allocate cannot all be allocated on the node: the kept verdict where it holds. */
+function fails(state: DraState, node: NodeInfo): boolean {
+  const kept = state.kept;
+  const at = node.position;
+  if (kept === null || at < 0 || at >= kept.length || reachesTaken(state, node)) {
+    const outcome = outcomeOn(state, node);
+    return outcome !== null && 'failed' in outcome;
+  }
+  if (kept[at] === 0) kept[at] = 'failed' in outcomeOn(state, node)! ? FAILS : PASSES;
+  return kept[at] === FAILS;
+}
+
+/** Whether the node reaches a device a placed replacement of this simulation took. */
+function reachesTaken(state: DraState, node: NodeInfo): boolean {
+  if (state.taken.size === 0) return false;
+  return state.catalog.devicesFor(node).some((d) => state.taken.has(d.id));
 }
 
 function outcomeOn(state: DraState, node: NodeInfo): AllocateOutcome | null {

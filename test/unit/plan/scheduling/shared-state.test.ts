@@ -21,7 +21,17 @@ import { SchedulingSimulation } from '../../../../src/plan/scheduling/simulation
 import { ClusterIndex } from '../../../../src/snapshot/cluster-index.js';
 import { snapshotFromDocuments } from '../../../../src/snapshot/load-file.js';
 import { makeIndex, makeNode, makePod } from '../../builders.js';
-import { allocated, claim, device, deviceClass, shared, slice, withClaims } from './dra-fixtures.js';
+import {
+  allocated,
+  claim,
+  device,
+  deviceClass,
+  fromTemplate,
+  shared,
+  slice,
+  template,
+  withClaims,
+} from './dra-fixtures.js';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const zoned = (name: string, zone: string) => makeNode().name(name).label(ZONE, zone);
@@ -99,6 +109,35 @@ describe("the pending pods' schedule the simulations of a cluster state share", 
     const web = drainA(state);
     expect(web).toMatchObject({ schedulable: false });
     expect(web).toEqual(drainA(makeIndex(input)));
+  });
+});
+
+describe("DynamicResources' verdicts the simulations of a cluster state share", () => {
+  // Two jobs on `worker`, one GPU each from a template; worker-2 has one GPU free. Draining worker, the
+  // first replacement takes it and the second finds none: a device taken by a simulation is its own.
+  const job = (name: string) =>
+    withClaims(
+      makePod().name(name).uid(`${name}-uid`).node('worker').owner('ReplicaSet', 'job').obj(),
+      fromTemplate('gpu', 'tmpl'),
+    );
+  const input = {
+    nodes: [makeNode().name('worker').obj(), makeNode().name('worker-2').obj()],
+    pods: [job('a'), job('b')],
+    deviceClasses: [deviceClass()],
+    resourceSlices: [slice('worker', [device('gpu-0'), device('gpu-1')]), slice('worker-2', [device('gpu-0')])],
+    resourceClaimTemplates: [template('tmpl')],
+  };
+  const drainWorker = (index: ClusterIndex) => {
+    const sim = new SchedulingSimulation(index, new Set(['worker']));
+    for (const pod of input.pods) sim.evict(pod);
+    return input.pods.map((pod) => sim.place(pod));
+  };
+
+  it('hold for each simulation: the device one took is free again in the next', () => {
+    const state = makeIndex(input);
+    const fresh = drainWorker(makeIndex(input));
+    expect(fresh.map((p) => p.schedulable)).toEqual([true, false]);
+    for (let i = 0; i < 3; i++) expect(drainWorker(state)).toEqual(fresh);
   });
 });
 
