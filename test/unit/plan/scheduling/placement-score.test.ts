@@ -108,6 +108,32 @@ describe('pickNode: the default profile’s weighted scores', () => {
     expect(placement(served, web('new', '').obj())).toMatchObject({ node: 'b1' });
   });
 
+  it('takes the default selector from every owner that selects the pod: a ReplicaSet selecting by expressions alone, a Service by another label', () => {
+    const nodes = [zoned('a1', 'zone-a', '8'), zoned('a2', 'zone-a'), zoned('b1', 'zone-b', '3')];
+    const pods = [web('w1', 'a1').obj(), web('w2', 'a2').obj(), web('w3', 'b1').obj()];
+    const byExpression = {
+      ...replicaSet,
+      spec: { selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }] }, template: {} },
+    };
+    const service = (selector: Record<string, string>) => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector },
+    });
+    const scene = (owners: object) => ({ nodes, pods, storage: owners as never });
+    expect(placement(scene({ replicaSets: [byExpression] }), web('new', '').obj())).toMatchObject({ node: 'b1' });
+    // The Service's first label is the pod's second.
+    const tiered = web('new', '').label('tier', 'front').obj();
+    const front = [web('w1', 'a1'), web('w2', 'a2'), web('w3', 'b1')].map((p) => p.label('tier', 'front').obj());
+    const served = { nodes, pods: front, storage: { services: [service({ tier: 'front', app: 'web' })] } as never };
+    expect(placement(served, tiered)).toMatchObject({ node: 'b1' });
+    // A Service that needs a label the pod lacks does not select it: room decides.
+    expect(placement(scene({ services: [service({ app: 'web', tier: 'back' })] }), tiered)).toMatchObject({
+      node: 'a1',
+    });
+  });
+
   it('draws a pod to the zone of an existing pod whose required affinity selects it (hardPodAffinityWeight)', () => {
     const nodes = [zoned('a1', 'zone-a'), zoned('b1', 'zone-b')];
     const follower = makePod()
