@@ -1,5 +1,5 @@
 import type { V1LabelSelector, V1Node, V1Pod, V1PodDisruptionBudget } from '@kubernetes/client-node';
-import { matchesLabelSelector } from './label-selector.js';
+import { LabelIndex, matchesLabelSelector } from './label-selector.js';
 import type { Snapshot } from './types.js';
 
 /** Any object with metadata, as the owner lookups return them. */
@@ -40,6 +40,8 @@ export class ClusterIndex {
   private readonly podsByNamespace: Map<string, V1Pod[]>;
   private readonly podsByLabel: Map<string, V1Pod[]>;
   private readonly pdbsByNamespace = new Map<string, V1PodDisruptionBudget[]>();
+  /** Per namespace, its budgets with a selector, indexed by a label it needs: built on first use. */
+  private readonly pdbsByLabel = new Map<string, LabelIndex<V1PodDisruptionBudget>>();
   /** pdbsForPod's answers: a pool plan asks again for the same pods in plan after plan of one state. */
   private readonly pdbsOfPod = new WeakMap<V1Pod, readonly V1PodDisruptionBudget[]>();
   private readonly owners: Map<string, OwnerObject>;
@@ -189,9 +191,14 @@ export class ClusterIndex {
     let pdbs = this.pdbsOfPod.get(pod);
     if (!pdbs) {
       const ns = pod.metadata?.namespace ?? 'default';
-      pdbs = this.pdbsInNamespace(ns).filter(
-        (pdb) => pdb.spec?.selector != null && matchesLabelSelector(pod.metadata?.labels, pdb.spec.selector),
-      );
+      let budgets = this.pdbsByLabel.get(ns);
+      if (!budgets) {
+        const selecting = this.pdbsInNamespace(ns).filter((pdb) => pdb.spec?.selector != null);
+        this.pdbsByLabel.set(ns, (budgets = new LabelIndex(selecting, (pdb) => pdb.spec!.selector!.matchLabels ?? {})));
+      }
+      pdbs = budgets
+        .mayMatch(pod.metadata?.labels)
+        .filter((pdb) => matchesLabelSelector(pod.metadata?.labels, pdb.spec!.selector!));
       this.pdbsOfPod.set(pod, pdbs);
     }
     return pdbs;

@@ -382,3 +382,41 @@ class SelectorParser {
     throw new Error(`invalid label selector ${quoted(this.text)}: ${problem}`);
   }
 }
+
+/**
+ * Objects that select pods by labels (budgets, Services, controllers), indexed by one label each needs, so
+ * that a pod is tested against those that may select it only: a namespace can hold hundreds of them,
+ * and every pod of a plan asks. `needs` gives the labels an object requires (a Service's selector, a
+ * selector's matchLabels); one that requires none may select any pod. `mayMatch` answers in the objects'
+ * own order; callers still test each one.
+ */
+export class LabelIndex<T> {
+  private readonly items: readonly T[];
+  private readonly byLabel = new Map<string, number[]>();
+  private readonly unlabelled: number[] = [];
+
+  constructor(items: readonly T[], needs: (item: T) => Readonly<Record<string, string>>) {
+    this.items = items;
+    items.forEach((item, at) => {
+      const needed = needs(item);
+      for (const key in needed) {
+        const label = `${key}\u0000${needed[key]}`;
+        const positions = this.byLabel.get(label);
+        if (positions) positions.push(at);
+        else this.byLabel.set(label, [at]);
+        return;
+      }
+      this.unlabelled.push(at);
+    });
+  }
+
+  /** The objects that may select a pod with these labels, in their order. */
+  mayMatch(labels: Labels): T[] {
+    const positions = [...this.unlabelled];
+    for (const key in labels) {
+      const found = this.byLabel.get(`${key}\u0000${labels[key]}`);
+      if (found) positions.push(...found);
+    }
+    return positions.sort((a, b) => a - b).map((at) => this.items[at]!);
+  }
+}

@@ -1,6 +1,7 @@
 import type { V1LabelSelectorRequirement } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import {
+  LabelIndex,
   labelSelectorProblem,
   matchesLabelSelector,
   parseLabelSelector,
@@ -195,5 +196,28 @@ describe('a selector repeating a key', () => {
     expect(parseError('app=-web')).toMatch(/label value "-web" must be empty or alphanumerics/);
     expect(parseError('a/b/c=d')).toMatch(/label key "a\/b\/c" has more than one "\/"/);
     expect(parseError(`v=${'x'.repeat(64)}`)).toMatch(/longer than 63 characters/);
+  });
+});
+
+describe('LabelIndex: the objects that may select a pod', () => {
+  const selectors: Array<{ name: string; matchLabels: Set }> = [
+    { name: 'web', matchLabels: { app: 'web' } },
+    { name: 'any', matchLabels: {} },
+    { name: 'front', matchLabels: { tier: 'front', app: 'web' } },
+    { name: 'api', matchLabels: { app: 'api' } },
+    { name: 'web-again', matchLabels: { app: 'web', track: 'canary' } },
+  ];
+  const index = new LabelIndex(selectors, (s) => s.matchLabels);
+  const names = (labels: Set | undefined) => index.mayMatch(labels).map((s) => s.name);
+
+  it('gives every object whose first needed label the pod has, and those needing none, in their own order', () => {
+    expect(names({ app: 'web', tier: 'front' })).toEqual(['web', 'any', 'front', 'web-again']);
+    expect(names({ tier: 'front' })).toEqual(['any', 'front']);
+    expect(names({ app: 'api' })).toEqual(['any', 'api']);
+  });
+
+  it('gives only those needing no label to a pod without labels', () => {
+    expect(names(undefined)).toEqual(['any']);
+    expect(names({})).toEqual(['any']);
   });
 });

@@ -1,5 +1,5 @@
 import type { V1LabelSelector, V1LabelSelectorRequirement, V1TopologySpreadConstraint } from '@kubernetes/client-node';
-import { matchesLabelSelector } from '../../../snapshot/label-selector.js';
+import { LabelIndex, matchesLabelSelector } from '../../../snapshot/label-selector.js';
 import { isEmptySelector } from '../affinity-term.js';
 import type { ClusterState, ScorePlugin } from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
@@ -208,14 +208,12 @@ function defaultSelector(pod: PodInfo, cluster: ClusterState): V1LabelSelector |
     const matchLabels: Record<string, string> = {};
     const matchExpressions: V1LabelSelectorRequirement[] = [];
     let selected = false;
-    for (const at of mayMatch(owners.setsByLabel, [], pod.labels)) {
-      const set = owners.sets[at]!;
+    for (const set of owners.sets.mayMatch(pod.labels)) {
       if (!Object.entries(set).every(([k, v]) => pod.labels[k] === v)) continue;
       Object.assign(matchLabels, set);
       selected = true;
     }
-    for (const at of mayMatch(owners.selectorsByLabel, owners.unlabelled, pod.labels)) {
-      const selector = owners.selectors[at]!;
+    for (const selector of owners.selectors.mayMatch(pod.labels)) {
       if (!matchesLabelSelector(pod.labels, selector)) continue;
       Object.assign(matchLabels, selector.matchLabels ?? {});
       matchExpressions.push(...(selector.matchExpressions ?? []));
@@ -227,84 +225,40 @@ function defaultSelector(pod: PodInfo, cluster: ClusterState): V1LabelSelector |
 
 /**
  * Selectors of one namespace's owners: Service and ReplicationController label sets, ReplicaSet and
- * StatefulSet selectors; each indexed by one label it needs (`key\u0000value`: a set's first, a
- * selector's first matchLabels), so that a pod is tested against the owners that may select it only.
+ * StatefulSet selectors, indexed by a label they need.
  */
 interface OwnerSelectors {
-  readonly sets: Record<string, string>[];
-  readonly selectors: V1LabelSelector[];
-  /** By label, the positions of the sets that need it. */
-  readonly setsByLabel: Map<string, number[]>;
-  /** By label, the positions of the selectors whose matchLabels need it. */
-  readonly selectorsByLabel: Map<string, number[]>;
-  /** The positions of the selectors without matchLabels: any pod may match them. */
-  readonly unlabelled: number[];
+  readonly sets: LabelIndex<Record<string, string>>;
+  readonly selectors: LabelIndex<V1LabelSelector>;
 }
 
-const NO_OWNERS: OwnerSelectors = {
-  sets: [],
-  selectors: [],
-  setsByLabel: new Map(),
-  selectorsByLabel: new Map(),
-  unlabelled: [],
-};
-
-/** The positions of the owners that may select a pod with these labels, in the owners' order. */
-function mayMatch(
-  byLabel: ReadonlyMap<string, readonly number[]>,
-  unlabelled: readonly number[],
-  labels: Readonly<Record<string, string>>,
-): number[] {
-  const positions = [...unlabelled];
-  for (const key in labels) {
-    const found = byLabel.get(`${key}\u0000${labels[key]}`);
-    if (found) positions.push(...found);
-  }
-  return positions.sort((a, b) => a - b);
-}
-
-function indexByLabel(at: number, labels: Readonly<Record<string, string>>, index: Map<string, number[]>): boolean {
-  for (const key in labels) {
-    const label = `${key}\u0000${labels[key]}`;
-    const positions = index.get(label);
-    if (positions) positions.push(at);
-    else index.set(label, [at]);
-    return true;
-  }
-  return false;
-}
+const NO_OWNERS: OwnerSelectors = { sets: new LabelIndex([], () => ({})), selectors: new LabelIndex([], () => ({})) };
 
 /** The namespace's owner selectors, none empty: grouped for every namespace in one pass over the snapshot, once per cluster state. */
 function selectorsOf(namespace: string, cluster: ClusterState): OwnerSelectors {
   const byNamespace = cluster.stateMemo('spread-owner-selectors', () => {
     const snapshot = cluster.snapshot;
-    const grouped = new Map<string, OwnerSelectors>();
+    const grouped = new Map<string, { sets: Record<string, string>[]; selectors: V1LabelSelector[] }>();
     const of = (o: { metadata?: { namespace?: string } }) => {
       const ns = o.metadata?.namespace ?? 'default';
       let owners = grouped.get(ns);
-      if (!owners)
-        grouped.set(
-          ns,
-          (owners = { sets: [], selectors: [], setsByLabel: new Map(), selectorsByLabel: new Map(), unlabelled: [] }),
-        );
+      if (!owners) grouped.set(ns, (owners = { sets: [], selectors: [] }));
       return owners;
     };
     for (const o of [...snapshot.services, ...snapshot.replicationControllers]) {
       const set = o.spec?.selector;
-      if (set === undefined || Object.keys(set).length === 0) continue;
-      const owners = of(o);
-      indexByLabel(owners.sets.length, set, owners.setsByLabel);
-      owners.sets.push(set);
+      if (set !== undefined && Object.keys(set).length > 0) of(o).sets.push(set);
     }
     for (const o of [...snapshot.replicaSets, ...snapshot.statefulSets]) {
       const selector = o.spec?.selector;
-      if (selector === undefined || isEmptySelector(selector)) continue;
-      const owners = of(o);
-      const at = owners.selectors.length;
-      if (!indexByLabel(at, selector.matchLabels ?? {}, owners.selectorsByLabel)) owners.unlabelled.push(at);
-      owners.selectors.push(selector);
+      if (selector !== undefined && !isEmptySelector(selector)) of(o).selectors.push(selector);
     }
-    return grouped;
+    return new Map(
+      [...grouped].map(([ns, { sets, selectors }]): [string, OwnerSelectors] => [
+        ns,
+        { sets: new LabelIndex(sets, (set) => set), selectors: new LabelIndex(selectors, (s) => s.matchLabels ?? {}) },
+      ]),
+    );
   });
   return byNamespace.get(namespace) ?? NO_OWNERS;
 }
