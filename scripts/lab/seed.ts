@@ -826,10 +826,10 @@ export async function seedObjects(
     }
     log(`seeded ${name} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   } catch (error) {
-    if (error instanceof TimedOut) {
-      throw new Error([`lab: seeding ${name}: ${error.message}`, ...lines].join('\n'), { cause: error });
-    }
-    throw error;
+    // A wait that timed out, or a request the API server refused: either way, with the progress so far.
+    const message = (error as Error).message;
+    if (message.startsWith(`lab: scenario ${name} did not settle`)) throw error;
+    throw new Error([`lab: seeding ${name}: ${message.replace(/^lab: /, '')}`, ...lines].join('\n'), { cause: error });
   } finally {
     await api.dispatcher.close();
   }

@@ -17,7 +17,7 @@ export interface Plan {
 }
 
 /** The plan a `plan -o json` run printed; a run that printed nothing fails with its exit code and stderr. */
-export function parsePlan(r: { exitCode: number; stdout: string; stderr: string }): Plan {
+export function parsePlan(r: { exitCode?: number; stdout: string; stderr: string }): Plan {
   if (r.stdout.trim() === '') throw new Error(`plan printed nothing (exit ${r.exitCode}): ${r.stderr}`);
   return JSON.parse(r.stdout) as Plan;
 }
