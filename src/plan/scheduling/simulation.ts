@@ -544,8 +544,9 @@ export class SchedulingSimulation {
     let checked = 0;
     const stateNodes = this.cluster.stateNodeInfos;
     const drained = this.drainedPositions;
-    for (; checked < nodes.length && feasible.length < wanted; checked++) {
-      const at = (this.nextStart + checked) % nodes.length;
+    // Round the list from nextStart; `at` wraps by a comparison, not a division per node.
+    for (let at = this.nextStart; checked < nodes.length && feasible.length < wanted; checked++, at++) {
+      if (at === nodes.length) at = 0;
       const node = nodes[at]!;
       // Whether this simulation has its own view of the node: only the positions are compared, so that a
       // node a cached verdict rejects is not read at all.
