@@ -1,10 +1,12 @@
 /**
  * The fleet run benchmark: `kubectl maint run -l POOL --max-unavailable 10% --expect-reboot -- reboot-node.sh
  * {node}` over FLEET_NODES (150) nodes of the live-read lab (scripts/bench/live-read.ts: bench-node-1…, 30
- * bare pods each; grown first when the lab lacks them), with FLEET_DEPLOYMENTS (30) Deployments of
- * FLEET_REPLICAS (10) on the pool, each behind a budget of maxUnavailable 1, so that each drain makes real
- * evictions that wait on their budgets; the command is the lab's simulated reboot (REBOOT_SECONDS,
- * FLEET_REBOOT_SECONDS here, 10 by default).
+ * bare pods each; a lab that lacks them is grown first, to LIVE_NODES when that is more), with
+ * FLEET_DEPLOYMENTS (30) Deployments of FLEET_REPLICAS (10) on the pool, each behind a budget of
+ * maxUnavailable 1, so that each drain makes real evictions that wait on their budgets; the command is the
+ * lab's simulated reboot (REBOOT_SECONDS, FLEET_REBOOT_SECONDS here, 10 by default). The drains' flags:
+ * --concurrency FLEET_CONCURRENCY (0, no limit, by default) and --grace-period FLEET_GRACE_PERIOD when set
+ * (the pods' own otherwise).
  *
  * Measured from the run's own JSON events, its process and the API server's audit log:
  *   - the floor: Σ over batches of the batch's slowest node's drain + command + return (from its phase
@@ -82,6 +84,12 @@ export async function runFleetRunBench(options: FleetRunOptions): Promise<{ text
   const replicas = Number(process.env.FLEET_REPLICAS ?? 10);
   const rebootSeconds = process.env.FLEET_REBOOT_SECONDS ?? '10';
   const maxUnavailable = process.env.FLEET_MAX_UNAVAILABLE ?? '10%';
+  // --concurrency: 0 (no limit, as kubectl drain) unless FLEET_CONCURRENCY says otherwise. A bare pod is
+  // gone only at the end of its grace period (30 s), so a bound sets the drains' pace (a batch's 450 bare
+  // pods 16 at a time take ten minutes), which the floor takes from the drains themselves either way.
+  const concurrency = process.env.FLEET_CONCURRENCY ?? '0';
+  const gracePeriod = process.env.FLEET_GRACE_PERIOD;
+  const labNodes = Math.max(nodes, Number(process.env.LIVE_NODES ?? nodes));
   const kubeconfig = options.env.KUBECONFIG ?? '';
   const labDir = path.dirname(kubeconfig);
   const auditLog = path.join(labDir, 'audit.log');
@@ -93,8 +101,8 @@ export async function runFleetRunBench(options: FleetRunOptions): Promise<{ text
   const api = new LabApi(kubeconfig);
   const loadStart = loadavg()[0] ?? 0;
   try {
-    if ((await api.call('GET', `/api/v1/nodes/bench-node-${nodes}`)).status === 404) {
-      await populate(options, nodes, Number(process.env.LIVE_PODS_PER_NODE ?? 30), { grow: true });
+    if ((await api.call('GET', `/api/v1/nodes/bench-node-${labNodes}`)).status === 404) {
+      await populate(options, labNodes, Number(process.env.LIVE_PODS_PER_NODE ?? 30), { grow: true });
     }
     const lines: string[] = [];
     const log = (line: string) => console.error(`bench: fleet-run: ${line}`);
@@ -108,22 +116,21 @@ export async function runFleetRunBench(options: FleetRunOptions): Promise<{ text
       REBOOT_SECONDS: rebootSeconds,
       NO_COLOR: '1',
     };
-    const args = [
-      options.maint,
-      'run',
+    const flags = [
       '-l',
       POOL,
       '--max-unavailable',
       maxUnavailable,
+      '--concurrency',
+      concurrency,
+      ...(gracePeriod === undefined ? [] : ['--grace-period', gracePeriod]),
       '--ignore-daemonsets',
       '--force',
       '--expect-reboot',
       '-o',
       'json',
-      '--',
-      reboot,
-      '{node}',
     ];
+    const args = [options.maint, 'run', ...flags, '--', reboot, '{node}'];
     const auditFrom = existsSync(auditLog) ? statSync(auditLog).size : 0;
     log(
       `run over ${nodes} nodes (${benchPods} bare pods, ${deployments * replicas} pods of ${deployments} Deployments)`,
@@ -141,7 +148,7 @@ export async function runFleetRunBench(options: FleetRunOptions): Promise<{ text
     const report = analyse(measured, audit, nodes);
     lines.push(
       `fleet-run: ${nodes} nodes of the lab (${benchPods} bare pods, ${deployments} Deployments of ${replicas} behind budgets of maxUnavailable 1), ${rebootSeconds} s reboot`,
-      `  kubectl maint run -l ${POOL} --max-unavailable ${maxUnavailable} --ignore-daemonsets --force --expect-reboot -o json -- reboot-node.sh {node}`,
+      `  kubectl maint run ${flags.join(' ')} -- reboot-node.sh {node}`,
       ...report.lines,
       `load average (1 min): ${loadStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end; events in ${eventsFile}`,
     );

@@ -329,7 +329,17 @@ if (values.scenario?.includes('fleet-run')) {
   const module = (await import(new URL('./fleet-run.ts', import.meta.url).href)) as typeof FleetRun;
   const report = await module.runFleetRunBench({ env, kubectlBin, maint, labScript });
   console.log(report.text);
-  const sized = ['FLEET_NODES', 'FLEET_DEPLOYMENTS', 'FLEET_REPLICAS', 'FLEET_REBOOT_SECONDS']
+  const sized = [
+    'LIVE_NODES',
+    'LIVE_PODS_PER_NODE',
+    'FLEET_NODES',
+    'FLEET_DEPLOYMENTS',
+    'FLEET_REPLICAS',
+    'FLEET_REBOOT_SECONDS',
+    'FLEET_MAX_UNAVAILABLE',
+    'FLEET_CONCURRENCY',
+    'FLEET_GRACE_PERIOD',
+  ]
     .filter((name) => process.env[name] !== undefined)
     .map((name) => `${name}=${process.env[name]} `)
     .join('');
