@@ -204,7 +204,8 @@ async function preparePool(
       [409],
     );
   }
-  const deadline = Date.now() + 600_000;
+  // Half an hour: in a lab grown just now, KWOK plays its backlog of pod stages, in order, before these pods'.
+  const deadline = Date.now() + 1_800_000;
   for (;;) {
     const ready = (await api.list(`/apis/apps/v1/namespaces/${NAMESPACE}/deployments`)).filter(
       (d) => (d.status as { readyReplicas?: number } | undefined)?.readyReplicas === replicas,
