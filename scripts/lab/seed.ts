@@ -313,6 +313,9 @@ const num = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 class TimedOut extends Error {}
 
+/** A scenario that did not settle, its message already carrying the progress and the lab's state. */
+class NotSettled extends Error {}
+
 /**
  * How long a wait of the seed is given before it fails, unless its caller chose (a generated cluster
  * gives up sooner). It guards against a lab that hangs and is no speed check: on a 2-core CI machine
@@ -814,7 +817,7 @@ export async function seedObjects(
         await settle(api, nudger, options.settleSeconds);
       } catch (error) {
         if (!(error instanceof TimedOut)) throw error;
-        throw new Error(
+        throw new NotSettled(
           [
             `lab: scenario ${name} did not settle: ${error.message}`,
             ...lines,
@@ -827,8 +830,8 @@ export async function seedObjects(
     log(`seeded ${name} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   } catch (error) {
     // A wait that timed out, or a request the API server refused: either way, with the progress so far.
+    if (error instanceof NotSettled) throw error;
     const message = (error as Error).message;
-    if (message.startsWith(`lab: scenario ${name} did not settle`)) throw error;
     throw new Error([`lab: seeding ${name}: ${message.replace(/^lab: /, '')}`, ...lines].join('\n'), { cause: error });
   } finally {
     await api.dispatcher.close();

@@ -10,6 +10,7 @@ export interface Replacement {
 
 export interface Plan {
   verdict: string;
+  verdictReasons: string[];
   outages?: Array<{ kind: string; name: string; until: string; returnsOn: string[] }>;
   pods: Array<{ namespace: string; name: string; action: string; replacement: Replacement | null }>;
   caveats: string[];

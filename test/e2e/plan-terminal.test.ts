@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bin } from './drain-run.js';
 import { labEnv, seedScenario } from './lab.js';
-import { parsePlan } from './plan-json.js';
+import { parsePlan, type Plan } from './plan-json.js';
 import { flat, Terminal } from './terminal.js';
 
 // `kubectl maint plan` in a real terminal (tmux, on its own socket), on the lab's scenarios, at three
@@ -52,7 +52,7 @@ const SIZES = [
 afterEach(() => terminal.close());
 
 describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ name, args }) => {
-  let plan: { verdict: string; caveats: string[]; verdictReasons: string[] };
+  let plan: Plan;
 
   beforeAll(async () => {
     await seedScenario(name);
@@ -62,7 +62,7 @@ describe.each(SCENARIOS)('kubectl maint plan in a terminal, scenario $name', ({ 
       env: { KUBECONFIG: env.KUBECONFIG },
       reject: false,
     });
-    plan = parsePlan(json) as unknown as typeof plan;
+    plan = parsePlan(json);
   });
 
   it.each(SIZES)(
