@@ -49,7 +49,7 @@ export class NodeInfo {
   private hotNonZeroSums: Float64Array;
   private ports: UsedPorts;
   podCount: number;
-  /** The sums and ports belong to another NodeInfo: copied before the first addPod. */
+  /** The sums and ports are shared with another NodeInfo (a view's base, or a view of this one): copied before the next change. */
   private shared: boolean;
 
   /**
@@ -75,8 +75,13 @@ export class NodeInfo {
     this.shared = counts !== undefined;
   }
 
-  /** A view of `base` for one simulation (cordoned when drained): the same pods, its own future additions. */
+  /**
+   * A view of `base` for one simulation (cordoned when drained): the same pods, its own future additions.
+   * `base` shares its sums from now on too, so that what it adds later (a simulation's view forked for
+   * another order) copies them first and stays out of the view.
+   */
   static viewOf(base: NodeInfo, cordon: boolean): NodeInfo {
+    base.shared = true;
     return new NodeInfo(base.node, cordon, base);
   }
 
