@@ -17,13 +17,14 @@
  *     return (the phase writes, the bootID read, the uncordon), per batch its slowest node's;
  *   - the run's RSS, sampled every 500 ms from /proc: its peak and its end; and at each batch's end after
  *     a full garbage collection (scripts/bench/gc-probe.ts, asked by SIGUSR2 when the batch's
- *     batch-finished event arrives), the RSS and the heap used, and their growth per batch (least
- *     squares over the batches' ends): what the run keeps, not what it has not collected yet;
+ *     batch-finished event arrives), the RSS and the heap used, and their growth per batch (the median
+ *     of the slopes between every two batches' ends, which a batch's spike moves little; the
+ *     least-squares slope beside it): what the run keeps, not what it has not collected yet;
  *   - the run's requests (its User-Agent, as a user of its own, kubectl-maint-bench, whose every request
  *     the lab's audit policy logs): per node, by verb and resource; the state it writes per node (node
  *     patches, Leases, Events) and its LISTs and WATCHes per kind.
  * Targets (TARGETS): run ≤ 1.1× its floor, ≤ 1 s of overhead per batch, RSS after a collection flat (growth
- * per batch ≤ 1 % of its mean), one LIST per kind per run.
+ * per batch ≤ 1 % of its median), one LIST per kind per run.
  *
  * Asked for by name only (`--scenario fleet-run`); it drains the pool's bare pods with --force, so the lab
  * has FLEET_NODES × 30 bench pods fewer after it: measure live-read first. `npm run lab -- seed hello`
@@ -40,7 +41,9 @@ import type * as Stats from './stats.js';
 
 const { populate } = (await import(new URL('./live-read.ts', import.meta.url).href)) as typeof LiveRead;
 const { LabApi } = (await import(new URL('../lab/seed.ts', import.meta.url).href)) as typeof Seed;
-const { median } = (await import(new URL('./stats.ts', import.meta.url).href)) as typeof Stats;
+const { median, leastSquaresSlope, theilSenSlope } = (await import(
+  new URL('./stats.ts', import.meta.url).href
+)) as typeof Stats;
 type LabApi = InstanceType<typeof LabApi>;
 
 /** The live-read bench's options, but for its runs: the fleet run is measured once. */
@@ -497,19 +500,21 @@ function analyse(
     `  the run's own time on a node's path (draining to done, less its drain, command and return): median ${s(median(own))}, at most ${s(Math.max(...own))}`,
     `  on each batch's slowest node: ${ownSlowest.map((x) => x.toFixed(2)).join(', ')} s  ${verdict(worst <= TARGETS.overheadPerBatchSeconds, `≤ ${TARGETS.overheadPerBatchSeconds} s a batch`)}`,
   );
-  // RSS: sampled (peak, end); and after a full collection at each batch's end, its growth per batch by least squares.
+  // RSS: sampled (peak, end); and after a full collection at each batch's end, its growth per batch: judged by
+  // the Theil–Sen slope, which one batch's spike (memory the allocator has not handed back yet) moves little;
+  // the least-squares slope, which such a spike moves a lot, is printed beside it.
   const collectedAt = (ms: number) => measured.collected.find(([t]) => t >= ms);
   const atEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[1] ?? NaN) / 1024);
   const heapAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[2] ?? NaN) / 1024);
-  const slope = leastSquaresSlope(atEnds);
-  const mean = atEnds.reduce((a, b) => a + b, 0) / atEnds.length;
-  const flat = slope <= TARGETS.rssGrowthPerBatch * mean;
+  const slope = theilSenSlope(atEnds);
+  const typical = median(atEnds);
+  const flat = slope <= TARGETS.rssGrowthPerBatch * typical;
   passed &&= flat;
   const endRss = (measured.rss.at(-1)?.[1] ?? NaN) / 1024;
   lines.push(
     `  RSS: peak ${(measured.peakKiB / 1024).toFixed(0)} MiB, end ${endRss.toFixed(0)} MiB (sampled every 500 ms)`,
     `  after a full collection at each batch's end: RSS ${atEnds.map((x) => x.toFixed(0)).join(', ')} MiB; heap used ${heapAtEnds.map((x) => x.toFixed(0)).join(', ')} MiB`,
-    `  RSS growth per batch (after a collection): ${slope.toFixed(1)} MiB  ${verdict(flat, `≤ ${(TARGETS.rssGrowthPerBatch * 100).toFixed(0)} % of its mean, ${(TARGETS.rssGrowthPerBatch * mean).toFixed(1)} MiB`)}; heap used ${leastSquaresSlope(heapAtEnds).toFixed(1)} MiB`,
+    `  RSS growth per batch (after a collection, Theil–Sen): ${slope.toFixed(1)} MiB  ${verdict(flat, `≤ ${(TARGETS.rssGrowthPerBatch * 100).toFixed(0)} % of its median, ${(TARGETS.rssGrowthPerBatch * typical).toFixed(1)} MiB`)} (least squares ${leastSquaresSlope(atEnds).toFixed(1)} MiB); heap used ${theilSenSlope(heapAtEnds).toFixed(1)} MiB`,
   );
   // Requests: the run's own (its User-Agent), by verb and resource.
   const key = (e: AuditEvent) =>
@@ -542,20 +547,6 @@ function analyse(
     `  reads of a whole kind (a LIST or a streaming list, no selector): ${[...lists].map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none logged'}  ${verdict(once && lists.size > 0, `${TARGETS.listsPerKind} each`)}`,
   );
   return { lines, passed };
-}
-
-function leastSquaresSlope(ys: readonly number[]): number {
-  const n = ys.length;
-  if (n < 2) return 0;
-  const meanX = (n - 1) / 2;
-  const meanY = ys.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  ys.forEach((y, x) => {
-    num += (x - meanX) * (y - meanY);
-    den += (x - meanX) ** 2;
-  });
-  return num / den;
 }
 
 async function inParallel<T>(items: readonly T[], width: number, each: (item: T) => Promise<void>): Promise<void> {
