@@ -93,6 +93,8 @@ export class PhaseStore {
   private readonly phases = new Map<string, PhaseEntry>();
   /** Each node's lifecycle conditions on their way to its status (a promise that never rejects). */
   private readonly conditions = new Map<string, Promise<void>>();
+  /** Each node's phase writes asked so far: conditions due to an earlier one give way to a later one's. */
+  private readonly asked = new Map<string, number>();
 
   constructor(
     private readonly definition: RunDefinition,
@@ -139,11 +141,14 @@ export class PhaseStore {
   ): Promise<void> {
     const nowIso = new Date(this.deps.clock.now()).toISOString();
     const { sealKey, id } = this.definition;
+    const asked = (this.asked.get(node) ?? 0) + 1;
+    this.asked.set(node, asked);
     const write = async () => {
       // The node's earlier conditions first: sent at once, their status patch would change the node under
       // the phase's write, guarded by the node's resourceVersion, and send it back for a read and another
-      // try. The Lease is confirmed beside the node's read, and the phase written once both answered.
-      await this.conditions.get(node);
+      // try. The Lease is read meanwhile, and the phase written once both have answered.
+      const held = this.deps.confirmHeld();
+      await Promise.all([this.conditions.get(node), held]);
       await writeOwnNode(
         this.deps.api,
         id,
@@ -158,7 +163,7 @@ export class PhaseStore {
         {
           uncordon: also.uncordon === true,
           releaseAutoscalers: also.releaseAutoscalers === true,
-          confirm: this.deps.confirmHeld,
+          confirm: () => held,
         },
       );
     };
@@ -176,21 +181,25 @@ export class PhaseStore {
       throw err;
     }
     this.phases.set(node, { batch, phase, problem });
-    if (this.deps.writeConditions) this.writeConditionsAfter(node, phase, nowIso);
+    if (this.deps.writeConditions) this.writeConditionsAfter(node, phase, nowIso, asked);
     this.emit({ type: 'phase', node, batch, phase, problem });
   }
 
   /**
-   * The node lifecycle conditions of the phase just written, on the node's status, after its earlier
-   * ones. Best effort, as the run writes them only where it may: one that the API server refuses, or does
-   * not take before the run's Lease expires, is a warning.
+   * The node lifecycle conditions of the phase just written (the node's `asked`th), on the node's status,
+   * after its earlier ones. They wait a turn of the event loop: a step that goes on at once to the next
+   * phase (command-done to returning, returned to done) asks that write first, and then only the next
+   * phase's conditions are written; the node's next phase write would otherwise wait for this status
+   * patch. Best effort, as the run writes them only where it may: one that the API server refuses, or
+   * does not take before the run's Lease expires, is a warning.
    */
-  private writeConditionsAfter(node: string, phase: NodePhase, nowIso: string): void {
+  private writeConditionsAfter(node: string, phase: NodePhase, nowIso: string, asked: number): void {
     const earlier = this.conditions.get(node);
     const write = () => this.deps.api.setNodeConditions(node, lifecycleConditions(phase, nowIso));
     const kept = `${node}'s conditions for phase ${phase} are kept and will be written`;
     const written: Promise<void> = (earlier ?? Promise.resolve())
-      .then(() => durably(write, this.durability(kept)))
+      .then(nextTurn)
+      .then(() => (this.asked.get(node) === asked ? durably(write, this.durability(kept)) : undefined))
       .then(
         () => undefined,
         (err: unknown) =>
@@ -210,3 +219,6 @@ export class PhaseStore {
     await Promise.all(this.conditions.values());
   }
 }
+
+/** Resolves after the callbacks already due, the I/O answered included: what the caller's steps ask at once comes first. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
