@@ -82,32 +82,38 @@ export class DrainMarks {
   }
 
   /**
-   * Marks every node, each write guarded by the read that found it free; a node another process marks
-   * refuses the drain (DrainMarked), the marks already taken removed first. A user RBAC does not let patch
-   * nodes goes on unmarked: the cordon is refused next, and that is the error the drain reports.
+   * Marks every node, all at once, each write guarded by the read that found it free; a node another
+   * process marks refuses the drain (DrainMarked, the first node's in the given order) once every write
+   * has ended, the marks taken removed first. A user RBAC does not let patch nodes goes on unmarked: the
+   * cordon is refused next, and that is the error the drain reports.
    */
   async take(nodes: readonly string[]): Promise<void> {
-    // Asked first, so that a user who may not patch nodes sends no mark the API server would refuse.
-    if (!(await this.api.canI({ verb: 'patch', resource: 'nodes' }))) return;
-    try {
-      for (const node of nodes) {
-        for (;;) {
-          const read = await this.api.readNode(node);
-          const mark = liveDrainMark(read, this.now());
-          if (mark && !this.isOwn(mark)) throw new DrainMarked(drainMarkRefusal(node, mark, this.now()));
-          const value = this.value();
-          if (await this.api.annotateNodeIfUnchanged(node, { [DRAIN_MARK]: value }, read.metadata?.resourceVersion)) {
-            this.marked.push(node);
-            break;
-          }
-        }
-      }
-    } catch (err) {
+    // Asked first, so that a user who may not patch nodes sends no mark the API server would refuse. A
+    // run's drains are not asked: the run checked its whole role, patch nodes included, before it wrote
+    // anything (run/claim.ts).
+    if (this.run === undefined && !(await this.api.canI({ verb: 'patch', resource: 'nodes' }))) return;
+    const taken = await Promise.allSettled(nodes.map((node) => this.takeOne(node)));
+    const failed = taken.find((result) => result.status === 'rejected');
+    if (failed) {
       await this.release().catch(() => undefined);
-      throw err;
+      throw failed.reason;
     }
     this.timer = setInterval(() => void this.renew(), RENEW_SECONDS * 1000);
     this.timer.unref();
+  }
+
+  private async takeOne(node: string): Promise<void> {
+    for (;;) {
+      const read = await this.api.readNode(node);
+      const mark = liveDrainMark(read, this.now());
+      if (mark && !this.isOwn(mark)) throw new DrainMarked(drainMarkRefusal(node, mark, this.now()));
+      if (
+        await this.api.annotateNodeIfUnchanged(node, { [DRAIN_MARK]: this.value() }, read.metadata?.resourceVersion)
+      ) {
+        this.marked.push(node);
+        return;
+      }
+    }
   }
 
   private async renew(): Promise<void> {
