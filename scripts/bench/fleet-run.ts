@@ -19,7 +19,8 @@
  *     a full garbage collection (scripts/bench/gc-probe.ts, asked by SIGUSR2 when the batch's
  *     batch-finished event arrives), the RSS and the heap used, and their growth per batch (the median
  *     of the slopes between every two batches' ends, which a batch's spike moves little; the
- *     least-squares slope beside it): what the run keeps, not what it has not collected yet;
+ *     least-squares slope beside it): what the run keeps, not what it has not collected yet; and the
+ *     event loop's longest delay and its 99th percentile since the batch before's end;
  *   - the run's requests (its User-Agent, as a user of its own, kubectl-maint-bench, whose every request
  *     the lab's audit policy logs): per node, by verb and resource; the state it writes per node (node
  *     patches, Leases, Events) and its LISTs and WATCHes per kind.
@@ -354,7 +355,8 @@ interface Measured {
   readonly rss: Array<[number, number]>;
   readonly peakKiB: number;
   /** After a full collection at each batch's end: [epoch ms, RSS in KiB, heap used in KiB]. */
-  readonly collected: Array<[number, number, number]>;
+  /** At each batch's end: epoch ms, RSS KiB and heap used KiB after a collection, the event loop's delay (max, p99 ms) since the one before. */
+  readonly collected: Array<[number, number, number, number, number]>;
 }
 
 /**
@@ -407,7 +409,7 @@ async function measureRun(command: string, args: readonly string[], env: NodeJS.
         .trim()
         .split('\n')
         .filter(Boolean)
-        .map((line) => line.split(' ').map(Number) as [number, number, number])
+        .map((line) => line.split(' ').map(Number) as [number, number, number, number, number])
     : [];
   rmSync(probeFile, { force: true });
   return { startedMs, endedMs: Date.now(), exitCode, events, stderr, rss, peakKiB, collected };
@@ -506,6 +508,8 @@ function analyse(
   const collectedAt = (ms: number) => measured.collected.find(([t]) => t >= ms);
   const atEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[1] ?? NaN) / 1024);
   const heapAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[2] ?? NaN) / 1024);
+  const loopMax = perBatch.map((b) => collectedAt(b.finishedMs)?.[3] ?? NaN);
+  const loopP99 = perBatch.map((b) => collectedAt(b.finishedMs)?.[4] ?? NaN);
   const slope = theilSenSlope(atEnds);
   const typical = median(atEnds);
   const flat = slope <= TARGETS.rssGrowthPerBatch * typical;
@@ -515,6 +519,7 @@ function analyse(
     `  RSS: peak ${(measured.peakKiB / 1024).toFixed(0)} MiB, end ${endRss.toFixed(0)} MiB (sampled every 500 ms)`,
     `  after a full collection at each batch's end: RSS ${atEnds.map((x) => x.toFixed(0)).join(', ')} MiB; heap used ${heapAtEnds.map((x) => x.toFixed(0)).join(', ')} MiB`,
     `  RSS growth per batch (after a collection, Theil–Sen): ${slope.toFixed(1)} MiB  ${verdict(flat, `≤ ${(TARGETS.rssGrowthPerBatch * 100).toFixed(0)} % of its median, ${(TARGETS.rssGrowthPerBatch * typical).toFixed(1)} MiB`)} (least squares ${leastSquaresSlope(atEnds).toFixed(1)} MiB); heap used ${theilSenSlope(heapAtEnds).toFixed(1)} MiB`,
+    `  the event loop's delay from the batch before's end to each batch's end (the run's own work holding back its other steps): max ${loopMax.map((x) => (x / 1000).toFixed(2)).join(', ')} s; p99 ${loopP99.map((x) => (x / 1000).toFixed(2)).join(', ')} s`,
   );
   // Requests: the run's own (its User-Agent), by verb and resource.
   const key = (e: AuditEvent) =>
