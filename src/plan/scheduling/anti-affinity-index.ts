@@ -28,13 +28,22 @@ const bucket = (namespace: string, key: string, value = '') => `${namespace}\u00
  */
 export class AntiAffinityIndex {
   private readonly buckets: Map<string, ExistingTerm[]>;
+  /**
+   * The label keys of the buckets (a superset: a key whose terms are gone may stay): a pod's labels with
+   * other keys have no bucket, and candidates makes no bucket name for them. A simulation's own index
+   * holds the terms of the few replacements it placed, under a key or two, and every placement asks it.
+   */
+  private readonly labelKeys: Set<string>;
 
-  constructor(buckets = new Map<string, ExistingTerm[]>()) {
+  constructor(buckets = new Map<string, ExistingTerm[]>(), labelKeys = new Set<string>()) {
     this.buckets = buckets;
+    this.labelKeys = labelKeys;
   }
 
   add(terms: readonly AffinityTerm[], node: NodeInfo, uid: string): void {
     for (const term of terms) {
+      const labelKey = labelKeyOf(term);
+      if (labelKey !== undefined) this.labelKeys.add(labelKey);
       for (const key of bucketsOf(term)) {
         const list = this.buckets.get(key);
         if (list) list.push({ term, node, uid });
@@ -45,7 +54,10 @@ export class AntiAffinityIndex {
 
   /** A copy whose additions stay out of this one. */
   copy(): AntiAffinityIndex {
-    return new AntiAffinityIndex(new Map([...this.buckets].map(([key, list]) => [key, [...list]])));
+    return new AntiAffinityIndex(
+      new Map([...this.buckets].map(([key, list]) => [key, [...list]])),
+      new Set(this.labelKeys),
+    );
   }
 
   /**
@@ -62,12 +74,15 @@ export class AntiAffinityIndex {
       if (kept.length > 0) buckets.set(key, kept);
       else buckets.delete(key);
     }
+    const labelKeys = new Set(this.labelKeys);
     for (const { terms, node, uid } of added) {
       for (const term of terms) {
+        const labelKey = labelKeyOf(term);
+        if (labelKey !== undefined) labelKeys.add(labelKey);
         for (const key of bucketsOf(term)) buckets.set(key, [...(buckets.get(key) ?? []), { term, node, uid }]);
       }
     }
-    return new AntiAffinityIndex(buckets);
+    return new AntiAffinityIndex(buckets, labelKeys);
   }
 
   /** Terms that may match a pod of `namespace` with `labels`; callers still check each with termMatches. */
@@ -75,12 +90,27 @@ export class AntiAffinityIndex {
     const out: ExistingTerm[] = [];
     // A simulation's own index is empty until it commits a pod with such terms: most placements ask it.
     if (this.buckets.size === 0) return out;
-    for (const ns of [namespace, ANY_NAMESPACE]) {
-      out.push(...(this.buckets.get(bucket(ns, NO_LABEL)) ?? []));
-      for (const [key, value] of Object.entries(labels)) out.push(...(this.buckets.get(bucket(ns, key, value)) ?? []));
-    }
+    this.collect(out, namespace, labels);
+    this.collect(out, ANY_NAMESPACE, labels);
     return out;
   }
+
+  /** Appends the terms filed under the namespace with no label, then under each of the labels. */
+  private collect(out: ExistingTerm[], namespace: string, labels: Readonly<Record<string, string>>): void {
+    appendAll(out, this.buckets.get(bucket(namespace, NO_LABEL)));
+    for (const key in labels) {
+      if (this.labelKeys.has(key)) appendAll(out, this.buckets.get(bucket(namespace, key, labels[key])));
+    }
+  }
+}
+
+function appendAll(out: ExistingTerm[], terms: readonly ExistingTerm[] | undefined): void {
+  if (terms) for (const term of terms) out.push(term);
+}
+
+/** The label key of the buckets a term is filed under: its first matchLabels pair's (none without one). */
+function labelKeyOf(term: AffinityTerm): string | undefined {
+  return term.selector === null ? undefined : Object.keys(term.selector.matchLabels ?? {})[0];
 }
 
 /** The buckets a term is filed under: none for a term that selects no pod. */

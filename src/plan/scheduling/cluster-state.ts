@@ -377,9 +377,17 @@ export class SimulatedCluster implements ClusterState {
   }
 
   forEachRunningMatch(namespace: string, selector: V1LabelSelector, each: (at: number) => void): void {
-    this.forEachMatch(namespace, selector, (at, _labels, terminating) => {
-      if (!terminating) each(at);
-    });
+    // forEachMatch's walk with its terminating pods left out, written out: every placement of a pod with
+    // topology spread (its constraints or the defaults) walks its workload's pods here.
+    const [anyAbsent, anyEvicted] = [this.anyAbsent, this.evicted.size > 0];
+    for (const pod of this.statePodsMatching(namespace, selector)) {
+      if (pod.terminating || (anyAbsent && this.absent(pod.uid)) || (anyEvicted && this.isEvicted(pod.uid))) continue;
+      each(pod.at);
+    }
+    for (const { pod, node } of this.replacements) {
+      if (this.absent(pod.uid)) continue;
+      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) each(node.position);
+    }
   }
 
   /** The assigned pods of the state matching a selector, found once for every simulation of the state. */

@@ -68,20 +68,30 @@ function sumScores(
   [cpu, memory]: readonly [number, number],
   score: (node: NodeInfo, cpu: number, memory: number) => number,
 ): number[] {
-  const { nodes, scores: kept } = cluster.stateMemo(`${plugin}\u0000${cpu}\u0000${memory}`, (nodes) => ({
+  // By the requests as numbers, not a key string made and hashed for each placement.
+  const byRequests = cluster.stateMemo(`${plugin}-scores`, (nodes) => ({
     nodes,
-    scores: new Int16Array(nodes.length).fill(-1),
+    byCpu: new Map<number, Map<number, Int16Array>>(),
   }));
-  return feasible.map((node) => {
+  const nodes = byRequests.nodes;
+  let byMemory = byRequests.byCpu.get(cpu);
+  if (!byMemory) byRequests.byCpu.set(cpu, (byMemory = new Map()));
+  let kept = byMemory.get(memory);
+  if (!kept) byMemory.set(memory, (kept = new Int16Array(nodes.length).fill(-1)));
+  const scores = new Array<number>(feasible.length);
+  for (let i = 0; i < feasible.length; i++) {
+    const node = feasible[i]!;
     const at = node.position;
-    if (nodes[at] !== node) return score(node, cpu, memory);
-    const known = kept[at]!;
-    if (known >= 0) return known;
-    const worked = score(node, cpu, memory);
+    const known = nodes[at] === node ? kept[at]! : -1;
+    if (known >= 0) {
+      scores[i] = known;
+      continue;
+    }
+    const worked = (scores[i] = score(node, cpu, memory));
     // Scores are integers 0…100: anything else (a quantity not a number) is worked out every time.
-    if (Number.isInteger(worked) && worked >= 0 && worked <= MAX_NODE_SCORE) kept[at] = worked;
-    return worked;
-  });
+    if (nodes[at] === node && Number.isInteger(worked) && worked >= 0 && worked <= MAX_NODE_SCORE) kept[at] = worked;
+  }
+  return scores;
 }
 
 /** NodeResourcesFit's score, with the LeastAllocated strategy (the default). */

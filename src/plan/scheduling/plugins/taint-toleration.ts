@@ -1,10 +1,16 @@
 import type { V1Taint } from '@kubernetes/client-node';
-import { type FilterPlugin, type FilterResult, type ScorePlugin, unresolvable } from '../framework.js';
+import {
+  type ClusterState,
+  type FilterPlugin,
+  type FilterResult,
+  type ScorePlugin,
+  unresolvable,
+} from '../framework.js';
 import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { kubeRules, type KubeRules } from '../../kube-version.js';
 import { tolerationsTolerateTaint, untoleratedDoNotScheduleTaint } from '../../tolerations.js';
-import { defaultNormalizeScore, MAX_NODE_SCORE } from './score-normalize.js';
+import { defaultNormalizeScore } from './score-normalize.js';
 
 /**
  * TaintToleration (pkg/scheduler/framework/plugins/tainttoleration). From 1.34.2 and 1.35 the message
@@ -53,15 +59,48 @@ export function intolerablePreferNoScheduleCounter(pod: PodInfo): (node: NodeInf
 
 const hasPreferNoSchedule = (node: NodeInfo): boolean => node.taints.some((t) => t.effect === 'PreferNoSchedule');
 
-/** TaintToleration's score: fewer intolerable PreferNoSchedule taints score higher. */
+/**
+ * The intolerable PreferNoSchedule taints of each of the cluster state's nodes for pods with these
+ * tolerations (those the score reads), by position, worked out on first use (-1: not yet): kept for every
+ * simulation of the state, whose views of a node add only the cordon's NoSchedule taint.
+ */
+function stateCounts(pod: PodInfo, cluster: ClusterState): { nodes: readonly NodeInfo[]; counts: Int8Array } {
+  const tolerations = (pod.pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
+  return cluster.stateMemo(`prefer-no-schedule-counts\u0000${JSON.stringify(tolerations)}`, (nodes) => ({
+    nodes,
+    counts: new Int8Array(nodes.length).fill(-1),
+  }));
+}
+
+/**
+ * TaintToleration's score: fewer intolerable PreferNoSchedule taints score higher. Where no feasible node
+ * has one, every node scores alike (100): skipped, nothing to add.
+ */
 export const taintTolerationScorePlugin: ScorePlugin = {
   name: 'TaintToleration',
   score: (pod, feasible, _state, cluster) => {
-    // Most clusters have no PreferNoSchedule taint: every node then counts 0, which normalizes to 100 each.
+    // Most clusters have no PreferNoSchedule taint: every node then counts 0.
     // Asked once per cluster state of its nodes (a simulation's views add only the cordon's NoSchedule
     // taint), not of the hundreds of feasible nodes each placement scores.
     const anyPreferred = cluster.stateMemo('prefer-no-schedule-taints', (nodes) => nodes.some(hasPreferNoSchedule));
-    if (!anyPreferred || !feasible.some(hasPreferNoSchedule)) return feasible.map(() => MAX_NODE_SCORE);
-    return defaultNormalizeScore(feasible.map(intolerablePreferNoScheduleCounter(pod)), true);
+    if (!anyPreferred) return null;
+    const { nodes, counts } = stateCounts(pod, cluster);
+    let counter: ((node: NodeInfo) => number) | null = null;
+    const raw = new Array<number>(feasible.length);
+    let max = 0;
+    for (let i = 0; i < feasible.length; i++) {
+      const node = feasible[i]!;
+      const at = node.position;
+      // A view of the state's node has its taints (a cordoned one a NoSchedule more, which is not counted).
+      const same = nodes[at]?.node === node.node;
+      let n = same ? counts[at]! : -1;
+      if (n < 0) {
+        n = (counter ??= intolerablePreferNoScheduleCounter(pod))(node);
+        if (same && n <= 127) counts[at] = n;
+      }
+      raw[i] = n;
+      if (n > max) max = n;
+    }
+    return max === 0 ? null : defaultNormalizeScore(raw, true);
   },
 };

@@ -6,7 +6,7 @@ import type { NodeInfo } from '../node-info.js';
 import type { PodInfo } from '../pod-info.js';
 import { untoleratedDoNotScheduleTaint } from '../../tolerations.js';
 import type { NodeMatcher } from '../node-selector.js';
-import { ContentMemo } from '../content-memo.js';
+import { ContentMemo, jsonKey } from '../content-memo.js';
 import { topologyDomains } from '../topology-domains.js';
 import { MAX_NODE_SCORE } from './score-normalize.js';
 import { parseConstraint, type SpreadConstraint } from './topology-spread.js';
@@ -152,8 +152,9 @@ const NO_CONSTRAINTS: readonly V1TopologySpreadConstraint[] = [];
 /**
  * The constraints the score counts: the pod's ScheduleAnyway ones, or the system defaults over its default
  * selector (null: none selects it). They read the pod's namespace, its labels and its constraints, so
- * they are kept per cluster state by those objects (a replacement has its pod's): the replicas of a
- * workload, placed again and again, parse them once, and their selectors are the same objects each time.
+ * they are kept per cluster state by the content of those (a replacement has its pod's): the replicas of
+ * a workload, each with its own objects but alike, parse them once, and their selectors are then the
+ * same objects each time.
  */
 function scoredConstraints(
   pod: PodInfo,
@@ -162,15 +163,16 @@ function scoredConstraints(
 ): readonly SpreadConstraint[] | null {
   const kept = cluster.stateMemo(
     'spread-score-constraints',
-    () => new WeakMap<object, WeakMap<object, Map<string, readonly SpreadConstraint[] | null>>>(),
+    () => new Map<string, Map<string, Map<string, readonly SpreadConstraint[] | null>>>(),
   );
-  let byLabels = kept.get(explicit);
-  if (!byLabels) kept.set(explicit, (byLabels = new WeakMap()));
-  let byNamespace = byLabels.get(pod.labels);
-  if (!byNamespace) byLabels.set(pod.labels, (byNamespace = new Map()));
-  let constraints = byNamespace.get(pod.namespace);
+  // Each key a string kept per object (jsonKey), whose hash is made once: no key made per placement.
+  let byConstraints = kept.get(pod.namespace);
+  if (!byConstraints) kept.set(pod.namespace, (byConstraints = new Map()));
+  let byLabels = byConstraints.get(jsonKey(explicit));
+  if (!byLabels) byConstraints.set(jsonKey(explicit), (byLabels = new Map()));
+  let constraints = byLabels.get(jsonKey(pod.labels));
   if (constraints === undefined)
-    byNamespace.set(pod.namespace, (constraints = parsedConstraints(pod, explicit, cluster)));
+    byLabels.set(jsonKey(pod.labels), (constraints = parsedConstraints(pod, explicit, cluster)));
   return constraints;
 }
 

@@ -170,3 +170,84 @@ describe('the filters a placement runs on a node it did not change', () => {
     expect(seen.size).toBeGreaterThan(4); // several filters reject, and some nodes pass
   });
 });
+
+describe('the scores the simulations of a cluster state keep', () => {
+  /** Drains `old` in its own simulation of the state, `pod` alone evicted: its replacement's plan. */
+  const placeAlone = (index: ClusterIndex, pod: V1Pod) => {
+    const sim = new SchedulingSimulation(index, new Set(['old']));
+    sim.evict(pod);
+    return sim.place(pod);
+  };
+  /** Places each pod in its own simulation of one state, in order: each plan as a fresh state gives it. */
+  function expectAsFresh(input: Parameters<typeof makeIndex>[0], order: readonly V1Pod[]) {
+    const state = makeIndex(input);
+    const plans = order.map((pod) => placeAlone(state, pod));
+    expect(plans).toEqual(order.map((pod) => placeAlone(makeIndex(input), pod)));
+    return plans;
+  }
+
+  it("TaintToleration's: per the pod's tolerations, not those of the pod that scored first", () => {
+    // spot's PreferNoSchedule taint: a pod that does not tolerate it prefers plain; one that does finds
+    // both alike.
+    const shy = makePod().name('shy').node('old').owner('ReplicaSet', 'shy').requests('100m', '128Mi').obj();
+    const bold = makePod()
+      .name('bold')
+      .node('old')
+      .owner('ReplicaSet', 'bold')
+      .requests('100m', '128Mi')
+      .toleration({ key: 'spot', operator: 'Exists' })
+      .obj();
+    const input = {
+      nodes: [
+        makeNode().name('old').obj(),
+        makeNode().name('spot').taint('spot', 'PreferNoSchedule').obj(),
+        makeNode().name('plain').obj(),
+      ],
+      pods: [shy, bold],
+    };
+    const [shyPlan, boldPlan] = expectAsFresh(input, [shy, bold]);
+    expect(shyPlan).toMatchObject({ placedOn: 'plain' });
+    expect(boldPlan).toMatchObject({ placedOn: 'spot', tiedWith: ['plain'] });
+  });
+
+  it("PodTopologySpread's constraints: per the pod's labels, which matchLabelKeys reads", () => {
+    // Each revision's pods spread over hostnames (ScheduleAnyway, per revision): revision 1 runs on n1,
+    // revision 2 on n2, so each revision's replacement prefers the other node.
+    const web = (name: string, revision: string, node: string) =>
+      makePod()
+        .name(name)
+        .node(node)
+        .owner('ReplicaSet', `web-${revision}`)
+        .label('app', 'web')
+        .spread(1, 'kubernetes.io/hostname', { whenUnsatisfiable: 'ScheduleAnyway', matchLabelKeys: ['rev'] })
+        .label('rev', revision)
+        .requests('100m', '128Mi')
+        .obj();
+    const [one, two] = [web('one', '1', 'old'), web('two', '2', 'old')];
+    const input = {
+      nodes: ['old', 'n1', 'n2'].map((name) => makeNode().name(name).obj()),
+      pods: [one, two, web('r1-a', '1', 'n1'), web('r1-b', '1', 'n1'), web('r2-a', '2', 'n2'), web('r2-b', '2', 'n2')],
+    };
+    const [onePlan, twoPlan] = expectAsFresh(input, [one, two]);
+    expect(onePlan).toMatchObject({ placedOn: 'n2' });
+    expect(twoPlan).toMatchObject({ placedOn: 'n1' });
+  });
+
+  it("NodeResourcesFit's and BalancedAllocation's: per the pod's requests", () => {
+    // small fits best on the empty small node; big leaves more of the large one free.
+    const pod = (name: string, cpu: string) =>
+      makePod().name(name).node('old').owner('ReplicaSet', name).requests(cpu, '1Gi').obj();
+    const [small, big] = [pod('small', '100m'), pod('big', '1900m')];
+    const input = {
+      nodes: [
+        makeNode().name('old').obj(),
+        makeNode().name('little').allocatable('2', '8Gi').obj(),
+        makeNode().name('large').allocatable('10', '8Gi').obj(),
+      ],
+      pods: [small, big, makePod().name('busy').node('large').requests('3', '1Gi').obj()],
+    };
+    const [smallPlan, bigPlan] = expectAsFresh(input, [small, big]);
+    expect(smallPlan).toMatchObject({ placedOn: 'little' });
+    expect(bigPlan).toMatchObject({ placedOn: 'large' });
+  });
+});
