@@ -94,13 +94,27 @@ interface PendingSchedule {
 interface NodeVerdicts {
   readonly verdicts: Array<Rejection | null | undefined>;
   readonly entries: Array<NodeRejected | undefined>;
+  /**
+   * NODE_OBJECT_FILTERS' (these verdicts) and then NodeResourcesFit's (the key's verdicts, see
+   * stateFitVerdicts) on a node of the state, by position: the entry of the first that rejects, null when
+   * both pass. One array read per node for a placement's walk over the state's nodes.
+   */
+  readonly withFit: Map<NodeVerdicts, Array<NodeRejected | null | undefined>>;
 }
 
 function nodeVerdicts(length: number): NodeVerdicts {
   return {
     verdicts: new Array<Rejection | null | undefined>(length),
     entries: new Array<NodeRejected | undefined>(length),
+    withFit: new Map(),
   };
+}
+
+/** The kept verdicts of both, by position (see NodeVerdicts.withFit), made on first use. */
+function withFitVerdicts(objects: NodeVerdicts, fit: NodeVerdicts, length: number) {
+  let kept = objects.withFit.get(fit);
+  if (!kept) objects.withFit.set(fit, (kept = new Array<NodeRejected | null | undefined>(length)));
+  return kept;
 }
 
 /** The rejected entry of a state node whose kept verdict rejects the pod, with the plan's listing of it. */
@@ -538,6 +552,7 @@ export class SchedulingSimulation {
       nodeVerdicts(nodes.length),
     );
     const fit = this.stateFitVerdicts(state);
+    const withFit = fit && withFitVerdicts(objectVerdicts, fit.kept, nodes.length);
     const wanted = feasibleNodesToFind(nodes.length);
     const feasible: NodeInfo[] = [];
     const rejected: NodeRejected[] = [];
@@ -551,25 +566,32 @@ export class SchedulingSimulation {
       // Whether this simulation has its own view of the node: only the positions are compared, so that a
       // node a cached verdict rejects is not read at all.
       const unchanged = node === stateNodes[at];
+      if (unchanged && withFit) {
+        // A node of the state: NODE_OBJECT_FILTERS' verdict, kept for every pod with the same tolerations
+        // and node selector/affinity, and NodeResourcesFit's, kept for the same requests
+        // (stateFitVerdicts), read at once; the other filters of pods run every time.
+        let entry = withFit[at];
+        if (entry === undefined) entry = withFit[at] = this.keptVerdicts(pod, node, state, at, objectVerdicts, fit!);
+        if (entry !== null) {
+          if (rejections) rejected.push(entry);
+          continue;
+        }
+        const rejection = runPodFilters(pod, node, state, 1);
+        if (!rejection) feasible.push(node);
+        else if (rejections) rejected.push({ node, rejection });
+        continue;
+      }
       let rejection: Rejection | null;
       // Where the rejection is a kept verdict on a node of the state: its rejected entry is kept too.
       let kept: NodeVerdicts | null = null;
       if (unchanged || drained[at] === 0) {
-        // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's, kept for every pod
-        // with the same tolerations and node selector/affinity; on a node unchanged by this simulation,
-        // so is NodeResourcesFit's for the same requests (stateFitVerdicts); the other filters of pods
-        // run every time.
+        // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's; on a node this
+        // simulation changed (or with no kept verdict of the first pod filter), every filter of pods runs.
         let verdict = objectVerdicts.verdicts[at];
         if (verdict === undefined)
           verdict = objectVerdicts.verdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
         if (verdict && unchanged) kept = objectVerdicts;
-        if (verdict || !fit || !unchanged) rejection = verdict ?? runPodFilters(pod, node, state);
-        else {
-          let fits = fit.kept.verdicts[at];
-          if (fits === undefined) fits = fit.kept.verdicts[at] = fit.first.plugin.filter(pod, node, fit.first.state);
-          if (fits) kept = fit.kept;
-          rejection = fits ?? runPodFilters(pod, node, state, 1);
-        }
+        rejection = verdict ?? runPodFilters(pod, node, state);
       } else {
         rejection = this.filterDrained(pod, node, state);
       }
@@ -579,6 +601,27 @@ export class SchedulingSimulation {
     if (nodes.length > 0) this.nextStart = (this.nextStart + checked) % nodes.length;
     const { node: placedOn, tiedWith } = pickNode(pod, feasible, state, this.cluster);
     return { state, feasible, rejected, placedOn, tiedWith, checked };
+  }
+
+  /**
+   * On a node of the state, the rejected entry of the first of NODE_OBJECT_FILTERS' and the first pod
+   * filter's kept verdicts that rejects the pod, each worked out and kept on first use; null when both pass.
+   */
+  private keptVerdicts(
+    pod: PodInfo,
+    node: NodeInfo,
+    state: CycleState,
+    at: number,
+    objectVerdicts: NodeVerdicts,
+    fit: { first: PluginState; kept: NodeVerdicts },
+  ): NodeRejected | null {
+    let verdict = objectVerdicts.verdicts[at];
+    if (verdict === undefined)
+      verdict = objectVerdicts.verdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
+    if (verdict) return keptEntry(objectVerdicts, at, node, verdict);
+    let fits = fit.kept.verdicts[at];
+    if (fits === undefined) fits = fit.kept.verdicts[at] = fit.first.plugin.filter(pod, node, fit.first.state);
+    return fits ? keptEntry(fit.kept, at, node, fits) : null;
   }
 
   /**

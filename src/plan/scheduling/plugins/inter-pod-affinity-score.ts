@@ -12,7 +12,8 @@ import { MAX_NODE_SCORE } from './score-normalize.js';
  * selects there; the weight of each assigned pod's preferred terms that select the pod (and
  * hardPodAffinityWeight for its required affinity terms) on that pod's pair. A node scores the sum over
  * its pairs, normalized between the lowest (0) and the highest (100). Terminating pods count: the
- * scheduler's cache holds them until they are gone. Null when no term applies (the plugin skips).
+ * scheduler's cache holds them until they are gone. Null when no term applies (the plugin skips), or
+ * when every node scores alike (0 each, nothing to add).
  */
 export function interPodAffinityScores(
   pod: PodInfo,
@@ -42,20 +43,31 @@ export function interPodAffinityScores(
       add(term.topologyKey, node.position, (term as WeightedTerm).weight);
   }
   if (pairs.size === 0) return null;
-  // Every feasible node goes through here: typed arrays read by position, no lookup by label name.
+  // Every feasible node goes through here: typed arrays read by position, no lookup by label name; the
+  // highest and lowest found on the way.
   const keys = [...pairs.values()];
-  const raw = feasible.map((node) => {
+  const scores = new Array<number>(feasible.length);
+  let max = -Infinity;
+  let min = Infinity;
+  let unordered = false;
+  for (let i = 0; i < feasible.length; i++) {
+    const at = feasible[i]!.position;
     let score = 0;
     for (let k = 0; k < keys.length; k++) {
       const { ids, weights } = keys[k]!;
-      const id = ids[node.position]!;
+      const id = ids[at]!;
       if (id >= 0) score += weights[id]!;
     }
-    return score;
-  });
-  const max = Math.max(...raw);
-  const min = Math.min(...raw);
-  return raw.map((s) => (max > min ? Math.trunc((MAX_NODE_SCORE * (s - min)) / (max - min)) : 0));
+    scores[i] = score;
+    if (score > max) max = score;
+    if (score < min) min = score;
+    // A weight not a number (no API server admits one) leaves every node at 0.
+    if (Number.isNaN(score)) unordered = true;
+  }
+  // Every node alike scores 0 each: nothing to add.
+  if (unordered || !(max > min)) return null;
+  for (let i = 0; i < scores.length; i++) scores[i] = Math.trunc((MAX_NODE_SCORE * (scores[i]! - min)) / (max - min));
+  return scores;
 }
 
 export const interPodAffinityScorePlugin: ScorePlugin = {

@@ -186,6 +186,28 @@ describe('the scores the simulations of a cluster state keep', () => {
     return plans;
   }
 
+  it("the node-object filters' and NodeResourcesFit's verdicts: per the pod's tolerations and requests", () => {
+    // a and b differ by their requests only, b and c by their tolerations only.
+    const pod = (name: string, cpu: string) =>
+      makePod().name(name).node('old').owner('ReplicaSet', name).requests(cpu, '1Gi');
+    const [a, b, c] = [
+      pod('a', '500m').obj(),
+      pod('b', '3').obj(),
+      pod('c', '3').toleration({ key: 'gpu', operator: 'Exists' }).obj(),
+    ];
+    const input = {
+      nodes: [
+        makeNode().name('old').obj(),
+        makeNode().name('gpu').taint('gpu', 'NoSchedule').allocatable('8', '16Gi').obj(),
+        makeNode().name('small').allocatable('1', '16Gi').obj(),
+        makeNode().name('large').allocatable('4', '16Gi').obj(),
+      ],
+      pods: [a, b, c],
+    };
+    const plans = expectAsFresh(input, [a, b, c]);
+    expect(plans.map((p) => p.nodes)).toEqual([['small', 'large'], ['large'], ['gpu', 'large']]);
+  });
+
   it("TaintToleration's: per the pod's tolerations, not those of the pod that scored first", () => {
     // spot's PreferNoSchedule taint: a pod that does not tolerate it prefers plain; one that does finds
     // both alike.
