@@ -355,8 +355,11 @@ interface Measured {
   readonly rss: Array<[number, number]>;
   readonly peakKiB: number;
   /** After a full collection at each batch's end: [epoch ms, RSS in KiB, heap used in KiB]. */
-  /** At each batch's end: epoch ms, RSS KiB and heap used KiB after a collection, the event loop's delay (max, p99 ms) since the one before. */
-  readonly collected: Array<[number, number, number, number, number]>;
+  /**
+   * At each batch's end: epoch ms, RSS KiB and heap used KiB after a collection, the event loop's delay (max,
+   * p99 ms) since the one before, the heap V8 holds and the memory outside it (KiB).
+   */
+  readonly collected: Array<[number, number, number, number, number, number, number]>;
 }
 
 /**
@@ -409,7 +412,7 @@ async function measureRun(command: string, args: readonly string[], env: NodeJS.
         .trim()
         .split('\n')
         .filter(Boolean)
-        .map((line) => line.split(' ').map(Number) as [number, number, number, number, number])
+        .map((line) => line.split(' ').map(Number) as [number, number, number, number, number, number, number])
     : [];
   rmSync(probeFile, { force: true });
   return { startedMs, endedMs: Date.now(), exitCode, events, stderr, rss, peakKiB, collected };
@@ -510,6 +513,8 @@ function analyse(
   const heapAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[2] ?? NaN) / 1024);
   const loopMax = perBatch.map((b) => collectedAt(b.finishedMs)?.[3] ?? NaN);
   const loopP99 = perBatch.map((b) => collectedAt(b.finishedMs)?.[4] ?? NaN);
+  const heapTotalAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[5] ?? NaN) / 1024);
+  const externalAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[6] ?? NaN) / 1024);
   const slope = theilSenSlope(atEnds);
   const typical = median(atEnds);
   const flat = slope <= TARGETS.rssGrowthPerBatch * typical;
@@ -517,7 +522,7 @@ function analyse(
   const endRss = (measured.rss.at(-1)?.[1] ?? NaN) / 1024;
   lines.push(
     `  RSS: peak ${(measured.peakKiB / 1024).toFixed(0)} MiB, end ${endRss.toFixed(0)} MiB (sampled every 500 ms)`,
-    `  after a full collection at each batch's end: RSS ${atEnds.map((x) => x.toFixed(0)).join(', ')} MiB; heap used ${heapAtEnds.map((x) => x.toFixed(0)).join(', ')} MiB`,
+    `  after a full collection at each batch's end: RSS ${atEnds.map((x) => x.toFixed(0)).join(', ')} MiB; heap used ${heapAtEnds.map((x) => x.toFixed(0)).join(', ')} MiB; heap held ${heapTotalAtEnds.map((x) => x.toFixed(0)).join(', ')} MiB; outside the heap ${externalAtEnds.map((x) => x.toFixed(0)).join(', ')} MiB`,
     `  RSS growth per batch (after a collection, Theil–Sen): ${slope.toFixed(1)} MiB  ${verdict(flat, `≤ ${(TARGETS.rssGrowthPerBatch * 100).toFixed(0)} % of its median, ${(TARGETS.rssGrowthPerBatch * typical).toFixed(1)} MiB`)} (least squares ${leastSquaresSlope(atEnds).toFixed(1)} MiB); heap used ${theilSenSlope(heapAtEnds).toFixed(1)} MiB`,
     `  the event loop's delay from the batch before's end to each batch's end (the run's own work holding back its other steps): max ${loopMax.map((x) => (x / 1000).toFixed(2)).join(', ')} s; p99 ${loopP99.map((x) => (x / 1000).toFixed(2)).join(', ')} s`,
   );
