@@ -345,6 +345,12 @@ function benchKubeconfig(labDir: string, adminKubeconfig: string): string {
   return file;
 }
 
+/**
+ * A line of gc-probe.ts: epoch ms, RSS KiB and heap used KiB after a collection, the event loop's delay (max,
+ * p99 ms) since the line before, the heap V8 holds and the memory outside it (KiB).
+ */
+type ProbeLine = [number, number, number, number, number, number, number];
+
 interface Measured {
   readonly startedMs: number;
   readonly endedMs: number;
@@ -354,12 +360,8 @@ interface Measured {
   /** [epoch ms, RSS in KiB]. */
   readonly rss: Array<[number, number]>;
   readonly peakKiB: number;
-  /** After a full collection at each batch's end: [epoch ms, RSS in KiB, heap used in KiB]. */
-  /**
-   * At each batch's end: epoch ms, RSS KiB and heap used KiB after a collection, the event loop's delay (max,
-   * p99 ms) since the one before, the heap V8 holds and the memory outside it (KiB).
-   */
-  readonly collected: Array<[number, number, number, number, number, number, number]>;
+  /** At each batch's end, as gc-probe.ts writes it. */
+  readonly collected: ProbeLine[];
 }
 
 /**
@@ -412,7 +414,7 @@ async function measureRun(command: string, args: readonly string[], env: NodeJS.
         .trim()
         .split('\n')
         .filter(Boolean)
-        .map((line) => line.split(' ').map(Number) as [number, number, number, number, number, number, number])
+        .map((line) => line.split(' ').map(Number) as ProbeLine)
     : [];
   rmSync(probeFile, { force: true });
   return { startedMs, endedMs: Date.now(), exitCode, events, stderr, rss, peakKiB, collected };
@@ -509,12 +511,14 @@ function analyse(
   // the Theil–Sen slope, which one batch's spike (memory the allocator has not handed back yet) moves little;
   // the least-squares slope, which such a spike moves a lot, is printed beside it.
   const collectedAt = (ms: number) => measured.collected.find(([t]) => t >= ms);
-  const atEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[1] ?? NaN) / 1024);
-  const heapAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[2] ?? NaN) / 1024);
-  const loopMax = perBatch.map((b) => collectedAt(b.finishedMs)?.[3] ?? NaN);
-  const loopP99 = perBatch.map((b) => collectedAt(b.finishedMs)?.[4] ?? NaN);
-  const heapTotalAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[5] ?? NaN) / 1024);
-  const externalAtEnds = perBatch.map((b) => (collectedAt(b.finishedMs)?.[6] ?? NaN) / 1024);
+  const ends = perBatch.map((b) => collectedAt(b.finishedMs));
+  const column = (i: number, unit = 1) => ends.map((line) => (line?.[i] ?? NaN) / unit);
+  const atEnds = column(1, 1024);
+  const heapAtEnds = column(2, 1024);
+  const loopMax = column(3);
+  const loopP99 = column(4);
+  const heapTotalAtEnds = column(5, 1024);
+  const externalAtEnds = column(6, 1024);
   const slope = theilSenSlope(atEnds);
   const typical = median(atEnds);
   const flat = slope <= TARGETS.rssGrowthPerBatch * typical;

@@ -369,11 +369,7 @@ export class SimulatedCluster implements ClusterState {
       if (anyAbsent && this.absent(pod.uid)) continue;
       each(pod.at, pod.labels, pod.terminating || (anyEvicted && this.isEvicted(pod.uid)));
     }
-    for (const { pod, node } of this.replacements) {
-      if (this.absent(pod.uid)) continue;
-      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector))
-        each(node.position, pod.labels, false);
-    }
+    this.forEachReplacementMatch(namespace, selector, (at, labels) => each(at, labels, false));
   }
 
   forEachRunningMatch(namespace: string, selector: V1LabelSelector, each: (at: number) => void): void {
@@ -384,9 +380,18 @@ export class SimulatedCluster implements ClusterState {
       if (pod.terminating || (anyAbsent && this.absent(pod.uid)) || (anyEvicted && this.isEvicted(pod.uid))) continue;
       each(pod.at);
     }
+    this.forEachReplacementMatch(namespace, selector, each);
+  }
+
+  /** The replacements this simulation placed that match a selector, none of them terminating. */
+  private forEachReplacementMatch(
+    namespace: string,
+    selector: V1LabelSelector,
+    each: (at: number, labels: Readonly<Record<string, string>>) => void,
+  ): void {
     for (const { pod, node } of this.replacements) {
       if (this.absent(pod.uid)) continue;
-      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) each(node.position);
+      if (pod.namespace === namespace && matchesLabelSelector(pod.labels, selector)) each(node.position, pod.labels);
     }
   }
 

@@ -117,6 +117,19 @@ function withFitVerdicts(objects: NodeVerdicts, fit: NodeVerdicts, length: numbe
   return kept;
 }
 
+/** NODE_OBJECT_FILTERS' verdict on the state's node at `at`, kept in `objectVerdicts` on first use. */
+function objectVerdictAt(
+  pod: PodInfo,
+  node: NodeInfo,
+  state: CycleState,
+  at: number,
+  objectVerdicts: NodeVerdicts,
+): Rejection | null {
+  let verdict = objectVerdicts.verdicts[at];
+  if (verdict === undefined) verdict = objectVerdicts.verdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
+  return verdict;
+}
+
 /** The rejected entry of a state node whose kept verdict rejects the pod, with the plan's listing of it. */
 function keptEntry(kept: NodeVerdicts, at: number, node: NodeInfo, rejection: Rejection): NodeRejected {
   return (kept.entries[at] ??= { node, rejection, listed: { node: node.name, reasons: rejection.reasons } });
@@ -587,9 +600,7 @@ export class SchedulingSimulation {
       if (unchanged || drained[at] === 0) {
         // Not cordoned by this drain: NODE_OBJECT_FILTERS' verdict is the state's; on a node this
         // simulation changed (or with no kept verdict of the first pod filter), every filter of pods runs.
-        let verdict = objectVerdicts.verdicts[at];
-        if (verdict === undefined)
-          verdict = objectVerdicts.verdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
+        const verdict = objectVerdictAt(pod, node, state, at, objectVerdicts);
         if (verdict && unchanged) kept = objectVerdicts;
         rejection = verdict ?? runPodFilters(pod, node, state);
       } else {
@@ -615,9 +626,7 @@ export class SchedulingSimulation {
     objectVerdicts: NodeVerdicts,
     fit: { first: PluginState; kept: NodeVerdicts },
   ): NodeRejected | null {
-    let verdict = objectVerdicts.verdicts[at];
-    if (verdict === undefined)
-      verdict = objectVerdicts.verdicts[at] = runFilters(pod, node, state, NODE_OBJECT_FILTERS);
+    const verdict = objectVerdictAt(pod, node, state, at, objectVerdicts);
     if (verdict) return keptEntry(objectVerdicts, at, node, verdict);
     let fits = fit.kept.verdicts[at];
     if (fits === undefined) fits = fit.kept.verdicts[at] = fit.first.plugin.filter(pod, node, fit.first.state);
