@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { ClusterAudit } from '../plan/audit-types.js';
 import type { PoolPlan } from '../plan/pool-types.js';
 import type { DrainPlan } from '../plan/types.js';
@@ -30,6 +31,11 @@ export function writeDocument(text: string): void {
   process.stdout.write(text);
 }
 
+/** A document too long for one string, written piece by piece as stdout takes them. */
+async function writeDocumentPieces(pieces: AsyncIterable<string>): Promise<void> {
+  for await (const piece of pieces) if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
+}
+
 export type OutputFormat = 'text' | 'json' | 'yaml';
 
 /** One line of an event stream's output, and the stream it goes to. */
@@ -58,8 +64,9 @@ export async function showDocument(
   options: { readonly noTui?: boolean | undefined } = {},
 ): Promise<void> {
   if (format === 'json' || format === 'yaml') {
-    const { renderJson, renderYaml } = await import('../ui/document.js');
-    return writeDocument(format === 'json' ? renderJson(value) : renderYaml(value));
+    const { jsonDocument, renderYaml } = await import('../ui/document.js');
+    const document = format === 'json' ? jsonDocument(value) : renderYaml(value);
+    return typeof document === 'string' ? writeDocument(document) : writeDocumentPieces(document);
   }
   if (format === undefined && !options.noTui && views.screen && canOpenFullScreen()) return views.screen();
   writeOut(await views.text(terminalWidth(process.stdout)));

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { renderJson as renderPlanJson, renderYaml as renderPlanYaml } from '../../../src/ui/document.js';
+import { createHash } from 'node:crypto';
+import {
+  jsonDocument,
+  jsonInPieces,
+  renderJson as renderPlanJson,
+  renderYaml as renderPlanYaml,
+} from '../../../src/ui/document.js';
 import { blockedPlan, slowPlan } from './plan-fixture.js';
 
 /** The fields scripts rely on (the -o json contract). */
@@ -44,6 +50,56 @@ describe('renderPlanJson', () => {
     const daemon = parsed.pods.find((p: { name: string }) => p.name === 'kube-proxy-x1');
     expect(daemon).toHaveProperty('replacement', null);
     expect(daemon.noExecute).toEqual({ afterSeconds: null, reason: 'tolerates every taint' });
+  });
+});
+
+async function joined(pieces: AsyncIterable<string>): Promise<string> {
+  const all: string[] = [];
+  for await (const piece of pieces) all.push(piece);
+  return all.join('');
+}
+
+describe('jsonDocument', () => {
+  it.each([
+    { name: 'a slow plan', value: slowPlan() },
+    { name: 'a blocked plan', value: blockedPlan() },
+    {
+      name: 'what JSON.stringify drops or rewrites',
+      value: {
+        gone: undefined,
+        fn: () => 1,
+        list: [undefined, Number.NaN, -0, 1e21],
+        empty: { o: {}, a: [] },
+        s: 'é\u2028"\\',
+      },
+    },
+  ])('in pieces, writes the same text as renderJson for $name', async ({ value }) => {
+    expect(await joined(jsonInPieces(value))).toBe(renderPlanJson(value));
+  });
+
+  it('writes a document longer than a string may be, whole, in pieces', async () => {
+    // 600 entries of 1 MiB: past V8's cap on a string's length (2^29 - 24 characters), where
+    // JSON.stringify throws RangeError.
+    const mebibyte = 'x'.repeat(2 ** 20);
+    const value = { items: Array.from({ length: 600 }, () => mebibyte) };
+    const document = jsonDocument(value);
+    expect(typeof document).not.toBe('string');
+
+    const expected = createHash('sha256').update('{\n  "items": [\n');
+    value.items.forEach((item, i) => expected.update(`    "${item}"${i < value.items.length - 1 ? ',' : ''}\n`));
+    expected.update('  ]\n}\n');
+    const written = createHash('sha256');
+    let length = 0;
+    for await (const piece of document as AsyncIterable<string>) {
+      written.update(piece);
+      length += piece.length;
+    }
+    expect(length).toBeGreaterThan(2 ** 29);
+    expect(written.digest('hex')).toBe(expected.digest('hex'));
+  });
+
+  it('returns a document a string can hold as one string', () => {
+    expect(jsonDocument(slowPlan())).toBe(renderPlanJson(slowPlan()));
   });
 });
 
