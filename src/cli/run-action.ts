@@ -214,7 +214,8 @@ async function startRun(
   if (answer === 'interrupted') throw new CliError('interrupted: nothing was changed', ExitCode.Interrupted);
   if (answer === 'no') throw new RunDeclined();
   const definition = newRunDefinition(plan, command, runOptionsFrom(values), new Date());
-  const lease = await claimRun(ctx, definition, takeOver);
+  const planned = new Map(nodes.map((name) => [name, index.node(name)!]));
+  const lease = await claimRun(ctx, definition, takeOver, planned);
   return { definition, lease, conditions, fresh: true };
 }
 

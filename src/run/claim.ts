@@ -88,7 +88,7 @@ export async function checkAccess(
  * have a process at work (the Lease deleted under it): a take-over waits a Lease's duration first, and
  * refuses if the run wrote on its nodes meanwhile. A node a drain is working on (its live drain mark) is
  * refused too, naming that drain. The nodes are those of the cluster read the pool was planned on (their
- * annotations name the run); claimRun reads each again.
+ * annotations name the run); claimRun claims each from that read, and reads again a node changed since.
  */
 export async function checkNodesFree(
   ctx: ClaimContext,
@@ -184,12 +184,15 @@ async function refusalFor(
  * by the resourceVersion of the read that found the node free (changed since: read and decide again), so
  * two runs started at once over the same node cannot both hold it: the one that finds it taken gives back
  * what it claimed, deletes its Lease and refuses, naming the other run and what it wrote and undid. Any
- * other failure undoes the claim the same way before it is thrown.
+ * other failure undoes the claim the same way before it is thrown. `readBefore` holds the nodes as the
+ * pool was planned on them: a node unchanged since is claimed without another read, a changed one is
+ * refused by its guard and read again.
  */
 export async function claimRun(
   ctx: ClaimContext,
   definition: RunDefinition,
   takeOver: TakeOver | false,
+  readBefore: ReadonlyMap<string, V1Node> = new Map(),
 ): Promise<V1Lease> {
   const lease = await ctx.api.createLease(ctx.namespace, leaseFor(definition, ctx.holder, ctx.nowMs, ctx.namespace));
   const since = new Date(ctx.nowMs).toISOString();
@@ -205,8 +208,10 @@ export async function claimRun(
   let refusal: string | null = null;
   try {
     await mapLimited(definition.batches.flat(), async (node) => {
+      let known = readBefore.get(node);
       while (refusal === null) {
-        const read = await ctx.api.readNode(node);
+        const read = known ?? (await ctx.api.readNode(node));
+        known = undefined;
         const taken = await nodeTaken(ctx, read, definition.id, takeOver);
         if (taken) refusal ??= taken;
         else if (await ctx.api.annotateNodeIfUnchanged(node, claim, read.metadata?.resourceVersion)) {

@@ -79,4 +79,35 @@ describe('claimRun', () => {
     const ctx = { api, namespace: 'kubectl-maint', holder: 'me@here pid 1', nowMs: NOW };
     await expect(claimRun(ctx, definition, false)).rejects.toThrow(/^node "pool-3" is being drained by run /);
   });
+
+  it('claims a node unchanged since the pool was planned on it without reading it again, and reads again one that changed', async () => {
+    // The cluster now: pool-1 as planned (resourceVersion 5), pool-3 changed since (a label: 12, planned at 11).
+    const now: Record<string, V1Node> = {
+      'pool-1': { metadata: { name: 'pool-1', resourceVersion: '5' } },
+      'pool-3': { metadata: { name: 'pool-3', resourceVersion: '12', labels: { rack: 'b' } } },
+    };
+    const calls: string[] = [];
+    const api = {
+      createLease: (_ns: string, lease: V1Lease) => Promise.resolve(lease),
+      readNode: (name: string) => (calls.push(`read ${name}`), Promise.resolve(now[name]!)),
+      // A patch guarded by a resourceVersion: refused (null) when the node changed since that read.
+      annotateNodeIfUnchanged: (name: string, _annotations: unknown, resourceVersion: string) => {
+        const taken = now[name]!.metadata!.resourceVersion === resourceVersion;
+        calls.push(`claim ${name} at ${resourceVersion}: ${taken ? 'taken' : 'conflict'}`);
+        return Promise.resolve(taken ? now[name]! : null);
+      },
+    } as unknown as RunApi;
+    const planned = new Map<string, V1Node>([
+      ['pool-1', now['pool-1']!],
+      ['pool-3', { metadata: { name: 'pool-3', resourceVersion: '11' } }],
+    ]);
+    const ctx = { api, namespace: 'kubectl-maint', holder: 'me@here pid 1', nowMs: NOW };
+    await claimRun(ctx, definition, false, planned);
+    expect(calls).toEqual([
+      'claim pool-1 at 5: taken',
+      'claim pool-3 at 11: conflict',
+      'read pool-3',
+      'claim pool-3 at 12: taken',
+    ]);
+  });
 });
