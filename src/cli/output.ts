@@ -31,8 +31,8 @@ export function writeDocument(text: string): void {
   process.stdout.write(text);
 }
 
-/** A document too long for one string, written piece by piece as stdout takes them. */
-async function writeDocumentPieces(pieces: AsyncIterable<string>): Promise<void> {
+/** A document in pieces (one too long for one string), written as stdout takes them. */
+async function writeDocumentPieces(pieces: Iterable<string> | AsyncIterable<string>): Promise<void> {
   for await (const piece of pieces) if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
 }
 
@@ -64,8 +64,8 @@ export async function showDocument(
   options: { readonly noTui?: boolean | undefined } = {},
 ): Promise<void> {
   if (format === 'json' || format === 'yaml') {
-    const { jsonDocument, renderYaml } = await import('../ui/document.js');
-    const document = format === 'json' ? jsonDocument(value) : renderYaml(value);
+    const { jsonDocument, yamlInPieces } = await import('../ui/document.js');
+    const document = format === 'json' ? jsonDocument(value) : yamlInPieces(value);
     return typeof document === 'string' ? writeDocument(document) : writeDocumentPieces(document);
   }
   if (format === undefined && !options.noTui && views.screen && canOpenFullScreen()) return views.screen();

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { renderJson, renderYaml } from './document.js';
 import type { RunTimeline } from '../run/run-timeline.js';
 import type { PhaseStep } from '../run/state.js';
 import { formatSeconds } from './format.js';
@@ -109,5 +109,5 @@ function wrapLegend(width: number): string[] {
 
 /** -o json|yaml: the RunTimeline as it is. */
 export function runTimelineDocument(timeline: RunTimeline, format: 'json' | 'yaml'): string {
-  return format === 'json' ? `${JSON.stringify(timeline, null, 2)}\n` : stringify(timeline, { indent: 2 });
+  return format === 'json' ? renderJson(timeline) : renderYaml(timeline);
 }

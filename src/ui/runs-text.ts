@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { renderJson, renderYaml } from './document.js';
 import type { ReleasedNode } from '../run/abandon.js';
 import type { RunListing } from '../run/runs.js';
 import { NODE_PHASES } from '../run/state.js';
@@ -85,5 +85,5 @@ export function abandonedLines(runId: string, lease: string | null, nodes: reado
 /** -o json|yaml: the runs as a list document (RunListing's fields may be added, never renamed or removed). */
 export function runsDocument(runs: readonly RunListing[], format: 'json' | 'yaml'): string {
   const document = { kind: 'RunList', apiVersion: 'maint.kubectl.io/v1alpha1', items: runs };
-  return format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { indent: 2 });
+  return format === 'json' ? renderJson(document) : renderYaml(document);
 }

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import {
   jsonDocument,
   jsonInPieces,
   renderJson as renderPlanJson,
   renderYaml as renderPlanYaml,
+  yamlInPieces,
 } from '../../../src/ui/document.js';
+import { poolPlanOf } from '../../../src/cli/pool-plan.js';
+import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
+import { loadSnapshotFile } from '../../../src/snapshot/load-file.js';
 import { blockedPlan, slowPlan } from './plan-fixture.js';
 
 /** The fields scripts rely on (the -o json contract). */
@@ -114,6 +119,68 @@ describe('renderPlanYaml', () => {
     const text = renderPlanYaml(blockedPlan());
     expect(text).toContain(
       "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 1 node(s)",
+    );
+  });
+});
+
+/** The lab's `pool` scenario planned as a pool: batches of drain plans, objects shared among them. */
+async function labPoolPlan() {
+  const snapshot = await loadSnapshotFile(path.resolve(import.meta.dirname, '../../fixtures/plan/lab-pool.json'));
+  return poolPlanOf(
+    new ClusterIndex(snapshot),
+    snapshot.nodes.map((n) => n.metadata?.name ?? ''),
+    {
+      ignoreDaemonsets: true,
+      maxUnavailable: { count: 2 },
+      taint: { key: 'kubectl-maint/maintenance' },
+      nodeMonitorGracePeriod: 50,
+    },
+  );
+}
+
+describe('renderPlanYaml without anchors', () => {
+  it('writes an object shared by two fields out in both, as kubectl does, never as an anchor and an alias', () => {
+    const reasons = ['node(s) had untolerated taint(s)'];
+    const text = renderPlanYaml({
+      kind: 'DrainPlan',
+      rejected: [
+        { node: 'a', reasons },
+        { node: 'b', reasons },
+      ],
+    });
+    expect(text).not.toMatch(/[&*]a\d/);
+    expect(text.match(/untolerated/g)).toHaveLength(2);
+  });
+
+  it('writes a pool plan, whose batches share objects, with no anchor or alias and equal to the plan', async () => {
+    const plan = await labPoolPlan();
+    const text = renderPlanYaml(plan);
+    expect(text).not.toMatch(/(^|[\s:-])[&*]a\d+\b/m);
+    expect(parse(text)).toEqual(JSON.parse(JSON.stringify(plan)));
+  });
+});
+
+describe('yamlInPieces', () => {
+  it.each([
+    { name: 'a slow plan', value: async () => slowPlan() },
+    { name: 'a blocked plan', value: async () => blockedPlan() },
+    { name: 'a pool plan', value: labPoolPlan },
+    {
+      name: 'fields left out, empty lists and lists of lists',
+      value: async () => ({ a: undefined, b: [], c: [[1], []], d: {}, e: null }),
+    },
+    { name: 'an empty object', value: async () => ({}) },
+    { name: 'a list', value: async () => [{ a: 1 }, 'b'] },
+  ])("joins into renderYaml's text for $name", async ({ value }) => {
+    const document = await value();
+    expect([...yamlInPieces(document)].join('')).toBe(renderPlanYaml(document));
+  });
+
+  it('writes a top-level list an entry at a time', async () => {
+    const plan = await labPoolPlan();
+    const pieces = [...yamlInPieces(plan)];
+    expect(pieces.filter((p) => /^ {2}- number: /.test(p) || /^batches:\n {2}- number: /.test(p))).toHaveLength(
+      plan.batches.length,
     );
   });
 });
