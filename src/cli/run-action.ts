@@ -200,12 +200,8 @@ async function startRun(
   const { conditions } = await checkAccess(ctx, rbacOptionsOf(drainOptionsFrom(values)));
   const { index, nodes } = indexAndNodes(await loadSnapshot(), selection);
   const takeOver = values.takeOver === true && { rerunCommand: values.rerunCommand === true };
-  await checkNodesFree(
-    ctx,
-    nodes.map((name) => index.node(name)!),
-    takeOver,
-    leaseWait,
-  );
+  const planned = new Map(nodes.map((name) => [name, index.node(name)!]));
+  await checkNodesFree(ctx, [...planned.values()], takeOver, leaseWait);
   const plan = poolPlanOf(index, nodes, values);
   if (plan.verdict === 'blocked' && !values.forceStart) {
     throw new CliError(blockedRunRefusal(plan), ExitCode.Blocked);
@@ -214,7 +210,6 @@ async function startRun(
   if (answer === 'interrupted') throw new CliError('interrupted: nothing was changed', ExitCode.Interrupted);
   if (answer === 'no') throw new RunDeclined();
   const definition = newRunDefinition(plan, command, runOptionsFrom(values), new Date());
-  const planned = new Map(nodes.map((name) => [name, index.node(name)!]));
   const lease = await claimRun(ctx, definition, takeOver, planned);
   return { definition, lease, conditions, fresh: true };
 }

@@ -184,15 +184,15 @@ async function refusalFor(
  * by the resourceVersion of the read that found the node free (changed since: read and decide again), so
  * two runs started at once over the same node cannot both hold it: the one that finds it taken gives back
  * what it claimed, deletes its Lease and refuses, naming the other run and what it wrote and undid. Any
- * other failure undoes the claim the same way before it is thrown. `readBefore` holds the nodes as the
- * pool was planned on them: a node unchanged since is claimed without another read, a changed one is
- * refused by its guard and read again.
+ * other failure undoes the claim the same way before it is thrown. `judgedFree` holds the nodes as
+ * checkNodesFree found them free (the read the pool was planned on): a node unchanged since is claimed
+ * without another read or another check, a changed one is refused by its guard, read again and judged.
  */
 export async function claimRun(
   ctx: ClaimContext,
   definition: RunDefinition,
   takeOver: TakeOver | false,
-  readBefore: ReadonlyMap<string, V1Node> = new Map(),
+  judgedFree: ReadonlyMap<string, V1Node> = new Map(),
 ): Promise<V1Lease> {
   const lease = await ctx.api.createLease(ctx.namespace, leaseFor(definition, ctx.holder, ctx.nowMs, ctx.namespace));
   const since = new Date(ctx.nowMs).toISOString();
@@ -208,11 +208,11 @@ export async function claimRun(
   let refusal: string | null = null;
   try {
     await mapLimited(definition.batches.flat(), async (node) => {
-      let known = readBefore.get(node);
+      let free = judgedFree.get(node);
       while (refusal === null) {
-        const read = known ?? (await ctx.api.readNode(node));
-        known = undefined;
-        const taken = await nodeTaken(ctx, read, definition.id, takeOver);
+        const read = free ?? (await ctx.api.readNode(node));
+        const taken = free ? null : await nodeTaken(ctx, read, definition.id, takeOver);
+        free = undefined;
         if (taken) refusal ??= taken;
         else if (await ctx.api.annotateNodeIfUnchanged(node, claim, read.metadata?.resourceVersion)) {
           claimed.push(node);

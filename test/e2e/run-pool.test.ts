@@ -101,9 +101,10 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
       options: {} as RunOptions,
     });
     const ids = ['race-a', 'race-b'];
-    // Both claim from the same read, as a run claims from the read it planned on: each patch is guarded
-    // by that read's resourceVersion, so the second to land finds the node changed.
-    const readBefore = new Map(
+    // Both claim from the same read of free nodes, as a run claims from the read it planned on and judged
+    // free: each patch is guarded by that read's resourceVersion, so the second to land finds the node
+    // changed, reads it again and finds it taken.
+    const judgedFree = new Map(
       await Promise.all(['pool-1', 'pool-2'].map(async (name) => [name, await api.readNode(name)] as const)),
     );
     const claims = await Promise.allSettled(
@@ -112,7 +113,7 @@ describe('kubectl maint run over a pool of six KWOK workers', () => {
           { api, namespace: 'kubectl-maint', holder: `e2e ${id}`, nowMs: Date.now() },
           definition(id),
           false,
-          readBefore,
+          judgedFree,
         ),
       ),
     );

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import {
   jsonDocument,
   jsonInPieces,
@@ -9,9 +8,7 @@ import {
   renderYaml as renderPlanYaml,
   yamlInPieces,
 } from '../../../src/ui/document.js';
-import { poolPlanOf } from '../../../src/cli/pool-plan.js';
-import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
-import { loadSnapshotFile } from '../../../src/snapshot/load-file.js';
+import { labPoolPlan } from './lab-pool-plan.js';
 import { blockedPlan, slowPlan } from './plan-fixture.js';
 
 /** The fields scripts rely on (the -o json contract). */
@@ -123,21 +120,6 @@ describe('renderPlanYaml', () => {
   });
 });
 
-/** The lab's `pool` scenario planned as a pool: batches of drain plans, objects shared among them. */
-async function labPoolPlan() {
-  const snapshot = await loadSnapshotFile(path.resolve(import.meta.dirname, '../../fixtures/plan/lab-pool.json'));
-  return poolPlanOf(
-    new ClusterIndex(snapshot),
-    snapshot.nodes.map((n) => n.metadata?.name ?? ''),
-    {
-      ignoreDaemonsets: true,
-      maxUnavailable: { count: 2 },
-      taint: { key: 'kubectl-maint/maintenance' },
-      nodeMonitorGracePeriod: 50,
-    },
-  );
-}
-
 describe('renderPlanYaml without anchors', () => {
   it('writes an object shared by two fields out in both, as kubectl does, never as an anchor and an alias', () => {
     const reasons = ['node(s) had untolerated taint(s)'];
@@ -164,7 +146,7 @@ describe('yamlInPieces', () => {
   it.each([
     { name: 'a slow plan', value: async () => slowPlan() },
     { name: 'a blocked plan', value: async () => blockedPlan() },
-    { name: 'a pool plan', value: labPoolPlan },
+    { name: 'a pool plan', value: () => labPoolPlan() },
     {
       name: 'fields left out, empty lists and lists of lists',
       value: async () => ({ a: undefined, b: [], c: [[1], []], d: {}, e: null }),

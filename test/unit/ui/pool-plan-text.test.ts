@@ -1,31 +1,13 @@
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { poolPlanOf } from '../../../src/cli/pool-plan.js';
-import { ClusterIndex } from '../../../src/snapshot/cluster-index.js';
-import { loadSnapshotFile } from '../../../src/snapshot/load-file.js';
 import { renderPoolPlanText } from '../../../src/ui/pool-plan-text.js';
 import { displayWidth } from '../../../src/ui/text-wrap.js';
-
-/** The lab's `pool` scenario as `npm run lab -- snapshot` printed it. */
-const labPool = path.resolve(import.meta.dirname, '../../fixtures/plan/lab-pool.json');
-
-async function poolPlan(maxUnavailable = 2) {
-  const snapshot = await loadSnapshotFile(labPool);
-  const index = new ClusterIndex(snapshot);
-  const nodes = snapshot.nodes.map((n) => n.metadata?.name ?? '');
-  return poolPlanOf(index, nodes, {
-    ignoreDaemonsets: true,
-    maxUnavailable: { count: maxUnavailable },
-    taint: { key: 'kubectl-maint/maintenance' },
-    nodeMonitorGracePeriod: 50,
-  });
-}
+import { labPoolPlan } from './lab-pool-plan.js';
 
 const words = (text: string) => text.split(/\s+/).filter((w) => w.length > 0);
 
 describe('renderPoolPlanText', () => {
   it('on a terminal wraps every line to its width, between words, losing none', async () => {
-    const plan = await poolPlan();
+    const plan = await labPoolPlan();
     const unlimited = renderPoolPlanText(plan);
     expect(unlimited.split('\n').some((l) => l.length > 120)).toBe(true);
     for (const width of [60, 80, 120]) {
@@ -48,7 +30,7 @@ describe('renderPoolPlanText', () => {
 
   it("a slow batch's reason counts the waves its row counts", async () => {
     for (const max of [2, 3]) {
-      const plan = await poolPlan(max);
+      const plan = await labPoolPlan(max);
       const text = renderPoolPlanText(plan);
       const rows = new Map(
         text
@@ -63,7 +45,7 @@ describe('renderPoolPlanText', () => {
   });
 
   it('says each caveat once, naming the batches it concerns', async () => {
-    const plan = await poolPlan(3);
+    const plan = await labPoolPlan(3);
     const rules = plan.caveats.map((c) => c.replace(/ \((?:every batch|batch(?:es)? [\d, ]+)\)$/, ''));
     expect(new Set(rules).size).toBe(rules.length);
     const readiness = plan.caveats.filter((c) => c.startsWith('Readiness:'));
@@ -74,7 +56,7 @@ describe('renderPoolPlanText', () => {
   });
 
   it('says why a batch has fewer nodes than allowed', async () => {
-    const plan = await poolPlan(3);
+    const plan = await labPoolPlan(3);
     const small = plan.batches.filter((b) => b.nodes.length < 3);
     expect(small.length).toBeGreaterThan(0);
     const text = renderPoolPlanText(plan);
@@ -85,7 +67,7 @@ describe('renderPoolPlanText', () => {
   });
 
   it('as the preface of a run: verdict, batches and estimate, then where the rest is', async () => {
-    const plan = await poolPlan();
+    const plan = await labPoolPlan();
     const text = renderPoolPlanText(plan, { width: 80, briefFor: 'kubectl maint plan -l pool=blue' });
     expect(text.split('\n')[0]).toMatch(/^(CLEAR|SLOW|BLOCKED): 6 nodes in 3 batches of at most 2/);
     expect(text).toMatch(/^Batches$/m);
