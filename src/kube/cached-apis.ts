@@ -3,13 +3,16 @@ import type { ClusterCache } from './cluster-cache.js';
 import type { RunningWatch } from './list-watch.js';
 import type { DrainApi } from './drain-api.js';
 import type { RunApi } from './run-api.js';
+import { olderVersion } from './resource-version.js';
 
 /**
  * The drain's and the run's ports fed by the cluster cache (kube/cluster-cache.ts) their plans were made
  * from: their watches of pods, budgets and nodes are the cache's own, so a drain or a run lists each kind
  * once however many nodes it drains. A kind the cache does not follow is asked of the API server directly.
- * Their writes go to the API server; a cordon or an uncordon returns once the cache has seen it (when it
- * follows nodes: a run), so that the next plan, made from the cache, sees it too.
+ * Their writes go to the API server, and the node as each write answered goes into the cache at once
+ * (kube/cluster-cache.ts `own`), so that the next plan, made from the cache, sees it without waiting for
+ * the watch to bring it. Where the cache cannot take it, a cordon or an uncordon returns once the watch
+ * has shown it (when the cache follows nodes: a run).
  */
 
 /**
@@ -41,7 +44,8 @@ export function cachedDrainApi(api: DrainApi, cache: ClusterCache, matches: Sele
         : api.listPods(namespace, selector),
     async cordon(node, dryRun) {
       const result = await api.cordon(node, dryRun);
-      if (!dryRun) await cache.waitFor('Node', node, (n) => cordoned(n as V1Node | undefined), SEEN_WITHIN_MS);
+      if (dryRun || (result.written && cache.own('Node', result.written))) return result;
+      await cache.waitFor('Node', node, (n) => cordoned(n as V1Node | undefined), SEEN_WITHIN_MS);
       return result;
     },
     watchPodsOnNode: (node, handlers) =>
@@ -86,6 +90,7 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache, now: () => number
     async setNodeConditions(name, conditions) {
       const written = await api.setNodeConditions(name, conditions);
       copies?.seen(written);
+      cache.own('Node', written);
       return written;
     },
     async annotateNode(name, annotations, options) {
@@ -95,9 +100,12 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache, now: () => number
     },
     async annotateNodeIfUnchanged(name, annotations, resourceVersion, options) {
       const written = await api.annotateNodeIfUnchanged(name, annotations, resourceVersion, options);
-      if (written) copies?.seen(written);
-      else copies?.stale(name);
-      if (written && options?.uncordon) await uncordoned(name);
+      if (!written) {
+        copies?.stale(name);
+        return written;
+      }
+      copies?.seen(written);
+      if (!cache.own('Node', written) && options?.uncordon) await uncordoned(name);
       return written;
     },
     watchChanges(onChange) {
@@ -162,12 +170,9 @@ class NodeCopies {
 }
 
 /**
- * Whether `a` is an older version of the object than `b`. A resourceVersion is opaque to clients, but
- * etcd's are integers: compared only when both are, and only to skip a copy; the write guarded by it is
- * what keeps a run's writes right.
+ * Whether `a` is an older version of the node than `b` (kube/resource-version.ts): only to skip a copy; the
+ * write guarded by it is what keeps a run's writes right.
  */
 function olderThan(a: V1Node, b: V1Node): boolean {
-  const [x, y] = [a.metadata?.resourceVersion, b.metadata?.resourceVersion];
-  if (!x || !y || !/^\d+$/.test(x) || !/^\d+$/.test(y)) return false;
-  return BigInt(x) < BigInt(y);
+  return olderVersion(a.metadata?.resourceVersion, b.metadata?.resourceVersion);
 }

@@ -250,9 +250,18 @@ export class ClusterCache {
   }
 
   /**
+   * The API server's answer to this process's own write of an object of `kind`, in the cache at once (kube/
+   * informer.ts `own`): true when the cache now shows that write or a later one, false when it could not
+   * take it (the caller waits for the watch with `waitFor`).
+   */
+  own(kind: ListableKind, object: KubeObject): boolean {
+    return this.informers.get(kind)?.own(object) ?? false;
+  }
+
+  /**
    * Until the cached object `namespace/name` (or `name`) satisfies `test` (given undefined while absent), or
    * `timeoutMs` pass: true when it does (a kind no watch follows answers at once). A write of the plugin's
-   * own is seen by its next plan this way.
+   * own that `own` could not take is seen by its next plan this way.
    */
   async waitFor(kind: ListableKind, key: string, test: (object: KubeObject | undefined) => boolean, timeoutMs: number) {
     const informer = this.informers.get(kind);

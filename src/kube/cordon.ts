@@ -5,6 +5,8 @@ export interface CordonResult {
   readonly node: string;
   /** spec.unschedulable already had the wanted value: no request was sent (kubectl's "already cordoned"). */
   readonly already: boolean;
+  /** The node as the API server answered the patch; absent when none was sent or it was a dry run. */
+  readonly written?: NodeRead | undefined;
 }
 
 /**
@@ -14,8 +16,8 @@ export interface CordonResult {
  */
 export interface NodeCalls {
   readNode(name: string): Promise<NodeRead>;
-  /** A JSON merge patch of the node; `dryRun` sends dryRun=All. */
-  mergePatchNode(name: string, patch: object, dryRun: boolean): Promise<void>;
+  /** A JSON merge patch of the node; `dryRun` sends dryRun=All. The node as the API server answered. */
+  mergePatchNode(name: string, patch: object, dryRun: boolean): Promise<NodeRead>;
   /** The names of the nodes matching a label selector (kubectl cordon -l), filtered by the API server. */
   listNodeNames(labelSelector: string): Promise<string[]>;
 }
@@ -83,8 +85,8 @@ export async function cordonForMaintenance(nodes: NodeCalls, node: string, dryRu
       ...(protect ? { metadata: { annotations: protect, resourceVersion: current.metadata?.resourceVersion } } : {}),
     };
     try {
-      await nodes.mergePatchNode(node, patch, dryRun);
-      return { node, already: false };
+      const written = await nodes.mergePatchNode(node, patch, dryRun);
+      return { node, already: false, ...(dryRun ? {} : { written }) };
     } catch (err) {
       if ((err as { code?: unknown }).code !== 409) throw err;
     }
@@ -96,8 +98,8 @@ export function restNodeCalls(rest: KubeRest): NodeCalls {
   const path = (name: string) => `/api/v1/nodes/${encodeURIComponent(name)}`;
   return {
     readNode: (name) => rest.request({ method: 'GET', path: path(name) }),
-    async mergePatchNode(name, patch, dryRun) {
-      await rest.request({
+    mergePatchNode(name, patch, dryRun) {
+      return rest.request({
         method: 'PATCH',
         path: path(name),
         query: dryRun ? { dryRun: 'All' } : undefined,

@@ -44,8 +44,8 @@ export function drainClientFor(client: KubeClient): DrainClient {
 function nodeCalls(core: CoreV1Api): NodeCalls {
   return {
     readNode: (name) => core.readNode({ name }),
-    async mergePatchNode(name, patch, dryRun) {
-      await core.patchNode(
+    mergePatchNode(name, patch, dryRun) {
+      return core.patchNode(
         { name, body: patch, ...(dryRun ? { dryRun: 'All' } : {}) },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       );

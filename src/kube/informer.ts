@@ -6,6 +6,7 @@ import { readListItems } from '../json-list-stream.js';
 import { ApiError } from './rest.js';
 import { listAllPages, type PageRequest } from './list-pages.js';
 import { brokenOff, brokenReadWait, readFailure, retryRead, type RetryWait } from './read-retry.js';
+import { comparableVersions, olderVersion } from './resource-version.js';
 
 /**
  * One kind of object, read once and kept current from a watch, as client-go's reflector and informer keep
@@ -115,6 +116,8 @@ function isExpired(err: unknown): boolean {
 
 export class KindInformer {
   private store = new Map<string, KubeObject>();
+  /** The objects the store holds as this process's own write answered (`own`), by key: that write's resourceVersion. */
+  private readonly ownWrites = new Map<string, string>();
   private resourceVersion = '';
   private readonly listeners = new Set<InformerListener>();
   private readonly stopping = new AbortController();
@@ -200,6 +203,28 @@ export class KindInformer {
 
   get(key: string): KubeObject | undefined {
     return this.store.get(key);
+  }
+
+  /**
+   * The API server's answer to this process's own write of an object the store holds, kept at once: what
+   * reads the objects next (a run's next plan) sees the write without waiting for the watch to bring it.
+   * The watch's versions of the object older than it, still on their way, are passed over until the watch
+   * has caught up with it. False, keeping nothing, when the kind is not followed, the store lacks the
+   * object (it may have been deleted since), or the versions cannot be ordered (kube/resource-version.ts):
+   * the caller waits for the watch then.
+   */
+  own(object: KubeObject): boolean {
+    if (!this.following) return false;
+    const item = this.options.transform(object);
+    const key = objectKey(item);
+    const version = item.metadata?.resourceVersion;
+    const known = this.store.get(key)?.metadata?.resourceVersion;
+    if (!comparableVersions(version, known)) return false;
+    // The watch has brought this write, or a later one, already.
+    if (!olderVersion(known, version)) return true;
+    this.ownWrites.set(key, version!);
+    this.put('upsert', item);
+    return true;
   }
 
   /** Lists the kind again when it cannot be watched; nothing to do while the watch keeps it current. */
@@ -473,9 +498,17 @@ export class KindInformer {
     this.options.onProgress?.(this.store.size, this.store.size, true);
   }
 
-  /** A whole read's objects in place of the store's, with the changes told as the watch would tell them. */
+  /**
+   * A whole read's objects in place of the store's, with the changes told as the watch would tell them; an
+   * own write (`own`) newer than the read's version of its object stays.
+   */
   private replace(fresh: Map<string, KubeObject>, method: ReadMethod): void {
     const old = this.store;
+    for (const [key, version] of this.ownWrites) {
+      const own = old.get(key);
+      if (own && olderVersion(fresh.get(key)?.metadata?.resourceVersion, version)) fresh.set(key, own);
+      else this.ownWrites.delete(key);
+    }
     this.store = fresh;
     this.readMethod = method;
     this.reads += 1;
@@ -488,7 +521,26 @@ export class KindInformer {
     }
   }
 
+  /** A change the watch tells. */
   private apply(event: InformerEvent, object: KubeObject): void {
+    if (!this.behindOwnWrite(event, object)) this.put(event, object);
+  }
+
+  /**
+   * Whether the watch's change of an object is this process's own write the store holds already (`own`), or
+   * older than it: passed over. Once the watch reaches that write, it is the object's source again.
+   */
+  private behindOwnWrite(event: InformerEvent, object: KubeObject): boolean {
+    const key = objectKey(object);
+    const own = this.ownWrites.get(key);
+    if (own === undefined) return false;
+    const version = object.metadata?.resourceVersion;
+    if (event === 'upsert' && olderVersion(version, own)) return true;
+    this.ownWrites.delete(key);
+    return event === 'upsert' && version === own;
+  }
+
+  private put(event: InformerEvent, object: KubeObject): void {
     const key = objectKey(object);
     if (event === 'delete') this.store.delete(key);
     else this.store.set(key, object);

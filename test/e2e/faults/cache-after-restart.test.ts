@@ -2,11 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { V1Node } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '../../../src/cli/kube-connect.js';
 import { openLiveCluster, type LiveCluster } from '../../../src/snapshot/load-live.js';
 import { switchableForwarder, type SwitchableForwarder } from '../../support/proxies.js';
-import { eventually, kubectl, labConnection, labEnv, seedScenario } from '../lab.js';
+import { eventually, kubectl, kubectlJson, labConnection, labEnv, seedScenario } from '../lab.js';
 import { labComponent, restartedApiServer } from './faults.js';
 
 // The live cluster a drain and a run plan from (snapshot/load-live.ts) keeps its objects current from
@@ -26,16 +27,22 @@ describe("the live cluster's cache across an outage", () => {
     await labComponent('start', 'kube-controller-manager');
   });
 
-  it('a snapshot asked for once the network is back has what changed while it was down', async () => {
-    await seedScenario('hello');
+  /** The lab's kubeconfig through a forwarder that the test takes down: the changes the test makes go straight to the API server. */
+  async function throughForwarder(): Promise<{ kubeconfig: string; forwarder: SwitchableForwarder }> {
     const { server } = await labConnection();
     const url = new URL(server);
-    forwarder = await switchableForwarder({ host: url.hostname, port: Number(url.port) });
-    // The cache reaches the API server through the forwarder; the change below goes straight to it.
-    const doc = readFileSync((await labEnv()).KUBECONFIG, 'utf8').replace(server, `https://${forwarder.address}`);
+    const through = await switchableForwarder({ host: url.hostname, port: Number(url.port) });
+    const doc = readFileSync((await labEnv()).KUBECONFIG, 'utf8').replace(server, `https://${through.address}`);
     const kubeconfig = path.join(await mkdtemp(path.join(os.tmpdir(), 'cache-outage-')), 'kubeconfig');
     writeFileSync(kubeconfig, doc);
-    const live = await openLiveCluster(await connect({ kubeconfig }));
+    return { kubeconfig, forwarder: through };
+  }
+
+  it('a snapshot asked for once the network is back has what changed while it was down', async () => {
+    await seedScenario('hello');
+    const through = await throughForwarder();
+    forwarder = through.forwarder;
+    const live = await openLiveCluster(await connect({ kubeconfig: through.kubeconfig }));
     try {
       expect(names(await live.snapshot())).not.toContain('demo/while-down');
 
@@ -48,6 +55,44 @@ describe("the live cluster's cache across an outage", () => {
       expect(live.cache.stale()).toEqual([]);
     } finally {
       live.stop();
+    }
+  });
+
+  it("the process's own write of a node is in the cache at once, and the watch's older versions of it, brought later, never take it back", async () => {
+    await seedScenario('hello');
+    const through = await throughForwarder();
+    forwarder = through.forwarder;
+    const live = await openLiveCluster(await connect({ kubeconfig: through.kubeconfig }));
+    const NODE = 'k8s-node-1';
+    const KEY = 'e2e.kubectl-maint.io/own-write';
+    const annotated = (value: string) =>
+      kubectlJson<V1Node>(['annotate', 'node', NODE, `${KEY}=${value}`, '--overwrite']);
+    const cached = () => (live.cache.get('Node', NODE) as V1Node | undefined)?.metadata?.annotations?.[KEY];
+    const told: Array<string | undefined> = [];
+    const watch = live.cache.watch<V1Node>('Node', (n) => n.metadata?.name === NODE, {
+      onUpsert: (n) => told.push(n.metadata?.annotations?.[KEY]),
+      onDelete: () => told.push('deleted'),
+    });
+    try {
+      await live.snapshot();
+      told.length = 0;
+      // The watch down: two writes it will bring once it is back, in order; the second is the process's own.
+      forwarder.down();
+      await eventually(async () => live.cache.stale().length > 0, 60_000, 'the cache to see its watches break');
+      await annotated('older');
+      expect(live.cache.own('Node', await annotated('own'))).toBe(true);
+      expect(cached()).toBe('own');
+
+      forwarder.up();
+      await live.snapshot();
+      // A write the process did not tell the cache of: the watch brings it, after the two before it.
+      await annotated('later');
+      await eventually(async () => cached() === 'later', 60_000, "the watch to bring the node's later write");
+      expect(told).toEqual(['own', 'later']);
+    } finally {
+      watch.stop();
+      live.stop();
+      await kubectl(['annotate', 'node', NODE, `${KEY}-`]);
     }
   });
 

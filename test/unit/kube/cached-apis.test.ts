@@ -48,3 +48,47 @@ describe('cachedRunApi readNode', () => {
     expect(gets).toEqual(['n1', 'n1']);
   });
 });
+
+describe("cachedRunApi's writes of a node", () => {
+  /** A cache that takes the writes it is given (or refuses them), and records the waits for its watch. */
+  function writableCache(takes: boolean) {
+    const { cache, state } = fakeCache();
+    const owned: string[] = [];
+    const waits: string[] = [];
+    Object.assign(cache, {
+      own: (_kind: string, n: V1Node) => {
+        owned.push(n.metadata?.resourceVersion ?? '');
+        return takes;
+      },
+      waitFor: (_kind: string, key: string) => {
+        waits.push(key);
+        return Promise.resolve(true);
+      },
+    });
+    return { cache, state, owned, waits };
+  }
+  const direct = {
+    annotateNodeIfUnchanged: () => Promise.resolve(node('500')),
+    setNodeConditions: () => Promise.resolve(node('600')),
+  } as unknown as RunApi;
+
+  it('the uncordon as the API server answered goes into the cache, and returns without waiting for the watch', async () => {
+    const { cache, owned, waits } = writableCache(true);
+    const api = cachedRunApi(direct, cache);
+    await api.annotateNodeIfUnchanged('n1', { phase: 'done' }, '400', { uncordon: true });
+    await api.setNodeConditions('n1', []);
+    expect(owned).toEqual(['500', '600']);
+    expect(waits).toEqual([]);
+    // The copy the run's next guarded write reads is the one written, not read again.
+    expect((await api.readNode('n1')).metadata?.resourceVersion).toBe('600');
+  });
+
+  it('an uncordon the cache cannot take waits for the watch to show it', async () => {
+    const { cache, waits } = writableCache(false);
+    const api = cachedRunApi(direct, cache);
+    await api.annotateNodeIfUnchanged('n1', { phase: 'returning' }, '400');
+    expect(waits).toEqual([]);
+    await api.annotateNodeIfUnchanged('n1', { phase: 'done' }, '400', { uncordon: true });
+    expect(waits).toEqual(['n1']);
+  });
+});
