@@ -128,7 +128,9 @@ export async function freshPlan(
     const read = clock.now();
     const inFlightAtRead = s.window.inFlight;
     const snapshot = await deps.loadSnapshot();
-    const plan = planBatch(snapshot, nodes, definition.options, clock.now());
+    const planning = clock.now();
+    const plan = planBatch(snapshot, nodes, definition.options, planning);
+    waits.planned(planning);
     const blocked = blockedWithoutBound(plan, definition.options);
     const verdict = planVerdict({
       blocked: blocked !== null,
@@ -147,9 +149,14 @@ export async function freshPlan(
       if (passOver()) return 'passed-over';
       // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
       // them is back, or its budgets or nodes change (a replacement of theirs became Ready), or a moment later.
-      const woken = await waits.changeOrTimeout(SETTLE_POLL_MS, relevant, (signal) => s.window.slotFreed.next(signal));
+      let freed = false;
+      const woken = await waits.changeOrTimeout(
+        SETTLE_POLL_MS,
+        relevant,
+        async (signal) => (freed = await s.window.slotFreed.next(signal)),
+      );
       if (!woken) return { snapshot, plan, blocked };
-      await waits.notSooner(read);
+      await waits.notSooner(read, !freed);
       deadline = clock.now() + definition.options.budgetTimeoutMs;
       continue;
     }

@@ -138,12 +138,13 @@ class PoolRun implements DrainStep, CommandStep {
         this.emitEta(batch, 'finished', null);
       },
       untilRetry: async (since, slotFreed) => {
+        let freed = false;
         await this.waits.changeOrTimeout(
           SETTLE_POLL_MS,
           (change) => change.kind === 'pdb' || this.runNodes.has(change.name),
-          (signal) => slotFreed.next(signal),
+          async (signal) => (freed = await slotFreed.next(signal)),
         );
-        await this.waits.notSooner(since);
+        await this.waits.notSooner(since, !freed);
       },
       now: () => this.deps.clock.now(),
     };

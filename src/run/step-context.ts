@@ -68,6 +68,14 @@ export const POLL: BackoffSchedule = { initialMs: 250, factor: 2, maxMs: 5_000 }
 export const SETTLE_POLL_MS = 1000;
 /** A fresh plan woken by changes reads a snapshot at most this often: a busy cluster changes all the time. */
 const REPLAN_MIN_MS = 200;
+/**
+ * After a fresh plan that took T, a plan woken by changes waits until this many T have passed since it
+ * ended: on a cluster so big that a plan takes a second, a busy cluster would otherwise keep the run
+ * planning without a pause, its event loop held, its watches falling behind until the API server closes
+ * them. Re-planning holds the main thread a third of the time at most. A node of the window back is not
+ * paced: what it frees is worth planning at once.
+ */
+const REPLAN_IDLE_PER_PLAN = 2;
 
 /**
  * What a node step works with (each step's own interface says which parts it uses): the run's
@@ -134,9 +142,22 @@ export class RunWaits {
     }
   }
 
-  /** Waits out what is left of REPLAN_MIN_MS since `since` (a snapshot read started then). */
-  async notSooner(since: number): Promise<void> {
-    const left = since + REPLAN_MIN_MS - this.deps.clock.now();
+  /** When the run's last fresh plan ended and how long it took (`planned`): what paces the next (`notSooner`). */
+  private lastPlan = { endedAt: -Infinity, tookMs: 0 };
+
+  /** A fresh plan was made, from `startedAt` until now (its own work, not its wait for the cache). */
+  planned(startedAt: number): void {
+    const now = this.deps.clock.now();
+    this.lastPlan = { endedAt: now, tookMs: now - startedAt };
+  }
+
+  /**
+   * Waits out what is left of REPLAN_MIN_MS since `since` (a snapshot read started then) and, unless
+   * `paced` is false, of REPLAN_IDLE_PER_PLAN times the run's last plan since it ended.
+   */
+  async notSooner(since: number, paced = true): Promise<void> {
+    const idle = paced ? this.lastPlan.endedAt + REPLAN_IDLE_PER_PLAN * this.lastPlan.tookMs : -Infinity;
+    const left = Math.max(since + REPLAN_MIN_MS, idle) - this.deps.clock.now();
     if (left > 0) await this.deps.clock.sleep(left, this.signal);
   }
 }
