@@ -32,7 +32,17 @@
  * resets the lab.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync, openSync, readSync, closeSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  openSync,
+  readSync,
+  closeSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -135,7 +145,7 @@ export async function runFleetRunBench(options: FleetRunOptions): Promise<{ text
       'json',
     ];
     const args = [options.maint, 'run', ...flags, '--', reboot, '{node}'];
-    const auditFrom = existsSync(auditLog) ? statSync(auditLog).size : 0;
+    const auditFrom = { size: existsSync(auditLog) ? statSync(auditLog).size : 0, rotated: rotatedLogs(auditLog) };
     log(
       `run over ${nodes} nodes (${benchPods} bare pods, ${deployments * replicas} pods of ${deployments} Deployments)`,
     );
@@ -421,19 +431,41 @@ async function measureRun(command: string, args: readonly string[], env: NodeJS.
 }
 
 /**
- * The run's own requests in the audit log from `from` (a byte offset) on: a watch is logged when its answer
- * starts and again when it ends, so each request is counted once, by its audit ID.
+ * The audit logs the API server rotated `file` into (`audit-<time>.log` beside it, at 100 MB each), oldest
+ * first: their names sort by the time of the rotation.
  */
-function readAudit(file: string, from: number): AuditEvent[] {
-  if (!existsSync(file)) return [];
-  const size = statSync(file).size;
-  const buffer = Buffer.alloc(size - from);
+function rotatedLogs(file: string): string[] {
+  const dir = path.dirname(file);
+  const stem = path.basename(file, '.log');
+  return readdirSync(dir)
+    .filter((name) => name.startsWith(`${stem}-`) && name.endsWith('.log'))
+    .sort()
+    .map((name) => path.join(dir, name));
+}
+
+/** The bytes of `file` from `from` on. */
+function bytesFrom(file: string, from: number): Buffer {
+  const buffer = Buffer.alloc(Math.max(0, statSync(file).size - from));
   const fd = openSync(file, 'r');
   try {
     readSync(fd, buffer, 0, buffer.length, from);
   } finally {
     closeSync(fd);
   }
+  return buffer;
+}
+
+/**
+ * The run's own requests in the audit log since `from` (its size then, and the rotated logs there were):
+ * the first log rotated since holds the start, from that size on; later ones and the current log are read
+ * whole. A watch is logged when its answer starts and again when it ends, so each request is counted
+ * once, by its audit ID.
+ */
+function readAudit(file: string, from: { size: number; rotated: readonly string[] }): AuditEvent[] {
+  if (!existsSync(file)) return [];
+  const rotated = rotatedLogs(file).filter((f) => !from.rotated.includes(f));
+  const logs = [...rotated, file];
+  const buffer = Buffer.concat(logs.map((log, i) => bytesFrom(log, i === 0 ? from.size : 0)));
   const seen = new Set<string>();
   return buffer
     .toString('utf8')
