@@ -302,7 +302,7 @@ async function drive(
         api,
         drain: cachedDrainApi(drainApi(drainClientFor(client)), live.cache, matchesLabelSelector),
         clock: systemClock,
-        loadSnapshot: () => live.snapshot(),
+        loadSnapshot: (builtSince) => live.snapshot(builtSince),
         emit,
         commandLog,
         writeConditions: conditions,

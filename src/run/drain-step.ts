@@ -122,12 +122,14 @@ export async function freshPlan(
   const { deps, definition, waits } = s;
   const { clock } = deps;
   let deadline = clock.now() + definition.options.budgetTimeoutMs;
+  /** When the change this plan reads again for woke it: a snapshot made since shows it. */
+  let woken: number | undefined;
   // What a blocked plan waits for shows on the run's nodes (back, taints lifted) or on its budgets.
   for (;;) {
     const returned = s.phases.returned();
     const read = clock.now();
     const inFlightAtRead = s.window.inFlight;
-    const snapshot = await deps.loadSnapshot();
+    const snapshot = await deps.loadSnapshot(woken);
     const planning = clock.now();
     const plan = planBatch(snapshot, nodes, definition.options, planning);
     waits.planned(planning);
@@ -141,6 +143,7 @@ export async function freshPlan(
       settled: () => unsettled(snapshot, returned, s.moved, definition.id).length === 0,
     });
     if (verdict === 'take') return { snapshot, plan, blocked };
+    woken = undefined;
     if (verdict === 'read-again') continue;
     const budgets = budgetChange(new Set(plan.budgets.map((b) => budgetKey(b.namespace, b.name))));
     const relevant = (change: ClusterChange) =>
@@ -150,18 +153,20 @@ export async function freshPlan(
       // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
       // them is back, or its budgets or nodes change (a replacement of theirs became Ready), or a moment later.
       let freed = false;
-      const woken = await waits.changeOrTimeout(
+      const awake = await waits.changeOrTimeout(
         SETTLE_POLL_MS,
         relevant,
         async (signal) => (freed = await s.window.slotFreed.next(signal)),
       );
-      if (!woken) return { snapshot, plan, blocked };
+      if (!awake) return { snapshot, plan, blocked };
+      woken = clock.now();
       await waits.notSooner(read, !freed);
       deadline = clock.now() + definition.options.budgetTimeoutMs;
       continue;
     }
     // A whole snapshot per read: on a change of what it waits for, or now and then.
     if (!(await waits.changeOrTimeout(SETTLE_POLL_MS, relevant))) return { snapshot, plan, blocked };
+    woken = clock.now();
     await waits.notSooner(read);
   }
 }

@@ -14,8 +14,12 @@ export interface RunDeps {
   readonly api: RunApi;
   readonly drain: DrainApi;
   readonly clock: Clock;
-  /** A fresh picture of the cluster, read before each batch's drain. */
-  readonly loadSnapshot: () => Promise<Snapshot>;
+  /**
+   * A fresh picture of the cluster, read before each batch's drain. With `builtSince` (epoch ms, the run's
+   * clock), one made since then will do even if the cluster changed after: the plans several groups make
+   * after one change share it (and its index, batch-drain.ts planBatch).
+   */
+  readonly loadSnapshot: (builtSince?: number) => Promise<Snapshot>;
   readonly emit: (event: RunEvent) => void;
   /** Write the node lifecycle conditions on node status (the user may patch nodes/status). */
   readonly writeConditions: boolean;

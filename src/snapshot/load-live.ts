@@ -154,8 +154,12 @@ export const streamingNotServedNotice = (kinds: number, of: number) =>
 
 /** The cluster read once and kept current (kube/cluster-cache.ts), for commands that plan more than once. */
 export interface LiveCluster {
-  /** A snapshot of the cluster now: the same one while nothing changed, a new immutable one after a change. */
-  snapshot(): Promise<Snapshot>;
+  /**
+   * A snapshot of the cluster now: the same one while nothing changed, a new immutable one after a change;
+   * with `builtSince` (epoch ms), the last one too when it was made since then, changes after it
+   * notwithstanding.
+   */
+  snapshot(builtSince?: number): Promise<Snapshot>;
   /** What keeps it current, for the watches of the drain and the run (they read nothing more). */
   readonly cache: ClusterCache;
   stop(): void;
@@ -183,18 +187,20 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
   const { context, server } = client.target;
   // Read once: the caller does not change, and params seldom do during a drain.
   const extras = await admissionExtras(client, cache.objects());
-  let last: { generation: number; snapshot: Snapshot } | undefined;
+  let last: { generation: number; builtAt: number; snapshot: Snapshot } | undefined;
   return {
     cache,
-    async snapshot() {
+    async snapshot(builtSince) {
       await cache.refresh();
       // A watch that broke (the API server restarted, the network went) is reopened by the cache; the plan
       // waits for it rather than being made from what the cache held before.
       await cache.current();
       const generation = cache.generation();
-      if (last?.generation !== generation) {
+      const recent = builtSince !== undefined && last !== undefined && last.builtAt >= builtSince;
+      if (last === undefined || (last.generation !== generation && !recent)) {
         last = {
           generation,
+          builtAt: Date.now(),
           snapshot: assembleSnapshot(
             { type: 'live', context, server },
             snapshotObjects(cache.objects(), notServed, facts),

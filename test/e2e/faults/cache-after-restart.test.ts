@@ -96,6 +96,26 @@ describe("the live cluster's cache across an outage", () => {
     }
   });
 
+  it('a snapshot asked for as one made since a moment is the last one when it was made since, though the cluster changed after it', async () => {
+    await seedScenario('hello');
+    const live = await openLiveCluster(await connect({ kubeconfig: (await labEnv()).KUBECONFIG }));
+    const KEY = 'e2e.kubectl-maint.io/since';
+    const annotation = () => (live.cache.get('Node', 'k8s-node-1') as V1Node | undefined)?.metadata?.annotations?.[KEY];
+    try {
+      const before = Date.now();
+      const first = await live.snapshot();
+      await kubectl(['annotate', 'node', 'k8s-node-1', `${KEY}=1`, '--overwrite']);
+      await eventually(async () => annotation() === '1', 60_000, 'the cache to see the change');
+      expect(await live.snapshot(before)).toBe(first);
+      const now = await live.snapshot();
+      expect(now).not.toBe(first);
+      expect(now.nodes.find((n) => n.metadata?.name === 'k8s-node-1')?.metadata?.annotations?.[KEY]).toBe('1');
+    } finally {
+      live.stop();
+      await kubectl(['annotate', 'node', 'k8s-node-1', `${KEY}-`]);
+    }
+  });
+
   it('a snapshot asked for while kube-apiserver is down waits for it, and is made once the watches hold', async () => {
     await seedScenario('hello');
     const live = await openLiveCluster(await connect({ kubeconfig: (await labEnv()).KUBECONFIG }));
