@@ -539,6 +539,25 @@ function analyse(
     `  the run's own time on a node's path (draining to done, less its drain, command and return): median ${s(median(own))}, at most ${s(Math.max(...own))}`,
     `  on each batch's slowest node: ${ownSlowest.map((x) => x.toFixed(2)).join(', ')} s  ${verdict(worst <= TARGETS.overheadPerBatchSeconds, `≤ ${TARGETS.overheadPerBatchSeconds} s a batch`)}`,
   );
+  // A slot's turn: the sliding window starts a node as one is done, so the i-th node done frees the slot of
+  // the (i + width)-th node to start draining. Between them: that node's fresh plan and cordon, and when the
+  // plan is blocked (its budgets still spent by the nodes before it), the wait for them, which no node's
+  // drain, command or return counts.
+  const firstOf = (phase: string) =>
+    batches
+      .flat()
+      .map((node) => at('phase', node, phase))
+      .filter((ms): ms is number => ms !== undefined)
+      .sort((a, b) => a - b);
+  const [draining, done] = [firstOf('draining'), firstOf('done')];
+  const width = batches[0]?.length ?? 0;
+  const turns = done.slice(0, Math.max(0, draining.length - width)).map((ms, i) => (draining[i + width]! - ms) / 1000);
+  if (turns.length > 0) {
+    const sorted = [...turns].sort((a, b) => a - b);
+    lines.push(
+      `  a node done to the next node draining in its slot (the fresh plan, the cordon; a blocked plan's wait for its budgets): median ${s(median(turns))}, 90th percentile ${s(sorted[Math.floor(0.9 * (sorted.length - 1))]!)}, at most ${s(sorted.at(-1)!)}, over ${turns.length} turns`,
+    );
+  }
   // RSS: sampled (peak, end); and after a full collection at each batch's end, its growth per batch: judged by
   // the Theil–Sen slope, which one batch's spike (memory the allocator has not handed back yet) moves little;
   // the least-squares slope, which such a spike moves a lot, is printed beside it.
