@@ -68,6 +68,11 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache, now: () => number
     await cache.waitFor('Node', name, (n) => n !== undefined && !cordoned(n as V1Node), SEEN_WITHIN_MS);
   };
   const copies = cache.follows('Node') ? new NodeCopies(cache, now) : undefined;
+  /** A node as a write of the run answered: the run's copy, and the cache; false when the cache could not take it. */
+  const written = (node: V1Node) => {
+    copies?.seen(node);
+    return cache.own('Node', node);
+  };
   return {
     ...api,
     // A batch's wait for its budgets reads them on every change its watch tells (watchChanges): from the
@@ -88,10 +93,9 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache, now: () => number
       return read;
     },
     async setNodeConditions(name, conditions) {
-      const written = await api.setNodeConditions(name, conditions);
-      copies?.seen(written);
-      cache.own('Node', written);
-      return written;
+      const node = await api.setNodeConditions(name, conditions);
+      written(node);
+      return node;
     },
     async annotateNode(name, annotations, options) {
       await api.annotateNode(name, annotations, options);
@@ -99,14 +103,10 @@ export function cachedRunApi(api: RunApi, cache: ClusterCache, now: () => number
       if (options?.uncordon) await uncordoned(name);
     },
     async annotateNodeIfUnchanged(name, annotations, resourceVersion, options) {
-      const written = await api.annotateNodeIfUnchanged(name, annotations, resourceVersion, options);
-      if (!written) {
-        copies?.stale(name);
-        return written;
-      }
-      copies?.seen(written);
-      if (!cache.own('Node', written) && options?.uncordon) await uncordoned(name);
-      return written;
+      const node = await api.annotateNodeIfUnchanged(name, annotations, resourceVersion, options);
+      if (!node) copies?.stale(name);
+      else if (!written(node) && options?.uncordon) await uncordoned(name);
+      return node;
     },
     watchChanges(onChange) {
       if (!cache.follows('Node') || !cache.follows('PodDisruptionBudget')) return api.watchChanges(onChange);

@@ -152,15 +152,10 @@ export async function freshPlan(
       if (passOver()) return 'passed-over';
       // Other nodes of the window are out, and their drains move pods meanwhile: plan again once one of
       // them is back, or its budgets or nodes change (a replacement of theirs became Ready), or a moment later.
-      let freed = false;
-      const awake = await waits.changeOrTimeout(
-        SETTLE_POLL_MS,
-        relevant,
-        async (signal) => (freed = await s.window.slotFreed.next(signal)),
-      );
-      if (!awake) return { snapshot, plan, blocked };
+      const woke = await waits.changeSlotOrTimeout(SETTLE_POLL_MS, relevant, s.window.slotFreed);
+      if (!woke.awake) return { snapshot, plan, blocked };
       woken = clock.now();
-      await waits.notSooner(read, !freed);
+      await waits.notSooner(read, !woke.freed);
       deadline = clock.now() + definition.options.budgetTimeoutMs;
       continue;
     }

@@ -138,11 +138,10 @@ class PoolRun implements DrainStep, CommandStep {
         this.emitEta(batch, 'finished', null);
       },
       untilRetry: async (since, slotFreed) => {
-        let freed = false;
-        await this.waits.changeOrTimeout(
+        const { freed } = await this.waits.changeSlotOrTimeout(
           SETTLE_POLL_MS,
           (change) => change.kind === 'pdb' || this.runNodes.has(change.name),
-          async (signal) => (freed = await slotFreed.next(signal)),
+          slotFreed,
         );
         await this.waits.notSooner(since, !freed);
       },

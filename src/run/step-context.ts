@@ -3,7 +3,7 @@ import type { Clock } from '../drain/clock.js';
 import type { DrainApi } from '../kube/drain-api.js';
 import type { ClusterChange, RunApi } from '../kube/run-api.js';
 import type { Snapshot } from '../snapshot/types.js';
-import type { ChangeFeed } from './changes.js';
+import type { ChangeFeed, Notifier } from './changes.js';
 import type { runCommand } from './command.js';
 import { durably, type Durability } from './durable.js';
 import type { RunEvent, RunEventBody } from './events.js';
@@ -123,23 +123,33 @@ export class RunWaits {
   }
 
   /**
-   * Until a change `wants` accepts, `also` resolves or `ms` pass, whichever comes first; false when the run
-   * is aborted. The waits that lose the race are dropped.
+   * Until a change `wants` accepts or `ms` pass, whichever comes first; false when the run is aborted. The
+   * waits that lose the race are dropped.
    */
-  async changeOrTimeout(
+  async changeOrTimeout(ms: number, wants: (change: ClusterChange) => boolean): Promise<boolean> {
+    return (await this.changeSlotOrTimeout(ms, wants)).awake;
+  }
+
+  /**
+   * changeOrTimeout, or a node of the window back (`slotFreed`) first: whether that woke it, which
+   * notSooner does not pace.
+   */
+  async changeSlotOrTimeout(
     ms: number,
     wants: (change: ClusterChange) => boolean,
-    also?: (signal: AbortSignal) => Promise<boolean>,
-  ): Promise<boolean> {
+    slotFreed?: Notifier,
+  ): Promise<{ readonly awake: boolean; readonly freed: boolean }> {
     const done = new AbortController();
     const stop = () => done.abort();
     this.signal.addEventListener('abort', stop, { once: true });
+    let freed = false;
     try {
-      return await Promise.race([
+      const awake = await Promise.race([
         this.changes.next(done.signal, wants),
         this.deps.clock.sleep(ms, done.signal),
-        ...(also ? [also(done.signal)] : []),
+        ...(slotFreed ? [slotFreed.next(done.signal).then((woken) => (freed = woken))] : []),
       ]);
+      return { awake, freed };
     } finally {
       this.signal.removeEventListener('abort', stop);
       done.abort();
