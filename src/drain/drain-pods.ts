@@ -31,16 +31,21 @@ export class DrainPods {
 
   /** `explainer`: the drain's, once it is built (it reads the pods too). */
   constructor(
-    request: Pick<DrainRequest, 'targets' | 'dryRun' | 'gracePeriodSeconds'>,
-    maxFailures: number,
+    private readonly request: Pick<DrainRequest, 'targets' | 'dryRun' | 'gracePeriodSeconds'>,
+    private readonly maxFailures: number,
     private readonly explainer: () => Pick<BudgetExplainer, 'explain' | 'explained'>,
     private readonly clock: Pick<Clock, 'now'>,
     private readonly emit: (event: DrainEvent) => void,
   ) {
-    for (const target of request.targets) {
-      const config = podMachineConfig(target, request.dryRun, request.gracePeriodSeconds, maxFailures);
-      this.entries.set(target.ref.uid, { target, config, machine: initialMachine().machine });
-    }
+    for (const target of request.targets) this.add(target);
+  }
+
+  /** A pod the drain takes on: one of the plan's, or one found on a drained node since (late-pods.ts). */
+  add(target: DrainTarget): PodEntry {
+    const config = podMachineConfig(target, this.request.dryRun, this.request.gracePeriodSeconds, this.maxFailures);
+    const entry = { target, config, machine: initialMachine().machine };
+    this.entries.set(target.ref.uid, entry);
+    return entry;
   }
 
   get(uid: string): PodEntry | undefined {

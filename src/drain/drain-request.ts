@@ -4,6 +4,7 @@ import type { EscalationRequest } from './escalation-deadline.js';
 import type { DrainEvent } from './events.js';
 import type { NextCommands } from './summary.js';
 import type { SurgeRequest } from './surge.js';
+import type { ClassifyLatePods } from './late-pods.js';
 import type { DrainTarget, SkippedPod } from './targets.js';
 
 /** What a drain is asked to do: the plan's work and the flags that shape it. */
@@ -36,6 +37,12 @@ export interface DrainRequest {
   readonly signal?: AbortSignal | undefined;
   /** The resume and uncordon commands to suggest, with the user's own flags. */
   readonly commands?: NextCommands | undefined;
+  /**
+   * How a pod found on a drained node after the plan read it is treated (drain/late-pods.ts): the nodes'
+   * pods are listed once they are cordoned, as kubectl lists them, and again once the drain's pods are
+   * gone. Absent: the plan's pods only.
+   */
+  readonly classifyLate?: ClassifyLatePods | undefined;
 }
 
 export interface DrainDeps {

@@ -2,6 +2,7 @@ import type { DrainOptions, DrainPlan, PlanOptions } from '../plan/types.js';
 import { surgeSelects } from '../plan/surge.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { DrainRequest } from './drain-request.js';
+import { latePodsClassifier } from './late-pods.js';
 import { surgeRequest } from './surge-targets.js';
 import { drainTargets } from './targets.js';
 
@@ -62,5 +63,6 @@ export function drainRequestFor(
     ),
     signal: rest.signal,
     commands: rest.commands,
+    classifyLate: latePodsClassifier(snapshot, planOptionsOf(settings, nodes, 0)),
   };
 }

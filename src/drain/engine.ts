@@ -30,8 +30,16 @@ import { clientDryRunState, podWriteOptions, requestWords } from './removal-requ
 import { SurgeRunner, type SurgeWork } from './surge.js';
 import { surgeEndReason, surgeSettled, surgesByPod } from './surge-coordination.js';
 import { GoneTracker } from './wait-for-gone.js';
+import { findLatePods, type LateWork } from './late-pods.js';
+import type { DrainTarget, SkippedPod } from './targets.js';
 
 export type { DrainDeps, DrainRequest } from './drain-request.js';
+
+/**
+ * How often the drained nodes are listed again once the drain's pods are gone: pods still bound to them
+ * after that (a controller that sets spec.nodeName itself ignores the cordon) are left, and said.
+ */
+export const LATE_LISTS = 4;
 
 /**
  * Drains: cordon every node, then evict every target through the Eviction API, each pod driven by its
@@ -62,6 +70,8 @@ class DrainRun {
   private readonly surge: SurgeRunner;
   /** Pod uid → the surge its eviction waits for. */
   private readonly surgeOf: ReadonlyMap<string, SurgeWork>;
+  /** The uids of every pod the drain took on or left alone: a new list of its nodes is compared with them. */
+  private readonly known: Set<string>;
 
   constructor(
     private readonly request: DrainRequest,
@@ -111,6 +121,7 @@ class DrainRun {
     this.budgets.onChange((key, numbers) => this.pods.forWaiters(key, (machine) => budgetChanged(machine, numbers)));
     this.surge = new SurgeRunner(deps.api, request.nodes, this.clock, this.emit);
     this.surgeOf = surgesByPod(request.surge, request.dryRun);
+    this.known = new Set([...request.targets, ...request.skipped].map((pod) => pod.ref.uid));
   }
 
   async run(): Promise<FinishedEvent> {
@@ -135,7 +146,11 @@ class DrainRun {
           await this.surge.restore(left.namespace, left.name, 'an interrupted drain left it surged');
       }
       try {
+        // kubectl lists a node's pods once it is cordoned: a pod bound since the plan read the node is drained
+        // too, and one kubectl's filters refuse stops the drain before its first eviction, as kubectl's does.
+        if ((await this.takeLatePods()).refused) return this.finish();
         await this.driveInGroups();
+        await this.driveLatePods();
       } finally {
         await this.surge.restoreAll(surgeEndReason(this.stop.stoppedBy));
       }
@@ -167,6 +182,63 @@ class DrainRun {
       const heldBack = groupHoldsBack(at + 1, groups.length, failed);
       if (heldBack) return this.warnings.warn(heldBack);
     }
+  }
+
+  /**
+   * Once the drain's pods are gone, its nodes are listed again: a pod bound since (by a scheduler that had
+   * not yet seen the cordon) is drained too, up to LATE_LISTS lists; one found by the last list is left,
+   * and fails the drain. A drain with a failed pod lists nothing more: it has not drained its nodes anyway.
+   */
+  private async driveLatePods(): Promise<void> {
+    for (let list = 1; list <= LATE_LISTS; list++) {
+      if (this.pods.all().some((entry) => entry.machine.state.phase === 'failed')) return;
+      const { entries } = await this.takeLatePods(list === LATE_LISTS);
+      if (entries.length === 0) return;
+      await Promise.all(entries.map((entry) => this.drive(entry)));
+    }
+  }
+
+  /**
+   * Lists the drained nodes' pods and takes on those the drain does not know, as the plan would have
+   * treated them: pods to evict (returned, for the caller to drive), pods left alone (said skipped) and
+   * pods kubectl's filters refuse (failed, with kubectl's reason). `last`: the pods to evict are failed too.
+   */
+  private async takeLatePods(last = false): Promise<{ entries: PodEntry[]; refused: boolean }> {
+    const { classifyLate, dryRun, nodes } = this.request;
+    if (!classifyLate || dryRun !== 'none' || this.stop.signal.aborted) return { entries: [], refused: false };
+    let work: LateWork;
+    try {
+      const nowSeconds = Math.floor(this.clock.now() / 1000);
+      work = await findLatePods(this.deps.api, nodes, this.known, classifyLate, nowSeconds);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.warnings.once(
+        'list late pods',
+        `cannot list the pods of ${nodes.join(', ')} again (${message}): a pod bound since the plan read them is not drained`,
+      );
+      return { entries: [], refused: false };
+    }
+    for (const pod of [...work.targets, ...work.skipped, ...work.refused]) this.known.add(pod.ref.uid);
+    const joining = last ? [] : work.targets;
+    const failing = [
+      ...work.refused.map(({ ref, reason }) => ({ ref, error: `bound to ${ref.node} since the plan: ${reason}` })),
+      ...(last ? work.targets : []).map(({ ref }) => ({
+        ref,
+        error: `bound to ${ref.node} again after ${LATE_LISTS} lists of its pods: something binds pods to it despite the cordon`,
+      })),
+    ];
+    if (joining.length + failing.length > 0) {
+      const pods = [...joining.map((t) => t.ref), ...failing.map((f) => f.ref)];
+      this.emit({ type: 'late-pods', atMs: this.clock.now(), pods });
+    }
+    for (const { ref, reason } of work.skipped) this.pods.show(ref, { phase: 'skipped', reason });
+    for (const { ref, error } of failing) {
+      const entry = this.pods.add(lateTargetOf(ref, work.targets));
+      this.pods.update(entry, { ...entry.machine, state: { phase: 'failed', error } });
+    }
+    const entries = joining.map((target) => this.pods.add(target));
+    for (const entry of entries) this.pods.show(entry.target.ref, entry.machine.state);
+    return { entries, refused: work.refused.length > 0 };
   }
 
   /**
@@ -289,4 +361,9 @@ class DrainRun {
     this.emit(event);
     return event;
   }
+}
+
+/** The target of a pod found late that the drain fails rather than drives: its own, or a bare one (refused). */
+function lateTargetOf(ref: SkippedPod['ref'], targets: readonly DrainTarget[]): DrainTarget {
+  return targets.find((t) => t.ref.uid === ref.uid) ?? { ref, method: 'evict', pdbs: [], ownGraceSeconds: 0 };
 }

@@ -120,6 +120,16 @@ export type DrainEvent =
     }
   | { readonly type: 'pod'; readonly atMs: number; readonly pod: PodRef; readonly state: PodDrainState }
   | {
+      /**
+       * Pods found on a drained node that the plan did not show (bound since it read the node): listed again
+       * once the node is cordoned, as kubectl lists it, and once the drain's pods are gone. The drain evicts
+       * them as the plan would have; each pod's states follow in `pod` events.
+       */
+      readonly type: 'late-pods';
+      readonly atMs: number;
+      readonly pods: readonly PodRef[];
+    }
+  | {
       /** `pod`: the pod whose eviction (or delete) the API server answered with this `Warning:` header. */
       readonly type: 'warning';
       readonly atMs: number;

@@ -32,7 +32,7 @@ export interface DrainTargets {
 }
 
 const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
-const DEFAULT_GRACE_SECONDS = 30;
+export const DEFAULT_GRACE_SECONDS = 30;
 
 /**
  * The engine's own guard, whatever the plan says: a DaemonSet's pod would be recreated on the node at

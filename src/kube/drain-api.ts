@@ -20,7 +20,7 @@ import type { DrainClient } from './drain-client.js';
 import { evictPod, type PodWriteOptions } from './eviction.js';
 import type { RunningWatch, WatchHandlers } from './list-watch.js';
 import { listPdbsInNamespace, watchPdbsInNamespace } from './pdb-watch.js';
-import { listPodsMatching } from './pod-list.js';
+import { listPodsMatching, listPodsOnNode } from './pod-list.js';
 import { readPodOrNull, watchPodsOnNode } from './pod-watch.js';
 
 /**
@@ -38,6 +38,8 @@ export interface DrainApi {
   readPod(namespace: string, name: string): Promise<V1Pod | null>;
   /** The pods of a namespace a budget's selector selects: what keeps the budget from freeing up. */
   listPods(namespace: string, selector: V1LabelSelector): Promise<V1Pod[]>;
+  /** The pods bound to a node, read from the API server now (never a watch's copy). */
+  listPodsOnNode(node: string): Promise<V1Pod[]>;
   watchPodsOnNode(node: string, handlers: WatchHandlers<V1Pod>): RunningWatch;
   watchPdbs(namespace: string, handlers: WatchHandlers<V1PodDisruptionBudget>): RunningWatch;
   /** The budgets of a namespace, read now (which ones select a pod the API refused for having several). */
@@ -62,6 +64,7 @@ export function drainApi(client: DrainClient): DrainApi {
     deletePod: (options) => deletePod(client, options),
     readPod: (namespace, name) => readPodOrNull(client, namespace, name),
     listPods: (namespace, selector) => listPodsMatching(client, namespace, selector),
+    listPodsOnNode: (node) => listPodsOnNode(client, node),
     watchPodsOnNode: (node, handlers) => watchPodsOnNode(client, node, handlers),
     watchPdbs: (namespace, handlers) => watchPdbsInNamespace(client, namespace, handlers),
     listPdbs: (namespace) => listPdbsInNamespace(client, namespace),

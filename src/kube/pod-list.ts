@@ -12,6 +12,15 @@ export async function listPodsMatching(
 }
 
 /**
+ * LIST the pods bound to a node, in every namespace, read from the API server now (no resourceVersion: a
+ * consistent read, never the watch's copy): kubectl drain's list of a node's pods, made once it is cordoned.
+ */
+export async function listPodsOnNode(client: DrainClient, node: string): Promise<V1Pod[]> {
+  const list = await client.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${node}` });
+  return list.items;
+}
+
+/**
  * A LabelSelector in the query form the API server parses (`app=web,tier in (a,b),!canary`), as
  * metav1.LabelSelectorAsSelector writes it. The empty selector is the empty string: every pod.
  */

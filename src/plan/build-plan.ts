@@ -442,10 +442,15 @@ function drainEta(
 
 /** The pods kubectl drain lists: bound to a drained node and matching --pod-selector, in plan order. */
 function podsToDrain(index: ClusterIndex, nodes: readonly string[], podSelector: string | undefined): V1Pod[] {
-  const selector = podSelector ? parseLabelSelector(podSelector) : undefined;
   const pods = nodes.flatMap((node) => index.podsOnNode(node));
-  const selected = selector ? pods.filter((pod) => matchesLabelSelector(pod.metadata?.labels, selector)) : pods;
-  return selected.sort(byNodeNamespaceName);
+  return selectedByPodSelector(pods, podSelector).sort(byNodeNamespaceName);
+}
+
+/** The pods --pod-selector selects (every pod without it): the only pods kubectl drain lists. */
+export function selectedByPodSelector(pods: readonly V1Pod[], podSelector: string | undefined): V1Pod[] {
+  if (!podSelector) return [...pods];
+  const selector = parseLabelSelector(podSelector);
+  return pods.filter((pod) => matchesLabelSelector(pod.metadata?.labels, selector));
 }
 
 function byNodeNamespaceName(a: V1Pod, b: V1Pod): number {

@@ -2,7 +2,7 @@ import type { DrainEvent, PodDrainState, PodRef } from '../drain/events.js';
 import type { FinishedEvent } from '../drain/summary.js';
 import { followTimeLeft, secondsLeft, wavesLeft, type PlannedTimes, type TimeLeft } from '../drain/time-left.js';
 import type { DrainPlan, Verdict } from '../plan/types.js';
-import { escalationText, groupStartText, surgeText } from './drain-pod-text.js';
+import { escalationText, groupStartText, latePodsText, surgeText } from './drain-pod-text.js';
 import { qualified, qualifiedPdb } from './format.js';
 import { wayOutText } from './plan-advice.js';
 import { blockedWords, type BlockedWords } from './plan-sections.js';
@@ -334,6 +334,26 @@ function applyEvent(state: DrainProgress, event: DrainEvent): DrainProgress {
           { id: `${state.log.length}`, kind: 'note', atMs: event.atMs, message: groupStartText(event) },
         ],
       };
+    case 'late-pods': {
+      const known = new Set(state.pods.map((p) => p.pod.uid));
+      const joining = event.pods
+        .filter((pod) => !known.has(pod.uid))
+        .map((pod): PodProgress => ({
+          pod,
+          state: { phase: 'queued' },
+          phaseSinceMs: event.atMs,
+          pdb: null,
+          counted: true,
+        }));
+      return {
+        ...state,
+        pods: [...state.pods, ...joining],
+        log: [
+          ...state.log,
+          { id: `${state.log.length}`, kind: 'warning', atMs: event.atMs, message: latePodsText(event) },
+        ],
+      };
+    }
     case 'escalating':
       return {
         ...state,

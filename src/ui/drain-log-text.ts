@@ -10,6 +10,7 @@ import {
   escalationText,
   goneVerb,
   groupStartText,
+  latePodsText,
   surgeText,
 } from './drain-pod-text.js';
 import { formatMs, qualified } from './format.js';
@@ -49,6 +50,8 @@ export function drainEventLines(before: DrainProgress, event: DrainEvent): Drain
       return [err(`Warning: ${event.message}`)];
     case 'group':
       return [out(groupStartText(event))];
+    case 'late-pods':
+      return [err(`Warning: ${latePodsText(event)}`)];
     case 'escalating':
       return [err(`Warning: ${escalationText(event)}`)];
     case 'surge':

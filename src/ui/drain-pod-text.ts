@@ -181,6 +181,14 @@ export function groupStartText(event: Extract<DrainEvent, { type: 'group' }>): s
   return `drain-order group ${event.position} of ${event.of} starts (the groups before it are gone): ${names}`;
 }
 
+/** "1 pod on node-1 the plan did not show (bound since it read the node): demo/late". */
+export function latePodsText(event: Extract<DrainEvent, { type: 'late-pods' }>): string {
+  const nodes = [...new Set(event.pods.map((p) => p.node))];
+  const names = event.pods.map((p) => qualified(p)).join(', ');
+  const it = nodes.length === 1 ? 'the node' : 'the nodes';
+  return `${plural(event.pods.length, 'pod')} on ${nodes.join(', ')} the plan did not show (bound since it read ${it}): ${names}`;
+}
+
 /** The loud line of an escalation: which pod, which budget, how long it refused, and that the budget is broken. */
 export function escalationText(event: Extract<DrainEvent, { type: 'escalating' }>): string {
   return (

@@ -153,6 +153,21 @@ export interface MaintReads {
 const isSelected = (uri: string) => /[?&](fieldSelector|labelSelector)=/.test(uri);
 
 /**
+ * Of `other` reads: a drain's LISTs of one node's pods, by node (made once the node is cordoned and once its
+ * pods are gone, from the API server, drain/late-pods.ts), and the rest.
+ */
+export function nodePodLists(other: readonly string[]): { byNode: Map<string, number>; rest: string[] } {
+  const byNode = new Map<string, number>();
+  const rest: string[] = [];
+  for (const read of other) {
+    const node = /^list \/api\/v1\/pods\?fieldSelector=spec\.nodeName%3D([^&]+)$/.exec(read)?.[1];
+    if (node) byNode.set(decodeURIComponent(node), (byNode.get(decodeURIComponent(node)) ?? 0) + 1);
+    else rest.push(read);
+  }
+  return { byNode, rest };
+}
+
+/**
  * The plugin's reads in `events`. GETs are not among them (the lab's audit policy logs only those of
  * budgets and nodes, budgetGets and nodeGets): they read one object, right before a write that depends on it
  * (docs/reads.md).

@@ -4,7 +4,17 @@ import { connect } from '../../src/cli/kube-connect.js';
 import { ClusterCache } from '../../src/kube/cluster-cache.js';
 import { permissionsOf } from '../../src/kube/permissions.js';
 import { leaseName } from '../../src/run/state.js';
-import { auditMark, auditSince, maintReads, nodeConflicts, nodeGets, nodeRequests, type MaintReads } from './audit.js';
+import {
+  auditMark,
+  auditSince,
+  maintReads,
+  nodeConflicts,
+  nodeGets,
+  nodePodLists,
+  nodeRequests,
+  type MaintReads,
+} from './audit.js';
+import { LATE_LISTS } from '../../src/drain/engine.js';
 import { runMaint } from './drain-run.js';
 import { labComponent, restartedApiServer } from './faults/faults.js';
 import { eventually, kubectl, kubectlJson, labEnv, labUserKubeconfig, seedScenario } from './lab.js';
@@ -65,11 +75,19 @@ describe('the reads of kubectl maint, in the API server audit log', () => {
       JSON.stringify([...gets]),
     ).toEqual([]);
     // The drains of the run follow their pods and budgets from the cache, the run its nodes and budgets:
-    // no list or watch of one node's pods, one namespace's budgets, one node. The one other read is the
-    // run's check, before it writes, that its state namespace exists (listed by name).
+    // no watch of one node's pods, one namespace's budgets, one node. Each drain lists its nodes' pods from
+    // the API server once they are cordoned and once they are empty, as kubectl lists them after its
+    // cordon. The one other read is the run's check, before it writes, that its state namespace exists.
+    const lists = nodePodLists(reads.other);
+    expect([...lists.byNode.keys()].sort()).toEqual(POOL);
+    const listed = [...lists.byNode.values()];
+    expect(
+      listed.every((n) => n >= 2 && n <= 1 + LATE_LISTS),
+      JSON.stringify([...lists.byNode]),
+    ).toBe(true);
     const stateNamespace = `list /api/v1/namespaces?${`fieldSelector=${encodeURIComponent('metadata.name=kubectl-maint')}`}`;
-    expect(reads.other.filter((read) => read !== stateNamespace)).toEqual([]);
-    expect(reads.other.filter((read) => read === stateNamespace)).toHaveLength(1);
+    expect(lists.rest.filter((read) => read !== stateNamespace)).toEqual([]);
+    expect(lists.rest.filter((read) => read === stateNamespace)).toHaveLength(1);
     // The run's own state, apart from the cluster's kinds: its one Lease in the state namespace, listed
     // once and watched by name (client-node's ListWatch), however many batches.
     const runId = started?.type === 'run-started' ? started.runId : '';
@@ -90,7 +108,10 @@ describe('the reads of kubectl maint, in the API server audit log', () => {
     expect(run.events.some((e) => e.type === 'pod' && e.state.phase === 'waiting-for-budget')).toBe(true);
     const reads = maintReads(await auditSince(mark));
     expectOneStreamingReadPerKind(reads);
-    expect(reads.other).toEqual([]);
+    // Besides: the node's pods, listed from the API server once it is cordoned and once it is empty.
+    const lists = nodePodLists(reads.other);
+    expect(lists.rest).toEqual([]);
+    expect(lists.byNode).toEqual(new Map([['k8s-node-1', 2]]));
     expect(reads.leases).toEqual([]);
     // Only the pods and the budgets are followed after their read (a drain plans once).
     expect([...reads.resumed.keys()].filter((r) => r !== 'pods' && r !== 'poddisruptionbudgets')).toEqual([]);

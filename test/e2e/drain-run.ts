@@ -77,28 +77,42 @@ export function drainNode1(...flags: string[]): Promise<DrainRun> {
 }
 
 /**
- * Starts `kubectl maint ARGS…` (-o json) and sends `signal` as soon as `ready` holds for the events so far:
- * in the same turn as the output that made it hold, so the drain has not gone further than the test meant.
+ * Starts `kubectl maint ARGS…` (-o json) and calls `act` once `ready` holds for the events so far: in the
+ * same turn as the output that made it hold, so the command has not gone further than the test meant. A
+ * failed `act` stops the command and fails the test.
  */
-export async function signalWhen(
+export async function actWhen(
+  args: readonly string[],
+  ready: (events: DrainEvent[]) => boolean,
+  act: (child: ResultPromise<{ reject: false }>) => void | Promise<void>,
+  what: string,
+): Promise<DrainRun> {
+  const { child } = await startMaint(args);
+  let stdout = '';
+  let acted: Promise<void> | undefined;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    // Only whole lines: a chunk may end in the middle of an event.
+    if (acted || !ready(asRun(0, stdout.slice(0, stdout.lastIndexOf('\n') + 1), '').events)) return;
+    acted = Promise.resolve(act(child)).catch((error: unknown) => {
+      child.kill('SIGTERM');
+      throw error;
+    });
+    acted.catch(() => undefined); // awaited below, once the command has ended
+  });
+  const result = await child;
+  expect(acted, `the command ended before ${what}`).toBeDefined();
+  await acted;
+  return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
+}
+
+/** Starts `kubectl maint ARGS…` (-o json) and sends `signal` as soon as `ready` holds for the events so far. */
+export function signalWhen(
   args: readonly string[],
   signal: NodeJS.Signals,
   ready: (events: DrainEvent[]) => boolean,
 ): Promise<DrainRun> {
-  const { child } = await startMaint(args);
-  let stdout = '';
-  let sent = false;
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    // Only whole lines: a chunk may end in the middle of an event.
-    if (!sent && ready(asRun(0, stdout.slice(0, stdout.lastIndexOf('\n') + 1), '').events)) {
-      sent = true;
-      child.kill(signal);
-    }
-  });
-  const result = await child;
-  expect(sent, `the drain ended before the point where the test sends it ${signal}`).toBe(true);
-  return asRun(result.exitCode ?? -1, String(result.stdout), String(result.stderr));
+  return actWhen(args, ready, (child) => void child.kill(signal), `the point where the test sends it ${signal}`);
 }
 
 export function asRun(exitCode: number, stdout: string, stderr: string): DrainRun {

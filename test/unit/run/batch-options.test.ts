@@ -100,9 +100,24 @@ describe("run's batches take drain's flags whole", () => {
       const plan = buildPlan(new ClusterIndex(snapshot), planOptionsOf(drain, ['n1'], now));
       expect(planBatch(snapshot, ['n1'], options, NOW_MS)).toEqual(plan);
       const signal = new AbortController().signal;
-      const { commands: _ours, ...batch } = batchDrainRequest(snapshot, plan, ['n1'], options, signal);
-      const { commands: _theirs, ...alone } = drainRequestFor(drain, plan, snapshot, { dryRun: 'none', signal });
+      const {
+        commands: _ours,
+        classifyLate: batchLate,
+        ...batch
+      } = batchDrainRequest(snapshot, plan, ['n1'], options, signal);
+      const {
+        commands: _theirs,
+        classifyLate: aloneLate,
+        ...alone
+      } = drainRequestFor(drain, plan, snapshot, { dryRun: 'none', signal });
       expect(batch).toEqual(alone);
+      // A pod found on the node after the plan is treated alike too: n1's pods, as if bound anew.
+      const anew = snapshot.pods
+        .filter((p) => p.spec?.nodeName === 'n1')
+        .map((p) => ({ ...p, metadata: { ...p.metadata, uid: `${p.metadata?.uid}-anew` } }));
+      expect(anew.length).toBeGreaterThan(0);
+      expect(batchLate?.(anew, now)).toEqual(aloneLate?.(anew, now));
+      expect(batchLate?.(anew, now).targets.length).toBeGreaterThan(0);
     },
   );
 

@@ -17,6 +17,7 @@ import {
   helloDrain,
   podEvent,
   PROXY,
+  podRef,
   started,
   T0,
   waiting,
@@ -129,6 +130,21 @@ describe('reduceDrainEvents', () => {
 
   it('measures elapsed time from started to the latest event', () => {
     expect(fold(helloDrain().slice(0, 8)).elapsedMs).toBe(13_000);
+  });
+
+  it('counts the pods the drain found on its node after the plan, and says so once', () => {
+    const late = podRef('late');
+    const progress = fold([
+      started([HELLO_A]),
+      { type: 'late-pods', atMs: T0 + 5000, pods: [late] },
+      podEvent(late, 5, { phase: 'queued' }),
+      podEvent(late, 6, { phase: 'evicting', attempt: 1 }),
+    ]);
+    expect(progress.counts.total).toBe(2);
+    expect(phases(progress)).toEqual({ 'hello-a': 'queued', late: 'evicting' });
+    expect(progress.log.map((l) => (l.kind === 'warning' ? l.message : l.kind))).toEqual([
+      '1 pod on k8s-node-1 the plan did not show (bound since it read the node): demo/late',
+    ]);
   });
 
   it('adds a pod it was not told about rather than dropping its events', () => {

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { DrainEvent } from '../../../src/drain/events.js';
 import { drainErrorLine, drainEventLines, type DrainLine } from '../../../src/ui/drain-log-text.js';
 import { initialDrainProgress, reduceDrainEvents } from '../../../src/ui/drain-live-state.js';
-import { cordoned, finished, HELLO_A, HELLO_B, helloDrain, podEvent, started, waiting } from './drain-fixture.js';
+import {
+  cordoned,
+  finished,
+  HELLO_A,
+  HELLO_B,
+  helloDrain,
+  podEvent,
+  podRef,
+  started,
+  T0,
+  waiting,
+} from './drain-fixture.js';
 
 /** Every line a stream of events prints, as "stdout: …" / "stderr: …". */
 function linesOf(events: readonly DrainEvent[]): string[] {
@@ -40,6 +51,21 @@ describe('drainEventLines', () => {
     { already: false, dryRun: true, mode: 'server' as const, line: 'node/k8s-node-1 cordoned (server dry run)' },
   ])('cordon reads "$line"', ({ already, dryRun, mode, line }) => {
     expect(linesOf([started([], mode), cordoned(0, already, dryRun)])).toEqual([`stdout: ${line}`]);
+  });
+
+  it('warns of the pods found on the nodes after the plan, before their own lines', () => {
+    const lateA = podRef('late-a');
+    const lateB = podRef('late-b', 'demo', 'k8s-node-2');
+    expect(
+      linesOf([
+        started([HELLO_A]),
+        { type: 'late-pods', atMs: T0, pods: [lateA, lateB] },
+        podEvent(lateA, 1, { phase: 'evicting', attempt: 1 }),
+      ]),
+    ).toEqual([
+      'stderr: Warning: 2 pods on k8s-node-1, k8s-node-2 the plan did not show (bound since it read the nodes): demo/late-a, demo/late-b',
+      'stdout: evicting pod demo/late-a',
+    ]);
   });
 
   it('prints "evicting pod" once per pod, not on every retry', () => {
