@@ -1,5 +1,7 @@
 import type { V1LabelSelector, V1Pod } from '@kubernetes/client-node';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DrainClient } from './drain-client.js';
+import { retryRead } from './read-retry.js';
 
 /** LIST the pods of a namespace that a label selector (a budget's) selects. */
 export async function listPodsMatching(
@@ -16,7 +18,11 @@ export async function listPodsMatching(
  * consistent read, never the watch's copy): kubectl drain's list of a node's pods, made once it is cordoned.
  */
 export async function listPodsOnNode(client: DrainClient, node: string): Promise<V1Pod[]> {
-  const list = await client.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${node}` });
+  // Sent again after APF's 429 or a break, as the cache's reads are: an answer the drain's claim rests on.
+  const list = await retryRead(() => client.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${node}` }), {
+    brokenOff: true,
+    sleep: (ms) => sleep(ms),
+  });
   return list.items;
 }
 
