@@ -25,7 +25,7 @@ export function indexAndNodes(snapshot: Snapshot, selection: NodeSelection): { i
   for (const warning of snapshot.warnings.filter((w) => !isScopedKindWarning(w))) {
     writeErr(`warning: ${warning}\n`);
   }
-  const index = new ClusterIndex(snapshot);
+  const index = ClusterIndex.of(snapshot);
   return { index, nodes: resolveNodes(index, selection) };
 }
 

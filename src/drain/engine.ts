@@ -31,7 +31,6 @@ import { SurgeRunner, type SurgeWork } from './surge.js';
 import { surgeEndReason, surgeSettled, surgesByPod } from './surge-coordination.js';
 import { GoneTracker } from './wait-for-gone.js';
 import { findLatePods, type LateWork } from './late-pods.js';
-import type { DrainTarget, SkippedPod } from './targets.js';
 
 export type { DrainDeps, DrainRequest } from './drain-request.js';
 
@@ -220,20 +219,24 @@ class DrainRun {
     }
     for (const pod of [...work.targets, ...work.skipped, ...work.refused]) this.known.add(pod.ref.uid);
     const joining = last ? [] : work.targets;
+    // A refused pod is never driven: its target only carries it into the summary.
     const failing = [
-      ...work.refused.map(({ ref, reason }) => ({ ref, error: `bound to ${ref.node} since the plan: ${reason}` })),
-      ...(last ? work.targets : []).map(({ ref }) => ({
-        ref,
-        error: `bound to ${ref.node} again after ${LATE_LISTS} lists of its pods: something binds pods to it despite the cordon`,
+      ...work.refused.map(({ ref, reason }) => ({
+        target: { ref, method: 'evict' as const, pdbs: [], ownGraceSeconds: 0 },
+        error: `bound to ${ref.node} since the plan: ${reason}`,
+      })),
+      ...(last ? work.targets : []).map((target) => ({
+        target,
+        error: `bound to ${target.ref.node} again after ${LATE_LISTS} lists of its pods: something binds pods to it despite the cordon`,
       })),
     ];
     if (joining.length + failing.length > 0) {
-      const pods = [...joining.map((t) => t.ref), ...failing.map((f) => f.ref)];
+      const pods = [...joining, ...failing.map((f) => f.target)].map((t) => t.ref);
       this.emit({ type: 'late-pods', atMs: this.clock.now(), pods });
     }
     for (const { ref, reason } of work.skipped) this.pods.show(ref, { phase: 'skipped', reason });
-    for (const { ref, error } of failing) {
-      const entry = this.pods.add(lateTargetOf(ref, work.targets));
+    for (const { target, error } of failing) {
+      const entry = this.pods.add(target);
       this.pods.update(entry, { ...entry.machine, state: { phase: 'failed', error } });
     }
     const entries = joining.map((target) => this.pods.add(target));
@@ -361,9 +364,4 @@ class DrainRun {
     this.emit(event);
     return event;
   }
-}
-
-/** The target of a pod found late that the drain fails rather than drives: its own, or a bare one (refused). */
-function lateTargetOf(ref: SkippedPod['ref'], targets: readonly DrainTarget[]): DrainTarget {
-  return targets.find((t) => t.ref.uid === ref.uid) ?? { ref, method: 'evict', pdbs: [], ownGraceSeconds: 0 };
 }

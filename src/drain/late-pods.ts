@@ -21,15 +21,14 @@ export type ClassifyLatePods = (pods: readonly V1Pod[], nowEpochSeconds: number)
 
 /**
  * How the drain treats the pods it finds on its nodes after its plan read them, judged on the state the
- * plan read with the plan's options (`nowEpochSeconds` given at each call). The index is built the first time a pod is found: seldom, and only
- * then worth its cost.
+ * plan read with the plan's options (`nowEpochSeconds` given at each call), from the index the plan was
+ * made from (ClusterIndex.of).
  */
 export function latePodsClassifier(snapshot: Snapshot, options: PlanOptions): ClassifyLatePods {
-  let index: ClusterIndex | undefined;
   return (pods, nowEpochSeconds) => {
     const selected = selectedByPodSelector(pods, options.podSelector);
     if (selected.length === 0) return { targets: [], skipped: [], refused: [] };
-    index ??= new ClusterIndex(snapshot);
+    const index = ClusterIndex.of(snapshot);
     const targets: DrainTarget[] = [];
     const skipped: SkippedPod[] = [];
     const refused: SkippedPod[] = [];
@@ -55,7 +54,7 @@ export function latePodsClassifier(snapshot: Snapshot, options: PlanOptions): Cl
   };
 }
 
-export function refOfPod(pod: V1Pod): PodRef {
+function refOfPod(pod: V1Pod): PodRef {
   return {
     namespace: pod.metadata?.namespace ?? 'default',
     name: pod.metadata?.name ?? '',

@@ -25,18 +25,9 @@ export function batchPlanOptions(options: RunOptions, nodes: readonly string[], 
   return planOptionsOf(options.drain, nodes, nowEpochSeconds);
 }
 
-/**
- * Each snapshot's index, built once however many groups plan from it: on a big cluster the index and the
- * scheduler's cache it carries (plan/scheduling/scheduler-cache.ts) are most of a plan's work, and a plan
- * changes neither (an audit plans every node from one).
- */
-const indexes = new WeakMap<Snapshot, ClusterIndex>();
-
 /** The batch's fresh plan against the cluster as it is now (earlier batches moved pods around). */
 export function planBatch(snapshot: Snapshot, nodes: readonly string[], options: RunOptions, nowMs: number): DrainPlan {
-  let index = indexes.get(snapshot);
-  if (!index) indexes.set(snapshot, (index = new ClusterIndex(snapshot)));
-  return buildPlan(index, batchPlanOptions(options, nodes, Math.floor(nowMs / 1000)));
+  return buildPlan(ClusterIndex.of(snapshot), batchPlanOptions(options, nodes, Math.floor(nowMs / 1000)));
 }
 
 /**

@@ -29,11 +29,25 @@ export interface SnapshotChanges {
   readonly pdbs: readonly V1PodDisruptionBudget[];
 }
 
+/** Each snapshot's index (ClusterIndex.of). */
+const indexes = new WeakMap<Snapshot, ClusterIndex>();
+
 /**
  * Indexes built once per snapshot so that no rule scans all pods per pod: pods by node, by namespace
  * and by (namespace, label key, label value); budgets by namespace; nodes and owners by name.
  */
 export class ClusterIndex {
+  /**
+   * The snapshot's index, built the first time it is asked for: on a big cluster the index and the
+   * scheduler's cache it carries (plan/scheduling/scheduler-cache.ts) are most of a plan's work, and a plan
+   * changes neither (an audit plans every node from one), so every plan of one snapshot shares it.
+   */
+  static of(snapshot: Snapshot): ClusterIndex {
+    let index = indexes.get(snapshot);
+    if (!index) indexes.set(snapshot, (index = new ClusterIndex(snapshot)));
+    return index;
+  }
+
   readonly snapshot: Snapshot;
   private readonly nodesByName: Map<string, V1Node>;
   private readonly podsByNode: Map<string, V1Pod[]>;
