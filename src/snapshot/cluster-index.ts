@@ -21,7 +21,7 @@ const labelKey = (namespace: string, key: string, value: string) => `${namespace
 export interface SnapshotChanges {
   /** Pods of the snapshot (the same objects) that are gone. */
   readonly removedPods: readonly V1Pod[];
-  /** New pods, appended after the snapshot's own. */
+  /** New pods (withChanges appends them after the snapshot's own). */
   readonly addedPods: readonly V1Pod[];
   /** Node objects that replace the snapshot's node of the same name. */
   readonly replacedNodes: readonly V1Node[];
@@ -32,6 +32,42 @@ export interface SnapshotChanges {
 /** Each snapshot's index (ClusterIndex.of). */
 const indexes = new WeakMap<Snapshot, ClusterIndex>();
 
+/** The index of the snapshot a later one was made after (ClusterIndex.follows), until the later one's is built. */
+const predecessors = new WeakMap<Snapshot, ClusterIndex>();
+
+/** How an index was derived from an earlier one, for the scheduler's cache to derive its own the same way. */
+export interface IndexDerivation {
+  readonly index: ClusterIndex;
+  readonly changes: SnapshotChanges;
+}
+
+/** The pods and nodes one index's state differs from another's by (see ClusterIndex's derived constructor). */
+export interface PodMoves {
+  readonly removed: ReadonlySet<V1Pod>;
+  /** In the new snapshot's order. */
+  readonly added: readonly V1Pod[];
+  readonly replacedNodes: readonly V1Node[];
+  /** Each pod's place in the new snapshot, where an added pod is not after every kept one; else null. */
+  readonly ordinals: ReadonlyMap<V1Pod, number> | null;
+  /** Whether the owner kinds hold the same objects: their map is then shared. */
+  readonly sameOwners: boolean;
+}
+
+/** The owner kinds the index looks up, by the kind's name in ownerReferences. */
+const OWNER_FIELDS = [
+  ['ReplicaSet', 'replicaSets'],
+  ['Deployment', 'deployments'],
+  ['StatefulSet', 'statefulSets'],
+  ['DaemonSet', 'daemonSets'],
+  ['ReplicationController', 'replicationControllers'],
+  ['Job', 'jobs'],
+] as const;
+
+/**
+ * Past this share of the pods changed, a derived index costs about what a fresh one does: built fresh.
+ */
+const DERIVE_AT_MOST = 0.25;
+
 /**
  * Indexes built once per snapshot so that no rule scans all pods per pod: pods by node, by namespace
  * and by (namespace, label key, label value); budgets by namespace; nodes and owners by name.
@@ -40,11 +76,56 @@ export class ClusterIndex {
   /**
    * The snapshot's index, built the first time it is asked for: on a big cluster the index and the
    * scheduler's cache it carries (plan/scheduling/scheduler-cache.ts) are most of a plan's work, and a plan
-   * changes neither (an audit plans every node from one), so every plan of one snapshot shares it.
+   * changes neither (an audit plans every node from one), so every plan of one snapshot shares it. A
+   * snapshot that follows an indexed one (ClusterIndex.follows) has its index derived from that one's where
+   * it can be (ClusterIndex.following), the same lists in the same order as a fresh build's.
    */
   static of(snapshot: Snapshot): ClusterIndex {
     let index = indexes.get(snapshot);
-    if (!index) indexes.set(snapshot, (index = new ClusterIndex(snapshot)));
+    if (!index) {
+      const before = predecessors.get(snapshot);
+      predecessors.delete(snapshot);
+      index = (before && ClusterIndex.following(before, snapshot)) ?? new ClusterIndex(snapshot);
+      indexes.set(snapshot, index);
+    }
+    return index;
+  }
+
+  /**
+   * `next` is a later read of the cluster `previous` was read from, holding the same objects where they did
+   * not change (a cache's snapshots): its index may be derived from `previous`'s, if that one was built.
+   */
+  static follows(next: Snapshot, previous: Snapshot): void {
+    const index = indexes.get(previous);
+    if (index && !indexes.has(next)) predecessors.set(next, index);
+  }
+
+  /**
+   * `snapshot`'s index derived from `previous`, whose snapshot it follows: the pods that differ (by object)
+   * moved, the nodes that differ replaced. Null where a fresh build is needed or as cheap: the nodes are not
+   * the same ones in the same order, the pods both snapshots hold are not in the same order (a relist), or
+   * more than a quarter of the pods changed.
+   */
+  static following(previous: ClusterIndex, snapshot: Snapshot): ClusterIndex | null {
+    const before = previous.snapshot;
+    if (before.nodes.length !== snapshot.nodes.length) return null;
+    const replacedNodes: V1Node[] = [];
+    for (let i = 0; i < snapshot.nodes.length; i++) {
+      const [was, is] = [before.nodes[i]!, snapshot.nodes[i]!];
+      if (was === is) continue;
+      if (was.metadata?.name !== is.metadata?.name) return null;
+      replacedNodes.push(is);
+    }
+    const moves = podMoves(before.pods, snapshot.pods);
+    if (!moves || moves.removed.size + moves.added.length > DERIVE_AT_MOST * snapshot.pods.length) return null;
+    const sameOwners = OWNER_FIELDS.every(([, field]) => sameObjects(before[field], snapshot[field]));
+    const index = new ClusterIndex(snapshot, { index: previous, moves: { ...moves, replacedNodes, sameOwners } });
+    // The previous index is superseded: it no longer needs what it was derived from (a chain stays one long).
+    previous.derivedFrom = undefined;
+    index.derivedFrom = {
+      index: previous,
+      changes: { removedPods: [...moves.removed], addedPods: moves.added, replacedNodes, pdbs: snapshot.pdbs },
+    };
     return index;
   }
 
@@ -61,45 +142,31 @@ export class ClusterIndex {
   private readonly owners: Map<string, OwnerObject>;
   /** Per namespace, its pods by controller uid: built on first use. */
   private readonly controlled = new Map<string, Map<string, V1Pod[]>>();
+  /** The index this one was derived from by ClusterIndex.following, until the scheduler's cache takes it. */
+  private derivedFrom: IndexDerivation | undefined;
 
-  /** `from`: the index of the state `snapshot` was derived from (see withChanges), whose maps it copies. */
-  constructor(snapshot: Snapshot, from?: { readonly index: ClusterIndex; readonly changes: SnapshotChanges }) {
+  /** `from`: the index of the state `snapshot` was derived from, whose maps it copies, and how they differ. */
+  constructor(snapshot: Snapshot, from?: { readonly index: ClusterIndex; readonly moves: PodMoves }) {
     this.snapshot = snapshot;
     for (const pdb of snapshot.pdbs) push(this.pdbsByNamespace, pdb.metadata?.namespace ?? 'default', pdb);
     if (from) {
-      const { index, changes } = from;
+      const { index, moves } = from;
       this.nodesByName = new Map(index.nodesByName);
-      for (const node of changes.replacedNodes) this.nodesByName.set(node.metadata?.name ?? '', node);
+      for (const node of moves.replacedNodes) this.nodesByName.set(node.metadata?.name ?? '', node);
       this.podsByNode = new Map(index.podsByNode);
       this.podsByNamespace = new Map(index.podsByNamespace);
       this.podsByLabel = new Map(index.podsByLabel);
-      this.owners = index.owners;
-      this.movePods(changes);
+      this.owners = moves.sameOwners ? index.owners : ownersOf(snapshot);
+      this.movePods(moves);
       return;
     }
     this.nodesByName = new Map();
     this.podsByNode = new Map();
     this.podsByNamespace = new Map();
     this.podsByLabel = new Map();
-    this.owners = new Map();
+    this.owners = ownersOf(snapshot);
     for (const node of snapshot.nodes) this.nodesByName.set(node.metadata?.name ?? '', node);
     for (const pod of snapshot.pods) this.forEachList(pod, (map, key) => push(map, key, pod));
-    const kinds: Array<[string, readonly { metadata?: { name?: string; namespace?: string } }[]]> = [
-      ['ReplicaSet', snapshot.replicaSets],
-      ['Deployment', snapshot.deployments],
-      ['StatefulSet', snapshot.statefulSets],
-      ['DaemonSet', snapshot.daemonSets],
-      ['ReplicationController', snapshot.replicationControllers],
-      ['Job', snapshot.jobs],
-    ];
-    for (const [kind, list] of kinds) {
-      for (const obj of list) {
-        this.owners.set(ownerKey(kind, obj.metadata?.namespace ?? 'default', obj.metadata?.name ?? ''), {
-          ...(obj as object),
-          kind,
-        } as OwnerObject);
-      }
-    }
   }
 
   /**
@@ -116,7 +183,15 @@ export class ClusterIndex {
       pods: [...this.snapshot.pods.filter((pod) => !removed.has(pod)), ...changes.addedPods],
       pdbs: changes.pdbs,
     };
-    return new ClusterIndex(snapshot, { index: this, changes });
+    const moves = { removed, added: changes.addedPods, replacedNodes: changes.replacedNodes, ordinals: null };
+    return new ClusterIndex(snapshot, { index: this, moves: { ...moves, sameOwners: true } });
+  }
+
+  /** How this index was derived from an earlier one (ClusterIndex.following); forgotten once asked. */
+  takeDerivation(): IndexDerivation | undefined {
+    const derivation = this.derivedFrom;
+    this.derivedFrom = undefined;
+    return derivation;
   }
 
   /** Every list of the index a pod belongs in: by namespace, by node when bound, by each label. */
@@ -127,33 +202,44 @@ export class ClusterIndex {
     for (const [k, v] of Object.entries(pod.metadata?.labels ?? {})) visit(this.podsByLabel, labelKey(ns, k, v));
   }
 
-  /** Rebuilds the (copied) maps' lists that `changes` touch: removed pods filtered out, added ones appended. */
-  private movePods(changes: SnapshotChanges): void {
-    const removed = new Set(changes.removedPods);
+  /**
+   * Rebuilds the (copied) maps' lists the moved pods touch: removed pods filtered out, added ones put in
+   * the snapshot's order (after the kept ones, or by their places where `ordinals` has them).
+   */
+  private movePods(moves: PodMoves): void {
     const touched = new Map<Map<string, V1Pod[]>, Set<string>>();
     const touch = (map: Map<string, V1Pod[]>, key: string) => {
       const keys = touched.get(map) ?? new Set<string>();
       touched.set(map, keys.add(key));
     };
-    for (const pod of changes.removedPods) this.forEachList(pod, touch);
+    for (const pod of moves.removed) this.forEachList(pod, touch);
     // Lists made here; any other list is still the old index's and is copied before it changes.
     const own = new Set<V1Pod[]>();
     for (const [map, keys] of touched) {
       for (const key of keys) {
-        const kept = (map.get(key) ?? []).filter((pod) => !removed.has(pod));
+        const kept = (map.get(key) ?? []).filter((pod) => !moves.removed.has(pod));
         own.add(kept);
         map.set(key, kept);
       }
     }
-    for (const pod of changes.addedPods) {
+    const grown = new Set<V1Pod[]>();
+    for (const pod of moves.added) {
       this.forEachList(pod, (map, key) => {
         const list = map.get(key);
-        if (list && own.has(list)) return void list.push(pod);
+        if (list && own.has(list)) {
+          list.push(pod);
+          grown.add(list);
+          return;
+        }
         const copy = list ? [...list, pod] : [pod];
         own.add(copy);
+        grown.add(copy);
         map.set(key, copy);
       });
     }
+    // Kept pods and added ones are each in the snapshot's order: a sort by place merges the two runs.
+    const ordinals = moves.ordinals;
+    if (ordinals) for (const list of grown) list.sort((a, b) => ordinals.get(a)! - ordinals.get(b)!);
     // A list left empty goes, as a fresh index would never have made it.
     for (const [map, keys] of touched) for (const key of keys) if (map.get(key)?.length === 0) map.delete(key);
   }
@@ -236,6 +322,52 @@ export class ClusterIndex {
   owner(kind: string, namespace: string, name: string): OwnerObject | undefined {
     return this.owners.get(ownerKey(kind, namespace, name));
   }
+}
+
+/** The owner objects of a snapshot by kind, namespace and name, each marked with its kind. */
+function ownersOf(snapshot: Snapshot): Map<string, OwnerObject> {
+  const owners = new Map<string, OwnerObject>();
+  for (const [kind, field] of OWNER_FIELDS) {
+    for (const obj of snapshot[field] as readonly { metadata?: { name?: string; namespace?: string } }[]) {
+      const key = ownerKey(kind, obj.metadata?.namespace ?? 'default', obj.metadata?.name ?? '');
+      owners.set(key, { ...(obj as object), kind } as OwnerObject);
+    }
+  }
+  return owners;
+}
+
+/** Whether two lists hold the same objects in the same order. */
+function sameObjects(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
+}
+
+/**
+ * The pods `next` lost and gained against `before` (by object: a pod changed is a new object), or null
+ * when the pods both hold are not in the same order. An added pod placed before a kept one (a pod changed
+ * where it was) asks for each pod's place in `next`.
+ */
+function podMoves(
+  before: readonly V1Pod[],
+  next: readonly V1Pod[],
+): Omit<PodMoves, 'replacedNodes' | 'sameOwners'> | null {
+  const inNext = new Set(next);
+  const inBefore = new Set(before);
+  const removed = new Set(before.filter((pod) => !inNext.has(pod)));
+  const added: V1Pod[] = [];
+  let i = 0;
+  let addedBeforeKept = false;
+  for (const pod of next) {
+    if (!inBefore.has(pod)) {
+      added.push(pod);
+      continue;
+    }
+    while (i < before.length && removed.has(before[i]!)) i++;
+    if (before[i] !== pod) return null;
+    i++;
+    if (added.length > 0) addedBeforeKept = true;
+  }
+  const ordinals = addedBeforeKept ? new Map(next.map((pod, at) => [pod, at] as const)) : null;
+  return { removed, added, ordinals };
 }
 
 function ownerKey(kind: string, namespace: string, name: string): string {

@@ -7,6 +7,7 @@ import { readCluster, type ListProgress } from '../kube/reads.js';
 import { readParams, readRequester } from '../kube/admission-reads.js';
 import { readServerVersion } from '../kube/server-version.js';
 import { assembleSnapshot, type ObjectsByKind } from './assemble.js';
+import { ClusterIndex } from './cluster-index.js';
 import { DRA_API_VERSIONS, DRA_GROUP, toV1, type DraApiVersion } from './dra-versions.js';
 import {
   DRA_KINDS,
@@ -198,16 +199,15 @@ export async function openLiveCluster(client: KubeClient, options: LiveSnapshotO
       const generation = cache.generation();
       const recent = builtSince !== undefined && last !== undefined && last.builtAt >= builtSince;
       if (last === undefined || (last.generation !== generation && !recent)) {
-        last = {
-          generation,
-          builtAt: Date.now(),
-          snapshot: assembleSnapshot(
-            { type: 'live', context, server },
-            snapshotObjects(cache.objects(), notServed, facts),
-            cache.warnings,
-            { ...extras, serverVersion: facts.serverVersion, notServed },
-          ),
-        };
+        const snapshot = assembleSnapshot(
+          { type: 'live', context, server },
+          snapshotObjects(cache.objects(), notServed, facts),
+          cache.warnings,
+          { ...extras, serverVersion: facts.serverVersion, notServed },
+        );
+        // The cache keeps each object that did not change: the new snapshot's index derives from the last's.
+        if (last) ClusterIndex.follows(snapshot, last.snapshot);
+        last = { generation, builtAt: Date.now(), snapshot };
       }
       return last.snapshot;
     },

@@ -57,14 +57,32 @@ export class SchedulerCache {
 // A memo, not state: the same index always gives the same cache, and a dropped index drops its cache.
 const caches = new WeakMap<ClusterIndex, SchedulerCache>();
 
-/** The cache of this cluster state, built on first use. */
+/**
+ * The cache of this cluster state, made on first use: derived from the cache of the state the index was
+ * derived from (ClusterIndex.following) where that one was made and the nodes' namespaces and the
+ * server's minor are the same, built otherwise.
+ */
 export function schedulerCache(index: ClusterIndex): SchedulerCache {
   let cache = caches.get(index);
   if (!cache) {
-    cache = buildCache(index);
+    const from = index.takeDerivation();
+    if (from && derivable(from.index.snapshot, index.snapshot)) deriveSchedulerCache(from.index, index, from.changes);
+    cache = caches.get(index) ?? buildCache(index);
     caches.set(index, cache);
   }
   return cache;
+}
+
+/**
+ * Whether a cache of `before` gives the cache of `after` by its pods and nodes alone: the terms it keeps
+ * read the namespaces' labels, and the pods' requests the server's minor.
+ */
+function derivable(before: Snapshot, after: Snapshot): boolean {
+  const sameNamespaces =
+    before.namespaces === after.namespaces ||
+    (before.namespaces.length === after.namespaces.length &&
+      before.namespaces.every((n, i) => n === after.namespaces[i]));
+  return sameNamespaces && before.serverVersion === after.serverVersion;
 }
 
 function buildCache(index: ClusterIndex): SchedulerCache {
@@ -122,6 +140,11 @@ export function deriveSchedulerCache(previous: ClusterIndex, next: ClusterIndex,
   );
   const namespaces = new Set(before.namespaces);
   for (const pod of change.addedPods) namespaces.add(pod.metadata?.namespace ?? 'default');
+  // A namespace whose last pod went has none, as a cache built from scratch would say.
+  for (const pod of change.removedPods) {
+    const ns = pod.metadata?.namespace ?? 'default';
+    if (next.podsInNamespace(ns).length === 0) namespaces.delete(ns);
+  }
   caches.set(next, new SchedulerCache(nodeInfos, antiAffinity, scoringTerms, namespaces, before.positions));
 }
 
