@@ -1,5 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import type { ClusterIndex, SnapshotChanges } from '../../snapshot/cluster-index.js';
+import type { ClusterIndex, IndexDerivation, SnapshotChanges } from '../../snapshot/cluster-index.js';
 import { isTerminal } from '../pod-facts.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { hasScoringTerms, requiredAntiAffinityTerms, scoringTerms } from './affinity-term.js';
@@ -66,7 +66,7 @@ export function schedulerCache(index: ClusterIndex): SchedulerCache {
   let cache = caches.get(index);
   if (!cache) {
     const from = index.takeDerivation();
-    if (from && derivable(from.index.snapshot, index.snapshot)) deriveSchedulerCache(from.index, index, from.changes);
+    if (from && derivable(from, index)) deriveSchedulerCache(from.index, index, from.changes);
     cache = caches.get(index) ?? buildCache(index);
     caches.set(index, cache);
   }
@@ -74,15 +74,25 @@ export function schedulerCache(index: ClusterIndex): SchedulerCache {
 }
 
 /**
- * Whether a cache of `before` gives the cache of `after` by its pods and nodes alone: the terms it keeps
- * read the namespaces' labels, and the pods' requests the server's minor.
+ * Whether the cache of the state an index was derived from gives its own by the pods and nodes that
+ * changed alone: the terms it keeps hold their node's labels and read the namespaces' labels, and the
+ * pods' requests follow the server's minor.
  */
-function derivable(before: Snapshot, after: Snapshot): boolean {
+function derivable(from: IndexDerivation, index: ClusterIndex): boolean {
+  const [before, after] = [from.index.snapshot, index.snapshot];
   const sameNamespaces =
     before.namespaces === after.namespaces ||
     (before.namespaces.length === after.namespaces.length &&
       before.namespaces.every((n, i) => n === after.namespaces[i]));
-  return sameNamespaces && before.serverVersion === after.serverVersion;
+  const sameNodeLabels = from.changes.replacedNodes.every((node) =>
+    sameLabels(node.metadata?.labels, from.index.node(node.metadata?.name ?? '')?.metadata?.labels),
+  );
+  return sameNamespaces && sameNodeLabels && before.serverVersion === after.serverVersion;
+}
+
+function sameLabels(a: Readonly<Record<string, string>> = {}, b: Readonly<Record<string, string>> = {}): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 function buildCache(index: ClusterIndex): SchedulerCache {

@@ -122,4 +122,26 @@ describe('an index derived from the last read of the cluster', () => {
     const next = { ...nextRead(first, nodeNames[9]!, 1), namespaces: first.namespaces.map((n) => ({ ...n })) };
     expect(cacheSummary(follow(first, next))).toEqual(cacheSummary(new ClusterIndex(next)));
   });
+
+  it('builds the scheduler cache fresh where a node changed its labels: the kept terms hold their node', () => {
+    const first = { ...base };
+    schedulerCache(ClusterIndex.of(first));
+    const pod = first.pods.find(
+      (p) => p.spec?.nodeName && p.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+    )!;
+    const relabelled = (n: V1Node): V1Node =>
+      n.metadata?.name === pod.spec!.nodeName
+        ? {
+            ...n,
+            metadata: { ...n.metadata, labels: { ...n.metadata?.labels, 'topology.kubernetes.io/zone': 'moved' } },
+          }
+        : n;
+    const next = { ...first, nodes: first.nodes.map(relabelled) };
+    const { namespace = 'default', labels = {} } = pod.metadata ?? {};
+    const terms = (index: ClusterIndex) =>
+      schedulerCache(index)
+        .antiAffinity.candidates(namespace, labels)
+        .map((t) => [t.uid, t.node.name, t.node.labels]);
+    expect(terms(follow(first, next))).toEqual(terms(new ClusterIndex(next)));
+  });
 });
