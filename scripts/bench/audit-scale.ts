@@ -122,7 +122,7 @@ export async function runAuditScaleBench(
 }
 
 /** Each figure of the runs, its median. */
-function medians(runs: readonly ProcessRun[]): ProcessRun {
+export function medians(runs: readonly ProcessRun[]): ProcessRun {
   return {
     seconds: median(runs.map((r) => r.seconds)),
     cpuSeconds: median(runs.map((r) => r.cpuSeconds)),

@@ -454,12 +454,13 @@ else {
 
 let runCount = 0;
 
-/** Runs node with a preload that records the process's resource usage at exit. */
+/** Runs node with a preload that records the process's resource usage at exit (`env`: the process's, by default). */
 export function runNode(
   dir: string,
   args: readonly string[],
   what: string,
   okExits: readonly number[],
+  env: NodeJS.ProcessEnv = process.env,
 ): ProcessRun & { stdout: string } {
   const usageFile = path.join(dir, `usage-${++runCount}.json`);
   const recorder =
@@ -470,6 +471,7 @@ export function runNode(
   const result = spawnSync(process.execPath, ['--import', preload, ...args], {
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,
+    env,
   });
   const took = (performance.now() - started) / 1000;
   if (!okExits.includes(result.status ?? -1)) {

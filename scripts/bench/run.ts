@@ -27,6 +27,10 @@
  *              one node's plan of the same snapshot, end to end (scripts/bench/audit-scale.ts; needs no lab;
  *              AUDIT_SCALE sets the size, a fraction of plan-scale's cluster). Only when asked for by name.
  *              Target: <= 3.
+ *   audit-live `kubectl maint audit` of every node of the lab as it is (grown by live-read or fleet-run)
+ *              against one node's plan, both read from the API server, end to end (scripts/bench/audit-live.ts;
+ *              AUDIT_LIVE_NODE names the node, bench-node-1 by default). Only when asked for by name.
+ *              Target: <= 3.
  *   startup    start-up against kubectl in the same run, release binary and from source: version,
  *              cordon + uncordon, plan -o json on a 20-node lab, and the demo's first screen
  *              (scripts/bench/startup.ts; STARTUP_RUNS runs each, default 15; RELEASE_BINARY to skip
@@ -57,6 +61,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type * as AuditLive from './audit-live.js';
 import type * as AuditScale from './audit-scale.js';
 import type * as DocsWriter from './docs-writer.js';
 import type * as FleetRun from './fleet-run.js';
@@ -183,7 +188,7 @@ const blocks = [
   // One table for the drain scenarios: written only when all of them ran, so none is dropped from it.
   ...(scenarios.every((s) => wanted(s.name)) ? [DRAIN_BLOCK] : []),
   ...['plan-scale', 'pool-plan-scale', 'startup', 'surge', 'eta'].filter(wanted),
-  ...['run', 'fleet-run', 'audit-scale'].filter((name) => values.scenario?.includes(name)),
+  ...['run', 'fleet-run', 'audit-scale', 'audit-live'].filter((name) => values.scenario?.includes(name)),
   ...(values.scenario?.includes('live-read')
     ? [process.env.LIVE_NODES === undefined ? 'live-read' : `live-read-${process.env.LIVE_NODES}`]
     : []),
@@ -268,6 +273,15 @@ if (values.scenario?.includes('audit-scale')) {
   console.log(report.text);
   const command = `${scale === undefined ? '' : `AUDIT_SCALE=${scale} `}${benchCommand(['audit-scale'], true)}`;
   written.push({ name: 'audit-scale', command, body: docs.fenced(report.text) });
+  if (!report.passed) missed = true;
+}
+
+if (values.scenario?.includes('audit-live')) {
+  const module = (await import(new URL('./audit-live.ts', import.meta.url).href)) as typeof AuditLive;
+  const node = process.env.AUDIT_LIVE_NODE ?? 'bench-node-1';
+  const report = await module.runAuditLiveBench({ maint, env, runs, node });
+  console.log(report.text);
+  written.push({ name: 'audit-live', command: benchCommand(['audit-live'], true), body: docs.fenced(report.text) });
   if (!report.passed) missed = true;
 }
 
