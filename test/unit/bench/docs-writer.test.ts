@@ -59,7 +59,18 @@ describe('the benchmarks doc writer', () => {
     expect(drain).toBeDefined();
     names.add(drain!);
     expect([...names].sort()).toEqual(
-      ['audit-scale', 'drain', 'eta', 'fleet-run', 'plan-scale', 'pool-plan-scale', 'run', 'startup', 'surge'].sort(),
+      [
+        'audit-live',
+        'audit-scale',
+        'drain',
+        'eta',
+        'fleet-run',
+        'plan-scale',
+        'pool-plan-scale',
+        'run',
+        'startup',
+        'surge',
+      ].sort(),
     );
     // live-read writes one block per LIVE_NODES: the sizes the doc shows.
     expect(runner).toContain('`live-read-${process.env.LIVE_NODES}`');
