@@ -337,7 +337,7 @@ function ownersOf(snapshot: Snapshot): Map<string, OwnerObject> {
 }
 
 /** Whether two lists hold the same objects in the same order. */
-function sameObjects(a: readonly unknown[], b: readonly unknown[]): boolean {
+export function sameObjects(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
 }
 

@@ -1,5 +1,10 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import type { ClusterIndex, IndexDerivation, SnapshotChanges } from '../../snapshot/cluster-index.js';
+import {
+  sameObjects,
+  type ClusterIndex,
+  type IndexDerivation,
+  type SnapshotChanges,
+} from '../../snapshot/cluster-index.js';
 import { isTerminal } from '../pod-facts.js';
 import type { Snapshot } from '../../snapshot/types.js';
 import { hasScoringTerms, requiredAntiAffinityTerms, scoringTerms } from './affinity-term.js';
@@ -59,8 +64,7 @@ const caches = new WeakMap<ClusterIndex, SchedulerCache>();
 
 /**
  * The cache of this cluster state, made on first use: derived from the cache of the state the index was
- * derived from (ClusterIndex.following) where that one was made and the nodes' namespaces and the
- * server's minor are the same, built otherwise.
+ * derived from (ClusterIndex.following) where that one was made and `derivable` allows, built otherwise.
  */
 export function schedulerCache(index: ClusterIndex): SchedulerCache {
   let cache = caches.get(index);
@@ -80,10 +84,7 @@ export function schedulerCache(index: ClusterIndex): SchedulerCache {
  */
 function derivable(from: IndexDerivation, index: ClusterIndex): boolean {
   const [before, after] = [from.index.snapshot, index.snapshot];
-  const sameNamespaces =
-    before.namespaces === after.namespaces ||
-    (before.namespaces.length === after.namespaces.length &&
-      before.namespaces.every((n, i) => n === after.namespaces[i]));
+  const sameNamespaces = sameObjects(before.namespaces, after.namespaces);
   const sameNodeLabels = from.changes.replacedNodes.every((node) =>
     sameLabels(node.metadata?.labels, from.index.node(node.metadata?.name ?? '')?.metadata?.labels),
   );
