@@ -568,28 +568,38 @@ const OWNER_BASES: Record<string, string> = {
 };
 
 /**
- * Deletes the unsettled pods, older than NUDGE_AFTER seconds, whose controller is gone (no object of its
- * name, or one of another uid). A DaemonSet controller whose informer still holds the DaemonSet a reset
- * deleted can create pods for the nodes a step adds, a moment before the step creates it again (seen on
- * a loaded CI machine: a second kindnet per node, one Pending on a host port); the garbage collector
- * removes such pods, but the seed does not wait on its pace. Every deletion is logged.
+ * The pods whose controller is gone: no live object of its kind has the uid their controller reference
+ * names. `liveOwners` holds the uids of every live object of the OWNER_BASES kinds, listed after the pods
+ * were (a pod's controller exists before the pod, so a pod listed first never looks orphaned by a race).
  */
-async function deleteOrphans(api: LabApi, pods: readonly KubeObject[], log: (line: string) => void): Promise<void> {
-  const now = Date.now() / 1000;
-  const unsettled = pods.filter((p) => !podsSettled([p]) && !p.metadata.deletionTimestamp);
-  for (const pod of unsettled) {
-    if (now - Date.parse(pod.metadata.creationTimestamp ?? '') / 1000 < NUDGE_AFTER) continue;
-    const owners = pod.metadata.ownerReferences;
-    const owner = owners?.find((o) => o.controller);
-    const base = owner && OWNER_BASES[owner.kind];
-    if (!owner || !base) continue;
+export function orphanedPods(pods: readonly KubeObject[], liveOwners: ReadonlySet<string>): KubeObject[] {
+  return pods.filter((pod) => {
+    if (pod.metadata.deletionTimestamp) return false;
+    const owner = pod.metadata.ownerReferences?.find((o) => o.controller);
+    return owner !== undefined && owner.kind in OWNER_BASES && !liveOwners.has(owner.uid);
+  });
+}
+
+/**
+ * Deletes the pods whose controller is gone and says whether there were any. A DaemonSet controller whose
+ * informer still holds the DaemonSet a reset deleted can create pods for the nodes a step adds, a moment
+ * before the step creates it again (seen on a loaded CI machine: a second kindnet per node, one Pending on
+ * a host port, or a second kube-proxy Running and Ready beside the new one). The garbage collector removes
+ * such pods, but at its own pace: a test that reads the node before it does finds a pod no scenario made.
+ * Every deletion is logged.
+ */
+async function deleteOrphans(api: LabApi, pods: readonly KubeObject[], log: (line: string) => void): Promise<boolean> {
+  const owners = await Promise.all(
+    Object.entries(OWNER_BASES).map(([kind, base]) => api.list(`${base}/${kind.toLowerCase()}s`)),
+  );
+  const orphans = orphanedPods(pods, new Set(owners.flat().flatMap((o) => (o.metadata.uid ? [o.metadata.uid] : []))));
+  for (const pod of orphans) {
     const { namespace, name } = pod.metadata;
-    const plural = `${owner.kind.toLowerCase()}s`;
-    const live = await api.call('GET', `${base}/namespaces/${namespace}/${plural}/${owner.name}`);
-    if (live.status === 200 && live.body.metadata?.uid === owner.uid) continue;
-    log(`deleting pod ${namespace}/${name}: its ${owner.kind} ${owner.name} (uid ${owner.uid}) is gone`);
+    const owner = pod.metadata.ownerReferences?.find((o) => o.controller);
+    log(`deleting pod ${namespace}/${name}: its ${owner?.kind} ${owner?.name} (uid ${owner?.uid}) is gone`);
     await api.call('DELETE', `/api/v1/namespaces/${namespace}/pods/${name}?gracePeriodSeconds=0`);
   }
+  return orphans.length > 0;
 }
 
 async function settle(api: LabApi, nudger: Nudger, seconds = GUARD_SECONDS): Promise<void> {
@@ -618,9 +628,8 @@ async function settle(api: LabApi, nudger: Nudger, seconds = GUARD_SECONDS): Pro
     'every pod to be Running and Ready',
     nudger.orNudge(async () => {
       const pods = await api.list('/api/v1/pods');
-      if (podsSettled(pods)) return true;
-      await deleteOrphans(api, pods, nudger.log);
-      return false;
+      if (await deleteOrphans(api, pods, nudger.log)) return false;
+      return podsSettled(pods);
     }),
   );
   // After an API server restart the controller-manager's informers re-list with a backoff: on a loaded
