@@ -210,7 +210,11 @@ export async function checkCluster(seed: number, lab: Lab, options: CheckOptions
   webhooks.reset();
   const cluster = generateCluster(seed, withWebhooks ? webhooks.endpoint : null);
   try {
-    await seedObjects(`fidelity seed ${seed}`, cluster.steps, { ...lab, settleSeconds });
+    await seedObjects(`fidelity seed ${seed}`, cluster.steps, {
+      ...lab,
+      settleSeconds,
+      ...(options.log ? { log } : {}),
+    });
   } catch (error) {
     return {
       seed,
@@ -247,6 +251,7 @@ export async function checkCluster(seed: number, lab: Lab, options: CheckOptions
     const plan = await planDrain(node, { KUBECONFIG: lab.kubeconfig });
     evidence = { ...evidence, plan };
     const timeout = plan.verdict === 'blocked' ? blockedDrainTimeout(plan) : drainTimeout(plan);
+    log(`seed ${seed}: plan ${plan.verdict}; draining with --timeout ${timeout}`);
     const drained = await run(CLI, ['drain', node, '--ignore-daemonsets', '--timeout', timeout, '-o', 'json'], {
       KUBECONFIG: lab.kubeconfig,
     });
@@ -257,6 +262,7 @@ export async function checkCluster(seed: number, lab: Lab, options: CheckOptions
     evidence = { ...evidence, events, webhookCalls: webhooks.called() };
     if (!events.some((e) => e.type === 'finished'))
       throw new Error(`drain did not finish (exit ${drained.code}): ${drained.stderr.trim()}`);
+    log(`seed ${seed}: drain finished (exit ${drained.code}) at ${seconds()} s; waiting for the replacements`);
     const after = await settledAfterDrain(api, scheduler, before.length, (last) => {
       evidence = { ...evidence, after: last.map(toState) };
     });
