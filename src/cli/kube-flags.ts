@@ -40,9 +40,12 @@ export function addKubeFlags(command: Command): Command {
       '--insecure-skip-tls-verify',
       "do not check the server's certificate (insecure; the connection can be intercepted)",
     ),
-    new Option('--chunk-size <n>', 'list objects in pages of this many; 0 = all at once')
-      .argParser(parseCount)
-      .default(DEFAULT_CHUNK_SIZE),
+    // kubectl's pages spare etcd; a server that answers a consistent LIST from its watch cache is read
+    // in one request unless pages are asked for (kube/cluster-cache.ts).
+    new Option(
+      '--chunk-size <n>',
+      `list objects in pages of this many (${DEFAULT_CHUNK_SIZE} unless given; a consistent read from a server that answers it from its watch cache is one request unless given); 0 = all at once`,
+    ).argParser(parseCount),
   ];
   for (const option of options) command.addOption(option.helpGroup(GROUP));
   return command;

@@ -32,7 +32,10 @@ export interface CacheOptions {
   readonly kinds: readonly ListableKind[];
   /** Kinds whose failure aborts the read; any other kind that is forbidden becomes a warning, or not served `notServed`. */
   readonly required: readonly ListableKind[];
-  /** Objects per LIST page (where the streaming list is not served); 0 lists in one request. */
+  /**
+   * Objects per LIST page where a read is paged; 0 lists in one request. Unset: DEFAULT_CHUNK_SIZE, and a
+   * consistent read from a server that answers it from its watch cache in one request.
+   */
   readonly chunkSize?: number | undefined;
   /** Called as each kind is read, so a caller can show how far the read has got. */
   readonly onProgress?: ((progress: ListProgress) => void) | undefined;
@@ -45,6 +48,11 @@ export interface CacheOptions {
   readonly freshness: Freshness;
   /** Try the streaming list first (default); false: LIST then WATCH only. */
   readonly streaming?: boolean | undefined;
+  /**
+   * The server answers a consistent LIST from its watch cache (kube/server-version.ts): a consistent read
+   * is then one LIST per kind, unless the caller asked for pages (`chunkSize` set).
+   */
+  readonly consistentListFromCache?: boolean | undefined;
   /** A collection path other than KIND_PATHS' for a kind: another version the server serves it in. */
   readonly paths?: Partial<Record<ListableKind, string>> | undefined;
 }
@@ -87,6 +95,7 @@ export class ClusterCache {
         chunkSize: options.chunkSize ?? DEFAULT_CHUNK_SIZE,
         freshness: options.freshness,
         streaming: options.streaming !== false,
+        consistentInOneList: options.consistentListFromCache === true && options.chunkSize === undefined,
         watch: options.watch === true || (options.watch !== false && options.watch.includes(kind)),
         transform: stripUnusedFields,
         dropManagedFields: true,

@@ -54,6 +54,12 @@ export interface InformerOptions {
   readonly freshness: Freshness;
   /** Try the streaming list first for a consistent read; false: LIST then WATCH only. */
   readonly streaming: boolean;
+  /**
+   * A consistent first read is one LIST, with no pages, before any streaming list: for a server that
+   * answers it from its watch cache (kube/server-version.ts), which sends it faster than the same objects
+   * as the streaming list's events. One that breaks off is read again as the streaming list.
+   */
+  readonly consistentInOneList?: boolean | undefined;
   /** Keep the objects current after the first read (false: read once and stop). */
   readonly watch: boolean;
   /** Applied to every object as it arrives (kube/reads.ts stripUnusedFields). */
@@ -81,6 +87,8 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 /** Told when a LIST from the watch cache broke off (`why`: brokenOff's words) and the kind is read consistently instead. */
 export const cacheListBrokeOff = (why: string) =>
   `the list from the watch cache broke off as ${why}: read again consistently`;
+/** Told when a consistent LIST in one answer broke off (`why`: brokenOff's words) and the kind is read as the streaming list instead. */
+export const oneListBrokeOff = (why: string) => `the list in one answer broke off as ${why}: read again as a stream`;
 const PROGRESS_EVERY = 1000;
 const RESTART_DELAYS_MS = [500, 1000, 2000, 5000, 10000];
 /** A resumed watch answered and without an error for this long holds: the kind is current again. */
@@ -243,6 +251,8 @@ export class KindInformer {
     let isSynced = false;
     let freshness = this.options.freshness;
     let needList = true;
+    /** A consistent read is one LIST until one such LIST broke off (consistentInOneList). */
+    let inOneList = this.options.consistentInOneList === true;
     let failures = 0;
     /** Streaming first reads that broke off part-way, each started over. */
     let brokenReads = 0;
@@ -269,8 +279,13 @@ export class KindInformer {
       try {
         // A read from the watch cache as it is ('cache') is a LIST at resourceVersion=0, which the API server
         // sends faster than the same objects as the streaming list's watch events. A read that must be
-        // consistent is the streaming list: the server answers it from its watch cache once that has caught
-        // up with etcd, where a paged LIST without a resourceVersion is read from etcd by servers before 1.34.
+        // consistent is one LIST without a resourceVersion where the server answers that from its watch cache
+        // once the cache has caught up with etcd (consistentInOneList), and the streaming list otherwise:
+        // servers before 1.34 may read a LIST without a resourceVersion from etcd.
+        if (needList && freshness === 'consistent' && inOneList) {
+          await this.list(freshness, true);
+          markSynced();
+        }
         if (needList && freshness === 'consistent' && !this.streamingRefused && this.options.streaming) {
           try {
             await this.stream(freshness, true, markSynced);
@@ -307,15 +322,19 @@ export class KindInformer {
       } catch (err) {
         if (signal.aborted) return;
         if (!isSynced) {
-          const reason = freshness === 'cache' ? brokenOff(err) : null;
+          const oneAnswer = freshness === 'cache' || inOneList;
+          const reason = oneAnswer ? brokenOff(err) : null;
           if (reason !== null) {
             // A LIST from the watch cache comes as one answer however many objects it holds, and the API
             // server's request timeout (a minute by default) cuts one too long to send in time the same way
             // on every try: it is read again as a consistent read is, a watch (the streaming list) or pages,
             // each within that timeout. It counts as a try of the read, made at once.
+            // A consistent LIST in one answer that broke off goes the same way, as the streaming list.
+            const told = freshness === 'cache' ? cacheListBrokeOff(reason) : oneListBrokeOff(reason);
             freshness = 'consistent';
+            inOneList = false;
             brokenReads += 1;
-            this.options.onRetry?.({ seconds: 0, reason: cacheListBrokeOff(reason), retry: brokenReads });
+            this.options.onRetry?.({ seconds: 0, reason: told, retry: brokenReads });
             continue;
           }
           // The first read broke off part-way: read again from the start (a streaming list has no place to
@@ -331,6 +350,8 @@ export class KindInformer {
           await sleep(wait.seconds * 1000, undefined, { signal }).catch(() => undefined);
           continue;
         }
+        // A relist in one LIST that broke off is made as the streaming list, after the back-off below.
+        if (needList && inOneList && brokenOff(err) !== null) inOneList = false;
         if (classifyKubeError(err, undefined).kind === 'forbidden' && !this.watched) {
           // May list but not watch: the objects are read again whenever they are asked for (refresh).
           this.polling = true;
@@ -446,8 +467,11 @@ export class KindInformer {
     }
   }
 
-  /** The whole list, page by page (kube/list-pages.ts), replacing the store once complete. */
-  private async list(freshness: Freshness): Promise<void> {
+  /**
+   * The whole list, page by page (kube/list-pages.ts), replacing the store once complete. `inOne`: in one
+   * request whatever the chunk size, not sent again when it breaks off (the caller reads the kind otherwise).
+   */
+  private async list(freshness: Freshness, inOne = false): Promise<void> {
     let listVersion = '';
     /** Items of the pages before this one, for the progress told within a page. */
     let readBefore = 0;
@@ -464,7 +488,7 @@ export class KindInformer {
       };
       // The page and its body: a page that breaks off part-way is asked for again with the same token. A
       // LIST from the watch cache, one answer, is not: the read goes on consistently (run).
-      const list = await this.retried(freshness !== 'cache', async () => {
+      const list = await this.retried(freshness !== 'cache' && !inOne, async () => {
         const response = await getRaw(this.options.target, this.options.path, query, {
           timeout: true,
           signal: this.stopping.signal,
@@ -489,7 +513,7 @@ export class KindInformer {
         metadata: { _continue: list.metadata?.continue, remainingItemCount: list.metadata?.remainingItemCount },
       };
     };
-    const items = await listAllPages(fetchPage, this.options.chunkSize, undefined, (read, remaining) =>
+    const items = await listAllPages(fetchPage, inOne ? 0 : this.options.chunkSize, undefined, (read, remaining) =>
       this.options.onProgress?.(read, remaining === undefined ? null : read + remaining, false),
     );
     for (const item of items) fresh.set(objectKey(item), item);

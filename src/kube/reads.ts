@@ -10,7 +10,7 @@ export interface ReadOptions {
   readonly kinds: readonly ListableKind[];
   /** Kinds whose failure aborts the read; any other kind that is forbidden becomes a warning, or not served `notServed`. */
   readonly required: readonly ListableKind[];
-  /** Objects per page (where the streaming list is not served); 0 lists in one request. */
+  /** Objects per page where a read is paged; 0 lists in one request (kube/cluster-cache.ts). */
   readonly chunkSize?: number | undefined;
   /** Called as each kind is read, so a caller can show how far the read has got. */
   readonly onProgress?: ((progress: ListProgress) => void) | undefined;
@@ -18,6 +18,8 @@ export interface ReadOptions {
   readonly freshness?: Freshness | undefined;
   /** A collection path other than KIND_PATHS' for a kind: another version the server serves it in. */
   readonly paths?: Partial<Record<ListableKind, string>> | undefined;
+  /** The server answers a consistent LIST from its watch cache (kube/cluster-cache.ts). */
+  readonly consistentListFromCache?: boolean | undefined;
 }
 
 export interface ClusterRead {

@@ -16,3 +16,17 @@ export async function readServerVersion(target: KubeTarget): Promise<string | un
     return undefined;
   }
 }
+
+/** The first minor whose API server answers every consistent LIST from its watch cache (ConsistentListFromCache, GA). */
+const CONSISTENT_LIST_FROM_CACHE_MINOR = 34;
+
+/**
+ * Whether the server (`gitVersion`) answers a consistent LIST (no resourceVersion) from its watch cache,
+ * once the cache has caught up with etcd, rather than with a quorum read of etcd: then one LIST of a whole
+ * kind costs etcd nothing, and the server sends it faster than the same objects as the streaming list's
+ * watch events. False where the version is not known.
+ */
+export function servesConsistentListsFromCache(gitVersion: string | undefined): boolean {
+  const minor = /^v?1\.(\d+)\./.exec(gitVersion ?? '')?.[1];
+  return minor !== undefined && Number(minor) >= CONSISTENT_LIST_FROM_CACHE_MINOR;
+}

@@ -5,7 +5,7 @@ import { servedVersions } from '../kube/discovery.js';
 import { KIND_PATHS } from '../kube/kinds.js';
 import { readCluster, type ListProgress } from '../kube/reads.js';
 import { readParams, readRequester } from '../kube/admission-reads.js';
-import { readServerVersion } from '../kube/server-version.js';
+import { readServerVersion, servesConsistentListsFromCache } from '../kube/server-version.js';
 import { assembleSnapshot, type ObjectsByKind } from './assemble.js';
 import { ClusterIndex } from './cluster-index.js';
 import { DRA_API_VERSIONS, DRA_GROUP, toV1, type DraApiVersion } from './dra-versions.js';
@@ -61,13 +61,14 @@ async function askServer(client: KubeClient): Promise<ServerFacts> {
 
 /** The kinds to read and the paths to read them at, given what the server serves. */
 function readPlan(kinds: readonly SnapshotKind[], facts: ServerFacts) {
-  if (facts.dra === null) return { kinds: kinds.filter((k) => !isDra(k)), paths: {} };
+  const consistentListFromCache = servesConsistentListsFromCache(facts.serverVersion);
+  if (facts.dra === null) return { kinds: kinds.filter((k) => !isDra(k)), paths: {}, consistentListFromCache };
   const version = facts.dra;
-  if (version === 'v1') return { kinds, paths: {} };
+  if (version === 'v1') return { kinds, paths: {}, consistentListFromCache };
   const paths = Object.fromEntries(
     DRA_KINDS.map((kind) => [kind, KIND_PATHS[kind].replace(`/${DRA_GROUP}/v1/`, `/${DRA_GROUP}/${version}/`)]),
   );
-  return { kinds, paths };
+  return { kinds, paths, consistentListFromCache };
 }
 
 const isDra = (kind: SnapshotKind): kind is DraKind => (DRA_KINDS as readonly SnapshotKind[]).includes(kind);
