@@ -44,7 +44,7 @@ export function addKubeFlags(command: Command): Command {
     // in one request unless pages are asked for (kube/cluster-cache.ts).
     new Option(
       '--chunk-size <n>',
-      `list objects in pages of this many (${DEFAULT_CHUNK_SIZE} unless given; a consistent read from a server that answers it from its watch cache is one request unless given); 0 = all at once`,
+      `list objects in pages of this many (default ${DEFAULT_CHUNK_SIZE}; unset, a consistent read from a 1.34+ server is one request); 0 = all at once`,
     ).argParser(parseCount),
   ];
   for (const option of options) command.addOption(option.helpGroup(GROUP));
