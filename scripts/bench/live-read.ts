@@ -17,8 +17,9 @@
  *   - a bare HTTP client (curl, one request per kind, all at once) receiving every list the plan reads as
  *     JSON from the watch cache (resourceVersion=0), into /dev/null;
  *   - the same as streaming lists (a watch with sendInitialEvents, up to its closing bookmark): how the
- *     plugin asks for them when a read must be consistent (a plan's may come from the watch cache as it
- *     is: a LIST, as the floor's).
+ *     plugin asks for a consistent read from a server before 1.34, or with --chunk-size (from 1.34 it is
+ *     one LIST without a resourceVersion; a plan's may come from the watch cache as it is: a LIST, as the
+ *     floor's).
  * Reported: median seconds and peak RSS (GNU time, when /usr/bin/time exists), their ratios against kubectl
  * get, and the plans' against the user's floor, the plan's peak RSS against kubectl get's and the run's
  * re-plan, each with its target (TARGETS), and the load average at each round's start.

@@ -136,7 +136,7 @@ const DRAIN: readonly Permission[] = [
 /**
  * A run plans each batch from what it read once, kept current by watches (kube/cluster-cache.ts): a kind it
  * may list but not watch is listed again before each plan, the load a big pool must not put on the API
- * server. The plan's own role needs no watch (its streaming list falls back to a LIST).
+ * server. The plan's own role needs no watch (it reads with LISTs; a streaming list refused falls back to one).
  */
 const FOLLOWED_BY_RUN: readonly Permission[] = PLAN.filter((p) => p.option === undefined).map((p) => ({
   ...p,
