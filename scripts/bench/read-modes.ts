@@ -8,9 +8,10 @@
  * Prints each read's wall and CPU seconds and the load, then each way's median wall time.
  * `node scripts/bench/read-modes.ts [ROUNDS]`, after `npm run build`.
  */
-import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type * as Stats from './stats.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const load = async <T>(file: string) => (await import(pathToFileURL(path.join(root, 'dist', file)).href)) as T;
@@ -19,6 +20,7 @@ interface Cache {
   objects(): ReadonlyMap<string, readonly object[]>;
   stop(): void;
 }
+const { median } = (await import(new URL('./stats.ts', import.meta.url).href)) as typeof Stats;
 const [{ connect }, { ClusterCache }] = await Promise.all([
   load<{ connect: (values: object) => Promise<unknown> }>('cli/kube-connect.js'),
   load<{ ClusterCache: { open(client: unknown, options: object): Promise<Cache> } }>('kube/cluster-cache.js'),
@@ -35,14 +37,13 @@ const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 };
-const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 
 const walls = new Map<string, number[]>(Object.keys(WAYS).map((way) => [way, []]));
 for (let round = 1; round <= rounds; round++) {
   const ways = Object.keys(WAYS);
   for (const way of round % 2 === 0 ? ways.reverse() : ways) {
     const client = await connect({});
-    const load = loadAverage();
+    const load = loadavg()[0]!.toFixed(2);
     const started = performance.now();
     const cpu = cpuSeconds();
     const cache = await ClusterCache.open(client, {
@@ -60,9 +61,6 @@ for (let round = 1; round <= rounds; round++) {
     );
   }
 }
-for (const [way, seconds] of walls) {
-  const sorted = [...seconds].sort((a, b) => a - b);
-  console.log(`${way}: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} s`);
-}
+for (const [way, seconds] of walls) console.log(`${way}: median ${median(seconds).toFixed(2)} s`);
 // The clients' keep-alive connections would hold the process open.
 process.exit(0);

@@ -589,10 +589,17 @@ export function orphanedPods(pods: readonly KubeObject[], liveOwners: ReadonlySe
  * Every deletion is logged.
  */
 async function deleteOrphans(api: LabApi, pods: readonly KubeObject[], log: (line: string) => void): Promise<boolean> {
+  // While pods are still starting, only those stuck past NUDGE_AFTER are judged (an orphan Pending on a host
+  // port never starts); once every pod has settled, all of them. Otherwise a poll costs one request.
+  const now = Date.now() / 1000;
+  const stuck = (p: KubeObject) =>
+    !podsSettled([p]) && now - Date.parse(p.metadata.creationTimestamp ?? '') / 1000 >= NUDGE_AFTER;
+  const judged = podsSettled(pods) ? pods : pods.filter(stuck);
+  if (judged.length === 0) return false;
   const owners = await Promise.all(
     Object.entries(OWNER_BASES).map(([kind, base]) => api.list(`${base}/${kind.toLowerCase()}s`)),
   );
-  const orphans = orphanedPods(pods, new Set(owners.flat().flatMap((o) => (o.metadata.uid ? [o.metadata.uid] : []))));
+  const orphans = orphanedPods(judged, new Set(owners.flat().flatMap((o) => (o.metadata.uid ? [o.metadata.uid] : []))));
   for (const pod of orphans) {
     const { namespace, name } = pod.metadata;
     const owner = pod.metadata.ownerReferences?.find((o) => o.controller);

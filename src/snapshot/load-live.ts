@@ -59,16 +59,23 @@ async function askServer(client: KubeClient): Promise<ServerFacts> {
   return { serverVersion, dra };
 }
 
-/** The kinds to read and the paths to read them at, given what the server serves. */
+/** The kinds to read, the paths to read them at and how to read them consistently, given the server. */
 function readPlan(kinds: readonly SnapshotKind[], facts: ServerFacts) {
-  const consistentListFromCache = servesConsistentListsFromCache(facts.serverVersion);
-  if (facts.dra === null) return { kinds: kinds.filter((k) => !isDra(k)), paths: {}, consistentListFromCache };
+  return {
+    ...draKindsAndPaths(kinds, facts),
+    consistentListFromCache: servesConsistentListsFromCache(facts.serverVersion),
+  };
+}
+
+/** The kinds to read and the paths to read them at, given the DRA version the server serves. */
+function draKindsAndPaths(kinds: readonly SnapshotKind[], facts: ServerFacts) {
+  if (facts.dra === null) return { kinds: kinds.filter((k) => !isDra(k)), paths: {} };
   const version = facts.dra;
-  if (version === 'v1') return { kinds, paths: {}, consistentListFromCache };
+  if (version === 'v1') return { kinds, paths: {} };
   const paths = Object.fromEntries(
     DRA_KINDS.map((kind) => [kind, KIND_PATHS[kind].replace(`/${DRA_GROUP}/v1/`, `/${DRA_GROUP}/${version}/`)]),
   );
-  return { kinds, paths, consistentListFromCache };
+  return { kinds, paths };
 }
 
 const isDra = (kind: SnapshotKind): kind is DraKind => (DRA_KINDS as readonly SnapshotKind[]).includes(kind);
