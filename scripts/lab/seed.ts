@@ -334,6 +334,53 @@ async function waitFor(seconds: number, what: string, check: () => Promise<boole
   }
 }
 
+/** The lab's own policy and binding of keepParamInformer: no scenario label, so no reset deletes them. */
+const PARAM_ANCHOR = 'lab-configmap-params-anchor';
+
+/**
+ * Makes sure a binding always uses ConfigMap params, with a policy that matches no request. The API
+ * server stops its informer of a built-in paramKind for good once no binding uses that kind for a moment
+ * (kubernetes/kubernetes#133827): until a restart it then denies every binding of that kind "no params
+ * found" (before 1.37) or judges with the params it saw last. A reset deletes every scenario's bindings,
+ * so without this one each later scenario's policies would meet that frozen cache, the lab's history
+ * rather than the scenario. Made before the first reset of a lab; a lab whose cache froze before needs a
+ * restart.
+ */
+async function keepParamInformer(api: LabApi): Promise<void> {
+  const admission = '/apis/admissionregistration.k8s.io/v1';
+  const policy = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: PARAM_ANCHOR },
+    spec: {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: {
+        resourceRules: [
+          {
+            apiGroups: ['lab.kubectl-maint.invalid'],
+            apiVersions: ['v1'],
+            operations: ['CREATE'],
+            resources: ['anchors'],
+          },
+        ],
+      },
+      validations: [{ expression: 'true' }],
+    },
+  };
+  const binding = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: PARAM_ANCHOR },
+    spec: {
+      policyName: PARAM_ANCHOR,
+      paramRef: { name: PARAM_ANCHOR, namespace: 'default', parameterNotFoundAction: 'Allow' },
+      validationActions: ['Deny'],
+    },
+  };
+  await api.must('POST', `${admission}/validatingadmissionpolicies`, policy, undefined, [409]);
+  await api.must('POST', `${admission}/validatingadmissionpolicybindings`, binding, undefined, [409]);
+}
+
 /**
  * Force-deletes so that nothing lingers for a grace period: this is the lab's own teardown, not a drain.
  * Order matters: the workloads go first (so no controller recreates what is force-deleted next), then
@@ -820,6 +867,7 @@ export async function seedObjects(
     if (ready.status !== 200)
       throw new Error(`lab: the lab is not up (npm run lab -- up): ${ready.body.message ?? ready.status}`);
     log(`seeding ${name}`);
+    await keepParamInformer(api);
     const creates = new Set<string>();
     for (const o of steps.flat(2)) if (o.kind === 'Namespace') creates.add(o.metadata.name);
     await reset(api, creates);
