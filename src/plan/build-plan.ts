@@ -230,10 +230,36 @@ function playDrain(
   return { simulation, schedule, podPlans, heldByOthers, surged, withStrategies, rescued, eta, leaving };
 }
 
-/** The admission kinds not read: a caveat on the pods the drain removes, whose requests they could concern. */
+/**
+ * The admission kinds not read: a caveat on the pods the drain removes, whose requests they could concern;
+ * and the bindings that judge a removed pod with params from the API server's informer (cachedParamsCaveat).
+ */
 function admissionCaveats(index: ClusterIndex, pods: readonly PodFacts[]) {
-  const removed = pods.filter(isRemoved).map((p) => p.key);
-  return removed.length === 0 ? [] : unreadAdmission(index.snapshot).map((caveat) => ({ caveat, pods: removed }));
+  const removed = pods.filter(isRemoved);
+  if (removed.length === 0) return [];
+  const keys = removed.map((p) => p.key);
+  const unread = unreadAdmission(index.snapshot).map((caveat) => ({ caveat, pods: keys }));
+  const cached = removed.filter((p) => (p.admission?.cachedParams?.length ?? 0) > 0);
+  if (cached.length === 0) return unread;
+  const bindings = [...new Set(cached.flatMap((p) => p.admission!.cachedParams!))].sort();
+  const caveat = cachedParamsCaveat(bindings, kubeRules(index.snapshot).policyParamsReadOnMiss);
+  return [...unread, { caveat, pods: cached.map((p) => p.key) }];
+}
+
+/**
+ * What the plan cannot see of a binding with params of a built-in kind: the API server reads them from its
+ * informer, which it stops for good once no binding uses that kind for a moment (a policy reinstalled, its
+ * bindings deleted first), and does not start again until it restarts (K/K #133827).
+ */
+function cachedParamsCaveat(bindings: readonly string[], readOnMiss: boolean): string {
+  const then = readOnMiss
+    ? 'it then judges with the params it saw last'
+    : 'it then judges with the params it saw last, or denies "no params found" where the binding says Deny';
+  return (
+    `ValidatingAdmissionPolicy params: ${bindings.join(', ')} ${bindings.length === 1 ? 'reads its' : 'read their'} ` +
+    `params from the API server's informer, which stops for good, until the API server restarts, once no binding ` +
+    `uses that kind (kubernetes/kubernetes#133827): ${then}; plan --ask-server asks the API server`
+  );
 }
 
 /** Whether a pod is held behind an eviction-order group that the strategies get out: the drain must be played again. */

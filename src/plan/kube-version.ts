@@ -65,6 +65,13 @@ export interface KubeRules {
   readonly draDeviceTaintRules: boolean;
   /** NodeDeclaredFeatures, in the default profile from 1.36 (beta, on; GA in 1.37). */
   readonly nodeDeclaredFeatures: boolean;
+  /**
+   * A ValidatingAdmissionPolicy binding whose named param its informer does not hold is read with a GET
+   * before "no params found" is answered, from 1.37 (K/K #134423, apiserver policy_dispatcher.go
+   * getParamDirectly; not in 1.34.4 nor 1.36.1, whose backport is K/K #142150). Either way the informer of
+   * a built-in paramKind stops for good once no binding uses that kind (K/K #133827, policy_source.go).
+   */
+  readonly policyParamsReadOnMiss: boolean;
   /** Why the modelled version is not the server's own, for a caveat; null when it is. */
   readonly caveat: string | null;
 }
@@ -100,6 +107,7 @@ export function kubeRulesFor(gitVersion: string | undefined): KubeRules {
     draExtendedResource: from(36),
     draDeviceTaintRules: from(37),
     nodeDeclaredFeatures: from(36),
+    policyParamsReadOnMiss: from(37),
     caveat,
   };
 }

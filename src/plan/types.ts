@@ -258,6 +258,11 @@ export interface PodAdmissionPlan {
   /** Policies whose answer the plan cannot tell, and why (the request is then not called admitted). */
   readonly unknown: readonly AdmissionUnknown[];
   /**
+   * The bindings met (`policy/binding`) whose params the API server reads from its informer of a built-in
+   * kind (a ConfigMap…), which stops for good once no binding uses that kind: a caveat on the pod.
+   */
+  readonly cachedParams?: readonly string[];
+  /**
    * For a denied eviction: what --disable-eviction's DELETE of the pod would meet instead, judged by the
    * same policies (`admitted` null when unknown).
    */

@@ -41,7 +41,14 @@ function podAdmission(
     (mutating && webhookDenial(mutating)) ?? verdict.denied ?? (validating && webhookDenial(validating)) ?? null;
   // A mutating webhook's denial stops the chain before any policy; among the policies' denials any may be reported.
   const deniedAlso = denied !== null && denied === verdict.denied ? verdict.deniedAlso : [];
-  if (!denied && verdict.warnings.length === 0 && verdict.unknown.length === 0 && webhooks.length === 0) {
+  const { cachedParams } = verdict;
+  if (
+    !denied &&
+    verdict.warnings.length === 0 &&
+    verdict.unknown.length === 0 &&
+    cachedParams.length === 0 &&
+    webhooks.length === 0
+  ) {
     return undefined;
   }
   return {
@@ -50,6 +57,7 @@ function podAdmission(
     ...(deniedAlso.length > 0 ? { deniedAlso } : {}),
     warnings: verdict.warnings,
     unknown: verdict.unknown,
+    ...(cachedParams.length > 0 ? { cachedParams } : {}),
     ...(denied && !disableEviction ? { deleteInstead: deleteInstead(pod, policies, hooks, context) } : {}),
     ...(webhooks.length > 0 ? { webhooks } : {}),
   };

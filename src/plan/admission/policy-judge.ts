@@ -7,7 +7,7 @@ import type {
 } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
 import type { AdmissionDenial, AdmissionUnknown } from '../types.js';
-import { bindingMatches, collectParams, policyMatches } from './policy-match.js';
+import { bindingMatches, collectParams, policyMatches, readsBuiltInParams } from './policy-match.js';
 import { runPolicy } from './policy-validate.js';
 import { celNamespace, celRequest, deleteRequest, type AdmissionRequest } from './request.js';
 import type { MatchContext } from './rules.js';
@@ -68,6 +68,8 @@ export interface PolicyVerdict {
   readonly deniedAlso: readonly AdmissionDenial[];
   readonly warnings: readonly string[];
   readonly unknown: readonly AdmissionUnknown[];
+  /** The bindings met that read their params from the API server's informer of a built-in kind (readsBuiltInParams). */
+  readonly cachedParams: readonly string[];
 }
 
 /** Every policy on one request. */
@@ -77,6 +79,7 @@ export function judgeRequest(request: AdmissionRequest, set: PolicySet): PolicyV
   const denials: AdmissionDenial[] = [];
   const warnings: string[] = [];
   const unknown: AdmissionUnknown[] = [];
+  const cachedParams: string[] = [];
   const base = {
     object: request.object,
     oldObject: request.oldObject,
@@ -100,6 +103,7 @@ export function judgeRequest(request: AdmissionRequest, set: PolicySet): PolicyV
         unknown.push({ policy: name, binding: bindingName, why: bound.unknown });
         continue;
       }
+      if (readsBuiltInParams(policy, binding)) cachedParams.push(`${name}/${bindingName}`);
       const params = collectParams(policy, binding, request, set.params);
       if ('unknown' in params) {
         unknown.push({ policy: name, binding: bindingName, why: params.unknown });
@@ -135,7 +139,7 @@ export function judgeRequest(request: AdmissionRequest, set: PolicySet): PolicyV
     }
   }
   const distinct = [...new Map(denials.map((d) => [d.text, d])).values()];
-  return { denied: distinct[0] ?? null, deniedAlso: distinct.slice(1), warnings, unknown };
+  return { denied: distinct[0] ?? null, deniedAlso: distinct.slice(1), warnings, unknown, cachedParams };
 }
 
 const CODE_OF_REASON: Readonly<Record<string, number>> = {

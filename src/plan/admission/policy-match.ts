@@ -70,3 +70,46 @@ function metadataOf(o: object): { name?: string; namespace?: string; labels?: Re
 
 /** A param as CEL reads it: with its apiVersion and kind, which a typed read may leave out. */
 const withTypeMeta = (apiVersion: string, kind: string) => (o: object) => ({ apiVersion, kind, ...o });
+
+/**
+ * The API groups kube-apiserver serves itself (a custom resource's group is any other): a paramKind in one
+ * of them is read through the API server's shared informer, which the policy plugin stops for good once no
+ * binding uses that kind (K/K #133827); a custom resource's informer is made anew each time.
+ */
+const BUILT_IN_GROUPS = new Set([
+  '',
+  'apps',
+  'autoscaling',
+  'batch',
+  'policy',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'certificates.k8s.io',
+  'coordination.k8s.io',
+  'discovery.k8s.io',
+  'events.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+  'internal.apiserver.k8s.io',
+  'networking.k8s.io',
+  'node.k8s.io',
+  'rbac.authorization.k8s.io',
+  'resource.k8s.io',
+  'scheduling.k8s.io',
+  'storage.k8s.io',
+  'storagemigration.k8s.io',
+]);
+
+/** Whether a binding reads its policy's params from the API server's shared informer of a built-in kind. */
+export function readsBuiltInParams(
+  policy: V1ValidatingAdmissionPolicy,
+  binding: V1ValidatingAdmissionPolicyBinding,
+): boolean {
+  const kind = policy.spec?.paramKind;
+  if (!kind?.kind || !binding.spec?.paramRef) return false;
+  const apiVersion = kind.apiVersion ?? '';
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  return BUILT_IN_GROUPS.has(group);
+}

@@ -133,3 +133,53 @@ describe('a ValidatingAdmissionPolicy in the plan', () => {
     });
   });
 });
+
+describe("params the API server reads from its informer (a built-in paramKind's)", () => {
+  const params = [
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespaced: true,
+      objects: [{ metadata: { name: 'rules', namespace: 'shop' }, data: { guarded: 'db' } }],
+    },
+  ];
+  const withParams = {
+    validatingAdmissionPolicies: [
+      policy('guard', {
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        validations: [{ expression: '!object.metadata.name.startsWith(params.data.guarded)', message: MESSAGE }],
+      }),
+    ],
+    validatingAdmissionPolicyBindings: [
+      binding('guard-binding', 'guard', { paramRef: { name: 'rules', parameterNotFoundAction: 'Deny' } }),
+    ],
+    admissionParams: params,
+  };
+  const plan = (serverVersion: string) =>
+    buildPlan(
+      makeIndex({
+        nodes,
+        pods: [web('web-a').obj(), web('web-c', 'n2').obj()],
+        ...owners,
+        ...withParams,
+        serverVersion,
+      }),
+      options(),
+    );
+
+  it('admits as the params say, with a caveat on the pods the binding judged that names it', () => {
+    const p = plan('v1.37.2');
+    expect(p.pods[0]!.admission).toMatchObject({ cachedParams: ['guard/guard-binding'], warnings: [] });
+    expect(p.pods[0]!.admission!.denied).toBeUndefined();
+    const scope = p.caveatScopes.find((c) => c.caveat.startsWith('ValidatingAdmissionPolicy params'));
+    expect(scope?.pods).toEqual(['shop/web-a']);
+    expect(scope?.caveat).toContain('guard/guard-binding reads its params from the API server');
+    expect(scope?.caveat).toContain('it then judges with the params it saw last;');
+    expect(scope?.caveat).not.toContain('no params found');
+  });
+
+  it('before 1.37 the API server, not finding them in its informer, denies "no params found" under Deny', () => {
+    const caveat = plan('v1.34.4').caveats.find((c) => c.startsWith('ValidatingAdmissionPolicy params'));
+    expect(caveat).toContain('or denies "no params found" where the binding says Deny');
+  });
+});

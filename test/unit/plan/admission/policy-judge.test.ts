@@ -295,7 +295,7 @@ describe('validationActions', () => {
 
   it('Audit: neither a denial nor a warning', () => {
     const verdict = judge(denying({}, { actions: ['Audit'] }));
-    expect(verdict).toEqual({ denied: null, deniedAlso: [], warnings: [], unknown: [] });
+    expect(verdict).toEqual({ denied: null, deniedAlso: [], warnings: [], unknown: [], cachedParams: [] });
   });
 
   it('Deny and Audit: a denial', () => {
@@ -391,6 +391,20 @@ describe('params (policy_dispatcher.go CollectParams)', () => {
       params,
     });
     expect(ignored.denied).toBeNull();
+  });
+
+  it("a built-in kind's params come from the API server's informer: the binding is named; a custom resource's are not", () => {
+    const ref = { paramRef: { name: 'rules', parameterNotFoundAction: 'Deny' as const } };
+    const params = configMaps([cm('rules', 'demo', { evictions: 'allowed' })]);
+    expect(judge({ ...denying({ paramKind, validations }, ref), params }).cachedParams).toEqual(['p/b']);
+    const custom = { apiVersion: 'rules.example.com/v1', kind: 'EvictionRule' };
+    expect(judge({ ...denying({ paramKind: custom, validations }, ref), params }).cachedParams).toEqual([]);
+    const inGroup = { apiVersion: 'apps/v1', kind: 'Deployment' };
+    expect(judge({ ...denying({ paramKind: inGroup, validations }, ref), params }).cachedParams).toEqual(['p/b']);
+    // A binding without paramRef runs with null params: nothing read.
+    expect(judge({ ...denying({ paramKind, validations: [{ expression: 'true' }] }), params }).cachedParams).toEqual(
+      [],
+    );
   });
 
   it('params not read: unknown, not admitted', () => {
