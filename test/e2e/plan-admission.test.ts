@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { drainNode1, planRun, runMaint } from './drain-run.js';
-import { eventually, kubectl, labApi, seedScenario } from './lab.js';
+import { eventually, kubectl, labApi, labGet, seedScenario } from './lab.js';
 
 // ValidatingAdmissionPolicies on evictions against the lab's real API server: the plan's judge says what
 // the API server answers a dry-run eviction of the same pod (`?dryRun=All`: admission runs, nothing is written).
@@ -11,6 +11,7 @@ const POLICIES = ['protect-hello-evictions', 'hello-by-name', 'hello-by-labels',
 interface AdmissionPlan {
   verdict: string;
   verdictReasons: string[];
+  caveats: string[];
   pods: Array<{
     namespace: string;
     name: string;
@@ -22,6 +23,7 @@ interface AdmissionPlan {
     admission?: {
       denied?: { name: string; binding: string; message: string; code: number; text: string };
       warnings: string[];
+      cachedParams?: string[];
       deleteInstead?: { admitted: boolean | null; text: string };
     };
   }>;
@@ -226,7 +228,15 @@ describe('plan with ValidatingAdmissionPolicies on evictions (hello)', () => {
     const { plan } = await planNode1();
     for (const pod of helloOnNode1(plan)) {
       expect(pod.admission!.denied!.message).toBe('evictions in demo are frozen');
+      expect(pod.admission!.cachedParams).toEqual(['hello-frozen/hello-frozen-binding']);
     }
     expect(answer.message).toBe(helloOnNode1(plan)[0]!.admission!.denied!.text);
+    // The API server reads the ConfigMap from an informer that can stop for good: said, with the lab's
+    // version's consequence (the lab keeps a binding of its own so that its informer never stops).
+    const caveat = plan.caveats.find((c) => c.startsWith('ValidatingAdmissionPolicy params:'));
+    expect(caveat).toContain('hello-frozen/hello-frozen-binding reads its params');
+    const { gitVersion } = await labGet<{ gitVersion: string }>('/version');
+    const before137 = Number(/^v1\.(\d+)\./.exec(gitVersion)![1]) < 37;
+    expect(caveat!.includes('no params found')).toBe(before137);
   });
 });
