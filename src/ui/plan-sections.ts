@@ -304,6 +304,12 @@ export function optOutSection(plan: DrainPlan): { title: string; rows: string[][
   };
 }
 
+/** Whether the admission plan has anything of its own to show: a denial, a warning, an unknown, a webhook. */
+function rowsOf(a: DrainPlan['pods'][number]['admission']): boolean {
+  if (!a) return false;
+  return a.denied !== undefined || a.warnings.length > 0 || a.unknown.length > 0 || (a.webhooks?.length ?? 0) > 0;
+}
+
 /**
  * What the API server's admission chain answers the drain's requests, pod by pod: the denials (with
  * whether --disable-eviction would pass), the warnings it sends back, the policies the plan cannot judge.
@@ -311,9 +317,14 @@ export function optOutSection(plan: DrainPlan): { title: string; rows: string[][
 export function admissionSection(plan: DrainPlan): { title: string; rows: string[][]; tones: Tone[] } {
   const rows: string[][] = [];
   const tones: Tone[] = [];
-  // Dry runs admitted as predicted, of pods nothing else in the chain concerns: one row for them all.
+  // Dry runs admitted as predicted, of pods nothing else in the chain concerns (at most a binding that read
+  // params, which is a caveat): one row for them all.
   const plain = plan.pods.filter(
-    (p) => p.serverDryRun?.answer === 'admitted' && p.serverDryRun.agrees && !p.serverDryRun.warnings && !p.admission,
+    (p) =>
+      p.serverDryRun?.answer === 'admitted' &&
+      p.serverDryRun.agrees &&
+      !p.serverDryRun.warnings &&
+      !rowsOf(p.admission),
   );
   const plainSet = new Set(plain);
   for (const p of plan.pods) {

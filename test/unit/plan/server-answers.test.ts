@@ -129,8 +129,25 @@ describe('answers the API server gives beside its verdict', () => {
     expect(rows).toContain(`shop/web-b  Warning: ${predicted}`);
   });
 
-  it('dry runs admitted as predicted, of pods nothing else concerns, are one row', () => {
-    const plan = buildPlan(twoPods(), options());
+  // A binding that read ConfigMap params and admitted is a caveat on the pod, not a row of its own.
+  const readingParams = {
+    validatingAdmissionPolicies: [
+      policy('guard', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'true' }] }),
+    ],
+    validatingAdmissionPolicyBindings: [
+      binding('guard-binding', 'guard', { paramRef: { name: 'rules', parameterNotFoundAction: 'Allow' } }),
+    ],
+    admissionParams: [{ apiVersion: 'v1', kind: 'ConfigMap', namespaced: true, objects: [] }],
+  };
+  it.each([
+    ['nothing else concerns', twoPods],
+    [
+      'only a binding that read params concerns',
+      () => makeIndex({ nodes, pods: [web('web-a').obj(), web('web-b').obj()], ...owners, ...readingParams }),
+    ],
+  ])('dry runs admitted as predicted, of pods %s, are one row', (_, index) => {
+    const plan = buildPlan(index(), options());
+    if (index !== twoPods) expect(plan.pods[0]!.admission!.cachedParams).toEqual(['guard/guard-binding']);
     const admitted = { answer: 'admitted' as const, code: 201, message: '' };
     const asked = withServerAnswers(
       plan,
