@@ -3,6 +3,7 @@ import { eventually, kubectl, kubectlJson, seedScenario } from './lab.js';
 import {
   asRun,
   drainNode1,
+  placementOf,
   podsIn,
   runMaint,
   startMaint,
@@ -60,7 +61,10 @@ describe('kubectl maint drain on hello, other paths', () => {
 
   it('fails a pod that matches two budgets (the API answers 500), names them with their state, and still drains the other', async () => {
     const onNode = (await podsIn('demo')).filter((p) => p.node === 'k8s-node-1');
-    expect(onNode, 'hello seeded two of its four replicas on k8s-node-1').toHaveLength(2);
+    if (onNode.length !== 2)
+      expect.fail(
+        `hello seeded ${onNode.length} of its four replicas on k8s-node-1, not two: ${await placementOf('demo')}`,
+      );
     const [odd, other] = onNode;
     await kubectl(['label', 'pod', odd!.name, '-n', 'demo', 'extra=yes']);
     await kubectl(['create', 'pdb', 'hello-extra', '-n', 'demo', '--selector=extra=yes', '--min-available=0']);

@@ -157,6 +157,23 @@ export async function podsIn(namespace: string): Promise<PodSummary[]> {
   }));
 }
 
+/**
+ * Where a namespace's pods are and what the nodes' taints are, for a failed precondition on a seeded
+ * placement: the one line CI prints then says which pod went where.
+ */
+export async function placementOf(namespace: string): Promise<string> {
+  const pods = (await podsIn(namespace)).map(
+    (p) => `${p.name}@${p.node || 'unscheduled'}${p.ready ? '' : ' (not ready)'}${p.deleting ? ' (deleting)' : ''}`,
+  );
+  const nodes = await kubectlJson<{
+    items: Array<{ metadata: { name: string }; spec?: { taints?: Array<{ key: string }> } }>;
+  }>(['get', 'nodes']);
+  const taints = nodes.items.map(
+    (n) => `${n.metadata.name}: ${(n.spec?.taints ?? []).map((t) => t.key).join(' ') || 'no taints'}`,
+  );
+  return `pods ${pods.join(', ')}; nodes ${taints.join(', ')}`;
+}
+
 export async function unschedulable(node: string): Promise<boolean> {
   const n = await kubectlJson<{ spec?: { unschedulable?: boolean } }>(['get', 'node', node]);
   return n.spec?.unschedulable === true;
