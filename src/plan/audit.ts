@@ -18,9 +18,12 @@ export function buildAudit(index: ClusterIndex, options: PlanOptions): ClusterAu
   return auditOf([...new Set(options.nodes)].map((node) => auditNode(index, options, node)));
 }
 
-/** One node's findings: its drain planned on its own (`options.nodes` is not read). */
+/**
+ * One node's findings: its drain planned on its own (`options.nodes` is not read). The plan lists the nodes
+ * that refused a replacement only where it found none: the findings read no node list.
+ */
 export function auditNode(index: ClusterIndex, options: PlanOptions, node: string): NodeFindings {
-  return auditPlan(buildPlan(index, { ...options, nodes: [node] }));
+  return auditPlan(buildPlan(index, { ...options, nodes: [node] }, 'unplaced'));
 }
 
 /** What the audit keeps of one node's plan: its verdict and the problems its workloads cause. */

@@ -31,7 +31,7 @@ import { filterPod, type FilterVerdict } from './drain-filters/chain.js';
 import { refusalLines } from './drain-filters/pod-delete-list.js';
 import { nodeFailureDeletion } from './node-failure.js';
 import { controllerRef, podKey } from './pod-facts.js';
-import { SchedulingSimulation } from './scheduling/simulation.js';
+import { type RejectedNodes, SchedulingSimulation } from './scheduling/simulation.js';
 import { isLateReplacement } from './scheduling/scheduling-queue.js';
 import { budgetsBrokenByTaint, maintenanceTaint, taintDeletion, taintText } from './taint-eviction.js';
 import type { BudgetPlan, DrainPlan, PlanOptions, PodPlan } from './types.js';
@@ -63,12 +63,13 @@ interface PodFacts {
  * The whole preview of draining `options.nodes`: kubectl's filters per pod, who recreates each pod, the
  * budgets and the waves in which the API admits the evictions (placing replacements with the scheduling
  * simulation as they go), what a NoExecute taint or a node failure would do instead, the verdict, and
- * the caveats. Pure: the snapshot and the options in, the plan out.
+ * the caveats. Pure: the snapshot and the options in, the plan out. `rejectedNodes`: which replacements
+ * list the nodes that refused them (see RejectedNodes).
  *
  * Throws an Error `node "x" not found` for a node the snapshot does not have, and the selector parser's
  * one-line Error for a bad --pod-selector.
  */
-export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan {
+export function buildPlan(index: ClusterIndex, options: PlanOptions, rejectedNodes: RejectedNodes = 'all'): DrainPlan {
   const nodes = [...new Set(options.nodes)];
   for (const name of nodes) if (!index.node(name)) throw new Error(`node "${name}" not found`);
 
@@ -76,9 +77,9 @@ export function buildPlan(index: ClusterIndex, options: PlanOptions): DrainPlan 
   const { budgetCache, pods, candidates, order } = drained;
   // A strategy that gets a stuck eviction-order group out lets the later groups go: play the drain again
   // with those pods leaving, until no more group is freed (at most once per group).
-  let play = playDrain(index, nodes, options, drained, new Set());
+  let play = playDrain(index, nodes, options, drained, new Set(), rejectedNodes);
   for (let i = 1; i < order.groups.length && freesAGroup(play); i++) {
-    play = playDrain(index, nodes, options, drained, new Set(play.rescued.keys()));
+    play = playDrain(index, nodes, options, drained, new Set(play.rescued.keys()), rejectedNodes);
   }
   const { simulation, schedule, podPlans, heldByOthers, surged, withStrategies, rescued, eta } = play;
   const taint = maintenanceTaint(options.taint.key, options.taint.value);
@@ -154,9 +155,10 @@ function playDrain(
   options: PlanOptions,
   drained: ReturnType<typeof drainedPods>,
   leaving: ReadonlySet<string>,
+  rejectedNodes: RejectedNodes,
 ) {
   const { pods, refusals, removed, candidates, order } = drained;
-  const simulation = new SchedulingSimulation(index, new Set(nodes));
+  const simulation = new SchedulingSimulation(index, new Set(nodes), rejectedNodes);
   const schedule = scheduleInGroups(candidates, order, simulation, scheduleOptions(index, options), leaving);
 
   const blocked = removed.filter((c) => (schedule.pods.get(c.key)?.outcome ?? 'blocked') === 'blocked');

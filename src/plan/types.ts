@@ -86,7 +86,10 @@ export interface ReplacementPlan {
    * replacement may run on any of them. Absent when the scores single out one node.
    */
   readonly tiedWith?: readonly string[];
-  /** Per rejected node, why (of the nodes checked). */
+  /**
+   * Per rejected node, why (of the nodes checked). In the plans the audit reduces to findings, empty for a
+   * replacement that found a node (see RejectedNodes).
+   */
   readonly rejected: readonly NodeRejection[];
   /**
    * How many nodes the search filtered, when it stopped before checking them all because it had found
