@@ -19,8 +19,10 @@ export interface ReplacementPlacer {
   /**
    * What each of the drain's budgets still allows while a round's replacements are placed: the round's
    * evictions spent it (the Eviction API lowers status.disruptionsAllowed at once), and preemption reads it.
+   * `spentLate`: the budgets the round spent by an eviction the API server may admit only after the round's
+   * replacements are scheduled (EvictionCandidate.admittedLate), each with the pod and why.
    */
-  budgetsAllow?(allowed: ReadonlyMap<BudgetKey, number>): void;
+  budgetsAllow?(allowed: ReadonlyMap<BudgetKey, number>, spentLate: ReadonlyMap<BudgetKey, string>): void;
 }
 
 /** A pod the filters let through (evict or delete), with what the waves need to know about it. */
@@ -31,6 +33,11 @@ export interface EvictionCandidate {
   readonly budgets: readonly BudgetFacts[];
   /** A controller puts a replacement back after the eviction. */
   readonly recreates: boolean;
+  /**
+   * Why the API server may admit its eviction only after the replacements of its round are scheduled: a
+   * webhook answers 429 until it has moved the pod, or one whose answer the plan cannot tell decides it.
+   */
+  readonly admittedLate?: string;
 }
 
 export interface ScheduledEviction {
@@ -161,7 +168,10 @@ function playRounds(
     }
     waiting = stillWaiting;
     for (const { c } of admitted) placer.evict(c.pod);
-    placer.budgetsAllow?.(new Map([...budgets].map(([key, state]) => [key, state.allowed])));
+    placer.budgetsAllow?.(
+      new Map([...budgets].map(([key, state]) => [key, state.allowed])),
+      spentLate(admitted.map(({ c }) => c)),
+    );
     // Placed in the order the scheduler meets them, reported in the plan's.
     const byPod = new Map(admitted.map(({ c }) => [c.pod, c]));
     const queued = placer.queueOrder?.(admitted.map(({ c }) => c.pod)).map((pod) => byPod.get(pod)!);
@@ -194,6 +204,22 @@ function playRounds(
   }
   for (const c of waiting) pods.set(c.key, blocked(budgets.get(c.budgets[0]!.key)!.whyBlocked()));
   return { pods, budgets, counted, raced };
+}
+
+/** The budgets a round's evictions admitted late spent (see ReplacementPlacer.budgetsAllow), each with its first such pod and why. */
+function spentLate(admitted: readonly EvictionCandidate[]): Map<BudgetKey, string> {
+  const late = new Map<BudgetKey, string>();
+  for (const c of admitted) {
+    if (c.admittedLate === undefined) continue;
+    for (const b of c.budgets) {
+      if (!late.has(b.key))
+        late.set(
+          b.key,
+          `the eviction of ${c.key} spent it; the API server may admit that eviction only later: ${c.admittedLate}`,
+        );
+    }
+  }
+  return late;
 }
 
 /** A budget whose round's evictions race the deletion of one of its pods by a preemption of that round. */

@@ -317,7 +317,16 @@ function drainedPods(index: ClusterIndex, nodes: readonly string[], options: Pla
   // A pod the admission chain denies never leaves: its budget is not spent, the others go without it.
   const removed: EvictionCandidate[] = pods
     .filter((p) => isRemoved(p) && !deniedEviction(p.admission))
-    .map((p) => ({ pod: p.pod, key: p.key, budgets: p.budgets, recreates: p.controller?.recreates ?? false }));
+    .map((p) => {
+      const late = admittedLate(p.admission);
+      return {
+        pod: p.pod,
+        key: p.key,
+        budgets: p.budgets,
+        recreates: p.controller?.recreates ?? false,
+        ...(late === undefined ? {} : { admittedLate: late }),
+      };
+    });
   const candidates = removed.filter((c) => !refusals.has(c.pod.spec?.nodeName ?? ''));
   const order = evictionOrder(
     candidates.map((c) => c.pod),
@@ -550,6 +559,15 @@ function podPlan(
     ...(p.admission ? { admission: p.admission } : {}),
     ...admissionUnknown(p.admission, scheduled),
   };
+}
+
+/**
+ * Why the API server may admit the pod's eviction only after the replacements of its wave are scheduled
+ * (EvictionCandidate.admittedLate): an operator's webhook answers 429 until it has moved the pod, or a step
+ * of the chain whose answer the plan cannot tell decides it (see admissionUnknown).
+ */
+function admittedLate(admission: PodAdmissionPlan | undefined): string | undefined {
+  return waitingWebhook(admission)?.text ?? admissionUnknown(admission, undefined).outcomeUnknown;
 }
 
 /**

@@ -57,6 +57,13 @@ function preemptionText(p: PreemptionPlan): string {
   return `preemption: deletes ${victims} on ${p.node}${budgets}; the replacement is nominated to ${p.node} and runs there once they are gone.${tie}`;
 }
 
+/**
+ * Why a preempting replacement's victims are unknown when they depend on a budget whose spending by the
+ * drain the API server may admit later (see SchedulingSimulation.sparedForALateEviction).
+ */
+export const PREEMPTION_BUDGET_UNKNOWN =
+  "its preemption spares a budget's pods because an eviction of its wave spent that budget, and the API server may admit that eviction only after kube-scheduler preempts: it may then delete one of those pods instead";
+
 /** A plan that a retry rewrites once preemption frees room (see retryUnplaced). */
 type MutablePlan = { -readonly [K in keyof ReplacementPlan]: ReplacementPlan[K] };
 
@@ -193,6 +200,8 @@ export class SchedulingSimulation {
    */
   private readonly budgetsSpending = new Map<BudgetKey, number>();
   private drainBudgetsAllow: ReadonlyMap<BudgetKey, number> = new Map();
+  /** The budgets the round spent by an eviction admitted late, with why (see ReplacementPlacer.budgetsAllow). */
+  private budgetsSpentLate: ReadonlyMap<BudgetKey, string> = new Map();
   /** Pods whose replacements found no node so far (their plans are rewritten if a retry places them). */
   private readonly unplaced: V1Pod[] = [];
   /**
@@ -481,8 +490,9 @@ export class SchedulingSimulation {
   }
 
   /** The drain's budgets as the current round of evictions left them (see ReplacementPlacer.budgetsAllow). */
-  budgetsAllow(allowed: ReadonlyMap<BudgetKey, number>): void {
+  budgetsAllow(allowed: ReadonlyMap<BudgetKey, number>, spentLate: ReadonlyMap<BudgetKey, string> = new Map()): void {
     this.drainBudgetsAllow = allowed;
+    this.budgetsSpentLate = spentLate;
   }
 
   /**
@@ -537,6 +547,19 @@ export class SchedulingSimulation {
       tiedWith: run.tiedWith,
       ...(spared.length > 0 ? { budgetsSpared: spared } : {}),
     };
+  }
+
+  /**
+   * What its message says of a preemption that spares a budget's pods only because an eviction of its
+   * round spent that budget, when the API server may admit that eviction only after kube-scheduler has
+   * preempted (ReplacementPlacer.budgetsAllow's `spentLate`): then the preemption meets the budget with
+   * room and may delete one of those pods instead (PREEMPTION_BUDGET_UNKNOWN); null otherwise. Taught by
+   * seed 9934 (test/fixtures/fidelity/seed-9934.json).
+   */
+  private sparedForALateEviction(preemption: PreemptionPlan): string | null {
+    const budget = preemption.budgetsSpared?.find((key) => this.budgetsSpentLate.has(key));
+    if (budget === undefined) return null;
+    return `Which pods it preempts is not known: it spares the pods of budget ${budget} on ${preemption.node} because ${this.budgetsSpentLate.get(budget)!}.`;
   }
 
   /**
@@ -683,14 +706,18 @@ export class SchedulingSimulation {
         : rejected.map((r) => r.listed ?? { node: r.node.name, reasons: r.rejection.reasons });
     if (run?.chosen) {
       const preemption = this.preempt(pod, attempt.state, run);
-      const unknown = this.unknownPlacement(attempt.state, this.cluster.nodeInfo(preemption.node)!, gates);
+      const late = this.sparedForALateEviction(preemption);
+      const unknown =
+        this.unknownPlacement(attempt.state, this.cluster.nodeInfo(preemption.node)!, gates) ??
+        (late && PREEMPTION_BUDGET_UNKNOWN);
       const fit = failedSchedulingMessage(total, rejected, '', attempt.preFilterMessage).trimEnd();
+      const doubt = late ? ` ${late}` : '';
       return {
         schedulable: true,
         nodes: [],
         placedOn: unknown === null ? preemption.node : null,
         rejected: rejections,
-        message: `${fit} ${preemptionText(preemption)}`,
+        message: `${fit} ${preemptionText(preemption)}${doubt}`,
         preemption,
         ...(unknown === null ? {} : { unknown }),
       };

@@ -10,6 +10,7 @@ import { buildPlan } from '../../../../src/plan/build-plan.js';
 import {
   AFFINITY_RACE_UNKNOWN,
   EVICTION_RACE_UNKNOWN,
+  PREEMPTION_BUDGET_UNKNOWN,
   REPLACEMENT_ORDER_UNKNOWN,
   ROOM_CHOICE_UNKNOWN,
 } from '../../../../src/plan/scheduling/simulation.js';
@@ -674,5 +675,35 @@ describe("seed 9639: a preemption at a replacement's priority on the node it wou
     const onNode3 = replacements.filter((r) => r?.preemption?.node === 'fid-node-3');
     expect(onNode3).toHaveLength(1);
     expect(onNode3[0]?.unknown).toBeUndefined();
+  });
+});
+
+describe("seed 9934: a preemption that spares a budget's pods only because an eviction a webhook holds spent it", () => {
+  // Draining fid-node-2 evicts three fillers (priority 100), web-1 and web-2-8brz8 in one wave. The plan
+  // placed a filler's replacement on fid-node-4 by preempting the node agent (priority 0), sparing
+  // web-2-lrvkm (priority 0, started after the agent) because web-2's budget was spent by 8brz8's eviction.
+  // But KubeVirt's webhook answers that eviction 429 first and an unknown webhook decides it: in the lab
+  // the replacement met web-2's budget with room, and the scheduler deleted web-2-lrvkm, keeping the agent.
+  const plan = planOf(9934, 'fid-node-2', '2026-12-07T09:24:00Z');
+  const onNode4 = () => plan.pods.map((p) => p.replacement).filter((r) => r?.preemption?.node === 'fid-node-4');
+
+  it("calls the filler's preemption on fid-node-4 unknown, naming the budget it spares and the eviction held", () => {
+    expect(onNode4()).toHaveLength(1);
+    const [filler] = onNode4();
+    expect(filler?.preemption?.budgetsSpared).toEqual(['fidelity/web-2']);
+    expect(filler).toMatchObject({ unknown: PREEMPTION_BUDGET_UNKNOWN, placedOn: null });
+    expect(filler?.message).toContain(
+      'Which pods it preempts is not known: it spares the pods of budget fidelity/web-2 on fid-node-4 because the eviction of fidelity/web-2-778757d654-8brz8 spent it',
+    );
+  });
+
+  it('keeps the preemption as it was where nothing holds that eviction', () => {
+    const alone = planOf(9934, 'fid-node-2', '2026-12-07T09:24:00Z', (items) =>
+      items.filter((o) => o.kind !== 'ValidatingWebhookConfiguration'),
+    );
+    const fillers = alone.pods.map((p) => p.replacement).filter((r) => r?.preemption?.node === 'fid-node-4');
+    expect(fillers).toHaveLength(1);
+    expect(fillers[0]?.preemption?.victims.map((v) => v.name)).toEqual(['agent-62hz8']);
+    expect(fillers[0]?.unknown).toBeUndefined();
   });
 });
