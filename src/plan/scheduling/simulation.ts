@@ -326,6 +326,8 @@ export class SchedulingSimulation {
     this.roundOpen = false;
     for (const [key, n] of this.budgetsSpending) this.budgetsSpent.set(key, (this.budgetsSpent.get(key) ?? 0) + n);
     this.budgetsSpending.clear();
+    // A late eviction races its own round's preemptions only; by the next round it is admitted or not.
+    this.budgetsSpentLate = new Map();
   }
 
   /**
