@@ -240,7 +240,18 @@ export function compare(o: Observation): Comparison {
     const waits = p.admission!.denied ? [] : waitingWebhooks(p);
     const observed = admissionText(seen.denied, [...seen.warnings], [...seen.waits]);
     const named = denials.find((d) => d === seen.denied) ?? denials[0];
-    const agree = admissionText(named, p.admission!.warnings, waits) === observed;
+    // A validating webhook answering 429 beside the denying one (waitsFirst) may be reported first: the drain
+    // then waited on its 429s, and met the denial once they stopped, or not before it ended.
+    const waitedFirst = waitingWebhooks(p).filter((w) =>
+      (p.admission!.waitsFirst ?? []).some((name) => w.startsWith(`admission webhook "${name}" `)),
+    );
+    const accepted = [
+      admissionText(named, p.admission!.warnings, waits),
+      ...(waitedFirst.length > 0
+        ? [named, undefined].map((d) => admissionText(d, p.admission!.warnings, waitedFirst))
+        : []),
+    ];
+    const agree = accepted.includes(observed);
     const planned = admissionText(
       denials.length > 1 ? `one of ${denials.join(' | ')}` : named,
       p.admission!.warnings,

@@ -256,6 +256,13 @@ export interface PodAdmissionPlan {
    * the first in the order its policy cache holds them, which follows no name, so any may be the one.
    */
   readonly deniedAlso?: readonly AdmissionDenial[];
+  /**
+   * Where a validating webhook's denial ends the chain: the other validating webhooks of the request that
+   * answer 429 first (an operator moving the pod). The API server calls validating webhooks in parallel and
+   * reports the first refusal to arrive, so the drain may retry on their 429s, until they stop, before it
+   * meets the denial.
+   */
+  readonly waitsFirst?: readonly string[];
   /** The warnings the API server sends back (a binding's Warn action), in its words. */
   readonly warnings: readonly string[];
   /** Policies whose answer the plan cannot tell, and why (the request is then not called admitted). */

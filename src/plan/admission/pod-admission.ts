@@ -41,6 +41,13 @@ function podAdmission(
     (mutating && webhookDenial(mutating)) ?? verdict.denied ?? (validating && webhookDenial(validating)) ?? null;
   // A mutating webhook's denial stops the chain before any policy; among the policies' denials any may be reported.
   const deniedAlso = denied !== null && denied === verdict.denied ? verdict.deniedAlso : [];
+  // Validating webhooks are called in parallel, and the first refusal to arrive is the answer: a 429 may come first.
+  const waitsFirst =
+    denied?.by === 'ValidatingWebhookConfiguration'
+      ? webhooks
+          .filter((w) => w.kind === denied.by && w.answer === 'wait' && w.matchUnknown === undefined)
+          .map((w) => w.name)
+      : [];
   const { cachedParams } = verdict;
   if (
     !denied &&
@@ -55,6 +62,7 @@ function podAdmission(
     request: disableEviction ? 'DELETE pods' : 'CREATE pods/eviction',
     ...(denied ? { denied } : {}),
     ...(deniedAlso.length > 0 ? { deniedAlso } : {}),
+    ...(waitsFirst.length > 0 ? { waitsFirst } : {}),
     warnings: verdict.warnings,
     unknown: verdict.unknown,
     ...(cachedParams.length > 0 ? { cachedParams } : {}),
@@ -106,7 +114,10 @@ export function deniedEviction(admission: PodAdmissionPlan | undefined): Schedul
   if (!denied) return undefined;
   const verb = admission.request === 'DELETE pods' ? 'delete' : 'eviction';
   const webhook = admission.webhooks?.find((w) => w.kind === denied.by && w.name === denied.name);
-  const instead = [webhook?.text, admission.deleteInstead?.text].map((t) => (t ? `; ${t}` : '')).join('');
+  const waits = admission.waitsFirst?.length
+    ? `the API server calls ${admission.waitsFirst.map((w) => `"${w}"`).join(', ')} beside it and reports the first refusal to arrive, so the drain may retry on a 429 until that webhook stops answering it`
+    : undefined;
+  const instead = [webhook?.text, waits, admission.deleteInstead?.text].map((t) => (t ? `; ${t}` : '')).join('');
   const by =
     denied.by === 'ValidatingAdmissionPolicy'
       ? `ValidatingAdmissionPolicy '${denied.name}'${denied.binding ? ` (binding '${denied.binding}')` : ''}`

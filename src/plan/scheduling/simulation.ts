@@ -380,6 +380,12 @@ export class SchedulingSimulation {
         }
       },
       queueOrder: (pods) => this.queueOrder(pods),
+      passesOn: (replacement, name) => {
+        const node = this.cluster.nodeInfo(name);
+        if (!node || this.drainedNodes.has(name)) return false;
+        const state = preFilter(replacement, this.cluster);
+        return state.rejection === null && runFilters(replacement, node, state) === null;
+      },
       fork: () => {
         const copy = this.fork();
         return { placeOnce: (pod) => copy.placeOnce(pod), fitsOn: (pod, node) => copy.fitsOn(pod, node) };
@@ -445,6 +451,7 @@ export class SchedulingSimulation {
     // The round's own replacements are all placed: the order they were met in is judged before the
     // victims' replacements are placed.
     this.apply(this.wave.checkOrder());
+    this.apply(this.wave.checkNominationsTaken());
     this.apply(this.wave.checkMetAfter());
     this.apply(this.wave.checkRoomAtEnd());
     // The victims' replacements are placed in the same round, without the race check of its evicted pods'.

@@ -67,6 +67,8 @@ export interface WavePlacer {
   queueOrder(pods: readonly V1Pod[]): V1Pod[];
   /** A copy of the simulation as it is now; nothing it does reaches the simulation. */
   fork(): OrderReplay;
+  /** Whether the replacement passes every filter on that node now (not drained), nothing committed. */
+  passesOn(replacement: PodInfo, node: string): boolean;
 }
 
 /**
@@ -206,6 +208,8 @@ export class WaveOrder {
   private found = new Set<V1Pod>();
   /** The round's replacements that fit on several nodes (see checkRoomAtEnd). */
   private roundChoices: Array<Omit<Movable, 'elsewhere'>> = [];
+  /** The round's replacements that preempt, each with the node it is nominated to (see checkNominationsTaken). */
+  private roundPreempting: Array<{ readonly pod: V1Pod; readonly plan: ReplacementPlan; readonly node: string }> = [];
 
   constructor(placer: WavePlacer) {
     this.placer = placer;
@@ -220,11 +224,13 @@ export class WaveOrder {
   nextRound(): void {
     [this.round, this.roundPlaced, this.movable, this.ordered] = [[], [], [], null];
     [this.roundUnplaced, this.roundSingles, this.roundChoices, this.found] = [[], [], [], new Set()];
+    this.roundPreempting = [];
   }
 
   /** The round's preemption victims' replacements are placed next: no race check for them. */
   victimsNext(): void {
     [this.round, this.ordered, this.roundUnplaced, this.roundSingles, this.roundChoices] = [[], null, [], [], []];
+    this.roundPreempting = [];
   }
 
   /** The round's pod of which this is the replacement, in a round of several. */
@@ -247,6 +253,7 @@ export class WaveOrder {
   judge(mate: RoundPod, pod: V1Pod, plan: ReplacementPlan): WaveFinding[] {
     this.ordered?.placed.push({ pod, plan, node: plan.placedOn });
     if (fateOf(plan) === 'none') this.roundUnplaced.push({ pod, plan, at: this.placer.cluster.placedCount });
+    if (plan.preemption) this.roundPreempting.push({ pod, plan, node: plan.preemption.node });
     const findings = this.checkRace(mate, plan);
     const flagged = new Set(findings.map((f) => f.pod));
     findings.push(...this.checkPreemptsMetFirst(pod, plan, flagged));
@@ -647,6 +654,39 @@ export class WaveOrder {
       findings.push({ pod, unknown: EVICTION_RACE_UNKNOWN, note });
     }
     this.roundUnplaced = [];
+    return this.remember(findings);
+  }
+
+  /**
+   * Whether a replacement of the round that preempts on a node may lose that node to one of its round that
+   * finds no node in the plan's order, at the same priority and of another workload: the controllers make a
+   * wave's replacements at about the same time, and met before the preempting one, that one passes every
+   * filter there without it (its victims gone) and takes the node. The preempting one then finds less room,
+   * and its plan says unknown. A nomination holds room only against pods of lower priority, so only a peer
+   * is asked (checkPreemptsMetFirst weighs those of higher priority). Asked once the round's replacements
+   * are all placed, before checkMetAfter, whatever the plan says of the one that finds no node.
+   * Taught by seed 10059 (test/fixtures/fidelity/seed-10059.json).
+   */
+  checkNominationsTaken(): WaveFinding[] {
+    const findings: WaveFinding[] = [];
+    for (const { pod } of this.roundUnplaced) {
+      const taker = podInfo(this.placer.replacementOf(pod), this.placer.snapshot);
+      const owner = controllerRef(pod)?.uid;
+      const late = isLateReplacement(pod);
+      for (const nominated of this.roundPreempting) {
+        if (this.isUnknown(nominated.pod, nominated.plan) || findings.some((f) => f.pod === nominated.pod)) continue;
+        if (controllerRef(nominated.pod)?.uid === owner || isLateReplacement(nominated.pod) !== late) continue;
+        const name = nominated.pod.metadata?.name ?? '';
+        const namespace = nominated.pod.metadata?.namespace ?? 'default';
+        const placed = this.placer.cluster
+          .placedSince(this.roundFrom)
+          .find((p) => p.node.name === nominated.node && p.pod.name === name && p.pod.namespace === namespace);
+        if (!placed || placed.pod.priority !== taker.priority) continue;
+        if (!this.placer.cluster.withoutPlaced([placed], () => this.placer.passesOn(taker, nominated.node))) continue;
+        const note = `Where the scheduler meets it in its wave matters: the replacement of ${pod.metadata?.name ?? ''}, met before it, could take ${nominated.node}.`;
+        findings.push({ pod: nominated.pod, unknown: EVICTION_RACE_UNKNOWN, note });
+      }
+    }
     return this.remember(findings);
   }
 

@@ -595,6 +595,42 @@ describe('compare: admission webhooks on evictions', () => {
     });
   });
 
+  it("a webhook's denial beside one that answers 429 first (waitsFirst): the drain may wait on the 429s before the denial, or end first (seed 10046)", () => {
+    const STRIMZI = 'strimzi-drain-cleaner.strimzi.io';
+    const ROLLED = 'The pod will be rolled by the Strimzi Cluster Operator';
+    const denied = { by: 'ValidatingWebhookConfiguration', name: STRIMZI, binding: null, message: ROLLED, code: 500 };
+    const hooks = [
+      webhook(KUBEVIRT, { answer: 'wait', code: 429, message: MIGRATING }),
+      webhook(STRIMZI, { answer: 'deny', code: 500, message: ROLLED }),
+    ];
+    const admissionWith = (extra: object) =>
+      admissionOf(hooks, { denied: { ...denied, text: refusal(STRIMZI, ROLLED) }, ...extra });
+    const planOf = (extra: object) =>
+      plan([podPlan('web-a', 'web', { outcome: 'blocked', wave: null, admission: admissionWith(extra) })], {
+        verdict: 'blocked',
+      });
+    const waited = event('web-a', {
+      phase: 'retrying',
+      attempts: 1,
+      error: refusal(KUBEVIRT, MIGRATING),
+      nextAttemptMs: 0,
+    });
+    const deniedEvent = event('web-a', { phase: 'failed', error: `${refusal(STRIMZI, ROLLED)} (HTTP 500)` });
+    const admissionFact = (p: DrainPlan, events: DrainEvent[], end: string) =>
+      judge(p, [event('web-a', { phase: 'evicting', attempt: 1 }), ...events, finished(end)], {
+        'web-a': [KUBEVIRT, STRIMZI],
+      }).facts.find((f) => f.fact === 'admission');
+    const withWaits = planOf({ waitsFirst: [KUBEVIRT] });
+    expect(admissionFact(withWaits, [deniedEvent], 'failed')).toMatchObject({ agree: true });
+    expect(admissionFact(withWaits, [waited, deniedEvent], 'failed')).toMatchObject({ agree: true });
+    expect(admissionFact(withWaits, [waited], 'timeout')).toMatchObject({
+      cluster: `admitted; waited: ${refusal(KUBEVIRT, MIGRATING)}`,
+      agree: true,
+    });
+    // Without waitsFirst the plan promises the denial at once: the 429s disagree.
+    expect(admissionFact(planOf({}), [waited], 'timeout')).toMatchObject({ agree: false });
+  });
+
   it("a policy's denial ends the chain before any validating webhook; a mutating one is called first", () => {
     const text = "pods \"web-a\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no";
     const denied = { by: 'ValidatingAdmissionPolicy', name: 'p', binding: 'b', message: 'no', code: 422, text };

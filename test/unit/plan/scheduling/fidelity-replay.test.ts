@@ -671,10 +671,13 @@ describe("seed 9639: a preemption at a replacement's priority on the node it wou
     );
   });
 
-  it("leaves the filler's replacement that preempts on fid-node-3 as it was", () => {
+  it("calls the filler's replacement that preempts on fid-node-3 unknown too: web-2's, met between the two, could take that node (seed 10059)", () => {
     const onNode3 = replacements.filter((r) => r?.preemption?.node === 'fid-node-3');
     expect(onNode3).toHaveLength(1);
-    expect(onNode3[0]?.unknown).toBeUndefined();
+    expect(onNode3[0]).toMatchObject({ unknown: EVICTION_RACE_UNKNOWN });
+    expect(onNode3[0]?.message).toContain(
+      'the replacement of web-2-6c8fb48b96-2wkx9, met before it, could take fid-node-3.',
+    );
   });
 });
 
@@ -705,5 +708,48 @@ describe("seed 9934: a preemption that spares a budget's pods only because an ev
     expect(fillers).toHaveLength(1);
     expect(fillers[0]?.preemption?.victims.map((v) => v.name)).toEqual(['agent-62hz8']);
     expect(fillers[0]?.unknown).toBeUndefined();
+  });
+});
+
+describe('seed 10059 (a 1.34.4 lab): a preemption whose node a replacement of its wave at its priority can take, met first', () => {
+  // Draining fid-node-2: in the plan's order two fillers' replacements (priority 100) preempt, on
+  // fid-node-3 and fid-node-1, and web-4's (priority 100 too) then finds no node. In the lab web-4's was met
+  // before the filler's meant for fid-node-3 and went there; that filler's replacement found no node.
+  const plan = planOf(10059, 'fid-node-2', '2026-12-07T10:00:00Z');
+  const preempting = plan.pods.filter((p) => p.name.startsWith('filler-') && p.replacement?.preemption);
+
+  it("calls both fillers' preemptions unknown, naming web-4's replacement met before them", () => {
+    expect(preempting.map((p) => p.replacement?.preemption?.node).sort()).toEqual(['fid-node-1', 'fid-node-3']);
+    for (const p of preempting) {
+      expect(p.replacement).toMatchObject({ unknown: EVICTION_RACE_UNKNOWN, placedOn: null });
+      expect(p.replacement?.message).toContain(
+        `the replacement of web-4-56fcd4f958-wsmbh, met before it, could take ${p.replacement?.preemption?.node}.`,
+      );
+    }
+  });
+
+  it("leaves web-4's own replacement unknown for the race it was found in", () => {
+    expect(replacementOf(plan, 'web-4-56fcd4f958-wsmbh')).toMatchObject({
+      schedulable: false,
+      unknown: EVICTION_RACE_UNKNOWN,
+    });
+  });
+});
+
+describe('seed 10046 (a 1.34.4 lab): a webhook denies an eviction that another answers 429 first', () => {
+  // web-1's pods are both KubeVirt VM launchers (its webhook answers 429 while it migrates the VM) and
+  // Strimzi brokers (its drain cleaner denies with 500). The API server calls validating webhooks in
+  // parallel and reports the first refusal to arrive: in the lab the drain met KubeVirt's 429 three times
+  // and ended before it met the denial.
+  const plan = planOf(10046, 'fid-node-3', '2026-12-07T09:56:00Z');
+  const web1 = plan.pods.find((p) => p.name === 'web-1-6d586f7ff9-lvqhg')!;
+
+  it("names the denial, and KubeVirt's webhook as one whose 429 the drain may meet first", () => {
+    expect(web1.admission?.denied?.name).toBe('strimzi-drain-cleaner.strimzi.io');
+    expect(web1.admission?.waitsFirst).toEqual(['virt-launcher-eviction-interceptor.kubevirt.io']);
+    expect(web1.outcome).toBe('blocked');
+    expect(web1.outcomeReason).toContain(
+      'the API server calls "virt-launcher-eviction-interceptor.kubevirt.io" beside it and reports the first refusal to arrive',
+    );
   });
 });

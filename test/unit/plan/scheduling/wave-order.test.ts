@@ -42,6 +42,7 @@ function placer(): WavePlacer {
     tryAlone: () => ({ fate: 'fits', node: 'n1' }),
     queueOrder: (pods) => replacementQueue(pods, snapshot),
     fork: () => ({ placeOnce: () => noNode(), fitsOn: () => false }),
+    passesOn: () => false,
   };
 }
 
