@@ -244,7 +244,9 @@ interface PreemptionRace {
  * (every 500 ms, EvictionsRetry), while kube-scheduler preempts as soon as it meets the replacement; once
  * the disruption controller has counted the victim gone, the budget refuses the evictions still waiting.
  * Which comes first is timing: whether the budget lets the round's pods go, and when the rest go, is
- * unknown. Victims of a replacement whose own fate is unknown count (it may preempt).
+ * unknown. Victims of a replacement whose own fate is unknown count (it may preempt). A spared budget one
+ * of whose round's evictions is admitted late (EvictionCandidate.admittedLate) races however many the
+ * round admits: its preemption may meet the budget before that eviction does.
  */
 function preemptionRaces(
   round: number,
@@ -254,6 +256,9 @@ function preemptionRaces(
   const admissions = new Map<BudgetKey, number>();
   for (const c of admitted)
     if (c.budgets.length === 1) admissions.set(c.budgets[0]!.key, (admissions.get(c.budgets[0]!.key) ?? 0) + 1);
+  // A budget one of whose round's evictions the API server may admit only later races a preemption that
+  // spares it, however many it admits (seed 10149, test/fixtures/fidelity/seed-10149.json).
+  const late = spentLate(admitted);
   const races: PreemptionRace[] = [];
   for (const [c, replacement] of placed) {
     const preemption = replacement?.preemption;
@@ -266,7 +271,7 @@ function preemptionRaces(
       }
     }
     for (const budget of preemption.budgetsSpared ?? []) {
-      if ((admissions.get(budget) ?? 0) < 2) continue;
+      if ((admissions.get(budget) ?? 0) < 2 && !late.has(budget)) continue;
       races.push({ budget, round, preemptor, victim: `a pod of that budget on ${preemption.node}`, spared: true });
     }
   }

@@ -753,3 +753,16 @@ describe('seed 10046 (a 1.34.4 lab): a webhook denies an eviction that another a
     );
   });
 });
+
+describe("seed 10149: a preemption that spares a budget an eviction a webhook holds spent, and that budget's pod", () => {
+  // Draining fid-node-2 evicts web-3-vs5fz, which KubeVirt's webhook answers 429 first, and web-5's pods,
+  // whose replacement preempts on fid-node-1, sparing web-3's pod there for web-3's budget. In the lab the
+  // preemption met the budget with room and deleted that web-3 pod; the budget then refused vs5fz for good.
+  const plan = planOf(10149, 'fid-node-2', '2026-12-07T11:15:00Z');
+  const web3 = plan.pods.find((p) => p.name === 'web-3-5d6454bb6c-vs5fz')!;
+
+  it("calls whether web-3's pod goes unknown: a preemption of its wave may spend its budget first", () => {
+    expect(web3.outcomeUnknown).toMatch(/may preempt a pod of that budget on fid-node-1/);
+    expect(plan.budgets.find((b) => b.name === 'web-3')?.unknown).toBe(web3.outcomeUnknown);
+  });
+});
