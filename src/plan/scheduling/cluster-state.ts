@@ -87,8 +87,9 @@ export class SimulatedCluster implements ClusterState {
 
   /**
    * A copy to place pods in another order: what it commits, evicts or preempts from now on stays out of
-   * this one, which must not change while the copy is in use (the nodes' sums are shared until the copy
-   * changes them). Memos and the state's cache are shared: they hold what no placement changes.
+   * this one, and what this one does from now on stays out of it (a node's sums are shared until either
+   * changes them: see NodeInfo.viewOf). Memos and the state's cache are shared: they hold what no
+   * placement changes.
    */
   fork(): SimulatedCluster {
     const copy = Object.create(SimulatedCluster.prototype) as SimulatedCluster;

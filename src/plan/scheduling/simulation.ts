@@ -12,7 +12,14 @@ import type { NodeInfo } from './node-info.js';
 import { pickNode } from './placement-score.js';
 import { type PodInfo, podInfo } from './pod-info.js';
 import { pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
-import { ROOM_CHOICE_UNKNOWN, type WaveFinding, WaveOrder, type WavePlacer, withFinding } from './wave-order.js';
+import {
+  type AloneOutcome,
+  ROOM_CHOICE_UNKNOWN,
+  type WaveFinding,
+  WaveOrder,
+  type WavePlacer,
+  withFinding,
+} from './wave-order.js';
 import { controllerRef } from '../pod-facts.js';
 import {
   drainedNodesRead,
@@ -367,18 +374,7 @@ export class SchedulingSimulation {
       cluster: this.cluster,
       snapshot: this.index.snapshot,
       replacementOf: (pod) => this.replacementOf(pod),
-      tryAlone: (replacement, preempts) => {
-        const start = this.nextStart;
-        try {
-          // The nodes' reasons are read only by a preemption's dry run.
-          const attempt = this.attempt(replacement, preempts);
-          if (attempt.placedOn) return { fate: 'fits', node: attempt.placedOn.name };
-          const run = preempts ? this.dryRun(replacement, attempt) : null;
-          return run?.chosen ? { fate: 'preempts', node: run.chosen.node } : { fate: 'none', node: null };
-        } finally {
-          this.nextStart = start;
-        }
-      },
+      tryAlone: (replacement, preempts) => this.tryAlone(replacement, preempts),
       queueOrder: (pods) => this.queueOrder(pods),
       passesOn: (replacement, name) => {
         const node = this.cluster.nodeInfo(name);
@@ -388,9 +384,31 @@ export class SchedulingSimulation {
       },
       fork: () => {
         const copy = this.fork();
-        return { placeOnce: (pod) => copy.placeOnce(pod), fitsOn: (pod, node) => copy.fitsOn(pod, node) };
+        return {
+          placeOnce: (pod) => copy.placeOnce(pod),
+          fitsOn: (pod, node) => copy.fitsOn(pod, node),
+          tryAloneUnseen: (replacement, unseen, preempts) => {
+            const outcome = copy.cluster.withEvictionsUnseen(unseen, () => copy.tryAlone(replacement, preempts));
+            for (const caveat of copy.cluster.caveats) this.cluster.caveat(caveat);
+            return outcome;
+          },
+        };
       },
     };
+  }
+
+  /** The placement of the replacement now, nothing committed (see WavePlacer.tryAlone). */
+  private tryAlone(replacement: PodInfo, preempts: boolean): AloneOutcome {
+    const start = this.nextStart;
+    try {
+      // The nodes' reasons are read only by a preemption's dry run.
+      const attempt = this.attempt(replacement, preempts);
+      if (attempt.placedOn) return { fate: 'fits', node: attempt.placedOn.name };
+      const run = preempts ? this.dryRun(replacement, attempt) : null;
+      return run?.chosen ? { fate: 'preempts', node: run.chosen.node } : { fate: 'none', node: null };
+    } finally {
+      this.nextStart = start;
+    }
   }
 
   /**

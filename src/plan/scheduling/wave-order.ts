@@ -53,6 +53,11 @@ export interface OrderReplay {
   placeOnce(pod: V1Pod): ReplacementPlan;
   /** Commits the replacement of `pod` on that node if it passes the filters there. */
   fitsOn(pod: V1Pod, node: string): boolean;
+  /**
+   * WavePlacer.tryAlone there, these evictions not seen yet; the approximations it meets reach the
+   * simulation's caveats, nothing else does.
+   */
+  tryAloneUnseen(replacement: PodInfo, unseen: ReadonlySet<string>, preempts: boolean): AloneOutcome;
 }
 
 /** What the rules ask of the simulation. */
@@ -108,7 +113,8 @@ interface Movable {
   readonly plan: ReplacementPlan;
   readonly info: PodInfo;
   readonly node: string;
-  readonly elsewhere: readonly string[];
+  /** The other nodes it could have taken, none if empty: worked out when a rule first asks (see RoundPod.first). */
+  readonly elsewhere: () => readonly string[];
 }
 
 /** What becomes of a replacement: it fits on a node, it preempts, it finds no node. */
@@ -124,13 +130,22 @@ interface RoundPlan {
 /** One pod of the current round of evictions, and what its replacement would meet as the round's first. */
 export interface RoundPod {
   readonly pod: V1Pod;
-  /** Its replacement placed before any other of the round, the round's other evictions not seen yet. */
-  first?: { readonly fate: Fate; readonly node: string | null };
+  /**
+   * Its replacement placed before any other of the round, the round's other evictions not seen yet: in
+   * the simulation as the round began, placed when a rule first asks (see placeFirst).
+   */
+  first?: () => AloneOutcome;
   /**
    * A filter counts another pod of its round for it only while that one runs (a DoNotSchedule topology
    * spread constraint selects it).
    */
   countsMatesRunning?: boolean;
+}
+
+/** `fn`, called once at most: its answer kept for the next calls. */
+function once<T>(fn: () => T): () => T {
+  let kept: { readonly value: T } | undefined;
+  return () => (kept ??= { value: fn() }).value;
 }
 
 function fateOf(plan: ReplacementPlan): Fate {
@@ -139,7 +154,7 @@ function fateOf(plan: ReplacementPlan): Fate {
 
 /** The nodes a movable replacement may take, the plan's first; a long list cut short. */
 function nodesOf(m: Movable): string {
-  const nodes = [m.node, ...m.elsewhere];
+  const nodes = [m.node, ...m.elsewhere()];
   const shown = nodes.slice(0, 5).join(', ');
   return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
 }
@@ -260,7 +275,7 @@ export class WaveOrder {
     for (const f of findings) flagged.add(f.pod);
     findings.push(...this.checkAffinityRace(pod, plan, flagged));
     for (const f of findings) flagged.add(f.pod);
-    findings.push(...this.checkRoom(pod, plan, mate.first, flagged));
+    findings.push(...this.checkRoom(pod, plan, mate, flagged));
     return this.remember(findings);
   }
 
@@ -280,19 +295,50 @@ export class WaveOrder {
    * round's other evictions not seen yet. The drain sends a round's evictions at once, and the scheduler
    * keeps up with them: any of the replacements may be the first it meets, while the others' pods still
    * run. Nothing committed; asked only of a pod a filter of which counts another pod of its round while
-   * it runs (its topology spread), or of a round of several workloads (they compete for room).
+   * it runs (its topology spread), or of a round of several workloads (they compete for room). One that
+   * counts its mates running is placed at once (its race is judged whatever it meets); another only when
+   * a rule asks (see mayRace), in a copy of the simulation as the round began.
    * Taught by the fidelity seeds 141, 185 and 403 (test/fixtures/fidelity/seed-{141,185,403}.json).
    */
   private placeFirst(): void {
     const owners = new Set(this.round.map((r) => controllerRef(r.pod)?.uid));
+    let roundStart: OrderReplay | undefined;
     for (const mate of this.round) {
       mate.countsMatesRunning = this.countsMateWhileRunning(mate);
       if (!mate.countsMatesRunning && owners.size < 2) continue;
       const others = new Set(this.round.filter((r) => r !== mate).map((r) => r.pod.metadata?.uid ?? ''));
+      // Made now: a replacement's uid counts the placements before it.
       const replacement = podInfo(this.placer.replacementOf(mate.pod), this.placer.snapshot);
-      const preempts = mate.countsMatesRunning === true;
-      mate.first = this.placer.cluster.withEvictionsUnseen(others, () => this.placer.tryAlone(replacement, preempts));
+      if (mate.countsMatesRunning) {
+        const first = this.placer.cluster.withEvictionsUnseen(others, () => this.placer.tryAlone(replacement, true));
+        mate.first = () => first;
+      } else {
+        const start = (roundStart ??= this.placer.fork());
+        mate.first = once(() => start.tryAloneUnseen(replacement, others, false));
+      }
     }
+  }
+
+  /**
+   * Whether checkRace could find this replacement's fate unknown, asked before it is placed as the round's
+   * first. One that does not count its mates running is found only beside a competitor or a rival: a
+   * replacement of its round placed before it, of another workload, made at the same time. Where this one
+   * fits, that competitor must sit on a node that has no room left for it (placed first, it took room
+   * there that the competitor needed: see takesRoomFirst).
+   */
+  private mayRace(mate: RoundPod, plan: ReplacementPlan): boolean {
+    if (mate.countsMatesRunning) return true;
+    const owner = controllerRef(mate.pod)?.uid;
+    const late = isLateReplacement(mate.pod);
+    const others = this.roundPlaced.filter(
+      (r) => controllerRef(r.pod)?.uid !== owner && isLateReplacement(r.pod) === late,
+    );
+    if (fateOf(plan) !== 'fits') return others.length > 0;
+    const info = podInfo(mate.pod, this.placer.snapshot);
+    return others.some((r) => {
+      const node = r.node === null ? undefined : this.placer.cluster.nodeInfo(r.node);
+      return node !== undefined && !hasRoom(info, node, this.placer.cluster);
+    });
   }
 
   /**
@@ -313,11 +359,12 @@ export class WaveOrder {
    * node it took) and 7406 (refusedOnlyForRoomOf), in test/fixtures/fidelity/.
    */
   private checkRace(mate: RoundPod, plan: ReplacementPlan): WaveFinding[] {
-    const first = mate.first;
-    if (!first || this.isUnknown(mate.pod, plan)) return [];
+    if (!mate.first || this.isUnknown(mate.pod, plan)) return [];
     const fate = fateOf(plan);
     // With the node it took: a later check may call its fate unknown and name none, but it took that room.
     if (fate === 'fits') this.roundPlaced.push({ pod: mate.pod, plan, node: plan.placedOn });
+    if (!this.mayRace(mate, plan)) return [];
+    const first = mate.first();
     const takesRoom = this.takesRoomFirst(mate.pod, plan, first);
     if (fate === first.fate && !takesRoom) return [];
     const owner = controllerRef(mate.pod)?.uid;
@@ -451,7 +498,7 @@ export class WaveOrder {
    * finds no node. Room only (resources and pod slots), as checkRoom.
    * Taught by seed 403 (test/fixtures/fidelity/seed-403.json).
    */
-  private takesRoomFirst(pod: V1Pod, plan: ReplacementPlan, first: NonNullable<RoundPod['first']>): boolean {
+  private takesRoomFirst(pod: V1Pod, plan: ReplacementPlan, first: AloneOutcome): boolean {
     if (first.fate !== 'fits' || fateOf(plan) !== 'fits' || first.node === null || first.node === plan.placedOn)
       return false;
     const node = this.placer.cluster.nodeInfo(first.node);
@@ -472,7 +519,7 @@ export class WaveOrder {
    * weighed. Then records this one, placed with other nodes as good, for the round's later replacements.
    * Taught by seed 229 (test/fixtures/fidelity/seed-229.json).
    */
-  private checkRoom(pod: V1Pod, plan: ReplacementPlan, first: RoundPod['first'], flagged: Set<V1Pod>): WaveFinding[] {
+  private checkRoom(pod: V1Pod, plan: ReplacementPlan, mate: RoundPod, flagged: Set<V1Pod>): WaveFinding[] {
     if (this.isUnknown(pod, plan) || flagged.has(pod)) return [];
     const info = podInfo(pod, this.placer.snapshot);
     const fate = fateOf(plan);
@@ -482,18 +529,23 @@ export class WaveOrder {
     if (single) {
       // The replacement is counted on its node already: the earlier one would have had to fit beside it.
       movedBy = this.movable.filter(
-        (m) => m.elsewhere.includes(single.name) && !hasRoom(m.info, single, this.placer.cluster),
+        (m) => !hasRoom(m.info, single, this.placer.cluster) && m.elsewhere().includes(single.name),
       );
     } else if (fate !== 'fits') {
-      movedBy = this.movable.filter((m) => this.refusedOnlyForRoomOf(pod, plan, m));
+      movedBy = this.movable.filter((m) => this.refusedOnlyForRoomOf(pod, plan, m) && m.elsewhere().length > 0);
     }
     if (movedBy.length > 0) return this.roomFindings(pod, movedBy, flagged);
     if (single) this.roundSingles.push({ pod, plan, node: single.name, at: this.placer.cluster.placedCount });
     if (fate !== 'fits' || !plan.placedOn) return [];
     if (plan.nodes.length > 1) this.roundChoices.push({ pod, plan, info, node: plan.placedOn });
-    const elsewhere = new Set(plan.tiedWith ?? []);
-    if (first?.fate === 'fits' && first.node !== null && first.node !== plan.placedOn) elsewhere.add(first.node);
-    if (elsewhere.size > 0) this.movable.push({ pod, plan, info, node: plan.placedOn, elsewhere: [...elsewhere] });
+    const placedOn = plan.placedOn;
+    const elsewhere = once(() => {
+      const nodes = new Set(plan.tiedWith ?? []);
+      const first = mate.first?.();
+      if (first?.fate === 'fits' && first.node !== null && first.node !== placedOn) nodes.add(first.node);
+      return [...nodes];
+    });
+    this.movable.push({ pod, plan, info, node: placedOn, elsewhere });
     return [];
   }
 
@@ -538,14 +590,14 @@ export class WaveOrder {
       const owner = controllerRef(pod)?.uid;
       const couldTake = this.roundChoices
         .filter((c) => c.node !== name && c.plan.nodes.includes(name))
-        .map((c) => ({ ...c, elsewhere: [name] }));
+        .map((c) => ({ ...c, elsewhere: () => [name] }));
       const movedBy = [...couldTake, ...this.movable]
         .filter(
           (m) =>
             m.pod !== pod &&
             controllerRef(m.pod)?.uid !== owner &&
-            m.elsewhere.includes(name) &&
-            !hasRoom(m.info, node, this.placer.cluster),
+            !hasRoom(m.info, node, this.placer.cluster) &&
+            m.elsewhere().includes(name),
         )
         .filter((m, i, all) => all.findIndex((o) => o.pod === m.pod) === i);
       if (movedBy.length > 0) findings.push(...this.roomFindings(pod, movedBy, flagged));

@@ -2,13 +2,19 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import type { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-state.js';
 import { replacementQueue } from '../../../../src/plan/scheduling/scheduling-queue.js';
-import { REPLACEMENT_ORDER_UNKNOWN, WaveOrder, type WavePlacer } from '../../../../src/plan/scheduling/wave-order.js';
+import {
+  EVICTION_RACE_UNKNOWN,
+  REPLACEMENT_ORDER_UNKNOWN,
+  WaveOrder,
+  type WavePlacer,
+} from '../../../../src/plan/scheduling/wave-order.js';
 import type { ReplacementPlan } from '../../../../src/plan/types.js';
 import { makePod, makeSnapshot } from '../../builders.js';
 
 const db = makePod().name('db-0').node('n0').owner('StatefulSet', 'db').requests('1', '64Mi').obj();
 const web = makePod().name('web-a').node('n0').owner('ReplicaSet', 'web').requests('1', '64Mi').obj();
-const snapshot = makeSnapshot({ pods: [db, web] });
+const api = makePod().name('api-a').node('n0').owner('ReplicaSet', 'api').requests('1', '64Mi').obj();
+const snapshot = makeSnapshot({ pods: [db, web, api] });
 
 const fits = (node: string): ReplacementPlan => ({
   schedulable: true,
@@ -30,7 +36,8 @@ const noNode = (): ReplacementPlan => ({
  * replacement fits on n1 met first, and the round placed again with the StatefulSet's first finds no
  * node for either.
  */
-function placer(): WavePlacer {
+/** Each replacement placed alone (met first, or as another rule asks) is pushed to `placedAlone`. */
+function placer(placedAlone: V1Pod[] = []): WavePlacer {
   const cluster = {
     withEvictionsUnseen: <T>(_uids: ReadonlySet<string>, fn: () => T) => fn(),
     nodeInfo: () => undefined,
@@ -39,11 +46,31 @@ function placer(): WavePlacer {
     cluster,
     snapshot,
     replacementOf: (pod: V1Pod) => pod,
-    tryAlone: () => ({ fate: 'fits', node: 'n1' }),
+    tryAlone: (replacement) => {
+      placedAlone.push(replacement.pod);
+      return { fate: 'fits', node: 'n1' };
+    },
     queueOrder: (pods) => replacementQueue(pods, snapshot),
-    fork: () => ({ placeOnce: () => noNode(), fitsOn: () => false }),
+    fork: () => ({
+      placeOnce: () => noNode(),
+      fitsOn: () => false,
+      tryAloneUnseen: (replacement) => {
+        placedAlone.push(replacement.pod);
+        return { fate: 'fits', node: 'n1' };
+      },
+    }),
     passesOn: () => false,
   };
+}
+
+/** A round evicting the pods of two ReplicaSets, opened; each replacement placed alone goes to `placedAlone`. */
+function roundOfWebAndApi(): { wave: WaveOrder; placedAlone: V1Pod[] } {
+  const placedAlone: V1Pod[] = [];
+  const wave = new WaveOrder(placer(placedAlone));
+  wave.evicted(web);
+  wave.evicted(api);
+  wave.open(0);
+  return { wave, placedAlone };
 }
 
 describe('WaveOrder', () => {
@@ -72,5 +99,30 @@ describe('WaveOrder', () => {
     ]);
     expect(plans.get(web)).toEqual(fits('n1'));
     expect(plans.get(db)).toEqual(fits('n1'));
+  });
+
+  it("places a replacement as its round's first only when a rule asks: none where nothing could race", () => {
+    const { wave, placedAlone } = roundOfWebAndApi();
+    for (const pod of [web, api]) expect(wave.judge(wave.mateOf(pod)!, pod, fits('n1'))).toEqual([]);
+    expect(placedAlone).toEqual([]);
+  });
+
+  it("places a replacement as its round's first when it finds no node behind another workload's placed before it", () => {
+    const { wave, placedAlone } = roundOfWebAndApi();
+    expect(wave.judge(wave.mateOf(web)!, web, fits('n1'))).toEqual([]);
+    const findings = wave.judge(wave.mateOf(api)!, api, noNode());
+    expect(placedAlone.map((p) => p.metadata?.name)).toEqual(['api-a']);
+    expect(findings.map(({ pod, unknown, note }) => [pod.metadata?.name, unknown, note])).toEqual([
+      [
+        'api-a',
+        EVICTION_RACE_UNKNOWN,
+        'Where the scheduler meets it in its wave matters: placed first, it would go to n1.',
+      ],
+      [
+        'web-a',
+        EVICTION_RACE_UNKNOWN,
+        'Where the scheduler meets it in its wave matters: the replacement of api-a, placed first, would take n1.',
+      ],
+    ]);
   });
 });
