@@ -168,10 +168,8 @@ function playRounds(
     }
     waiting = stillWaiting;
     for (const { c } of admitted) placer.evict(c.pod);
-    placer.budgetsAllow?.(
-      new Map([...budgets].map(([key, state]) => [key, state.allowed])),
-      spentLate(admitted.map(({ c }) => c)),
-    );
+    const late = spentLate(admitted.map(({ c }) => c));
+    placer.budgetsAllow?.(new Map([...budgets].map(([key, state]) => [key, state.allowed])), late);
     // Placed in the order the scheduler meets them, reported in the plan's.
     const byPod = new Map(admitted.map(({ c }) => [c.pod, c]));
     const queued = placer.queueOrder?.(admitted.map(({ c }) => c.pod)).map((pod) => byPod.get(pod)!);
@@ -195,6 +193,7 @@ function playRounds(
     for (const race of preemptionRaces(
       round,
       admitted.map(({ c }) => c),
+      late,
       placed,
     ))
       if (!raced.has(race.budget)) raced.set(race.budget, race);
@@ -245,20 +244,18 @@ interface PreemptionRace {
  * the disruption controller has counted the victim gone, the budget refuses the evictions still waiting.
  * Which comes first is timing: whether the budget lets the round's pods go, and when the rest go, is
  * unknown. Victims of a replacement whose own fate is unknown count (it may preempt). A spared budget one
- * of whose round's evictions is admitted late (EvictionCandidate.admittedLate) races however many the
- * round admits: its preemption may meet the budget before that eviction does.
+ * of whose round's evictions is admitted late (`late`: see spentLate and EvictionCandidate.admittedLate) races
+ * however many the round admits: its preemption may meet the budget before that eviction does.
  */
 function preemptionRaces(
   round: number,
   admitted: readonly EvictionCandidate[],
+  late: ReadonlyMap<BudgetKey, string>,
   placed: ReadonlyMap<EvictionCandidate, ReplacementPlan | null>,
 ): PreemptionRace[] {
   const admissions = new Map<BudgetKey, number>();
   for (const c of admitted)
     if (c.budgets.length === 1) admissions.set(c.budgets[0]!.key, (admissions.get(c.budgets[0]!.key) ?? 0) + 1);
-  // A budget one of whose round's evictions the API server may admit only later races a preemption that
-  // spares it, however many it admits (seed 10149, test/fixtures/fidelity/seed-10149.json).
-  const late = spentLate(admitted);
   const races: PreemptionRace[] = [];
   for (const [c, replacement] of placed) {
     const preemption = replacement?.preemption;
@@ -271,6 +268,8 @@ function preemptionRaces(
       }
     }
     for (const budget of preemption.budgetsSpared ?? []) {
+      // A budget one of whose round's evictions the API server may admit only later races a preemption
+      // that spares it, however many it admits (seed 10149, test/fixtures/fidelity/seed-10149.json).
       if ((admissions.get(budget) ?? 0) < 2 && !late.has(budget)) continue;
       races.push({ budget, round, preemptor, victim: `a pod of that budget on ${preemption.node}`, spared: true });
     }
