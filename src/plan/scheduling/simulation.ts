@@ -14,6 +14,7 @@ import { type PodInfo, podInfo } from './pod-info.js';
 import { pendingPods, replacementQueue, schedulingGatesOf } from './scheduling-queue.js';
 import {
   type AloneOutcome,
+  type OrderReplay,
   ROOM_CHOICE_UNKNOWN,
   type WaveFinding,
   WaveOrder,
@@ -382,18 +383,21 @@ export class SchedulingSimulation {
         const state = preFilter(replacement, this.cluster);
         return state.rejection === null && runFilters(replacement, node, state) === null;
       },
-      fork: () => {
-        const copy = this.fork();
-        return {
-          placeOnce: (pod) => copy.placeOnce(pod),
-          fitsOn: (pod, node) => copy.fitsOn(pod, node),
-          tryAloneUnseen: (replacement, unseen, preempts) => {
-            const outcome = copy.cluster.withEvictionsUnseen(unseen, () => copy.tryAlone(replacement, preempts));
-            for (const caveat of copy.cluster.caveats) this.cluster.caveat(caveat);
-            return outcome;
-          },
-        };
+      fork: () => this.replayOf(this.fork()),
+    };
+  }
+
+  /** A copy of this simulation as the wave-order rules use it (OrderReplay), and the copies made from it. */
+  private replayOf(copy: SchedulingSimulation): OrderReplay {
+    return {
+      placeOnce: (pod) => copy.placeOnce(pod),
+      fitsOn: (pod, node) => copy.fitsOn(pod, node),
+      tryAloneUnseen: (replacement, unseen, preempts) => {
+        const outcome = copy.cluster.withEvictionsUnseen(unseen, () => copy.tryAlone(replacement, preempts));
+        for (const caveat of copy.cluster.caveats) this.cluster.caveat(caveat);
+        return outcome;
       },
+      fork: () => this.replayOf(copy.fork()),
     };
   }
 

@@ -58,6 +58,8 @@ export interface OrderReplay {
    * simulation's caveats, nothing else does.
    */
   tryAloneUnseen(replacement: PodInfo, unseen: ReadonlySet<string>, preempts: boolean): AloneOutcome;
+  /** A copy of this copy as it is now; nothing it does reaches this one. */
+  fork(): OrderReplay;
 }
 
 /** What the rules ask of the simulation. */
@@ -182,6 +184,21 @@ function sameOutcome(a: ReplacementPlan, b: ReplacementPlan): boolean {
     (b.placedOn !== null && (a.tiedWith ?? []).includes(b.placedOn)) ||
     (a.placedOn !== null && (b.tiedWith ?? []).includes(a.placedOn))
   );
+}
+
+/**
+ * A replacement placed again as the plan placed it: committed on its node where it still fits there (null:
+ * it comes to the same; a node it might score higher is a score), else searched again (the expensive part).
+ */
+function replaceAsPlanned(replay: OrderReplay, { pod, plan, node }: RoundPlan): ReplacementPlan | null {
+  const same = plan.schedulable && !plan.preemption && node !== null && replay.fitsOn(pod, node);
+  return same ? null : replay.placeOnce(pod);
+}
+
+/** The pods' names, a long list cut short. */
+function namesOf(pods: readonly V1Pod[]): string {
+  const names = pods.slice(0, 3).map((p) => p.metadata?.name ?? '');
+  return pods.length > 3 ? `${names.join(', ')} and ${pods.length - 3} more` : names.join(', ');
 }
 
 /** What becomes of a replacement, said after "it would". */
@@ -775,12 +792,17 @@ export class WaveOrder {
    * ones decides what becomes of a replacement. The plan meets a ReplicaSet's or Job's replacement first
    * (made as its pod starts terminating) and a StatefulSet's once its pod is gone (replacementQueue); but
    * a wave's evictions end at about the same time, and the scheduler may meet the StatefulSet's
-   * replacement before the others are created or queued. The round is placed again from where it began,
-   * its StatefulSet replacements first, then each other one on the node the plan gave it where it still
-   * fits there (only those that do not are searched again: the cost is about one placement per
-   * StatefulSet replacement): each replacement whose outcome differs there (see sameOutcome) is unknown,
-   * and its message says what becomes of it in that order. Asked only of a round that holds both kinds.
-   * Taught by seed 46 (test/fixtures/fidelity/seed-46.json).
+   * replacements before the others, or between them (they are made at once and met one by one). The
+   * round is placed again from where it began, its StatefulSet replacements first, then each other one on
+   * the node the plan gave it where it still fits there (only those that do not are searched again: the
+   * cost is about one placement per StatefulSet replacement). Where that changes what becomes of a
+   * StatefulSet replacement, the round is placed again with them met after each of the plan's first
+   * others in turn (those placed as the plan placed them). Each replacement whose outcome differs in one
+   * of those orders (see sameOutcome) is unknown, and its message says what becomes of it in the first such
+   * order. Asked only of a round that holds both kinds.
+   * Taught by seeds 46 and 10169 (test/fixtures/fidelity/seed-{46,10169}.json): in the latter, met between
+   * two fillers' replacements, a StatefulSet's replacement took the room on the node where the plan had
+   * the second one preempt.
    */
   checkOrder(): WaveFinding[] {
     const ordered = this.ordered;
@@ -789,31 +811,56 @@ export class WaveOrder {
     const queue = this.placer.queueOrder(ordered.placed.map((r) => r.pod));
     const late = queue.filter(isLateReplacement);
     if (late.length === 0 || late.length === queue.length) return [];
-    const before = ordered.before;
+    const others = queue.filter((p) => !isLateReplacement(p));
     const placed = new Map(ordered.placed.map((r) => [r.pod, r]));
-    const other = new Map<V1Pod, ReplacementPlan | null>();
-    for (const pod of late) other.set(pod, before.placeOnce(pod));
-    for (const pod of queue.filter((p) => !isLateReplacement(p))) {
-      // One that still fits on the node the plan gave it comes to the same there (null; a node it might
-      // score higher is a score). Only the others are placed again: the search is the expensive part.
-      const { plan, node } = placed.get(pod)!;
-      const same = plan.schedulable && !plan.preemption && node !== null && before.fitsOn(pod, node);
-      other.set(pod, same ? null : before.placeOnce(pod));
+    const walker = ordered.before;
+    const differs = new Map<V1Pod, { readonly there: ReplacementPlan; readonly after: number }>();
+    const record = (outcomes: ReadonlyMap<V1Pod, ReplacementPlan | null>, after: number) => {
+      for (const [pod, there] of outcomes) {
+        if (there && !differs.has(pod) && !sameOutcome(placed.get(pod)!.plan, there))
+          differs.set(pod, { there, after });
+      }
+    };
+    record(this.lateAfter(walker.fork(), late, others, placed), 0);
+    if (late.some((pod) => differs.has(pod))) {
+      for (let after = 1; after < others.length; after++) {
+        replaceAsPlanned(walker, placed.get(others[after - 1]!)!);
+        record(this.lateAfter(walker.fork(), late, others.slice(after), placed), after);
+      }
     }
     const names = late.map((p) => p.metadata?.name ?? '').join(', ');
     const findings: WaveFinding[] = [];
     const flagged = new Set<V1Pod>();
     for (const { pod, plan } of ordered.placed) {
-      const there = other.get(pod);
-      if (this.isUnknown(pod, plan) || flagged.has(pod) || !there || sameOutcome(plan, there)) continue;
+      const found = differs.get(pod);
+      if (this.isUnknown(pod, plan) || flagged.has(pod) || !found) continue;
       flagged.add(pod);
-      const when = isLateReplacement(pod)
-        ? "met before the wave's other replacements"
-        : `met after the replacement of ${names}`;
-      const note = `Which of its wave's replacements the scheduler meets first matters: ${when}, it would ${outcomeText(there)}.`;
+      const when = !isLateReplacement(pod)
+        ? `met after the replacement of ${names}`
+        : found.after === 0
+          ? "met before the wave's other replacements"
+          : `met after the replacement of ${namesOf(others.slice(0, found.after))} and before the wave's other ones`;
+      const note = `Which of its wave's replacements the scheduler meets first matters: ${when}, it would ${outcomeText(found.there)}.`;
       findings.push({ pod, unknown: REPLACEMENT_ORDER_UNKNOWN, note });
     }
     return this.remember(findings);
+  }
+
+  /**
+   * The round's StatefulSet replacements placed in `replay`, then `others` (the rest of the round's other
+   * ones, in the plan's order) as the plan placed them where they still fit: what becomes of each, null
+   * for one that still fits on its node.
+   */
+  private lateAfter(
+    replay: OrderReplay,
+    late: readonly V1Pod[],
+    others: readonly V1Pod[],
+    placed: ReadonlyMap<V1Pod, RoundPlan>,
+  ): Map<V1Pod, ReplacementPlan | null> {
+    const outcomes = new Map<V1Pod, ReplacementPlan | null>();
+    for (const pod of late) outcomes.set(pod, replay.placeOnce(pod));
+    for (const pod of others) outcomes.set(pod, replaceAsPlanned(replay, placed.get(pod)!));
+    return outcomes;
   }
 
   /**

@@ -766,3 +766,27 @@ describe("seed 10149: a preemption that spares a budget an eviction a webhook ho
     expect(plan.budgets.find((b) => b.name === 'web-3')?.unknown).toBe(web3.outcomeUnknown);
   });
 });
+
+describe("seed 10169: a StatefulSet's replacement met between two fillers' takes the room a filler's preemption needed", () => {
+  // Draining fid-node-1 evicts db-2-0 (StatefulSet, priority 100, 100m) and three filler pods (priority
+  // 100, 500m). In the plan's order the first filler replacement takes fid-node-3, the second preempts the
+  // agent pod on fid-node-2 (one victim, where fid-node-3 needs two), and db-2-0's, met last, finds no
+  // node. In the lab db-2-0's replacement was met after the first filler's and took fid-node-2; the next
+  // filler's could then preempt only on fid-node-3 (the agent and web-3's pod), and the last found no node.
+  const plan = planOf(10169, 'fid-node-1', '2026-12-07T12:37:00Z');
+  const fillers = ['filler-565879977f-65wkj', 'filler-565879977f-c9d2m', 'filler-565879977f-wz48s'];
+
+  it('keeps the first filler on fid-node-3 and calls the preempting one unknown, saying what it meets after db-2-0', () => {
+    expect(replacementOf(plan, fillers[0]!)).toMatchObject({ placedOn: 'fid-node-3' });
+    const preempting = replacementOf(plan, fillers[1]!);
+    expect(preempting).toMatchObject({ schedulable: true, placedOn: null, unknown: REPLACEMENT_ORDER_UNKNOWN });
+    expect(preempting?.message).toContain('met after the replacement of db-2-0, it would');
+  });
+
+  it("keeps db-2-0's replacement unknown, saying where it goes met before the others", () => {
+    expect(replacementOf(plan, 'db-2-0')).toMatchObject({ placedOn: null, unknown: REPLACEMENT_ORDER_UNKNOWN });
+    expect(replacementOf(plan, 'db-2-0')?.message).toContain(
+      "met before the wave's other replacements, it would go to fid-node-3",
+    );
+  });
+});

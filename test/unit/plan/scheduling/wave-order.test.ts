@@ -4,6 +4,7 @@ import type { SimulatedCluster } from '../../../../src/plan/scheduling/cluster-s
 import { replacementQueue } from '../../../../src/plan/scheduling/scheduling-queue.js';
 import {
   EVICTION_RACE_UNKNOWN,
+  type OrderReplay,
   REPLACEMENT_ORDER_UNKNOWN,
   WaveOrder,
   type WavePlacer,
@@ -36,6 +37,19 @@ const noNode = (): ReplacementPlan => ({
  * replacement fits on n1 met first, and the round placed again with the StatefulSet's first finds no
  * node for either.
  */
+/** A copy of the simulation where every replacement finds no node, and each fits on n1 placed alone. */
+function replay(placedAlone: V1Pod[]): OrderReplay {
+  return {
+    placeOnce: () => noNode(),
+    fitsOn: () => false,
+    tryAloneUnseen: (replacement) => {
+      placedAlone.push(replacement.pod);
+      return { fate: 'fits', node: 'n1' };
+    },
+    fork: () => replay(placedAlone),
+  };
+}
+
 /** Each replacement placed alone (met first, or as another rule asks) is pushed to `placedAlone`. */
 function placer(placedAlone: V1Pod[] = []): WavePlacer {
   const cluster = {
@@ -51,14 +65,7 @@ function placer(placedAlone: V1Pod[] = []): WavePlacer {
       return { fate: 'fits', node: 'n1' };
     },
     queueOrder: (pods) => replacementQueue(pods, snapshot),
-    fork: () => ({
-      placeOnce: () => noNode(),
-      fitsOn: () => false,
-      tryAloneUnseen: (replacement) => {
-        placedAlone.push(replacement.pod);
-        return { fate: 'fits', node: 'n1' };
-      },
-    }),
+    fork: () => replay(placedAlone),
     passesOn: () => false,
   };
 }
