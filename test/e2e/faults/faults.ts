@@ -162,14 +162,18 @@ export async function labComponent(action: 'stop' | 'start', name: string): Prom
 }
 
 /**
- * Starts the stopped kube-apiserver again, then restarts kube-controller-manager: its watches broke with
- * the API server and come back only after its reflectors' back-off, which on a loaded machine outlasts a
- * seed's wait for the disruption controller. A fresh one lists at once, so the control plane is whole.
+ * Starts the stopped kube-apiserver again, then restarts kube-controller-manager and kube-scheduler: their
+ * watches broke with the API server and come back only after their reflectors' back-off, which on a loaded
+ * machine outlasts a seed's wait for the disruption controller, and leaves the scheduler binding pods to a
+ * node cordoned since (the next test's drain then fails: something binds pods to it despite the cordon).
+ * Fresh ones list at once, so the control plane is whole.
  */
 export async function restartedApiServer(): Promise<void> {
   await labComponent('start', 'kube-apiserver');
-  await labComponent('stop', 'kube-controller-manager');
-  await labComponent('start', 'kube-controller-manager');
+  for (const component of ['kube-controller-manager', 'kube-scheduler']) {
+    await labComponent('stop', component);
+    await labComponent('start', component);
+  }
 }
 
 /** The lines of stderr that are errors (kubectl's "error: …" lines). */
