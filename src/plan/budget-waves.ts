@@ -168,7 +168,8 @@ function playRounds(
     }
     waiting = stillWaiting;
     for (const { c } of admitted) placer.evict(c.pod);
-    const late = spentLate(admitted.map(({ c }) => c));
+    const evicted = admitted.map(({ c }) => c);
+    const late = spentLate(evicted);
     placer.budgetsAllow?.(new Map([...budgets].map(([key, state]) => [key, state.allowed])), late);
     // Placed in the order the scheduler meets them, reported in the plan's.
     const byPod = new Map(admitted.map(({ c }) => [c.pod, c]));
@@ -190,12 +191,7 @@ function playRounds(
       counted.set(pod, { plan, asCounted: counted.get(pod)!.asCounted });
       for (const b of c.budgets) budgets.get(b.key)!.replan(c.key, plan);
     }
-    for (const race of preemptionRaces(
-      round,
-      admitted.map(({ c }) => c),
-      late,
-      placed,
-    ))
+    for (const race of preemptionRaces(round, evicted, late, placed))
       if (!raced.has(race.budget)) raced.set(race.budget, race);
     let changed = admitted.length > 0;
     for (const state of budgets.values()) changed = state.settle() || changed;

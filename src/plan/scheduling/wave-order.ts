@@ -1,5 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Snapshot } from '../../snapshot/types.js';
+import { someNames } from '../completeness.js';
 import { controllerRef } from '../pod-facts.js';
 import type { PreemptionPlan, ReplacementPlan } from '../types.js';
 import { isEmptySelector, termMatches } from './affinity-term.js';
@@ -156,9 +157,7 @@ function fateOf(plan: ReplacementPlan): Fate {
 
 /** The nodes a movable replacement may take, the plan's first; a long list cut short. */
 function nodesOf(m: Movable): string {
-  const nodes = [m.node, ...m.elsewhere()];
-  const shown = nodes.slice(0, 5).join(', ');
-  return nodes.length > 5 ? `${shown} and ${nodes.length - 5} more` : shown;
+  return someNames([m.node, ...m.elsewhere()]);
 }
 
 /**
@@ -193,12 +192,6 @@ function sameOutcome(a: ReplacementPlan, b: ReplacementPlan): boolean {
 function replaceAsPlanned(replay: OrderReplay, { pod, plan, node }: RoundPlan): ReplacementPlan | null {
   const same = plan.schedulable && !plan.preemption && node !== null && replay.fitsOn(pod, node);
   return same ? null : replay.placeOnce(pod);
-}
-
-/** The pods' names, a long list cut short. */
-function namesOf(pods: readonly V1Pod[]): string {
-  const names = pods.slice(0, 3).map((p) => p.metadata?.name ?? '');
-  return pods.length > 3 ? `${names.join(', ')} and ${pods.length - 3} more` : names.join(', ');
 }
 
 /** What becomes of a replacement, said after "it would". */
@@ -839,7 +832,10 @@ export class WaveOrder {
         ? `met after the replacement of ${names}`
         : found.after === 0
           ? "met before the wave's other replacements"
-          : `met after the replacement of ${namesOf(others.slice(0, found.after))} and before the wave's other ones`;
+          : `met after the replacement of ${someNames(
+              others.slice(0, found.after).map((p) => p.metadata?.name ?? ''),
+              3,
+            )} and before the wave's other ones`;
       const note = `Which of its wave's replacements the scheduler meets first matters: ${when}, it would ${outcomeText(found.there)}.`;
       findings.push({ pod, unknown: REPLACEMENT_ORDER_UNKNOWN, note });
     }
